@@ -1,0 +1,16 @@
+import type { z } from "zod";
+import type { FieldIssue } from "./errors/index.ts";
+
+/** zod issues as `{ path, message }` with paths written like `actions[0].startTime`. */
+export function toFieldIssues(error: z.ZodError, prefix = ""): FieldIssue[] {
+  return error.issues.map((issue) => {
+    let path = prefix;
+    for (const key of issue.path) {
+      path += typeof key === "number" ? `[${key}]` : path ? `.${String(key)}` : String(key);
+    }
+    if (issue.code === "unrecognized_keys") {
+      return { path, message: `has unknown field(s) ${issue.keys.join(", ")}` };
+    }
+    return { path, message: issue.message };
+  });
+}

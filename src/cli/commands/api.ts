@@ -1,0 +1,43 @@
+import { readFile } from "node:fs/promises";
+import { Command } from "commander";
+import { createClient } from "../../api/client.ts";
+import { type OperationName, operationNames, operations } from "../../api/operations.ts";
+import { CliError } from "../cli-error.ts";
+
+async function readData(data: string): Promise<unknown> {
+  const text = data.startsWith("@")
+    ? await readFile(data.slice(1), "utf8").catch((e: Error) => {
+        throw new CliError(`Cannot read ${data.slice(1)}: ${e.message}`);
+      })
+    : data;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new CliError(
+      `--data is not valid JSON${data.startsWith("@") ? ` (${data.slice(1)})` : ""}: ${(e as Error).message}`,
+    );
+  }
+}
+
+export function apiCommand(): Command {
+  return new Command("api")
+    .description("Call one operation of the calling service and print the JSON result")
+    .argument("<operation>", `resource.operation, one of: ${operationNames.join(", ")}`)
+    .option("--id <id>", "the ?id= parameter of the operation")
+    .option("--data <json>", "request body as JSON, or @file.json")
+    .option("--base-url <url>", "base URL ending in /api/v1 (default: VCS_BASE_URL)")
+    .option("--timeout-ms <ms>", "per-attempt timeout", (v) => Number(v))
+    .addHelpText("after", "\nThe API key is read from VCS_API_KEY.")
+    .action(async (name: string, o) => {
+      if (!(name in operations)) {
+        throw new CliError(`Unknown operation "${name}". Operations: ${operationNames.join(", ")}`);
+      }
+      const op = operations[name as OperationName];
+      if (op.id && !o.id) throw new CliError(`${name} needs --id (the ${op.id} identifier)`);
+      if (op.request && !o.data) throw new CliError(`${name} needs --data with a JSON body`);
+      const client = createClient({ baseUrl: o.baseUrl, ...(o.timeoutMs ? { timeoutMs: o.timeoutMs } : {}) });
+      const body = o.data === undefined ? undefined : await readData(o.data);
+      const result = await client.request(name as OperationName, { id: o.id, body });
+      process.stdout.write(`${JSON.stringify(result ?? null, null, 2)}\n`);
+    });
+}

@@ -1,0 +1,59 @@
+import { Command, Option } from "commander";
+import { startSimulator } from "../../simulator/server.ts";
+import { integer, nonNegative, port, positive, share } from "../options.ts";
+
+export function simulatorCommand(): Command {
+  return new Command("simulator")
+    .description("Run the simulated Voice Assistant Calling Service over HTTP")
+    .option("--port <port>", "port to listen on (0 = any free port)", port, 4010)
+    .option("--host <host>", "address to listen on", "127.0.0.1")
+    .addOption(new Option("--api-key <key>", "API key clients must send").env("VCS_API_KEY"))
+    .option("--seed <n>", "seed of the simulated call outcomes", integer, 1)
+    .option("--time-scale <n>", "simulated seconds per real second", positive, 1)
+    .option("--latency-ms <ms>", "latency added to every request", nonNegative, 0)
+    .option("--jitter-ms <ms>", "up to this much more latency, at random", nonNegative, 0)
+    .option("--rate-limit <n>", "requests per second accepted, then 429 (0 = off)", nonNegative, 0)
+    .option("--max-inflight <n>", "requests handled at once, then 429 (0 = off)", nonNegative, 0)
+    .option("--error-rate <share>", "share of requests answered with a 5xx", share, 0)
+    .option(
+      "--commit-then-fail-rate <share>",
+      "share of writes applied, then answered 500 or dropped",
+      share,
+      0,
+    )
+    .addOption(
+      new Option("--commit-then-fail-mode <mode>", "how such a write fails")
+        .choices(["500", "drop", "mixed"])
+        .default("mixed"),
+    )
+    .option("--state-file <path>", "keep the simulator's data in this JSON file across restarts")
+    .action(async (o) => {
+      if (!o.apiKey) {
+        throw new Error("The simulator needs an API key: pass --api-key KEY or set VCS_API_KEY");
+      }
+      const sim = await startSimulator({
+        apiKey: o.apiKey,
+        port: o.port,
+        host: o.host,
+        seed: o.seed,
+        timeScale: o.timeScale,
+        stateFile: o.stateFile,
+        faults: {
+          latencyMs: o.latencyMs,
+          jitterMs: o.jitterMs,
+          rateLimit: o.rateLimit,
+          maxInflight: o.maxInflight,
+          errorRate: o.errorRate,
+          commitThenFailRate: o.commitThenFailRate,
+          commitThenFailMode: o.commitThenFailMode,
+        },
+      });
+      process.stdout.write(`${sim.url}\n`);
+      const stop = async () => {
+        await sim.close();
+        process.exit(0);
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+}

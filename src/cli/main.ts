@@ -1,0 +1,30 @@
+import { Command, CommanderError } from "commander";
+import { RequestValidationError, VcwError } from "../api/errors/index.ts";
+import { CliError } from "./cli-error.ts";
+import { apiCommand } from "./commands/api.ts";
+import { simulatorCommand } from "./commands/simulator.ts";
+
+export function buildProgram(): Command {
+  return new Command("vcw")
+    .description("voice-campaign-worker: campaign orchestration for the Voice Assistant Calling Service")
+    .exitOverride()
+    .addCommand(simulatorCommand())
+    .addCommand(apiCommand());
+}
+
+/** Runs the CLI; errors become one clear line on stderr and a non-zero exit status. */
+export async function main(argv: string[]): Promise<void> {
+  try {
+    await buildProgram().parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode;
+      return;
+    }
+    const exitCode =
+      error instanceof CliError ? error.exitCode : error instanceof RequestValidationError ? 2 : 1;
+    const message = error instanceof VcwError || error instanceof Error ? error.message : String(error);
+    process.stderr.write(`vcw: ${message}\n`);
+    process.exitCode = exitCode;
+  }
+}

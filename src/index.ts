@@ -1,0 +1,2 @@
+export * from "./api/index.ts";
+export { type Simulator, type SimulatorOptions, startSimulator } from "./simulator/server.ts";

@@ -1,0 +1,194 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
+import { formatIssues } from "../api/errors/index.ts";
+import { type Operation, operations } from "../api/operations.ts";
+import { toFieldIssues } from "../api/zod-issues.ts";
+import { type CallModel, DEFAULT_CALL_MODEL } from "./call-plan.ts";
+import { createSimClock, type SimClock } from "./clock.ts";
+import { createFaults, type FaultOptions, type Faults, NO_FAULTS, type Rejection } from "./faults.ts";
+import { type HandlerContext, handlers, startDueCampaigns } from "./handlers.ts";
+import { createRandom, hash32 } from "./prng.ts";
+import { SimError } from "./sim-error.ts";
+import { createStateSaver, loadState } from "./state-file.ts";
+import { SimStats } from "./stats.ts";
+import { Store } from "./store.ts";
+
+export interface SimulatorOptions {
+  apiKey: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  host?: string;
+  seed?: number;
+  /** Simulated seconds per real second. */
+  timeScale?: number;
+  faults?: Partial<FaultOptions>;
+  callModel?: Partial<CallModel>;
+  /** Keep the data in this JSON file across restarts. */
+  stateFile?: string;
+  imageBaseUrl?: string;
+}
+
+export interface Simulator {
+  /** Base URL, ending in `/api/v1`. */
+  url: string;
+  port: number;
+  store: Store;
+  clock: SimClock;
+  stats: SimStats;
+  /** Changes the faults while running. */
+  setFaults(faults: Partial<FaultOptions>): void;
+  close(): Promise<void>;
+}
+
+export const API_PREFIX = "/api/v1";
+
+const digest = (value: string) => createHash("sha256").update(value).digest();
+
+/** Starts the simulated calling service over HTTP. */
+export async function startSimulator(options: SimulatorOptions): Promise<Simulator> {
+  if (!options.apiKey) throw new Error("The simulator needs an API key");
+  const seed = options.seed ?? 1;
+  const expectedKey = digest(options.apiKey);
+  const saved = options.stateFile ? loadState(options.stateFile) : undefined;
+  const store = new Store(saved);
+  const saver = options.stateFile ? createStateSaver(options.stateFile, store.data) : undefined;
+  const clock = createSimClock(options.timeScale ?? 1);
+  const stats = new SimStats();
+  const faultRandom = createRandom(hash32(`${seed}:faults`));
+  let faults: Faults = createFaults({ ...NO_FAULTS, ...options.faults }, faultRandom);
+  const ctx: HandlerContext = {
+    store,
+    clock,
+    seed,
+    callModel: { ...DEFAULT_CALL_MODEL, ...options.callModel },
+    imageBaseUrl: options.imageBaseUrl ?? "https://images.simulator.invalid",
+    recordingBaseUrl: "https://recordings.simulator.invalid",
+  };
+
+  let nextRequestId = 0;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => `sim-${(++nextRequestId).toString(36)}`,
+  });
+
+  // Empty bodies are allowed (operations without a body); anything else must be JSON.
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, text, done) => {
+    const body = String(text);
+    if (body.trim() === "") return done(null, undefined);
+    try {
+      done(null, JSON.parse(body));
+    } catch {
+      done(Object.assign(new Error("the request body is not valid JSON"), { statusCode: 400 }), undefined);
+    }
+  });
+
+  const fail = (reply: FastifyReply, status: number, message: string) =>
+    reply.code(status).send({ error: status, message });
+
+  app.setErrorHandler((error: Error & { statusCode?: number }, _req, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    return fail(reply, status, status === 500 ? "internal error" : error.message);
+  });
+  app.setNotFoundHandler((req, reply) =>
+    fail(reply, 404, `no operation ${req.method} ${req.url.split("?")[0]}`),
+  );
+  app.addHook("onSend", async (req, reply) => {
+    reply.header("x-request-id", req.id);
+  });
+  app.addHook("onResponse", async (req, reply) => {
+    const name = req.routeOptions.config as { operation?: string } | undefined;
+    stats.record(name?.operation ?? "unknown", reply.statusCode);
+  });
+
+  const authorized = (req: FastifyRequest) => {
+    const key = req.headers["x-api-key"];
+    return typeof key === "string" && timingSafeEqual(digest(key), expectedKey);
+  };
+
+  const reject = (reply: FastifyReply, r: Rejection) => {
+    if (r.retryAfterSec !== undefined) reply.header("retry-after", String(r.retryAfterSec));
+    return fail(reply, r.status, r.message);
+  };
+
+  async function handle(op: Operation, req: FastifyRequest, reply: FastifyReply) {
+    if (!authorized(req)) return fail(reply, 401, "missing or invalid x-api-key header");
+    const refused = faults.admit(Date.now());
+    if (refused) return reject(reply, refused);
+    const active = faults;
+    stats.peakInflight = Math.max(stats.peakInflight, active.inflight);
+    try {
+      const delay = active.delayMs();
+      if (delay > 0) await sleep(delay);
+      const injected = active.injectedError();
+      if (injected) return reject(reply, injected);
+
+      const id = (req.query as { id?: unknown }).id;
+      if (op.id && (typeof id !== "string" || id.trim() === "")) {
+        return fail(reply, 400, `query parameter id is required: the ${op.id} identifier`);
+      }
+      let body: Record<string, unknown> | undefined;
+      if (op.request) {
+        if (req.body === undefined) return fail(reply, 400, "a JSON request body is required");
+        const parsed = op.request.safeParse(req.body);
+        if (!parsed.success)
+          return fail(reply, 400, `Invalid request: ${formatIssues(toFieldIssues(parsed.error))}`);
+        body = parsed.data as Record<string, unknown>;
+      }
+
+      startDueCampaigns(ctx);
+      const result = handlers[op.name as keyof typeof handlers](ctx, { id: id as string | undefined, body });
+      if (op.effect !== "read") {
+        stats.applied += 1;
+        saver?.changed();
+        const failure = active.commitThenFail();
+        if (failure) {
+          stats.committedThenFailed += 1;
+          if (failure === "drop") {
+            reply.hijack();
+            req.raw.socket.destroy();
+            return reply;
+          }
+          return fail(reply, 500, "internal error after the change was saved");
+        }
+      }
+      if (result.status === 204) return reply.code(204).send();
+      return reply.code(result.status).send(result.body);
+    } catch (error) {
+      if (error instanceof SimError) return fail(reply, error.status, error.message);
+      throw error;
+    } finally {
+      active.release();
+    }
+  }
+
+  for (const op of Object.values(operations) as Operation[]) {
+    app.route({
+      method: op.method,
+      url: API_PREFIX + op.path,
+      config: { operation: op.name },
+      handler: (req, reply) => handle(op, req, reply),
+    });
+  }
+
+  const address = await app.listen({ port: options.port ?? 0, host: options.host ?? "127.0.0.1" });
+  const port = Number(new URL(address).port);
+  const host = options.host && options.host !== "0.0.0.0" ? options.host : "127.0.0.1";
+
+  return {
+    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}${API_PREFIX}`,
+    port,
+    store,
+    clock,
+    stats,
+    setFaults(partial) {
+      faults = createFaults({ ...faults.options, ...partial }, faultRandom);
+    },
+    async close() {
+      await app.close();
+      await saver?.flush();
+    },
+  };
+}

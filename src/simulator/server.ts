@@ -70,6 +70,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const app = Fastify({
     logger: false,
     bodyLimit: 1024 * 1024,
+    forceCloseConnections: true,
     genReqId: () => `sim-${(++nextRequestId).toString(36)}`,
   });
 

@@ -4,6 +4,7 @@ import {
   clock12h,
   expected,
   httpUrl,
+  isBlank,
   looseFlag,
   looseNumber,
   looseText,
@@ -63,7 +64,10 @@ export const Action = z
     prompt: z.string().optional(),
   })
   .superRefine((a, ctx) => {
-    if (minutesOf12h(a.endTime) <= minutesOf12h(a.startTime)) {
+    // zod runs this even when a field failed its own check: compare only two valid times.
+    const start = clock12h().safeParse(a.startTime).success ? minutesOf12h(a.startTime) : undefined;
+    const end = clock12h().safeParse(a.endTime).success ? minutesOf12h(a.endTime) : undefined;
+    if (start !== undefined && end !== undefined && end <= start) {
       ctx.addIssue({ code: "custom", path: ["endTime"], message: "must be later than startTime" });
     }
   })
@@ -108,7 +112,7 @@ export const AssistantCreate = z
       .optional(),
     assistant_image: httpUrl()
       .refine(
-        (u) => ASSISTANT_IMAGE_PATH.test(new URL(u).pathname),
+        (u) => URL.canParse(u) && ASSISTANT_IMAGE_PATH.test(new URL(u).pathname),
         `must be one of the four profile images <image_base_url>/assistant_profile/<n>.jpeg with n in ${ASSISTANT_IMAGE_NUMBERS.join(", ")}`,
       )
       .optional(),
@@ -124,14 +128,14 @@ export const AssistantCreate = z
     call_outcome_prompt: requiredText(),
   })
   .superRefine((a, ctx) => {
-    if (a.is_voice_note && !a.voice_note?.trim()) {
+    if (a.is_voice_note === true && isBlank(a.voice_note)) {
       ctx.addIssue({
         code: "custom",
         path: ["voice_note"],
         message: "is required when is_voice_note is true",
       });
     }
-    if (a.is_opt_out && !a.opt_out_script?.trim()) {
+    if (a.is_opt_out === true && isBlank(a.opt_out_script)) {
       ctx.addIssue({
         code: "custom",
         path: ["opt_out_script"],

@@ -4,15 +4,16 @@ import { z } from "zod";
 export const expected = (what: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? `is required (${what})` : `must be ${what}`;
 
+/** True for absent, non-string or whitespace-only values (refinements see unchecked input). */
+export const isBlank = (v: unknown) => typeof v !== "string" || v.trim() === "";
+
 /** A string with something other than whitespace in it. */
 export const requiredText = () =>
   z.string({ error: expected("a string") }).refine((s) => s.trim().length > 0, "must not be empty");
 
-/** One value of a fixed numeric set, with a message that lists the set. */
+/** One value of a fixed numeric set; published as an `enum` in the OpenAPI document. */
 export function oneOfNumbers(values: readonly number[]) {
-  return z
-    .number({ error: expected("a number") })
-    .refine((v) => values.includes(v), `must be one of ${values.join(", ")}`);
+  return z.literal(values as [number, ...number[]], { error: expected(`one of ${values.join(", ")}`) });
 }
 
 export const e164Phone = () =>

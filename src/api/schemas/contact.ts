@@ -23,7 +23,7 @@ const contactFields = {
 
 /** Create contact request (spec 4.4): a phone is required, the rest optional. */
 export const ContactCreate = z
-  .strictObject(z.strictObject(contactFields).partial().required({ phone: true }).shape)
+  .strictObject({ ...z.strictObject(contactFields).partial().shape, phone: contactFields.phone })
   .meta({ id: "ContactCreate", description: "Segment contact (spec 2.5) as sent to create." });
 
 export type ContactCreate = z.input<typeof ContactCreate>;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { e164Phone, expected, looseText, recordId, requiredText, withNormalizedId } from "./common.ts";
+import { e164Phone, isBlank, expected, looseText, recordId, requiredText, withNormalizedId } from "./common.ts";
 
 export const DIALER_TYPES = ["provider_a", "provider_b", "sip"] as const;
 export const DialerType = z.enum(DIALER_TYPES, { error: expected(`one of ${DIALER_TYPES.join(", ")}`) });
@@ -24,9 +24,8 @@ type DialerDraft = Partial<Record<keyof typeof dialerFields, string>>;
 
 /** Rules between fields (spec 2.1); `complete` is true for a whole record, false for a partial update. */
 function checkDialerRules(d: DialerDraft, ctx: z.RefinementCtx, complete: boolean): void {
-  const blank = (v: string | undefined) => v === undefined || v.trim() === "";
   if (d.dialer_type === "sip") {
-    if (blank(d.sip_termination_uri) && (complete || d.sip_termination_uri !== undefined)) {
+    if (isBlank(d.sip_termination_uri) && (complete || d.sip_termination_uri !== undefined)) {
       ctx.addIssue({
         code: "custom",
         path: ["sip_termination_uri"],
@@ -35,12 +34,12 @@ function checkDialerRules(d: DialerDraft, ctx: z.RefinementCtx, complete: boolea
     }
   } else if (d.dialer_type !== undefined) {
     for (const field of SIP_ONLY) {
-      if (!blank(d[field])) {
+      if (!isBlank(d[field])) {
         ctx.addIssue({ code: "custom", path: [field], message: "is used only when dialer_type is sip" });
       }
     }
   }
-  if (d.dialer_type !== "provider_b" && d.dialer_type !== undefined && complete && blank(d.auth_token)) {
+  if (d.dialer_type !== "provider_b" && d.dialer_type !== undefined && complete && isBlank(d.auth_token)) {
     ctx.addIssue({
       code: "custom",
       path: ["auth_token"],

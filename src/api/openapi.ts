@@ -15,7 +15,12 @@ function schemaRef(schema: z.ZodType): object {
 
 function operationDoc(op: Operation) {
   const success = op.response
-    ? { "200": { description: "Success", content: { "application/json": { schema: schemaRef(op.response) } } } }
+    ? {
+        "200": {
+          description: "Success",
+          content: { "application/json": { schema: schemaRef(op.response) } },
+        },
+      }
     : { "204": { description: "Success, no body" } };
   return {
     operationId: op.name,
@@ -35,7 +40,9 @@ function operationDoc(op: Operation) {
         }
       : {}),
     ...(op.request
-      ? { requestBody: { required: true, content: { "application/json": { schema: schemaRef(op.request) } } } }
+      ? {
+          requestBody: { required: true, content: { "application/json": { schema: schemaRef(op.request) } } },
+        }
       : {}),
     responses: {
       ...success,

@@ -52,7 +52,15 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   );
   spawnError.catch(() => undefined);
   const url = `redis://127.0.0.1:${port}`;
-  await Promise.race([waitForRedis(url, 10_000, () => child.exitCode !== null, () => stderr), spawnError]);
+  await Promise.race([
+    waitForRedis(
+      url,
+      10_000,
+      () => child.exitCode !== null,
+      () => stderr,
+    ),
+    spawnError,
+  ]);
   return {
     url,
     port,
@@ -83,7 +91,12 @@ export async function waitForRedis(
 
 /** True when a Redis server answers PING at `url` within a short time. */
 export async function pings(url: string, timeoutMs = 500): Promise<boolean> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: timeoutMs, retryStrategy: () => null });
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    connectTimeout: timeoutMs,
+    retryStrategy: () => null,
+  });
   redis.on("error", () => undefined);
   try {
     await redis.connect();

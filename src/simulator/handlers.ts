@@ -203,7 +203,8 @@ export const handlers: Record<OperationName, Handler> = {
       assistantId: assistant.id,
       segmentId: segment.id,
       dialerId: dialer.id,
-      startAt: b.scheduled_at ? Date.parse(b.scheduled_at as string) : clock.now(),
+      // A time already past means "now": the audience is the segment as it is when the calls start.
+      startAt: Math.max(clock.now(), b.scheduled_at ? Date.parse(b.scheduled_at as string) : 0),
       fields: {
         campaigns_name: b.campaigns_name,
         assistant_name: assistant.fields.name,

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { NotFoundError } from "../../src/api/index.ts";
-import { validAction, validAssistant, validDialer, validKnowledgeBase, validSipDialer } from "../support/fixtures.ts";
+import {
+  validAction,
+  validAssistant,
+  validDialer,
+  validKnowledgeBase,
+  validSipDialer,
+} from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
 
 /** Every operation of the spec, through the real client, against the real simulator over HTTP. */
@@ -9,7 +15,11 @@ describe("client operations against the simulator", () => {
 
   it("dialers.create and dialers.update, without echoing credentials", async () => {
     const dialer = await t.client.dialers.create(validDialer());
-    expect(dialer).toMatchObject({ dialer_type: "provider_a", name: "Main line", phone_number: "+14155550100" });
+    expect(dialer).toMatchObject({
+      dialer_type: "provider_a",
+      name: "Main line",
+      phone_number: "+14155550100",
+    });
     expect(dialer.id).toMatch(/^dlr_/);
     expect(dialer).not.toHaveProperty("auth_token");
 
@@ -22,7 +32,9 @@ describe("client operations against the simulator", () => {
   });
 
   it("provider_b dialers need no auth token", async () => {
-    const dialer = await t.client.dialers.create(validDialer({ dialer_type: "provider_b", auth_token: undefined }));
+    const dialer = await t.client.dialers.create(
+      validDialer({ dialer_type: "provider_b", auth_token: undefined }),
+    );
     expect(dialer.dialer_type).toBe("provider_b");
   });
 
@@ -59,7 +71,10 @@ describe("client operations against the simulator", () => {
   it("segments.create, update and list", async () => {
     const segment = await t.client.segments.create({ name: "Leads November", description: "from the CRM" });
     expect(segment).toMatchObject({ name: "Leads November", description: "from the CRM" });
-    const updated = await t.client.segments.update(segment.id!, { name: "Leads Nov", description: "renamed" });
+    const updated = await t.client.segments.update(segment.id!, {
+      name: "Leads Nov",
+      description: "renamed",
+    });
     expect(updated).toMatchObject({ id: segment.id, name: "Leads Nov", description: "renamed" });
     const listed = await t.client.segments.list();
     expect(listed).toContainEqual(expect.objectContaining({ id: segment.id, name: "Leads Nov" }));
@@ -141,7 +156,11 @@ describe("client operations against the simulator", () => {
       assistant_id: assistant.id!,
       dialer_id: dialer.id!,
     });
-    expect(call).toMatchObject({ first_name: "Sam", phone_number: ["+14155550199"], assistant_id: assistant.id });
+    expect(call).toMatchObject({
+      first_name: "Sam",
+      phone_number: ["+14155550199"],
+      assistant_id: assistant.id,
+    });
     expect((await t.client.playground.list()).map((c) => c.id)).toContain(call.id);
   });
 
@@ -156,7 +175,12 @@ describe("client operations against the simulator", () => {
   it("unknown ids are NotFoundError naming what was looked for", async () => {
     await expect(t.client.contacts.list("seg_nope")).rejects.toThrow(/no segment with id seg_nope/);
     await expect(
-      t.client.campaigns.create({ campaigns_name: "x", assistant_id: "nope", contacts_id: "nope", dialer_id: "nope" }),
+      t.client.campaigns.create({
+        campaigns_name: "x",
+        assistant_id: "nope",
+        contacts_id: "nope",
+        dialer_id: "nope",
+      }),
     ).rejects.toThrow(/assistant_id: no assistant with id nope/);
   });
 });

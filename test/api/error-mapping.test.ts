@@ -37,11 +37,23 @@ describe("HTTP failures become one error class per kind", () => {
     [503, InternalServerError],
     [418, APIError],
   ])("%i", async (status, ErrorClass) => {
-    const client = await clientAnswering(status, { error: 7001, message: "went wrong" }, { "x-request-id": "req-42" });
+    const client = await clientAnswering(
+      status,
+      { error: 7001, message: "went wrong" },
+      { "x-request-id": "req-42" },
+    );
     const error = (await client.segments.list().catch((e: unknown) => e)) as APIError;
     expect(error).toBeInstanceOf(ErrorClass);
-    expect(error).toMatchObject({ status, code: 7001, apiMessage: "went wrong", operation: "segments.list", requestId: "req-42" });
-    expect(error.message).toBe(`segments.list failed with HTTP ${status}: went wrong (error 7001) [request req-42]`);
+    expect(error).toMatchObject({
+      status,
+      code: 7001,
+      apiMessage: "went wrong",
+      operation: "segments.list",
+      requestId: "req-42",
+    });
+    expect(error.message).toBe(
+      `segments.list failed with HTTP ${status}: went wrong (error 7001) [request req-42]`,
+    );
   });
 
   it("a body that is not the Error object still gives a readable message", async () => {
@@ -59,7 +71,9 @@ describe("HTTP failures become one error class per kind", () => {
   });
 
   it("error bodies are consumed, so the connection is reused", async () => {
-    server = await startHttpServer((_req, res) => sendJson(res, 404, { error: 404, message: "x".repeat(200_000) }));
+    server = await startHttpServer((_req, res) =>
+      sendJson(res, 404, { error: 404, message: "x".repeat(200_000) }),
+    );
     const client = createClient({ baseUrl: server.url, apiKey: API_KEY, maxRetries: 0 });
     for (let i = 0; i < 10; i++) await client.segments.list().catch(() => undefined);
     // An unread 200 kB body pins its connection: each request would need a new one (10).
@@ -67,8 +81,15 @@ describe("HTTP failures become one error class per kind", () => {
   });
 
   it("error bodies of retried attempts are consumed too", async () => {
-    server = await startHttpServer((_req, res) => sendJson(res, 503, { error: 503, message: "y".repeat(200_000) }));
-    const client = createClient({ baseUrl: server.url, apiKey: API_KEY, maxRetries: 9, retry: { baseDelayMs: 1 } });
+    server = await startHttpServer((_req, res) =>
+      sendJson(res, 503, { error: 503, message: "y".repeat(200_000) }),
+    );
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: API_KEY,
+      maxRetries: 9,
+      retry: { baseDelayMs: 1 },
+    });
     await client.segments.list().catch(() => undefined);
     expect(server.requests).toHaveLength(10);
     expect(server.connections).toBeLessThanOrEqual(2);
@@ -82,12 +103,26 @@ describe("responses are read tolerantly, and an unreadable one is UnexpectedResp
       { name: "No id", fillers: ["uhh"], maximum_time_per_call: 5, is_recording: 0 },
     ]);
     const [first, second] = await client.assistants.list();
-    expect(first).toMatchObject({ id: "a1", name: "Ava", fillers: ["umm"], voice_speed: 1.2, is_filler: true, extra: { nested: 1 } });
-    expect(second).toMatchObject({ id: undefined, fillers: ["uhh"], maximum_time_per_call: 5, is_recording: false });
+    expect(first).toMatchObject({
+      id: "a1",
+      name: "Ava",
+      fillers: ["umm"],
+      voice_speed: 1.2,
+      is_filler: true,
+      extra: { nested: 1 },
+    });
+    expect(second).toMatchObject({
+      id: undefined,
+      fillers: ["uhh"],
+      maximum_time_per_call: 5,
+      is_recording: false,
+    });
   });
 
   it("audience entries with numeric durations and null fields", async () => {
-    const client = await clientAnswering(200, [{ phone: "+14155550100", call_duration_in_sec: 42, status: "completed", error: null }]);
+    const client = await clientAnswering(200, [
+      { phone: "+14155550100", call_duration_in_sec: 42, status: "completed", error: null },
+    ]);
     const [entry] = await client.campaigns.audiences("c1");
     expect(entry).toMatchObject({ call_duration_in_sec: "42", status: "completed", error: undefined });
   });
@@ -96,7 +131,9 @@ describe("responses are read tolerantly, and an unreadable one is UnexpectedResp
     const client = await clientAnswering(200, { items: [] });
     const error = (await client.segments.list().catch((e: unknown) => e)) as UnexpectedResponseError;
     expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect(error.message).toMatch(/segments\.list failed with HTTP 200: unexpected response: .*expected array/);
+    expect(error.message).toMatch(
+      /segments\.list failed with HTTP 200: unexpected response: .*expected array/,
+    );
   });
 
   it("a field of the wrong type names its path", async () => {

@@ -15,7 +15,7 @@ import { testClient, useSimulator } from "../support/simulator.ts";
 function countingFetch() {
   const counter = {
     calls: 0,
-    fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+    fetch: (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
       counter.calls += 1;
       return fetch(input, init);
     },
@@ -56,13 +56,17 @@ describe("retries, timeouts and ambiguous writes against the simulator's faults"
     const segment = await t.client.segments.create({ name: "reads" });
     t.sim.stats.reset();
     t.sim.setFaults({ errorRate: 1 });
-    await expect(t.client.contacts.list(segment.id!, { maxRetries: 2 })).rejects.toBeInstanceOf(InternalServerError);
+    await expect(t.client.contacts.list(segment.id!, { maxRetries: 2 })).rejects.toBeInstanceOf(
+      InternalServerError,
+    );
     expect(t.sim.stats.total).toBe(3);
   });
 
   it("a create that gets a 5xx is not retried: AmbiguousWriteError", async () => {
     t.sim.setFaults({ errorRate: 1 });
-    const error = await t.client.segments.create({ name: "maybe" }, { maxRetries: 5 }).catch((e: unknown) => e);
+    const error = await t.client.segments
+      .create({ name: "maybe" }, { maxRetries: 5 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AmbiguousWriteError);
     expect((error as AmbiguousWriteError).cause).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).toMatch(/segments\.create failed with HTTP 5\d\d: outcome unknown/);
@@ -89,7 +93,9 @@ describe("retries, timeouts and ambiguous writes against the simulator's faults"
     const segment = await t.client.segments.create({ name: "to-update" });
     t.sim.stats.reset();
     t.sim.setFaults({ commitThenFailRate: 1, commitThenFailMode: "500" });
-    const error = await t.client.segments.update(segment.id!, { name: "updated" }, { maxRetries: 2 }).catch((e: unknown) => e);
+    const error = await t.client.segments
+      .update(segment.id!, { name: "updated" }, { maxRetries: 2 })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect(error).not.toBeInstanceOf(AmbiguousWriteError);
     expect(t.sim.stats.applied).toBe(3);
@@ -122,7 +128,9 @@ describe("retries, timeouts and ambiguous writes against the simulator's faults"
   it("requests over the in-flight cap are answered 429 and retried until they get through", async () => {
     t.sim.setFaults({ maxInflight: 1, latencyMs: 30 });
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => t.client.segments.list({ maxRetries: 50, retry: { retryAfterCapMs: 20 } })),
+      Array.from({ length: 5 }, () =>
+        t.client.segments.list({ maxRetries: 50, retry: { retryAfterCapMs: 20 } }),
+      ),
     );
     expect(results).toHaveLength(5);
     expect(t.sim.stats.count(429)).toBeGreaterThan(0);

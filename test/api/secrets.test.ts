@@ -37,7 +37,9 @@ describe("secrets never reach a log line or an error", () => {
     t.sim.setFaults({ commitThenFailRate: 1 });
     await attempt(() => client.dialers.create(validSipDialer()));
     t.sim.setFaults({ latencyMs: 200 });
-    await attempt(() => testClient(t.sim, { logger: logs.logger, timeoutMs: 20 }).dialers.create(validDialer()));
+    await attempt(() =>
+      testClient(t.sim, { logger: logs.logger, timeoutMs: 20 }).dialers.create(validDialer()),
+    );
     t.sim.setFaults(NO_FAULTS);
     await attempt(() => client.dialers.update("unknown", { sip_trunk_password: SIP_PASSWORD }));
 
@@ -61,7 +63,11 @@ describe("secrets never reach a log line or an error", () => {
 
   it("the log redaction paths cover secret fields that callers put in log objects", () => {
     const logs = captureLogs();
-    logs.logger.info({ apiKey: API_KEY, dialer: { auth_token: DIALER_TOKEN }, req: { headers: { "x-api-key": API_KEY } } });
+    logs.logger.info({
+      apiKey: API_KEY,
+      dialer: { auth_token: DIALER_TOKEN },
+      req: { headers: { "x-api-key": API_KEY } },
+    });
     logs.logger.info({ body: { sip_trunk_password: SIP_PASSWORD } });
     for (const secret of SECRETS) expect(logs.text()).not.toContain(secret);
   });

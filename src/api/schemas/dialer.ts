@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { e164Phone, isBlank, expected, looseText, recordId, requiredText, withNormalizedId } from "./common.ts";
+import {
+  e164Phone,
+  expected,
+  isBlank,
+  looseText,
+  recordId,
+  requiredText,
+  withNormalizedId,
+} from "./common.ts";
 
 export const DIALER_TYPES = ["provider_a", "provider_b", "sip"] as const;
 export const DialerType = z.enum(DIALER_TYPES, { error: expected(`one of ${DIALER_TYPES.join(", ")}`) });

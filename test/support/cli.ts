@@ -1,0 +1,52 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+
+export const VCW = ["bin/vcw.js"];
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `vcw ARGS` to completion. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [...VCW, ...args],
+      { env: { ...process.env, ...env }, timeout: timeoutMs },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Starts `vcw ARGS` and resolves with its first line of output (e.g. the simulator's URL). */
+export async function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; firstLine: string }> {
+  const child = spawn(process.execPath, [...VCW, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (d) => {
+    stderr += String(d);
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const first = once(lines, "line").then(([line]) => line as string);
+  const exited = once(child, "exit").then(() => {
+    throw new Error(`vcw ${args.join(" ")} exited early: ${stderr}`);
+  });
+  return { child, firstLine: await Promise.race([first, exited]) };
+}
+
+export async function stopCli(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill("SIGTERM");
+  await once(child, "exit");
+}

@@ -59,6 +59,8 @@ export async function run(): Promise<void> {
     }
   }
   await sim.close();
-  console.log(`\nclient vs raw fetch, in-process simulator, ${REQUESTS} requests x ${ROUNDS} alternating rounds (medians)`);
+  console.log(
+    `\nclient vs raw fetch, in-process simulator, ${REQUESTS} requests x ${ROUNDS} alternating rounds (medians)`,
+  );
   table(rows);
 }

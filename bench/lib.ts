@@ -7,7 +7,11 @@ export async function timeIt(run: () => Promise<void>): Promise<number> {
 }
 
 /** Runs `count` calls of `task` with at most `concurrency` at once. */
-export async function pool(count: number, concurrency: number, task: (i: number) => Promise<unknown>): Promise<void> {
+export async function pool(
+  count: number,
+  concurrency: number,
+  task: (i: number) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < count) await task(next++);

@@ -9,7 +9,9 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !(name in benchmarks));
 if (unknown.length > 0) {
-  console.error(`unknown benchmark(s): ${unknown.join(", ")}; available: ${Object.keys(benchmarks).join(", ")}`);
+  console.error(
+    `unknown benchmark(s): ${unknown.join(", ")}; available: ${Object.keys(benchmarks).join(", ")}`,
+  );
   process.exit(2);
 }
 for (const name of wanted.length > 0 ? wanted : Object.keys(benchmarks)) {

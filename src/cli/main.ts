@@ -3,13 +3,15 @@ import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
 import { simulatorCommand } from "./commands/simulator.ts";
+import { validateCommand } from "./commands/validate.ts";
 
 export function buildProgram(): Command {
   return new Command("vcw")
     .description("voice-campaign-worker: campaign orchestration for the Voice Assistant Calling Service")
     .exitOverride()
     .addCommand(simulatorCommand())
-    .addCommand(apiCommand());
+    .addCommand(apiCommand())
+    .addCommand(validateCommand());
 }
 
 /** Runs the CLI; errors become one clear line on stderr and a non-zero exit status. */

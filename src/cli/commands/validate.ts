@@ -1,0 +1,86 @@
+import { Command, Option } from "commander";
+import {
+  type ExplicitMapping,
+  isCountryCode,
+  type ValidationSummary,
+  validateFile,
+} from "../../ingest/index.ts";
+import { CliError } from "../cli-error.ts";
+import { positive } from "../options.ts";
+
+/** `--map phone=Mobile --map first_name="Given name"` as an explicit mapping. */
+export function parseMapping(pairs: string[]): ExplicitMapping {
+  const mapping: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new CliError(`--map takes field=Column, got "${pair}"`);
+    mapping[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  return mapping as ExplicitMapping;
+}
+
+export function countryOption(value: string | undefined) {
+  if (value === undefined) return undefined;
+  const code = value.toUpperCase();
+  if (!isCountryCode(code))
+    throw new CliError(`--country must be a two-letter country code such as US or GB, got "${value}"`);
+  return code;
+}
+
+const SHOW_DELIMITER: Record<string, string> = { ",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe" };
+const SHOW_LINEBREAK: Record<string, string> = { "\n": "LF", "\r\n": "CRLF", "\r": "CR" };
+
+export function printSummary(s: ValidationSummary, out: (line: string) => void = console.log): void {
+  out(`${s.file}`);
+  out(`  encoding   ${s.encoding}${s.bom ? " (with BOM)" : ""}`);
+  out(
+    `  delimiter  ${SHOW_DELIMITER[s.delimiter] ?? JSON.stringify(s.delimiter)}, line ends ${SHOW_LINEBREAK[s.linebreak] ?? "?"}`,
+  );
+  out(
+    `  columns    ${Object.entries(s.columns)
+      .map(([field, header]) => `${header} -> ${field}`)
+      .join(", ")}`,
+  );
+  if (s.unknownColumns.length) out(`  not sent   ${s.unknownColumns.join(", ")}`);
+  out(
+    `  rows       ${s.total} = ${s.valid} valid + ${s.rejected} rejected + ${s.duplicates} duplicate + ${s.skipped} skipped`,
+  );
+  if (s.blankLines) out(`  blank lines ignored: ${s.blankLines}`);
+  if (s.topErrors.length) out(`  top issues ${s.topErrors.map((e) => `${e.code} (${e.rows})`).join(", ")}`);
+  if (s.errorsFile) out(`  error report: ${s.errorsFile}`);
+}
+
+export function validateCommand(): Command {
+  return new Command("validate")
+    .description("Dry run: read a contacts CSV, write its error report, print a summary (no network)")
+    .argument("<file>", "CSV file")
+    .option("--country <code>", "country of phone numbers written without +country code, e.g. US")
+    .option("--json", "print the summary as one JSON object")
+    .option(
+      "--errors <out.csv>",
+      "where to write the error report (default: <file>.errors.csv, when there are errors)",
+    )
+    .option("--map <field=Column...>", "map a column to a contact field explicitly (repeatable)")
+    .addOption(
+      new Option("--email-policy <policy>", "an invalid e-mail rejects the row or is dropped")
+        .choices(["reject", "drop"])
+        .default("reject"),
+    )
+    .option("--max-rows <n>", "most data rows accepted", positive)
+    .option("--max-bytes <n>", "largest file accepted", positive)
+    .action(async (file: string, o) => {
+      const summary = await validateFile(
+        file,
+        {
+          defaultCountry: countryOption(o.country),
+          mapping: parseMapping(o.map ?? []),
+          emailPolicy: o.emailPolicy,
+          ...(o.maxRows ? { maxRows: o.maxRows } : {}),
+          ...(o.maxBytes ? { maxFileBytes: o.maxBytes } : {}),
+        },
+        o.errors ? { errorsPath: o.errors, alwaysWriteReport: true } : {},
+      );
+      if (o.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+      else printSummary(summary);
+    });
+}

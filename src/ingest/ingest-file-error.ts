@@ -1,0 +1,26 @@
+import { VcwError } from "../api/errors/vcw-error.ts";
+
+export type FileErrorCode =
+  | "not_found"
+  | "too_large"
+  | "empty"
+  | "binary"
+  | "utf16_without_bom"
+  | "line_too_long"
+  | "too_many_rows"
+  | "no_phone_column"
+  | "duplicate_mapping"
+  | "unknown_mapped_column"
+  | "unreadable";
+
+/** The file as a whole cannot be read as contacts; `code` says why, the message says what to do. */
+export class IngestFileError extends VcwError {
+  override name = "IngestFileError";
+  constructor(
+    readonly code: FileErrorCode,
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+  }
+}

@@ -1,0 +1,23 @@
+import type { ExplicitMapping } from "./headers.ts";
+import type { RowOptions } from "./row.ts";
+
+export interface IngestOptions extends RowOptions {
+  /** Largest file accepted, in bytes. */
+  maxFileBytes: number;
+  /** Most data rows accepted. */
+  maxRows: number;
+  /** Longest physical line accepted, in characters. */
+  maxLineChars: number;
+  /** `field -> header`, wins over the synonyms. */
+  mapping: ExplicitMapping;
+}
+
+export const DEFAULT_INGEST_OPTIONS: IngestOptions = {
+  defaultCountry: undefined,
+  emailPolicy: "reject",
+  maxFieldChars: 10_000,
+  maxFileBytes: 500 * 1024 * 1024,
+  maxRows: 5_000_000,
+  maxLineChars: 1_000_000,
+  mapping: {},
+};

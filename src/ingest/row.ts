@@ -1,0 +1,102 @@
+import type { CountryCode } from "libphonenumber-js/max";
+import type { ContactCreate } from "../api/schemas/contact.ts";
+import { normalizeEmail } from "./email.ts";
+import type { ColumnMap } from "./headers.ts";
+import { normalizePhone } from "./phone.ts";
+import { cleanCell } from "./text.ts";
+
+export interface RowOptions {
+  /** Country of phone numbers written without a country code. */
+  defaultCountry: CountryCode | undefined;
+  /** An invalid e-mail rejects the row, or is dropped from it. */
+  emailPolicy: "reject" | "drop";
+  /** Longest value accepted in a cell. */
+  maxFieldChars: number;
+}
+
+export interface RowIssue {
+  /** Contact field (or column header) concerned; empty for the whole row. */
+  field: string;
+  value: string;
+  code: string;
+  message: string;
+}
+
+export type RowCheck =
+  | { ok: true; contact: ContactCreate; phone: string; warnings: RowIssue[] }
+  | { ok: false; issues: RowIssue[] };
+
+/** Checks and normalizes one data row. Pure. */
+export function checkRow(cells: readonly string[], columns: ColumnMap, options: RowOptions): RowCheck {
+  const issues: RowIssue[] = [];
+  const warnings: RowIssue[] = [];
+  if (cells.length > columns.fields.length) {
+    issues.push({
+      field: "",
+      value: "",
+      code: "too_many_fields",
+      message: `the row has ${cells.length} fields, the header ${columns.fields.length}: check its quoting`,
+    });
+  }
+  const contact: Record<string, string> = {};
+  let fullName = "";
+  for (let i = 0; i < columns.fields.length; i++) {
+    const field = columns.fields[i];
+    if (field === undefined) continue;
+    const value = cleanCell(cells[i]);
+    if (value === "") continue;
+    if (value.length > options.maxFieldChars) {
+      issues.push({
+        field,
+        value: `${value.slice(0, 50)}…`,
+        code: "value_too_long",
+        message: `${field} is ${value.length} characters long; the limit is ${options.maxFieldChars}`,
+      });
+      continue;
+    }
+    if (field === "full_name") fullName = value;
+    else contact[field] = value;
+  }
+  if (fullName) {
+    const space = fullName.search(/\s/);
+    contact.first_name = space < 0 ? fullName : fullName.slice(0, space);
+    if (space >= 0) contact.last_name = fullName.slice(space).trim();
+  }
+
+  const rawPhone = contact.phone ?? "";
+  const phone = normalizePhone(rawPhone, options.defaultCountry);
+  if (phone.ok) contact.phone = phone.e164;
+  else issues.push({ field: "phone", value: rawPhone, code: phone.code, message: phone.message });
+
+  if (contact.email !== undefined) {
+    const email = normalizeEmail(contact.email);
+    if (email.ok) contact.email = email.email;
+    else {
+      const issue = { field: "email", value: contact.email, code: "email_invalid", message: email.message };
+      if (options.emailPolicy === "reject") issues.push(issue);
+      else {
+        warnings.push({
+          ...issue,
+          code: "email_dropped",
+          message: `${email.message}; dropped, the row is kept`,
+        });
+        delete contact.email;
+      }
+    }
+  }
+  if (
+    !contact.first_name &&
+    !contact.last_name &&
+    !contact.email &&
+    !issues.some((i) => i.field === "email")
+  ) {
+    issues.push({
+      field: "",
+      value: "",
+      code: "name_or_email_missing",
+      message: "a contact needs a first name, a last name or an e-mail besides the phone",
+    });
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, contact: contact as ContactCreate, phone: contact.phone!, warnings };
+}

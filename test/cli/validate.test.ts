@@ -1,0 +1,77 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../support/cli.ts";
+import { tempDir, writeFixture } from "../support/files.ts";
+
+const dir = tempDir("vcw-validate-");
+const file = writeFixture(
+  dir,
+  "leads.csv",
+  "Given Name;Surname;Mobile;E-mail;Shoe size\r\nZoë;Lima;(415) 555-0101;zoe@example.com;38\r\nBob;;12;;44\r\nCy;;415 555 0101;;41\r\n",
+  "win1252",
+);
+
+describe("vcw validate", () => {
+  it("prints a summary a person can act on, and writes the error report", async () => {
+    const result = await runCli(["validate", file, "--country", "us"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("encoding   windows-1252");
+    expect(result.stdout).toContain("delimiter  semicolon, line ends CRLF");
+    expect(result.stdout).toContain(
+      "Given Name -> first_name, Surname -> last_name, Mobile -> phone, E-mail -> email",
+    );
+    expect(result.stdout).toContain("not sent   Shoe size");
+    expect(result.stdout).toContain("rows       3 = 1 valid + 1 rejected + 1 duplicate + 0 skipped");
+    expect(result.stdout).toContain("top issues duplicate (1), phone_too_short (1)");
+    expect(readFileSync(`${file}.errors.csv`, "utf8")).toContain("phone_too_short");
+  });
+
+  it("--json prints one object with the totals", async () => {
+    const out = join(dir, "errors-out.csv");
+    const result = await runCli(["validate", file, "--country", "US", "--json", "--errors", out]);
+    expect(result.code).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary).toMatchObject({
+      total: 3,
+      valid: 1,
+      rejected: 1,
+      duplicates: 1,
+      skipped: 0,
+      encoding: "windows-1252",
+      delimiter: ";",
+    });
+    expect(summary.errorsFile).toBe(out);
+    expect(existsSync(out)).toBe(true);
+  });
+
+  it("--map chooses a column explicitly", async () => {
+    const f = writeFixture(dir, "two-phones.csv", "Name,Phone,Mobile\nAna,4155550101,4155550102\n");
+    const failed = await runCli(["validate", f, "--country", "US"]);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toMatch(/columns "Phone" and "Mobile" both map to phone/);
+    const mapped = await runCli(["validate", f, "--country", "US", "--map", "phone=Mobile", "--json"]);
+    expect(JSON.parse(mapped.stdout)).toMatchObject({
+      valid: 1,
+      columns: { phone: "Mobile" },
+      unknownColumns: ["Phone"],
+    });
+  });
+
+  it.each([
+    [["validate", "/nonexistent/file.csv"], 1, /\/nonexistent\/file\.csv: no such file/],
+    [["validate", file, "--country", "Narnia"], 2, /--country must be a two-letter country code/],
+    [["validate", file, "--map", "phone"], 2, /--map takes field=Column/],
+  ])("%j exits %i with a clear message", async (args, code, message) => {
+    const result = await runCli(args as string[]);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toMatch(message);
+  });
+
+  it("a binary file is refused with a non-zero status", async () => {
+    const bin = writeFixture(dir, "photo.csv", Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]));
+    const result = await runCli(["validate", bin]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/binary, not text/);
+  });
+});

@@ -4,6 +4,7 @@
  */
 const benchmarks: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   client: () => import("./client-throughput.ts"),
+  ingest: () => import("./ingest.ts"),
 };
 
 const wanted = process.argv.slice(2);

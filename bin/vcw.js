@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly through tsx: one code path for development, tests and production.
+// Runs the TypeScript sources through tsx, so development, tests and CI share one code path with no
+// build to go stale. The Docker image runs the compiled build instead (node dist/src/cli/bin.js).
 import { register } from "tsx/esm/api";
 
 register();
-const { main } = await import("../src/cli/main.ts");
-await main(process.argv);
+await import("../src/cli/bin.ts");

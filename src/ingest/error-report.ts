@@ -10,6 +10,7 @@ export const REPORT_COLUMNS = ["row_number", "field", "value", "error_code", "me
 
 /** The report lines of one outcome: one per problem, none for a clean valid row. Pure. */
 export function reportLines(outcome: RowOutcome, width: number): string[][] {
+  if (outcome.kind === "valid" && outcome.warnings.length === 0) return [];
   const original = Array.from(
     { length: Math.max(width, outcome.cells.length) },
     (_, i) => outcome.cells[i] ?? "",

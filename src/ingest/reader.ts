@@ -90,7 +90,7 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
     const stream = pipeline(
       source,
       decoderStream(encoding),
-      lineGuard(file, options.maxLineChars),
+      lineGuard(file, options.maxLineChars, linebreak.endsWith("\n") ? "\n" : "\r"),
       parser,
       () => undefined,
     );

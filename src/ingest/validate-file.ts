@@ -35,7 +35,9 @@ export async function validateFile(
   const reader = await ContactFileReader.open(file, options);
   const errors = await openErrorReport(report.errorsPath ?? `${file}.errors.csv`, reader.info.headers);
   try {
-    for await (const outcome of reader) await errors.add(outcome);
+    for await (const outcome of reader) {
+      if (outcome.kind !== "valid" || outcome.warnings.length > 0) await errors.add(outcome);
+    }
   } catch (error) {
     await errors.discard();
     throw error;

@@ -24,7 +24,7 @@ export type Failure =
   | { kind: "network"; code: string | undefined };
 
 /** Network errors raised before a byte was sent: the service cannot have seen the request. */
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
+export const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
 
 export const isRetryableStatus = (status: number) => status === 408 || status === 429 || status >= 500;
 

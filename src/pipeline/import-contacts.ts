@@ -1,0 +1,168 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Client } from "../api/client.ts";
+import {
+  AmbiguousWriteError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  RateLimitError,
+  RequestValidationError,
+} from "../api/errors/index.ts";
+import { NOT_SENT_CODES } from "../api/retry-policy.ts";
+import type { ContactCreate } from "../api/schemas/contact.ts";
+import type { ContactLedger } from "./contact-ledger.ts";
+
+export interface ContactToImport {
+  phone: string;
+  contact: ContactCreate;
+  /** Data-row index in the file, for progress and checkpoints. */
+  index: number;
+}
+
+export interface ImportOptions {
+  client: Client;
+  ledger: ContactLedger;
+  segmentId: string;
+  /** Identifies this attempt; a new one per process or retry. */
+  owner: string;
+  /** Creates in flight at once. */
+  concurrency?: number;
+  /** Reconcile ambiguous writes once this many are waiting (and at the end). */
+  reconcileBatch?: number;
+  /** Rounds of reconcile-and-resend before giving up on a contact. */
+  maxRounds?: number;
+  signal?: AbortSignal;
+  now?: () => number;
+  onProgress?: (progress: ImportCounts) => void;
+}
+
+export interface ImportCounts {
+  /** Created by this attempt (confirmed by a response or found by reconciling). */
+  created: number;
+  /** Already in the segment before this attempt. */
+  known: number;
+  /** Left to a concurrent attempt that holds them. */
+  elsewhere: number;
+  /** Rejected by the service (4xx): not created. */
+  failed: { phone: string; index: number; message: string }[];
+  /** Reconciliation rounds (each one lists the segment's contacts). */
+  reconciles: number;
+}
+
+/**
+ * Creates each contact in the segment exactly once, however often this is run, interrupted,
+ * retried or run twice at once: the ledger is consulted and claimed before sending; an ambiguous
+ * failure (timeout, 5xx, connection lost after sending) is reconciled by listing the segment's
+ * contacts before anything is sent again; a 429 is simply retried after its delay.
+ */
+export async function importContacts(
+  rows: AsyncIterable<ContactToImport>,
+  o: ImportOptions,
+): Promise<ImportCounts> {
+  const now = o.now ?? Date.now;
+  const concurrency = o.concurrency ?? 8;
+  const counts: ImportCounts = { created: 0, known: 0, elsewhere: 0, failed: [], reconciles: 0 };
+  let uncertain: ContactToImport[] = [];
+  const inflight = new Set<Promise<void>>();
+  // A failed send is kept here and rethrown by the loop: a rejected task nobody awaits yet would crash Node.
+  let failure: unknown;
+  const rethrow = () => {
+    if (failure !== undefined) throw failure;
+  };
+
+  const send = async (row: ContactToImport): Promise<void> => {
+    for (;;) {
+      try {
+        await o.client.contacts.create(o.segmentId, row.contact, { signal: o.signal });
+        await o.ledger.markDone(o.segmentId, [row.phone]);
+        counts.created += 1;
+        return;
+      } catch (error) {
+        if (error instanceof AmbiguousWriteError) {
+          uncertain.push(row);
+          return;
+        }
+        if (error instanceof RateLimitError) {
+          await sleep(error.retryAfterMs ?? 1000, undefined, { signal: o.signal });
+          continue;
+        }
+        if (error instanceof APIError && error.status !== undefined && error.status < 500) {
+          await o.ledger.release(o.segmentId, row.phone, o.owner);
+          counts.failed.push({ phone: row.phone, index: row.index, message: error.message });
+          return;
+        }
+        // Free the claim only when the service certainly did not get the request. Anything else
+        // (an abort, a crash) keeps it: the service may still apply it, so a later attempt reconciles.
+        if (certainlyNotSent(error)) await o.ledger.release(o.segmentId, row.phone, o.owner);
+        throw error;
+      }
+    }
+  };
+
+  const reconcile = async () => {
+    let round = 0;
+    while (uncertain.length > 0) {
+      if (++round > (o.maxRounds ?? 10)) {
+        throw new Error(
+          `could not confirm ${uncertain.length} contacts of segment ${o.segmentId} after ${round - 1} rounds`,
+        );
+      }
+      await Promise.all(inflight);
+      rethrow();
+      const batch = uncertain;
+      uncertain = [];
+      counts.reconciles += 1;
+      const present = new Set(
+        (await o.client.contacts.list(o.segmentId, { signal: o.signal })).map((c) => c.phone),
+      );
+      const found = batch.filter((r) => present.has(r.phone));
+      await o.ledger.markDone(
+        o.segmentId,
+        found.map((r) => r.phone),
+      );
+      counts.created += found.length;
+      for (const row of batch.filter((r) => !present.has(r.phone))) {
+        if (await o.ledger.takeOver(o.segmentId, row.phone, o.owner, now())) await send(row);
+        else counts.elsewhere += 1;
+      }
+    }
+  };
+
+  const stale: ContactToImport[] = [];
+  for await (const row of rows) {
+    o.signal?.throwIfAborted();
+    const claim = await o.ledger.claim(o.segmentId, row.phone, o.owner, now());
+    if (claim === "done") counts.known += 1;
+    else if (claim === "busy") counts.elsewhere += 1;
+    else if (claim === "stale") stale.push(row);
+    else {
+      const task: Promise<void> = send(row)
+        .catch((error: unknown) => {
+          failure ??= error;
+        })
+        .finally(() => inflight.delete(task));
+      inflight.add(task);
+      if (inflight.size >= concurrency) await Promise.race(inflight);
+    }
+    rethrow();
+    if (uncertain.length >= (o.reconcileBatch ?? 100)) await reconcile();
+    o.onProgress?.(counts);
+  }
+  await Promise.all(inflight);
+  rethrow();
+  // Stale claims were made by an attempt that stopped: the service may or may not have them.
+  uncertain.push(...stale);
+  await reconcile();
+  o.onProgress?.(counts);
+  return counts;
+}
+
+function certainlyNotSent(error: unknown): boolean {
+  if (error instanceof RequestValidationError) return true;
+  return (
+    error instanceof APIConnectionError &&
+    !(error instanceof APIConnectionTimeoutError) &&
+    error.networkCode !== undefined &&
+    NOT_SENT_CODES.has(error.networkCode)
+  );
+}

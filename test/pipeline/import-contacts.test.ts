@@ -1,0 +1,125 @@
+import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { beforeEach, describe, expect, it } from "vitest";
+import { createContactLedger } from "../../src/pipeline/contact-ledger.ts";
+import { type ContactToImport, importContacts } from "../../src/pipeline/import-contacts.ts";
+import { NO_FAULTS } from "../../src/simulator/faults.ts";
+import { useRedis } from "../support/redis.ts";
+import { testClient, useSimulator } from "../support/simulator.ts";
+
+const contacts = (n: number, from = 0): ContactToImport[] =>
+  Array.from({ length: n }, (_, i) => {
+    const phone = `+1415555${String(from + i).padStart(4, "0")}`;
+    return { phone, index: i, contact: { phone, first_name: `C${from + i}` } };
+  });
+
+async function* rowsOf(list: ContactToImport[]) {
+  yield* list;
+}
+
+describe("importContacts: exactly once, on real Redis against the simulator", () => {
+  const t = useSimulator();
+  const { redis, prefix } = useRedis();
+  let ledger: ReturnType<typeof createContactLedger>;
+  let ledgerPrefix: string;
+  let segmentId: string;
+  const owner = () => `attempt-${randomBytes(3).toString("hex")}`;
+
+  beforeEach(async () => {
+    t.sim.setFaults(NO_FAULTS);
+    ledgerPrefix = prefix();
+    ledger = createContactLedger(redis, { prefix: ledgerPrefix, leaseMs: 60_000 });
+    segmentId = (await t.client.segments.create({ name: `import-${randomBytes(3).toString("hex")}` })).id!;
+  });
+
+  /** The segment as the service lists it: each phone and how many times it is there. */
+  async function segmentPhones() {
+    t.sim.setFaults(NO_FAULTS);
+    const phones = (await t.client.contacts.list(segmentId)).map((c) => c.phone!);
+    return { phones: new Set(phones), total: phones.length };
+  }
+
+  const run = (list: ContactToImport[], extra: Partial<Parameters<typeof importContacts>[1]> = {}) =>
+    importContacts(rowsOf(list), {
+      client: t.client,
+      ledger,
+      segmentId,
+      owner: owner(),
+      concurrency: 8,
+      ...extra,
+    });
+
+  it("a clean import creates each contact once; running it again creates nothing", async () => {
+    const list = contacts(60);
+    expect(await run(list)).toMatchObject({ created: 60, known: 0, failed: [], reconciles: 0 });
+    expect(await run(list)).toMatchObject({ created: 0, known: 60 });
+    const { phones, total } = await segmentPhones();
+    expect(total).toBe(60);
+    expect(phones.size).toBe(60);
+  });
+
+  it("5xx, 429 and commit-then-fail (500 and dropped connections): every contact exactly once", async () => {
+    const list = contacts(200);
+    t.sim.setFaults({
+      errorRate: 0.15,
+      commitThenFailRate: 0.2,
+      commitThenFailMode: "mixed",
+      rateLimit: 400,
+    });
+    const counts = await run(list, { reconcileBatch: 20 });
+    expect(counts.created).toBe(200);
+    expect(counts.reconciles).toBeGreaterThan(0);
+    expect(t.sim.stats.committedThenFailed).toBeGreaterThan(0);
+    const { phones, total } = await segmentPhones();
+    expect(total).toBe(200);
+    expect(phones.size).toBe(200);
+  });
+
+  it("an attempt stopped half way is finished by the next one, with nothing twice", async () => {
+    const list = contacts(120);
+    t.sim.setFaults({ latencyMs: 5, commitThenFailRate: 0.1 });
+    const abort = new AbortController();
+    const first = run(list, {
+      signal: abort.signal,
+      onProgress: (c) => {
+        if (c.created >= 40) abort.abort();
+      },
+    });
+    await expect(first).rejects.toThrow();
+    // The next attempt (a restart) finds claims of the stopped one; with a short lease it reconciles them.
+    const stats = await ledger.stats(segmentId);
+    expect(stats.done).toBeGreaterThanOrEqual(40);
+    // Claims older than the lease are reconciled; the lease lets requests still in flight land first.
+    ledger = createContactLedger(redis, { prefix: ledgerPrefix, leaseMs: 100 });
+    await sleep(200);
+    const second = await run(list);
+    expect(second.known + second.created).toBe(120);
+    const { phones, total } = await segmentPhones();
+    expect(total).toBe(120);
+    expect(phones.size).toBe(120);
+  });
+
+  it("two attempts at once on the same rows: each contact once", async () => {
+    const list = contacts(150);
+    t.sim.setFaults({ latencyMs: 2, commitThenFailRate: 0.1 });
+    const [a, b] = await Promise.all([run(list), run(list)]);
+    expect(a.created + b.created).toBe(150);
+    const { phones, total } = await segmentPhones();
+    expect(total).toBe(150);
+    expect(phones.size).toBe(150);
+  });
+
+  it("contacts the service rejects (4xx) are reported, not created, and their claims released", async () => {
+    const counts = await importContacts(rowsOf(contacts(3)), {
+      client: t.client,
+      ledger,
+      segmentId: "seg_missing",
+      owner: owner(),
+    });
+    expect(counts.created).toBe(0);
+    expect(counts.failed.map((f) => f.message)).toEqual(
+      Array(3).fill(expect.stringMatching(/HTTP 404: id: no segment with id seg_missing/)),
+    );
+    expect(await ledger.stats("seg_missing")).toEqual({ done: 0, claimed: 0 });
+  });
+});

@@ -1,0 +1,12 @@
+import { randomBytes } from "node:crypto";
+import { Redis } from "ioredis";
+import { afterAll, inject } from "vitest";
+
+/** A Redis connection for one test file, and a key prefix no other test uses. */
+export function useRedis() {
+  const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+  afterAll(async () => {
+    await redis.quit();
+  });
+  return { redis, prefix: () => `vcw-test-${randomBytes(4).toString("hex")}` };
+}

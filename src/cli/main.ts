@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
+import { jobsCommand } from "./commands/jobs.ts";
 import { simulatorCommand } from "./commands/simulator.ts";
 import { validateCommand } from "./commands/validate.ts";
 
@@ -11,7 +12,8 @@ export function buildProgram(): Command {
     .exitOverride()
     .addCommand(simulatorCommand())
     .addCommand(apiCommand())
-    .addCommand(validateCommand());
+    .addCommand(validateCommand())
+    .addCommand(jobsCommand());
 }
 
 /** Runs the CLI; errors become one clear line on stderr and a non-zero exit status. */

@@ -1,0 +1,72 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { jobJsonSchema } from "../../src/config/job-definition.ts";
+import { formatProblem, loadJobs } from "../../src/config/load-jobs.ts";
+import { validateFile } from "../../src/ingest/index.ts";
+import { runCli } from "../support/cli.ts";
+import { tempDir, writeFixture } from "../support/files.ts";
+
+describe("job definitions", () => {
+  it("the shipped example is valid, and its sample CSV reads with rows to import and rows to report", async () => {
+    const { jobs, problems } = await loadJobs("jobs");
+    expect(problems).toEqual([]);
+    expect(jobs.map((j) => j.job.name)).toContain("example-leads");
+    const example = jobs.find((j) => j.job.name === "example-leads")!.job;
+    const out = `${tempDir()}/errors.csv`;
+    const summary = await validateFile(
+      "jobs/samples/example-leads.csv",
+      { defaultCountry: example.contacts.country as "US" },
+      { errorsPath: out },
+    );
+    expect(summary).toMatchObject({ total: 10, valid: 6, rejected: 3, duplicates: 1 });
+  });
+
+  it("jobs/schema.json is what the zod schema generates (run `npm run jobs:schema` after changing it)", () => {
+    expect(JSON.parse(readFileSync("jobs/schema.json", "utf8"))).toEqual(jobJsonSchema());
+  });
+
+  it("every problem comes with its file, line and path", async () => {
+    const dir = tempDir("vcw-jobs-");
+    writeFixture(
+      dir,
+      "a.yaml",
+      "name: Bad Name\ninbox: inbox/a\nsegment:\n  colour: red\ncontacts:\n  country: XX\n  mapping:\n    telephone: Mobile\n",
+    );
+    writeFixture(dir, "b.yml", "name: b\ninbox: [unclosed\n");
+    writeFixture(dir, "c.yaml", "name: c\ninbox: inbox/c\nsegment: { id: seg_1 }\n");
+    writeFixture(dir, "d.yaml", "name: c\ninbox: inbox/d\nsegment: { name: D }\n");
+    const { jobs, problems } = await loadJobs(dir);
+    expect(jobs.map((j) => j.job.name)).toEqual(["c"]);
+    const lines = problems.map(formatProblem);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/a\.yaml:1: name: must be lower-case letters, digits and dashes/),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/a\.yaml:\d+: segment: must be \{ name: \.\.\. \}/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/a\.yaml:6: contacts\.country: must be a two-letter country code/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/a\.yaml:8: contacts\.mapping: unknown field\(s\) telephone/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/b\.yml:\d+: Flow sequence in block collection must be sufficiently indented/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/d\.yaml: name: job name "c" is also used by .*c\.yaml/),
+    );
+  });
+
+  it("vcw jobs check: exit 0 for valid definitions, 1 with each error printed", async () => {
+    const ok = await runCli(["jobs", "check"]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(
+      /ok {3}jobs\/example-leads\.yaml \(example-leads: inbox\/example-leads -> segment "Example leads"\)/,
+    );
+
+    const dir = tempDir("vcw-jobs-");
+    writeFixture(dir, "bad.yaml", "name: x\ninbox: inbox/x\n");
+    const bad = await runCli(["jobs", "check", dir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/fail .*bad\.yaml.*segment: must be/);
+  });
+});

@@ -47,6 +47,8 @@ const isBlank = (cells: readonly string[]) => cells.every((c) => c.trim() === ""
 export class ContactFileReader implements AsyncIterable<RowOutcome> {
   readonly totals: Totals = emptyTotals();
   private readonly seen = new PhoneIndex();
+  private readonly phoneColumn: number;
+  private readonly phoneHeader: string;
 
   private constructor(
     readonly info: FileInfo,
@@ -54,7 +56,10 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
     private readonly rows: AsyncIterator<string[]>,
     private nextLine: number,
     private readonly close: () => void,
-  ) {}
+  ) {
+    this.phoneColumn = info.columns.fields.indexOf("phone");
+    this.phoneHeader = info.headers[this.phoneColumn]!.toLowerCase();
+  }
 
   static async open(file: string, overrides: Partial<IngestOptions> = {}): Promise<ContactFileReader> {
     const options = { ...DEFAULT_INGEST_OPTIONS, ...overrides };
@@ -166,14 +171,7 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
   /** Cheap first test of a repeated header: its phone cell reads like the phone header. */
   private looksLikeHeader(cells: string[]): boolean {
     const at = this.phoneColumn;
-    return (
-      cells.length === this.info.headers.length &&
-      cells[at]?.trim().toLowerCase() === this.info.headers[at]!.toLowerCase()
-    );
-  }
-
-  private get phoneColumn(): number {
-    return this.info.columns.fields.indexOf("phone");
+    return cells.length === this.info.headers.length && cells[at]?.trim().toLowerCase() === this.phoneHeader;
   }
 
   private classify(cells: string[], line: number, index: number, headerKey: string): RowOutcome {

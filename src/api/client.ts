@@ -1,4 +1,5 @@
 import { VcwError } from "./errors/index.ts";
+import type { RequestGate } from "./gate.ts";
 import { type ClientLogger, silentLogger } from "./logger.ts";
 import type { OperationName, RequestOf, ResponseOf } from "./operations.ts";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy.ts";
@@ -17,6 +18,8 @@ export interface ClientOptions {
   logger?: ClientLogger;
   /** A fetch implementation to use instead of the global one. */
   fetch?: typeof globalThis.fetch;
+  /** Admits every attempt before it is sent: a shared rate limit. */
+  gate?: RequestGate;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -49,6 +52,7 @@ export function createClient(options: ClientOptions = {}) {
     },
     logger: options.logger ?? silentLogger,
     fetch: options.fetch,
+    gate: options.gate,
   });
 
   return {

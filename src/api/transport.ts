@@ -9,6 +9,7 @@ import {
   RequestValidationError,
   UnexpectedResponseError,
 } from "./errors/index.ts";
+import type { RequestGate } from "./gate.ts";
 import type { ClientLogger } from "./logger.ts";
 import { networkErrorCode } from "./network-error.ts";
 import { isIdempotent, type OperationName, operations, type ResponseOf } from "./operations.ts";
@@ -33,6 +34,7 @@ export interface TransportOptions {
   retry: RetryOptions;
   logger: ClientLogger;
   fetch?: typeof globalThis.fetch | undefined;
+  gate?: RequestGate | undefined;
 }
 
 /** Options of one request; they override the client's. */
@@ -81,6 +83,10 @@ export function createTransport(config: TransportOptions): Transport {
     const where = { operation: name, method: op.method, path: url.pathname + url.search };
     const started = performance.now();
     let attempts = 1;
+    const { gate } = config;
+    let attemptStarted = started;
+    const observe = (status: number | undefined) =>
+      gate?.observe({ status, latencyMs: performance.now() - attemptStarted });
 
     try {
       const response = await ky(url, {
@@ -107,10 +113,18 @@ export function createTransport(config: TransportOptions): Transport {
           },
         },
         hooks: {
+          beforeRequest: [
+            async () => {
+              await gate?.acquire(options.signal);
+              attemptStarted = performance.now();
+            },
+          ],
+          afterResponse: [(_request, _options, response) => observe(response.status)],
           beforeRetry: [
             async ({ error, retryCount }) => {
               attempts = retryCount + 1;
               if (error instanceof HTTPError) await drain(error.response);
+              else observe(undefined);
               logger.debug(
                 { ...where, retry: retryCount, reason: describeFailure(classify(error)) },
                 "api retry",
@@ -127,6 +141,7 @@ export function createTransport(config: TransportOptions): Transport {
       return result as ResponseOf<N>;
     } catch (error) {
       if (error instanceof UnexpectedResponseError || isUserAbort(error, options.signal)) throw error;
+      if (!(error instanceof HTTPError)) observe(undefined);
       const apiError = await toApiError(name, error, timeoutMs, secrets);
       const failure = classify(error);
       const final =

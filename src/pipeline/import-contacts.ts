@@ -17,6 +17,17 @@ export interface ContactToImport {
   contact: ContactCreate;
   /** Data-row index in the file, for progress and checkpoints. */
   index: number;
+  /** Physical line in the file and the cells as read, for the error report. */
+  line?: number;
+  cells?: string[];
+}
+
+export interface FailedContact {
+  phone: string;
+  index: number;
+  line: number | undefined;
+  cells: string[] | undefined;
+  message: string;
 }
 
 export interface ImportOptions {
@@ -31,9 +42,13 @@ export interface ImportOptions {
   reconcileBatch?: number;
   /** Rounds of reconcile-and-resend before giving up on a contact. */
   maxRounds?: number;
+  /** How often to look again at contacts another attempt holds. Default 250 ms. */
+  waitPollMs?: number;
   signal?: AbortSignal;
   now?: () => number;
   onProgress?: (progress: ImportCounts) => void;
+  /** A row is settled: created, known, failed or done by another attempt. For checkpoints. */
+  onSettled?: (index: number) => void;
 }
 
 export interface ImportCounts {
@@ -41,10 +56,10 @@ export interface ImportCounts {
   created: number;
   /** Already in the segment before this attempt. */
   known: number;
-  /** Left to a concurrent attempt that holds them. */
+  /** Created meanwhile by a concurrent attempt that held them. */
   elsewhere: number;
   /** Rejected by the service (4xx): not created. */
-  failed: { phone: string; index: number; message: string }[];
+  failed: FailedContact[];
   /** Reconciliation rounds (each one lists the segment's contacts). */
   reconciles: number;
 }
@@ -63,6 +78,7 @@ export async function importContacts(
   const concurrency = o.concurrency ?? 8;
   const counts: ImportCounts = { created: 0, known: 0, elsewhere: 0, failed: [], reconciles: 0 };
   let uncertain: ContactToImport[] = [];
+  let waiting: ContactToImport[] = [];
   const inflight = new Set<Promise<void>>();
   // A failed send is kept here and rethrown by the loop: a rejected task nobody awaits yet would crash Node.
   let failure: unknown;
@@ -76,6 +92,7 @@ export async function importContacts(
         await o.client.contacts.create(o.segmentId, row.contact, { signal: o.signal });
         await o.ledger.markDone(o.segmentId, [row.phone]);
         counts.created += 1;
+        o.onSettled?.(row.index);
         return;
       } catch (error) {
         if (error instanceof AmbiguousWriteError) {
@@ -88,7 +105,16 @@ export async function importContacts(
         }
         if (error instanceof APIError && error.status !== undefined && error.status < 500) {
           await o.ledger.release(o.segmentId, row.phone, o.owner);
-          counts.failed.push({ phone: row.phone, index: row.index, message: error.message });
+          // The segment is gone or the key refused: no row can succeed, so stop the import.
+          if (FATAL_STATUSES.has(error.status)) throw error;
+          counts.failed.push({
+            phone: row.phone,
+            index: row.index,
+            line: row.line,
+            cells: row.cells,
+            message: error.message,
+          });
+          o.onSettled?.(row.index);
           return;
         }
         // Free the claim only when the service certainly did not get the request. Anything else
@@ -121,10 +147,31 @@ export async function importContacts(
         found.map((r) => r.phone),
       );
       counts.created += found.length;
+      for (const row of found) o.onSettled?.(row.index);
       for (const row of batch.filter((r) => !present.has(r.phone))) {
         if (await o.ledger.takeOver(o.segmentId, row.phone, o.owner, now())) await send(row);
-        else counts.elsewhere += 1;
+        else waiting.push(row);
       }
+    }
+  };
+
+  // Rows another attempt holds: done by it, released (4xx, not sent), or gone quiet past the lease.
+  const awaitOthers = async () => {
+    while (waiting.length > 0) {
+      const still: ContactToImport[] = [];
+      for (const row of waiting) {
+        const claim = await o.ledger.claim(o.segmentId, row.phone, o.owner, now());
+        if (claim === "done") {
+          counts.elsewhere += 1;
+          o.onSettled?.(row.index);
+        } else if (claim === "busy") still.push(row);
+        else if (claim === "stale") uncertain.push(row);
+        else await send(row);
+      }
+      waiting = still;
+      rethrow();
+      await reconcile();
+      if (waiting.length > 0) await sleep(o.waitPollMs ?? 250, undefined, { signal: o.signal });
     }
   };
 
@@ -132,8 +179,10 @@ export async function importContacts(
   for await (const row of rows) {
     o.signal?.throwIfAborted();
     const claim = await o.ledger.claim(o.segmentId, row.phone, o.owner, now());
-    if (claim === "done") counts.known += 1;
-    else if (claim === "busy") counts.elsewhere += 1;
+    if (claim === "done") {
+      counts.known += 1;
+      o.onSettled?.(row.index);
+    } else if (claim === "busy") waiting.push(row);
     else if (claim === "stale") stale.push(row);
     else {
       const task: Promise<void> = send(row)
@@ -153,9 +202,12 @@ export async function importContacts(
   // Stale claims were made by an attempt that stopped: the service may or may not have them.
   uncertain.push(...stale);
   await reconcile();
+  await awaitOthers();
   o.onProgress?.(counts);
   return counts;
 }
+
+const FATAL_STATUSES = new Set([401, 403, 404]);
 
 function certainlyNotSent(error: unknown): boolean {
   if (error instanceof RequestValidationError) return true;

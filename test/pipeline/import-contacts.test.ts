@@ -102,17 +102,27 @@ describe("importContacts: exactly once, on real Redis against the simulator", ()
     await expectEachOnce(150);
   });
 
-  it("contacts the service rejects (4xx) are reported, not created, and their claims released", async () => {
-    const counts = await importContacts(rowsOf(contacts(3)), {
+  it("a missing segment (404) stops the import with the service's message; claims are released", async () => {
+    const attempt = importContacts(rowsOf(contacts(3)), {
       client: t.client,
       ledger,
       segmentId: "seg_missing",
       owner: owner(),
     });
-    expect(counts.created).toBe(0);
-    expect(counts.failed.map((f) => f.message)).toEqual(
-      Array(3).fill(expect.stringMatching(/HTTP 404: id: no segment with id seg_missing/)),
-    );
+    await expect(attempt).rejects.toThrow(/HTTP 404: id: no segment with id seg_missing/);
     expect(await ledger.stats("seg_missing")).toEqual({ done: 0, claimed: 0 });
+  });
+
+  it("after a crash, claims of the dead attempt are reconciled once the lease is over", async () => {
+    const list = contacts(30);
+    // A dead attempt claimed the first 10 and sent half of them before dying.
+    ledger = createContactLedger(redis, { prefix: ledgerPrefix, leaseMs: 300 });
+    for (const row of list.slice(0, 10)) await ledger.claim(segmentId, row.phone, "dead", Date.now());
+    for (const row of list.slice(0, 5)) await t.client.contacts.create(segmentId, row.contact);
+    const started = Date.now();
+    const counts = await run(list, { waitPollMs: 50 });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+    expect(counts.created).toBe(30);
+    await expectEachOnce(30);
   });
 });

@@ -1,0 +1,91 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Redis } from "ioredis";
+import type { AttemptOutcome, RequestGate } from "../api/gate.ts";
+import { LatencyWatch } from "./latency-watch.ts";
+import type { RateLimitOptions } from "./rate-limit-options.ts";
+
+// Each attempt reserves the next free slot (a virtual schedule, `tat`) at the shared rate, on Redis'
+// clock so workers on different machines agree. In adaptive mode the rate grows only while demand
+// exceeds it (a backlog of reserved slots), so idle time never inflates it.
+const ACQUIRE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local h = redis.call('HMGET', KEYS[1], 'rate', 'tat', 'last', 'cut')
+local rate = tonumber(h[1]) or tonumber(ARGV[2])
+local tat = tonumber(h[2]) or now
+local last = tonumber(h[3]) or now
+if ARGV[1] == 'adaptive' then
+  local dt = math.min(now - last, 1000) / 1000
+  if tat > now and dt > 0 then
+    if h[4] then rate = rate * (1 + tonumber(ARGV[5]) * dt) else rate = rate * (1 + dt) end
+  end
+  rate = math.min(math.max(rate, tonumber(ARGV[3])), tonumber(ARGV[4]))
+else
+  rate = tonumber(ARGV[2])
+end
+local slot = math.max(tat, now)
+redis.call('HSET', KEYS[1], 'rate', tostring(rate), 'tat', tostring(slot + 1000 / rate), 'last', tostring(now))
+redis.call('PEXPIRE', KEYS[1], 86400000)
+return tostring(slot - now)
+`;
+
+const DECREASE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
+local h = redis.call('HMGET', KEYS[1], 'rate', 'cut')
+local rate = tonumber(h[1])
+if not rate then return 0 end
+if h[2] and now - tonumber(h[2]) < tonumber(ARGV[3]) then return 0 end
+rate = math.max(tonumber(ARGV[2]), rate * tonumber(ARGV[1]))
+redis.call('HSET', KEYS[1], 'rate', tostring(rate), 'cut', tostring(now))
+redis.call('HINCRBY', KEYS[1], 'cuts', 1)
+return 1
+`;
+
+export interface SharedRateLimiter extends RequestGate {
+  /** The shared rate now, requests per second, and how many decreases so far. */
+  state(): Promise<{ rate: number | undefined; cuts: number }>;
+}
+
+export interface SharedRateLimiterOptions {
+  redis: Redis;
+  /** Redis key of the shared state; one per service. */
+  key: string;
+  limit: RateLimitOptions;
+  /** Errors reaching Redis from `observe`, which cannot throw into the request. */
+  onError?: (error: unknown) => void;
+}
+
+/** A rate limit shared by every worker through Redis: fixed, or adaptive (AIMD). */
+export function createSharedRateLimiter(o: SharedRateLimiterOptions): SharedRateLimiter {
+  const { redis, key, limit } = o;
+  const adaptive = limit.mode === "adaptive" ? limit : undefined;
+  const latency = new LatencyWatch(adaptive?.latencyFactor ?? 0);
+  const args =
+    limit.mode === "fixed"
+      ? ["fixed", limit.perSecond, limit.perSecond, limit.perSecond, 0]
+      : ["adaptive", limit.initial, limit.min, limit.max, limit.increase];
+
+  const decrease = () => {
+    if (!adaptive) return;
+    redis
+      .eval(DECREASE, 1, key, adaptive.decrease, adaptive.min, adaptive.cooldownMs)
+      .catch((error: unknown) => o.onError?.(error));
+  };
+
+  return {
+    async acquire(signal) {
+      const wait = Number(await redis.eval(ACQUIRE, 1, key, ...args.map(String)));
+      if (wait >= 1) await sleep(wait, undefined, { signal });
+    },
+    observe({ status, latencyMs }: AttemptOutcome) {
+      if (!adaptive) return;
+      if (status === 429 || status === undefined) return decrease();
+      if (status < 500 && latency.add(latencyMs)) decrease();
+    },
+    async state() {
+      const [rate, cuts] = await redis.hmget(key, "rate", "cuts");
+      return { rate: rate === null ? undefined : Number(rate), cuts: Number(cuts ?? 0) };
+    },
+  };
+}

@@ -2,6 +2,8 @@
 export interface AttemptOutcome {
   /** HTTP status, or undefined when no response came (timeout, connection error). */
   status: number | undefined;
+  /** No response within the timeout: the service may be overloaded. */
+  timedOut: boolean;
   latencyMs: number;
 }
 

@@ -85,8 +85,12 @@ export function createTransport(config: TransportOptions): Transport {
     let attempts = 1;
     const { gate } = config;
     let attemptStarted = started;
-    const observe = (status: number | undefined) =>
-      gate?.observe({ status, latencyMs: performance.now() - attemptStarted });
+    const observe = (status: number | undefined, error?: unknown) =>
+      gate?.observe({
+        status,
+        timedOut: error instanceof TimeoutError,
+        latencyMs: performance.now() - attemptStarted,
+      });
 
     try {
       const response = await ky(url, {
@@ -124,7 +128,7 @@ export function createTransport(config: TransportOptions): Transport {
             async ({ error, retryCount }) => {
               attempts = retryCount + 1;
               if (error instanceof HTTPError) await drain(error.response);
-              else observe(undefined);
+              else observe(undefined, error);
               logger.debug(
                 { ...where, retry: retryCount, reason: describeFailure(classify(error)) },
                 "api retry",
@@ -141,7 +145,7 @@ export function createTransport(config: TransportOptions): Transport {
       return result as ResponseOf<N>;
     } catch (error) {
       if (error instanceof UnexpectedResponseError || isUserAbort(error, options.signal)) throw error;
-      if (!(error instanceof HTTPError)) observe(undefined);
+      if (!(error instanceof HTTPError)) observe(undefined, error);
       const apiError = await toApiError(name, error, timeoutMs, secrets);
       const failure = classify(error);
       const final =

@@ -78,10 +78,10 @@ export function createSharedRateLimiter(o: SharedRateLimiterOptions): SharedRate
       const wait = Number(await redis.eval(ACQUIRE, 1, key, ...args.map(String)));
       if (wait >= 1) await sleep(wait, undefined, { signal });
     },
-    observe({ status, latencyMs }: AttemptOutcome) {
+    observe({ status, timedOut, latencyMs }: AttemptOutcome) {
       if (!adaptive) return;
-      if (status === 429 || status === undefined) return decrease();
-      if (status < 500 && latency.add(latencyMs)) decrease();
+      if (status === 429 || timedOut) return decrease();
+      if (status !== undefined && status < 500 && latency.add(latencyMs)) decrease();
     },
     async state() {
       const [rate, cuts] = await redis.hmget(key, "rate", "cuts");

@@ -82,8 +82,11 @@ export async function importContacts(
   const inflight = new Set<Promise<void>>();
   // A failed send is kept here and rethrown by the loop: a rejected task nobody awaits yet would crash Node.
   let failure: unknown;
-  const rethrow = () => {
-    if (failure !== undefined) throw failure;
+  // Sends still in flight finish first: each settles its own claim before the import stops.
+  const rethrow = async () => {
+    if (failure === undefined) return;
+    await Promise.allSettled([...inflight]);
+    throw failure;
   };
 
   const send = async (row: ContactToImport): Promise<void> => {
@@ -134,7 +137,7 @@ export async function importContacts(
         );
       }
       await Promise.all(inflight);
-      rethrow();
+      await rethrow();
       const batch = uncertain;
       uncertain = [];
       counts.reconciles += 1;
@@ -169,7 +172,7 @@ export async function importContacts(
         else await send(row);
       }
       waiting = still;
-      rethrow();
+      await rethrow();
       await reconcile();
       if (waiting.length > 0) await sleep(o.waitPollMs ?? 250, undefined, { signal: o.signal });
     }
@@ -193,12 +196,12 @@ export async function importContacts(
       inflight.add(task);
       if (inflight.size >= concurrency) await Promise.race(inflight);
     }
-    rethrow();
+    await rethrow();
     if (uncertain.length >= (o.reconcileBatch ?? 100)) await reconcile();
     o.onProgress?.(counts);
   }
   await Promise.all(inflight);
-  rethrow();
+  await rethrow();
   // Stale claims were made by an attempt that stopped: the service may or may not have them.
   uncertain.push(...stale);
   await reconcile();

@@ -5,7 +5,7 @@ import { createContactLedger } from "../../src/pipeline/contact-ledger.ts";
 import { type ContactToImport, importContacts } from "../../src/pipeline/import-contacts.ts";
 import { NO_FAULTS } from "../../src/simulator/faults.ts";
 import { useRedis } from "../support/redis.ts";
-import { testClient, useSimulator } from "../support/simulator.ts";
+import { useSimulator } from "../support/simulator.ts";
 
 const contacts = (n: number, from = 0): ContactToImport[] =>
   Array.from({ length: n }, (_, i) => {

@@ -1,0 +1,14 @@
+import type { CountryCode } from "libphonenumber-js/max";
+import type { IngestOptions } from "../ingest/options.ts";
+import type { JobDefinition } from "./job-definition.ts";
+
+/** The reading options a job definition asks for. */
+export function ingestOptionsOf(def: JobDefinition): Partial<IngestOptions> {
+  return {
+    defaultCountry: def.contacts.country?.toUpperCase() as CountryCode | undefined,
+    emailPolicy: def.contacts.emailPolicy,
+    mapping: def.contacts.mapping ?? {},
+    ...(def.limits.maxFileBytes ? { maxFileBytes: def.limits.maxFileBytes } : {}),
+    ...(def.limits.maxRows ? { maxRows: def.limits.maxRows } : {}),
+  };
+}

@@ -1,0 +1,82 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import pino from "pino";
+import { inject } from "vitest";
+import { resolveSettings } from "../../src/daemon/settings.ts";
+import { API_KEY } from "./fixtures.ts";
+
+/** The phone of contact `i` of a generated file: distinct US numbers. */
+export const phoneOf = (i: number) => `+1415${String(2_000_000 + i).padStart(7, "0")}`;
+
+/** A CSV of `n` valid contacts from `from`, plus the rows in `extra` (raw CSV lines). */
+export function contactsCsv(n: number, o: { from?: number; extra?: string[] } = {}): string {
+  const lines = ["Phone,First Name,Email"];
+  for (let i = 0; i < n; i++) {
+    const k = (o.from ?? 0) + i;
+    lines.push(`${phoneOf(k).slice(2)},Contact ${k},c${k}@example.com`);
+  }
+  lines.push(...(o.extra ?? []));
+  return `${lines.join("\n")}\n`;
+}
+
+/** A job definition YAML in `jobsDir`, watching `inbox`. */
+export function writeJob(jobsDir: string, name: string, inbox: string, segment = `seg-${name}`): void {
+  mkdirSync(jobsDir, { recursive: true });
+  writeFileSync(
+    join(jobsDir, `${name}.yaml`),
+    `name: ${name}\ninbox: ${inbox}\nsegment:\n  name: ${segment}\ncontacts:\n  country: US\n`,
+  );
+}
+
+/** Drops a file the way a careful sender does: written under a temporary name, renamed in. */
+export function drop(inbox: string, name: string, text: string): void {
+  mkdirSync(inbox, { recursive: true });
+  const tmp = join(inbox, `.${name}.${randomBytes(3).toString("hex")}.part`);
+  writeFileSync(tmp, text);
+  renameSync(tmp, join(inbox, name));
+}
+
+/** Polls `check` until it returns something other than undefined. */
+export async function waitFor<T>(
+  check: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 20_000,
+  what = "condition",
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/** The summary of a file once it reached done/ or rejected/ (by the name it arrived under). */
+export function summaryOf(inbox: string, original: string, where: "done" | "rejected" = "done") {
+  const dir = join(inbox, where);
+  if (!existsSync(dir)) return undefined;
+  const name = readdirSync(dir).find((f) => f.endsWith(`-${original}.summary.json`) && !f.includes("-dup"));
+  return name ? (JSON.parse(readFileSync(join(dir, name), "utf8")) as Record<string, any>) : undefined;
+}
+
+/** Settings of a daemon on the test Redis and a given service, in its own key space and folders. */
+export function testSettings(home: string, baseUrl: string, extra: NodeJS.ProcessEnv = {}) {
+  return resolveSettings(
+    {
+      REDIS_URL: inject("redisUrl"),
+      VCS_BASE_URL: baseUrl,
+      VCS_API_KEY: API_KEY,
+      VCW_JOBS_DIR: join(home, "jobs"),
+      VCW_HOME: join(home, ".vcw"),
+      VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`,
+      VCW_REQUEST_TIMEOUT_MS: "2000",
+      VCW_MAX_RETRIES: "2",
+      ...extra,
+    },
+    home,
+  );
+}
+
+export const quietLogger = () => pino({ level: process.env.TEST_LOG_LEVEL ?? "silent" });

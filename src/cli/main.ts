@@ -2,14 +2,21 @@ import { Command, CommanderError } from "commander";
 import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
+import { importCommand } from "./commands/import.ts";
 import { jobsCommand } from "./commands/jobs.ts";
 import { simulatorCommand } from "./commands/simulator.ts";
+import { startCommand, workerCommand } from "./commands/start.ts";
+import { statusCommand } from "./commands/status.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 export function buildProgram(): Command {
   return new Command("vcw")
     .description("voice-campaign-worker: campaign orchestration for the Voice Assistant Calling Service")
     .exitOverride()
+    .addCommand(startCommand())
+    .addCommand(workerCommand())
+    .addCommand(importCommand())
+    .addCommand(statusCommand())
     .addCommand(simulatorCommand())
     .addCommand(apiCommand())
     .addCommand(validateCommand())

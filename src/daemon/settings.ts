@@ -23,6 +23,18 @@ export interface Settings {
   fileConcurrency: Setting<number>;
   requestTimeoutMs: Setting<number>;
   maxRetries: Setting<number>;
+  /** Attempts per file before it is rejected, and the first retry delay (doubling). */
+  importAttempts: Setting<number>;
+  importBackoffMs: Setting<number>;
+  /** A dropped file counts as written once its size is stable this long. */
+  stableMs: Setting<number>;
+  /** Ledger lease = request timeout × attempts + this margin. */
+  leaseMarginMs: Setting<number>;
+  /** A worker silent this long is presumed dead and its files are taken over. */
+  lockMs: Setting<number>;
+  stalledIntervalMs: Setting<number>;
+  /** Worker deaths one file may survive before it is failed. */
+  maxStalledCount: Setting<number>;
 }
 
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
@@ -34,6 +46,8 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     if (raw === undefined || raw === "") return { value: fallback, source: why };
     return { value: parse(raw), source: `$${name}` };
   };
+  const int = (name: string, fallback: number, min = 1) =>
+    from(name, (v) => positiveInt(name, v, min), fallback, "default");
   const home = from("VCW_HOME", (v) => resolve(cwd, v), resolve(cwd, ".vcw"), "default ./.vcw");
   return {
     redisUrl: from(
@@ -68,6 +82,13 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
       "default",
     ),
     maxRetries: from("VCW_MAX_RETRIES", (v) => positiveInt("VCW_MAX_RETRIES", v, 0), 2, "default"),
+    importAttempts: int("VCW_IMPORT_ATTEMPTS", 5),
+    importBackoffMs: int("VCW_IMPORT_BACKOFF_MS", 5_000),
+    stableMs: int("VCW_STABLE_MS", 1_000),
+    leaseMarginMs: int("VCW_LEASE_MARGIN_MS", 15_000, 0),
+    lockMs: int("VCW_LOCK_MS", 30_000),
+    stalledIntervalMs: int("VCW_STALLED_INTERVAL_MS", 30_000),
+    maxStalledCount: int("VCW_MAX_STALLED", 10, 0),
   };
 }
 

@@ -69,3 +69,10 @@ async function findByName(client: Client, name: string): Promise<string | undefi
   }
   return matches[0]?.id;
 }
+
+/** Forgets a remembered segment id the service no longer knows (404), so the next import looks again. */
+export async function forgetSegment(redis: Redis, target: SegmentTarget, staleId: string, prefix = "vcw") {
+  if ("id" in target) return;
+  const memo = `${prefix}:segment-id:${target.name}`;
+  if ((await redis.get(memo)) === staleId) await redis.del(memo);
+}

@@ -5,6 +5,7 @@ import { DelayedError, type Job, UnrecoverableError } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Client } from "../api/client.ts";
+import { NotFoundError } from "../api/errors/index.ts";
 import { ingestOptionsOf } from "../config/ingest-options.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { IngestFileError } from "../ingest/ingest-file-error.ts";
@@ -12,7 +13,7 @@ import { createContactLedger } from "../pipeline/contact-ledger.ts";
 import { dropFolder, settleFile } from "../pipeline/drop-folder.ts";
 import type { FileRegistry } from "../pipeline/file-registry.ts";
 import { type ImportCheckpoint, type ImportFileResult, importFile } from "../pipeline/import-file.ts";
-import { resolveSegment } from "../pipeline/resolve-segment.ts";
+import { forgetSegment, resolveSegment } from "../pipeline/resolve-segment.ts";
 import type { ImportJobData } from "./import-queue.ts";
 
 /** What a finished import leaves in `<file>.summary.json` and as the job's return value. */
@@ -126,6 +127,9 @@ export function createImportProcessor(d: ImportProcessorDeps) {
         await job.moveToDelayed(Date.now(), token);
         throw new DelayedError();
       }
+      // The service lost the remembered segment (deleted, or a simulator reset): look again next attempt.
+      if (error instanceof NotFoundError && segmentId)
+        await forgetSegment(d.redis, def.segment, segmentId, d.prefix);
       const final =
         error instanceof IngestFileError ||
         error instanceof UnrecoverableError ||

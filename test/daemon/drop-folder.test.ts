@@ -40,10 +40,6 @@ describe("drop folder -> segment, on real Redis against the simulator", () => {
       logger: quietLogger(),
       watch: true,
       work: true,
-      stableMs: 200,
-      backoffMs: 100,
-      attempts: 3,
-      leaseMarginMs: 500,
     });
     await daemon.ready;
     return daemon;

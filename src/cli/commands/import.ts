@@ -1,0 +1,134 @@
+import { randomBytes } from "node:crypto";
+import { basename } from "node:path";
+import { Command } from "commander";
+import { ingestOptionsOf } from "../../config/ingest-options.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { createLogger } from "../../daemon/logger.ts";
+import { leaseMsOf, openServices } from "../../daemon/services.ts";
+import { resolveSettings } from "../../daemon/settings.ts";
+import { createContactLedger } from "../../pipeline/contact-ledger.ts";
+import { sha256File } from "../../pipeline/drop-folder.ts";
+import { createFileRegistry } from "../../pipeline/file-registry.ts";
+import { type ImportCheckpoint, importFile } from "../../pipeline/import-file.ts";
+import { resolveSegment } from "../../pipeline/resolve-segment.ts";
+import { CliError } from "../cli-error.ts";
+import { countryOption } from "./validate.ts";
+
+export function importCommand(): Command {
+  return new Command("import")
+    .description("Import one CSV file in the foreground, exactly once, and print its summary")
+    .argument("<file>", "CSV file")
+    .option("--job <name>", "use this job definition's segment and reading options")
+    .option("--segment <name>", "import into this segment (found by name, or created)")
+    .option("--country <code>", "country of phone numbers written without +country code (with --segment)")
+    .option("--json", "print the summary as one JSON object")
+    .option("--force", "import even if the same content was imported for this job before")
+    .action(async (file: string, o) => {
+      if (!o.job === !o.segment) throw new CliError("give either --job NAME or --segment NAME");
+      const settings = resolveSettings();
+      const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
+      const services = await openServices(settings, logger, { embeddedSimulator: true });
+      try {
+        let def: JobDefinition | undefined;
+        if (o.job) {
+          def = services.jobs.get(o.job);
+          if (!def) {
+            const known = [...services.jobs.keys()].join(", ") || "none";
+            throw new CliError(`no job named "${o.job}" in ${settings.jobsDir.value} (jobs: ${known})`);
+          }
+        }
+        const target = def?.segment ?? { name: o.segment as string };
+        const ingest = def
+          ? ingestOptionsOf(def)
+          : {
+              defaultCountry: countryOption(o.country) as ReturnType<
+                typeof ingestOptionsOf
+              >["defaultCountry"],
+            };
+        const registry = createFileRegistry(services.redis, settings.prefix.value);
+        const sha256 = await sha256File(file).catch(() => {
+          throw new CliError(`${file}: no such file`, 1);
+        });
+        if (def && !o.force) {
+          const seen = await registry.get(def.name, sha256);
+          if (seen?.state === "done") {
+            report(o.json, { status: "duplicate", file, sha256, duplicateOf: seen.file, at: seen.at });
+            return;
+          }
+        }
+        const segment = await resolveSegment(services.client, services.redis, target, {
+          prefix: settings.prefix.value,
+        });
+        const progress = progressLine(o.json !== true && process.stderr.isTTY === true, basename(file));
+        const result = await importFile(file, {
+          client: services.client,
+          ledger: createContactLedger(services.redis, {
+            prefix: settings.prefix.value,
+            leaseMs: leaseMsOf(settings),
+          }),
+          segmentId: segment.id,
+          owner: `cli-${randomBytes(6).toString("hex")}`,
+          ingest,
+          concurrency: def?.import.concurrency ?? 8,
+          errorsPath: `${file}.errors.csv`,
+          checkpoint: async (at) => progress.update(at),
+          checkpointMs: 200,
+        });
+        progress.done();
+        if (def) {
+          await registry.admit(def.name, sha256, basename(file));
+          await registry.settle(def.name, sha256, "done");
+        }
+        report(o.json, {
+          status: "imported",
+          file,
+          sha256,
+          segment: { id: segment.id, ...target },
+          ...result,
+        });
+      } finally {
+        await services.close();
+      }
+    });
+}
+
+function report(json: boolean | undefined, summary: Record<string, unknown>): void {
+  if (json) {
+    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    return;
+  }
+  const s = summary as Record<string, any>;
+  if (s.status === "duplicate") {
+    console.log(`${s.file}: the same content was imported before (${s.duplicateOf}, ${s.at}); nothing to do`);
+    return;
+  }
+  const t = s.totals;
+  console.log(`${s.file} -> segment ${s.segment.name ?? ""} (${s.segment.id})`);
+  console.log(
+    `  rows      ${t.total} = ${t.valid} valid + ${t.rejected} rejected + ${t.duplicates} duplicate + ${t.skipped} skipped`,
+  );
+  console.log(
+    `  contacts  ${s.created} created, ${s.known} already there, ${s.elsewhere} by another import, ${s.failed} refused by the service`,
+  );
+  if (s.topErrors.length)
+    console.log(`  top issues ${s.topErrors.map((e: any) => `${e.code} (${e.rows})`).join(", ")}`);
+  if (s.errorsFile) console.log(`  error report: ${s.errorsFile}`);
+}
+
+/** One self-rewriting status line on a terminal; nothing otherwise. */
+function progressLine(enabled: boolean, name: string) {
+  const started = performance.now();
+  return {
+    update(at: ImportCheckpoint) {
+      if (!enabled) return;
+      const secs = (performance.now() - started) / 1000;
+      const rate = Math.round(at.rowsRead / Math.max(secs, 0.001));
+      process.stderr.write(
+        `\r${name}: ${at.rowsRead} rows read, ${at.created} created, ${at.known} known (${rate} rows/s)   `,
+      );
+    },
+    done() {
+      if (enabled) process.stderr.write("\n");
+    },
+  };
+}

@@ -50,3 +50,24 @@ export async function stopCli(child: ChildProcess): Promise<void> {
   child.kill("SIGTERM");
   await once(child, "exit");
 }
+
+export interface VcwProcess {
+  child: ChildProcess;
+  /** Everything it logged so far (JSON lines on stderr). */
+  logs(): string;
+  exited: Promise<void>;
+}
+
+/** Spawns a long-running `vcw ARGS` (start, worker) and collects its logs. */
+export function spawnVcw(args: string[], env: NodeJS.ProcessEnv): VcwProcess {
+  const child = spawn(process.execPath, [...VCW, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let logs = "";
+  child.stderr?.on("data", (d) => {
+    logs += String(d);
+  });
+  const exited = once(child, "exit").then(() => undefined);
+  return { child, logs: () => logs, exited };
+}

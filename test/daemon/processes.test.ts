@@ -1,0 +1,138 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { NO_FAULTS } from "../../src/simulator/faults.ts";
+import { spawnVcw, type VcwProcess } from "../support/cli.ts";
+import { contactsCsv, drop, phoneOf, summaryOf, waitFor } from "../support/daemon.ts";
+import { tempDir } from "../support/files.ts";
+import { API_KEY } from "../support/fixtures.ts";
+import { useSimulator } from "../support/simulator.ts";
+
+/** Real daemon processes (`vcw start`, `vcw worker`) against the simulator of this test file. */
+describe("worker processes: crashes and sharing", () => {
+  const t = useSimulator();
+  const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+  const running: VcwProcess[] = [];
+  afterAll(async () => {
+    for (const p of running) p.child.kill("SIGKILL");
+    await redis.quit();
+  });
+
+  /** A job with its own folders and key space, its segment created up front (so the test knows its id). */
+  async function setup(extraEnv: NodeJS.ProcessEnv = {}) {
+    const home = tempDir("vcw-proc-");
+    const inbox = join(home, "inbox");
+    const segmentId = (await t.client.segments.create({ name: `proc-${randomBytes(3).toString("hex")}` }))
+      .id!;
+    mkdirSync(join(home, "jobs"));
+    writeFileSync(
+      join(home, "jobs", "crash.yaml"),
+      `name: crash\ninbox: ${inbox}\nsegment:\n  id: ${segmentId}\ncontacts:\n  country: US\n`,
+    );
+    const prefix = `vcw-test-${randomBytes(4).toString("hex")}`;
+    const env: NodeJS.ProcessEnv = {
+      REDIS_URL: inject("redisUrl"),
+      VCS_BASE_URL: t.sim.url,
+      VCS_API_KEY: API_KEY,
+      VCW_JOBS_DIR: join(home, "jobs"),
+      VCW_HOME: join(home, ".vcw"),
+      VCW_PREFIX: prefix,
+      VCW_REQUEST_TIMEOUT_MS: "1000",
+      VCW_MAX_RETRIES: "1",
+      VCW_LEASE_MARGIN_MS: "500",
+      VCW_LOCK_MS: "1000",
+      VCW_STALLED_INTERVAL_MS: "500",
+      VCW_MAX_STALLED: "100",
+      VCW_STABLE_MS: "100",
+      VCW_IMPORT_BACKOFF_MS: "200",
+      LOG_LEVEL: "info",
+      ...extraEnv,
+    };
+    const start = (role: "start" | "worker", more: NodeJS.ProcessEnv = {}) => {
+      const p = spawnVcw([role], { ...env, ...more });
+      running.push(p);
+      return p;
+    };
+    return { home, inbox, segmentId, prefix, start };
+  }
+
+  async function phonesIn(segmentId: string): Promise<string[]> {
+    t.sim.setFaults(NO_FAULTS);
+    return (await t.client.contacts.list(segmentId)).map((c) => c.phone!);
+  }
+
+  it("a worker killed with SIGKILL at random moments (10 times) still creates every valid contact exactly once", async () => {
+    t.sim.setFaults({ ...NO_FAULTS, latencyMs: 10, jitterMs: 10 });
+    const s = await setup({ VCW_RATE_LIMIT: "250" });
+    const bad = Array.from({ length: 40 }, (_, i) => `12${i},Bad ${i},`);
+    drop(s.inbox, "big.csv", contactsCsv(2_000, { from: 50_000, extra: bad }));
+    const ledger = `${s.prefix}:ledger:{${s.segmentId}}`;
+    const seed = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
+    let random = seed;
+    const next = () => {
+      random = (random * 48_271) % 2_147_483_647;
+      return random / 2_147_483_647;
+    };
+    const kills: { afterMs: number; done: number }[] = [];
+    while (kills.length < 10) {
+      const before = await redis.hlen(ledger);
+      const p = s.start("start");
+      const started = Date.now();
+      // Kill at a random moment once this process has made some progress (or at once, 1 time in 4).
+      if (next() > 0.25)
+        await waitFor(
+          async () => ((await redis.hlen(ledger)) > before ? true : undefined),
+          30_000,
+          "progress",
+        );
+      await sleep(Math.floor(next() * 700));
+      p.child.kill("SIGKILL");
+      await p.exited;
+      const done = await redis.hlen(ledger);
+      kills.push({ afterMs: Date.now() - started, done });
+      expect(
+        summaryOf(s.inbox, "big.csv"),
+        `finished before kill ${kills.length} (seed ${seed})`,
+      ).toBeUndefined();
+    }
+    console.log(`crash test seed ${seed}: ${JSON.stringify(kills)}`);
+    const last = s.start("start");
+    const summary = await waitFor(() => summaryOf(s.inbox, "big.csv"), 90_000, `big.csv done (seed ${seed})`);
+    last.child.kill("SIGTERM");
+    await last.exited;
+    expect(summary.status).toBe("imported");
+    expect(summary.totals).toMatchObject({ valid: 2_000, rejected: 40 });
+    const phones = await phonesIn(s.segmentId);
+    expect(phones.length, `seed ${seed}, kills ${JSON.stringify(kills)}`).toBe(2_000);
+    expect(new Set(phones)).toEqual(new Set(Array.from({ length: 2_000 }, (_, i) => phoneOf(50_000 + i))));
+  }, 300_000);
+
+  it("two worker processes import two overlapping files at once: each contact once, and the shared limit holds", async () => {
+    // The service takes 100 requests a second; each process alone is allowed 90: only a shared limit avoids 429s.
+    t.sim.setFaults({ ...NO_FAULTS, latencyMs: 5, rateLimit: 100 });
+    t.sim.stats.reset();
+    const s = await setup({ VCW_RATE_LIMIT: "90", VCW_FILE_CONCURRENCY: "1" });
+    drop(s.inbox, "a.csv", contactsCsv(400, { from: 70_000 }));
+    drop(s.inbox, "b.csv", contactsCsv(400, { from: 70_200 }));
+    const a = s.start("start");
+    const b = s.start("worker");
+    const started = Date.now();
+    await waitFor(() => summaryOf(s.inbox, "a.csv"), 60_000, "a.csv done");
+    await waitFor(() => summaryOf(s.inbox, "b.csv"), 60_000, "b.csv done");
+    const seconds = (Date.now() - started) / 1000;
+    for (const p of [a, b]) p.child.kill("SIGTERM");
+    await Promise.all([a.exited, b.exited]);
+    // Each process imported one of the files.
+    expect(a.logs()).toMatch(/"msg":"import done"/);
+    expect(b.logs()).toMatch(/"msg":"import done"/);
+    expect(t.sim.stats.count(429)).toBe(0);
+    // 600 distinct contacts, 800 rows: at 90 req/s that takes at least about 6.6 s.
+    expect(seconds).toBeGreaterThan(5);
+    const phones = await phonesIn(s.segmentId);
+    expect(phones).toHaveLength(600);
+    expect(new Set(phones).size).toBe(600);
+  }, 120_000);
+});

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { readdir } from "node:fs/promises";
 import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
@@ -48,6 +49,8 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
 
     if (o.work) {
       const stopping = new AbortController();
+      // Every request waiting for the shared limit listens to it.
+      setMaxListeners(0, stopping.signal);
       const processor = createImportProcessor({
         jobs: () => jobs,
         client: services.client,

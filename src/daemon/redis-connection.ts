@@ -18,6 +18,7 @@ export interface ResolvedRedis {
 export async function resolveRedis(
   setting: Setting<string | undefined>,
   home: string,
+  defaultUrl = DEFAULT_REDIS_URL,
 ): Promise<ResolvedRedis> {
   if (setting.value) {
     if (!(await pings(setting.value, 2_000))) {
@@ -25,7 +26,7 @@ export async function resolveRedis(
     }
     return { url: setting.value, source: setting.source };
   }
-  if (await pings(DEFAULT_REDIS_URL)) return { url: DEFAULT_REDIS_URL, source: "default URL, it answered" };
+  if (await pings(defaultUrl)) return { url: defaultUrl, source: "default URL, it answered" };
   const record = join(home, "redis.json");
   const previous = await readFile(record, "utf8").then(
     (t) => (JSON.parse(t) as { url?: string }).url,
@@ -35,7 +36,7 @@ export async function resolveRedis(
     return { url: previous, source: `private redis-server (${record})` };
   if (!onPath("redis-server")) {
     throw new Error(
-      `No Redis answers at ${DEFAULT_REDIS_URL} and redis-server is not on PATH: start Redis or set REDIS_URL`,
+      `No Redis answers at ${defaultUrl} and redis-server is not on PATH: start Redis or set REDIS_URL`,
     );
   }
   const server = await startRedisServer({ dir: join(home, "redis"), persist: true });

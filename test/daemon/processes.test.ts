@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, inject, it } from "vitest";
+import { createImportQueue } from "../../src/queue/import-queue.ts";
 import { NO_FAULTS } from "../../src/simulator/faults.ts";
 import { spawnVcw, type VcwProcess } from "../support/cli.ts";
 import { contactsCsv, drop, phoneOf, summaryOf, waitFor } from "../support/daemon.ts";
@@ -109,6 +110,45 @@ describe("worker processes: crashes and sharing", () => {
     expect(phones.length, `seed ${seed}, kills ${JSON.stringify(kills)}`).toBe(2_000);
     expect(new Set(phones)).toEqual(new Set(Array.from({ length: 2_000 }, (_, i) => phoneOf(50_000 + i))));
   }, 300_000);
+
+  it("SIGTERM stops gracefully: the running import is checkpointed and requeued, and the next daemon resumes it", async () => {
+    t.sim.setFaults({ ...NO_FAULTS, latencyMs: 10 });
+    const s = await setup({ VCW_RATE_LIMIT: "200" });
+    drop(s.inbox, "long.csv", contactsCsv(1_500, { from: 80_000 }));
+    const ledger = `${s.prefix}:ledger:{${s.segmentId}}`;
+    const first = s.start("start");
+    await waitFor(async () => ((await redis.hlen(ledger)) >= 300 ? true : undefined), 30_000, "300 contacts");
+    first.child.kill("SIGTERM");
+    await first.exited;
+    expect(first.child.exitCode).toBe(0);
+    expect(first.logs()).toMatch(/"msg":"import paused: the daemon is stopping"/);
+    const queue = createImportQueue({ connection: redis, prefix: `${s.prefix}:bull` });
+    const [paused] = await queue.getJobs(["delayed", "waiting"]);
+    await queue.close();
+    expect((paused?.progress as { cursor: number }).cursor).toBeGreaterThan(0);
+
+    const second = s.start("start");
+    const summary = await waitFor(() => summaryOf(s.inbox, "long.csv"), 60_000, "long.csv done");
+    second.child.kill("SIGTERM");
+    await second.exited;
+    expect(summary.resumedFrom).toBeGreaterThan(0);
+    expect(summary.attempts).toBe(2);
+    const phones = await phonesIn(s.segmentId);
+    expect(phones).toHaveLength(1_500);
+    expect(new Set(phones).size).toBe(1_500);
+    // The API key reaches neither the logs nor anything kept in Redis.
+    for (const p of [first, second]) expect(p.logs()).not.toContain(API_KEY);
+    for (const key of await redis.keys(`${s.prefix}*`)) {
+      const type = await redis.type(key);
+      const dump =
+        type === "hash"
+          ? JSON.stringify(await redis.hgetall(key))
+          : type === "string"
+            ? await redis.get(key)
+            : "";
+      expect(dump, key).not.toContain(API_KEY);
+    }
+  }, 120_000);
 
   it("two worker processes import two overlapping files at once: each contact once, and the shared limit holds", async () => {
     // The service takes 100 requests a second; each process alone is allowed 90: only a shared limit avoids 429s.

@@ -1,8 +1,9 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 
-export const VCW = ["bin/vcw.js"];
+export const VCW = [fileURLToPath(new URL("../../bin/vcw.js", import.meta.url))];
 
 export interface CliResult {
   code: number | null;
@@ -11,12 +12,17 @@ export interface CliResult {
 }
 
 /** Runs `vcw ARGS` to completion. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 30_000): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 30_000,
+  cwd?: string,
+): Promise<CliResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [...VCW, ...args],
-      { env: { ...process.env, ...env }, timeout: timeoutMs },
+      { env: { ...process.env, ...env }, timeout: timeoutMs, ...(cwd ? { cwd } : {}) },
       (error, stdout, stderr) => {
         resolve({ code: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr });
       },
@@ -59,9 +65,10 @@ export interface VcwProcess {
 }
 
 /** Spawns a long-running `vcw ARGS` (start, worker) and collects its logs. */
-export function spawnVcw(args: string[], env: NodeJS.ProcessEnv): VcwProcess {
+export function spawnVcw(args: string[], env: NodeJS.ProcessEnv, cwd?: string): VcwProcess {
   const child = spawn(process.execPath, [...VCW, ...args], {
     env: { ...process.env, ...env },
+    ...(cwd ? { cwd } : {}),
     stdio: ["ignore", "ignore", "pipe"],
   });
   let logs = "";

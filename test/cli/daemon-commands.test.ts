@@ -1,0 +1,95 @@
+import { randomBytes } from "node:crypto";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, inject, it } from "vitest";
+import { runCli, spawnVcw } from "../support/cli.ts";
+import { contactsCsv, phoneOf, summaryOf, waitFor, writeJob } from "../support/daemon.ts";
+import { tempDir } from "../support/files.ts";
+import { API_KEY } from "../support/fixtures.ts";
+import { useSimulator } from "../support/simulator.ts";
+
+describe("vcw import, status and start", () => {
+  const t = useSimulator();
+  const envFor = (home: string): NodeJS.ProcessEnv => ({
+    REDIS_URL: inject("redisUrl"),
+    VCS_BASE_URL: t.sim.url,
+    VCS_API_KEY: API_KEY,
+    VCW_JOBS_DIR: join(home, "jobs"),
+    VCW_HOME: join(home, ".vcw"),
+    VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`,
+  });
+
+  it("vcw import --segment imports a file in the foreground; run again, it creates nothing", async () => {
+    const home = tempDir("vcw-cli-");
+    const env = envFor(home);
+    const file = join(home, "people.csv");
+    writeFileSync(file, contactsCsv(12, { from: 300, extra: ["12,Too Short,"] }));
+    const segment = `cli-${randomBytes(3).toString("hex")}`;
+    const first = await runCli(["import", file, "--segment", segment, "--country", "US", "--json"], env);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    const summary = JSON.parse(first.stdout);
+    expect(summary).toMatchObject({ status: "imported", created: 12, known: 0 });
+    expect(summary.totals).toMatchObject({ total: 13, valid: 12, rejected: 1 });
+    expect(summary.errorsFile).toBe(`${file}.errors.csv`);
+    const again = JSON.parse(
+      (await runCli(["import", file, "--segment", segment, "--country", "US", "--json"], env)).stdout,
+    );
+    expect(again).toMatchObject({ created: 0, known: 12 });
+    const phones = (await t.client.contacts.list(summary.segment.id)).map((c) => c.phone);
+    expect(phones.sort()).toEqual(Array.from({ length: 12 }, (_, i) => phoneOf(300 + i)).sort());
+  });
+
+  it("vcw import --job knows content it imported before; the text summary is readable", async () => {
+    const home = tempDir("vcw-cli-");
+    const env = envFor(home);
+    writeJob(join(home, "jobs"), "crm", join(home, "inbox"), `crm-${randomBytes(3).toString("hex")}`);
+    const file = join(home, "crm.csv");
+    writeFileSync(file, contactsCsv(5, { from: 400 }));
+    const first = await runCli(["import", file, "--job", "crm"], env);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/rows\s+5 = 5 valid \+ 0 rejected/);
+    expect(first.stdout).toMatch(/contacts\s+5 created, 0 already there/);
+    const second = await runCli(["import", file, "--job", "crm"], env);
+    expect(second.stdout).toMatch(/the same content was imported before/);
+  });
+
+  it("usage errors: neither or both of --job and --segment, an unknown job", async () => {
+    const home = tempDir("vcw-cli-");
+    const env = envFor(home);
+    const none = await runCli(["import", "x.csv"], env);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/give either --job NAME or --segment NAME/);
+    const unknown = await runCli(["import", "x.csv", "--job", "nope"], env);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/no job named "nope"/);
+  });
+
+  it("vcw start runs on embedded defaults: the example job imports the sample CSV; status shows it; SIGTERM stops it", async () => {
+    const home = tempDir("vcw-start-");
+    cpSync("jobs", join(home, "jobs"), { recursive: true });
+    const env = { REDIS_URL: inject("redisUrl"), VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}` };
+    const daemon = spawnVcw(["start"], env, home);
+    try {
+      await waitFor(() => (daemon.logs().includes("daemon running") ? true : undefined), 20_000, "daemon up");
+      expect(daemon.logs()).toMatch(/embedded simulator started/);
+      expect(daemon.logs()).toMatch(/apiKey: \(hidden\) from generated for the embedded simulator/);
+      const inbox = join(home, "inbox", "example-leads");
+      mkdirSync(inbox, { recursive: true });
+      cpSync("jobs/samples/example-leads.csv", join(inbox, "example-leads.csv"));
+      const summary = await waitFor(() => summaryOf(inbox, "example-leads.csv"), 20_000, "sample imported");
+      expect(summary).toMatchObject({ status: "imported", created: 6 });
+      expect(summary.totals).toMatchObject({ total: 10, valid: 6, rejected: 3, duplicates: 1 });
+      const status = await runCli(["status", "--json"], env, 30_000, home);
+      expect(JSON.parse(status.stdout)).toMatchObject({
+        queue: { completed: 1, failed: 0 },
+        folders: [{ job: "example-leads", waiting: 0, processing: 0 }],
+      });
+    } finally {
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+    }
+    expect(daemon.child.exitCode).toBe(0);
+    expect(daemon.logs()).toMatch(/"msg":"stopped"/);
+  });
+});

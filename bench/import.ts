@@ -14,6 +14,8 @@ import { createClient } from "../src/api/index.ts";
 import { startDaemon } from "../src/daemon/daemon.ts";
 import { resolveSettings } from "../src/daemon/settings.ts";
 import { ContactFileReader } from "../src/ingest/reader.ts";
+import type { ImportFileResult } from "../src/pipeline/import-file.ts";
+import type { ImportSummary } from "../src/queue/import-processor.ts";
 import { startSimulator } from "../src/simulator/server.ts";
 import { writeContactsCsv } from "./contacts-csv.ts";
 import { fmt, table } from "./lib.ts";
@@ -67,7 +69,7 @@ export async function run(): Promise<void> {
   writeFileSync(join(inbox, ".contacts.csv.part"), readFileSync(csv));
   const { renameSync } = await import("node:fs");
   renameSync(join(inbox, ".contacts.csv.part"), join(inbox, "contacts.csv"));
-  let summary: Record<string, any> | undefined;
+  let summary: (ImportSummary & ImportFileResult) | undefined;
   while (!summary) {
     await sleep(100);
     const done = join(inbox, "done");
@@ -78,8 +80,8 @@ export async function run(): Promise<void> {
   }
   const seconds = (performance.now() - started) / 1000;
   const limiter = await daemon.limiter.state();
-  const creates = summary.created as number;
-  const listed = await plain.contacts.list(summary.segment.id);
+  const creates = summary.created;
+  const listed = await plain.contacts.list(summary.segment!.id);
   const duplicates = listed.length - new Set(listed.map((c) => c.phone)).size;
   const rate = creates / seconds;
   const total = sim.stats.total;

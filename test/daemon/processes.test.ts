@@ -125,7 +125,8 @@ describe("worker processes: crashes and sharing", () => {
     const queue = createImportQueue({ connection: redis, prefix: `${s.prefix}:bull` });
     const [paused] = await queue.getJobs(["delayed", "waiting"]);
     await queue.close();
-    expect((paused?.progress as { cursor: number }).cursor).toBeGreaterThan(0);
+    expect(paused).toBeDefined();
+    expect((paused!.progress as { cursor: number }).cursor).toBeGreaterThan(0);
 
     const second = s.start("start");
     const summary = await waitFor(() => summaryOf(s.inbox, "long.csv"), 60_000, "long.csv done");

@@ -5,6 +5,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pino from "pino";
 import { inject } from "vitest";
 import { resolveSettings } from "../../src/daemon/settings.ts";
+import type { ImportFileResult } from "../../src/pipeline/import-file.ts";
+import type { ImportSummary } from "../../src/queue/import-processor.ts";
+
+/** A summary as written to disk: the fields of a finished import are all there. */
+export type Summary = ImportSummary & ImportFileResult & { errorsFile: string };
+
 import { API_KEY } from "./fixtures.ts";
 
 /** The phone of contact `i` of a generated file: distinct US numbers. */
@@ -58,7 +64,7 @@ export function summaryOf(inbox: string, original: string, where: "done" | "reje
   const dir = join(inbox, where);
   if (!existsSync(dir)) return undefined;
   const name = readdirSync(dir).find((f) => f.endsWith(`-${original}.summary.json`) && !f.includes("-dup"));
-  return name ? (JSON.parse(readFileSync(join(dir, name), "utf8")) as Record<string, any>) : undefined;
+  return name ? (JSON.parse(readFileSync(join(dir, name), "utf8")) as Summary) : undefined;
 }
 
 /** Settings of a daemon on the test Redis and a given service, in its own key space and folders. */

@@ -9,7 +9,7 @@ import { resolveSettings } from "../../daemon/settings.ts";
 import { createContactLedger } from "../../pipeline/contact-ledger.ts";
 import { sha256File } from "../../pipeline/drop-folder.ts";
 import { createFileRegistry } from "../../pipeline/file-registry.ts";
-import { type ImportCheckpoint, importFile } from "../../pipeline/import-file.ts";
+import { type ImportCheckpoint, type ImportFileResult, importFile } from "../../pipeline/import-file.ts";
 import { resolveSegment } from "../../pipeline/resolve-segment.ts";
 import { CliError } from "../cli-error.ts";
 import { countryOption } from "./validate.ts";
@@ -37,7 +37,9 @@ export function importCommand(): Command {
             throw new CliError(`no job named "${o.job}" in ${settings.jobsDir.value} (jobs: ${known})`);
           }
         }
-        const target = def?.segment ?? { name: o.segment as string };
+        const target: { id: string } | { name: string; description?: string | undefined } = def?.segment ?? {
+          name: o.segment as string,
+        };
         const ingest = def
           ? ingestOptionsOf(def)
           : {
@@ -92,12 +94,20 @@ export function importCommand(): Command {
     });
 }
 
-function report(json: boolean | undefined, summary: Record<string, unknown>): void {
+type Report =
+  | ({
+      status: "imported";
+      file: string;
+      sha256: string;
+      segment: { id: string; name?: string };
+    } & ImportFileResult)
+  | { status: "duplicate"; file: string; sha256: string; duplicateOf: string; at: string };
+
+function report(json: boolean | undefined, s: Report): void {
   if (json) {
-    process.stdout.write(`${JSON.stringify(summary)}\n`);
+    process.stdout.write(`${JSON.stringify(s)}\n`);
     return;
   }
-  const s = summary as Record<string, any>;
   if (s.status === "duplicate") {
     console.log(`${s.file}: the same content was imported before (${s.duplicateOf}, ${s.at}); nothing to do`);
     return;
@@ -111,7 +121,7 @@ function report(json: boolean | undefined, summary: Record<string, unknown>): vo
     `  contacts  ${s.created} created, ${s.known} already there, ${s.elsewhere} by another import, ${s.failed} refused by the service`,
   );
   if (s.topErrors.length)
-    console.log(`  top issues ${s.topErrors.map((e: any) => `${e.code} (${e.rows})`).join(", ")}`);
+    console.log(`  top issues ${s.topErrors.map((e) => `${e.code} (${e.rows})`).join(", ")}`);
   if (s.errorsFile) console.log(`  error report: ${s.errorsFile}`);
 }
 

@@ -73,7 +73,10 @@ export function createImportProcessor(d: ImportProcessorDeps) {
     if (!(await exists(path))) {
       // Finished by an attempt that died before it could report: its summary is in done/.
       const previous = await readFile(join(folder.done, `${data.file}.summary.json`), "utf8").catch(() => "");
-      if (previous) return JSON.parse(previous) as ImportSummary;
+      if (previous) {
+        await d.registry.settle(data.job, data.sha256, "done");
+        return JSON.parse(previous) as ImportSummary;
+      }
       throw new UnrecoverableError(`the file ${data.file} is no longer in ${folder.processing}`);
     }
 

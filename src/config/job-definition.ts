@@ -1,8 +1,53 @@
+import cron from "node-cron";
 import { z } from "zod";
+import { AUDIENCE_STATUSES } from "../api/schemas/audience-status.ts";
 import { CONTACT_FIELDS } from "../ingest/headers.ts";
 import { isCountryCode } from "../ingest/phone.ts";
+import { isTimeZone, WEEKDAYS } from "../pipeline/calling-window.ts";
 
 const MAPPABLE = [...CONTACT_FIELDS, "full_name"] as const;
+
+const byIdOrName = (what: string) =>
+  z.union(
+    [
+      z.strictObject({ id: z.string().min(1, "must not be empty") }),
+      z.strictObject({ name: z.string().min(1, "must not be empty") }),
+    ],
+    { error: `must be { id: ... } or { name: ... } of the ${what}` },
+  );
+
+const cronExpression = z
+  .string()
+  .refine(
+    (e) => cron.validate(e),
+    "must be a cron expression such as */5 * * * * (optionally with seconds first)",
+  );
+
+const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a 24-hour time such as 09:00");
+
+const CallingWindowSchema = z
+  .strictObject({
+    days: z
+      .array(z.enum(WEEKDAYS, { error: `must be one of ${WEEKDAYS.join(", ")}` }))
+      .min(1, "must name at least one day"),
+    from: clock,
+    to: clock,
+    timezone: z.string().refine(isTimeZone, "must be an IANA time zone such as America/New_York"),
+  })
+  .refine((w) => w.from < w.to, { message: "from must be before to", path: ["to"] });
+
+const Start = z.union(
+  [
+    z.literal("asap"),
+    z.strictObject({
+      at: z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time with offset" }),
+    }),
+    z.strictObject({ window: CallingWindowSchema }),
+  ],
+  { error: "must be asap, { at: ISO date-time } or { window: { days, from, to, timezone } }" },
+);
+
+const statusList = z.array(z.string().min(1)).min(1);
 
 /**
  * A pipeline, one YAML file in jobs/: a drop folder whose CSV files become contacts of a segment.
@@ -67,6 +112,72 @@ export const JobDefinition = z
           .meta({ description: "Contact creates in flight per file." }),
       })
       .default({ concurrency: 8 }),
+    campaign: z
+      .strictObject({
+        assistant: byIdOrName("assistant").meta({
+          description: "By id, or by name through assistants.list.",
+        }),
+        dialer: z
+          .strictObject(
+            { id: z.string().min(1, "must not be empty") },
+            {
+              error: "must be { id: ... }: the service has no dialer list, so a dialer is named by its id",
+            },
+          )
+          .meta({ description: "By id (the spec has no dialer list operation to find one by name)." }),
+        name: z
+          .string()
+          .min(1)
+          .default("{job} {date} {file}")
+          .meta({
+            description: "Name pattern: {job}, {date} (UTC, YYYY-MM-DD), {file}. The file hash is appended.",
+          }),
+        isAutomation: z.boolean().default(false),
+        start: Start.default("asap").meta({
+          description: "asap, a fixed time, or the next opening of a calling window.",
+        }),
+      })
+      .optional()
+      .meta({ description: "A campaign per imported file, created once its contacts are in." }),
+    polling: z
+      .strictObject({
+        schedule: cronExpression.default("*/1 * * * *").meta({ description: "When audiences are polled." }),
+        stuckAfterMinutes: z.number().positive().default(240),
+        statuses: z
+          .strictObject({
+            final: statusList.default([
+              ...AUDIENCE_STATUSES.done,
+              ...AUDIENCE_STATUSES.retry,
+              ...AUDIENCE_STATUSES.optedOut,
+            ]),
+            retry: statusList.default([...AUDIENCE_STATUSES.retry]),
+            optedOut: statusList.default([...AUDIENCE_STATUSES.optedOut]),
+          })
+          .default({
+            final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
+            retry: [...AUDIENCE_STATUSES.retry],
+            optedOut: [...AUDIENCE_STATUSES.optedOut],
+          }),
+      })
+      .prefault({}),
+    followUps: z
+      .strictObject({
+        attempts: z.number().int().min(1).max(10).meta({ description: "Follow-up campaigns at most." }),
+        spacingMinutes: z.number().min(0).default(60),
+      })
+      .optional()
+      .meta({ description: "Call again contacts whose result means try again." }),
+    summaries: z
+      .strictObject({
+        sinks: z.array(z.string().min(1)).default([]),
+        progress: cronExpression.optional().meta({ description: "Send progress when something changed." }),
+      })
+      .prefault({})
+      .meta({ description: "Where campaign summaries go (names from jobs/sinks.yaml)." }),
+    reports: z
+      .array(z.strictObject({ cron: cronExpression, sinks: z.array(z.string().min(1)).min(1) }))
+      .default([])
+      .meta({ description: "Scheduled digests of all of the job's campaigns." }),
   })
   .meta({ id: "JobDefinition", title: "vcw job definition" });
 

@@ -1,7 +1,9 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isMap, LineCounter, parseDocument } from "yaml";
+import type { z } from "zod";
 import { JobDefinition } from "./job-definition.ts";
+import { BUILTIN_SINKS, type SinkDefinition, SinksFile } from "./sink-definition.ts";
 
 export interface JobProblem {
   file: string;
@@ -13,45 +15,28 @@ export interface JobProblem {
 
 export interface LoadedJobs {
   jobs: { file: string; job: JobDefinition }[];
+  /** Sinks by name: jobs/sinks.yaml plus the built-in `log`. */
+  sinks: Record<string, SinkDefinition>;
   problems: JobProblem[];
 }
 
+/** The file of sink definitions, beside the jobs. */
+export const SINKS_FILE = /^sinks\.ya?ml$/;
+
 /** Reads and validates every *.yaml / *.yml in `dir`; collects every problem with its file, path and line. */
 export async function loadJobs(dir: string): Promise<LoadedJobs> {
-  const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => /\.ya?ml$/.test(f)).sort();
-  const result: LoadedJobs = { jobs: [], problems: [] };
+  const all = (await readdir(dir).catch(() => [] as string[])).filter((f) => /\.ya?ml$/.test(f)).sort();
+  const result: LoadedJobs = { jobs: [], sinks: { ...BUILTIN_SINKS }, problems: [] };
+  for (const name of all.filter((f) => SINKS_FILE.test(f))) {
+    const parsed = await parseFile(join(dir, name), SinksFile, result.problems);
+    if (parsed) Object.assign(result.sinks, parsed.sinks);
+  }
+  const files = all.filter((f) => !SINKS_FILE.test(f));
   const names = new Map<string, string>();
   for (const name of files) {
     const file = join(dir, name);
-    const lines = new LineCounter();
-    const doc = parseDocument(await readFile(file, "utf8"), { lineCounter: lines, prettyErrors: false });
-    if (doc.errors.length > 0) {
-      for (const e of doc.errors)
-        result.problems.push({ file, path: "", line: lines.linePos(e.pos[0]).line, message: e.message });
-      continue;
-    }
-    const parsed = JobDefinition.safeParse(doc.toJS());
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        const node = doc.getIn(issue.path as (string | number)[], true) as
-          | { range?: [number, number] }
-          | undefined;
-        const parent =
-          issue.path.length > 0
-            ? doc.getIn(issue.path.slice(0, -1) as (string | number)[], true)
-            : doc.contents;
-        const range = node?.range ?? (isMap(parent) ? parent.range : undefined);
-        result.problems.push({
-          file,
-          path: issue.path.join("."),
-          line: range ? lines.linePos(range[0]).line : undefined,
-          message:
-            issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message,
-        });
-      }
-      continue;
-    }
-    const job = parsed.data;
+    const job = await parseFile(file, JobDefinition, result.problems);
+    if (!job) continue;
     const other = names.get(job.name);
     if (other) {
       result.problems.push({
@@ -64,7 +49,55 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
     names.set(job.name, file);
     result.jobs.push({ file, job });
   }
+  for (const { file, job } of result.jobs) {
+    const used = [
+      ...job.summaries.sinks.map((sink, i) => ({ sink, path: `summaries.sinks.${i}` })),
+      ...job.reports.flatMap((r, i) => r.sinks.map((sink, k) => ({ sink, path: `reports.${i}.sinks.${k}` }))),
+    ];
+    for (const { sink, path } of used) {
+      if (!result.sinks[sink]) {
+        result.problems.push({
+          file,
+          path,
+          message: `no sink named "${sink}" (define it in ${join(dir, "sinks.yaml")})`,
+        });
+      }
+    }
+  }
   return result;
+}
+
+/** Parses and validates one YAML file; every problem is recorded with its path and line. */
+async function parseFile<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  problems: JobProblem[],
+): Promise<z.output<S> | undefined> {
+  const lines = new LineCounter();
+  const doc = parseDocument(await readFile(file, "utf8"), { lineCounter: lines, prettyErrors: false });
+  if (doc.errors.length > 0) {
+    for (const e of doc.errors)
+      problems.push({ file, path: "", line: lines.linePos(e.pos[0]).line, message: e.message });
+    return undefined;
+  }
+  const parsed = schema.safeParse(doc.toJS());
+  if (parsed.success) return parsed.data;
+  for (const issue of parsed.error.issues) {
+    const node = doc.getIn(issue.path as (string | number)[], true) as
+      | { range?: [number, number] }
+      | undefined;
+    const parent =
+      issue.path.length > 0 ? doc.getIn(issue.path.slice(0, -1) as (string | number)[], true) : doc.contents;
+    const range = node?.range ?? (isMap(parent) ? parent.range : undefined);
+    problems.push({
+      file,
+      path: issue.path.join("."),
+      line: range ? lines.linePos(range[0]).line : undefined,
+      message:
+        issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message,
+    });
+  }
+  return undefined;
 }
 
 export const formatProblem = (p: JobProblem) =>

@@ -1,0 +1,61 @@
+import { createHash } from "node:crypto";
+import type { AudienceEntry } from "../api/schemas/campaign.ts";
+
+/** What the worker keeps of one audience entry: the call's result for one contact. */
+export interface ResultRecord {
+  phone: string;
+  first_name: string;
+  last_name: string;
+  status: string;
+  durationSec: number;
+  sentiment: string;
+  transferred: boolean;
+  meeting: boolean;
+  messageSent: boolean;
+  error: string;
+  recordingUrl: string;
+  transcript: string;
+}
+
+/** An audience entry as a record, or undefined when it has no phone to key it by. */
+export function toRecord(entry: AudienceEntry): ResultRecord | undefined {
+  const phone = entry.phone?.trim();
+  if (!phone) return undefined;
+  const seconds = Number(entry.call_duration_in_sec ?? 0);
+  return {
+    phone,
+    first_name: entry.first_name ?? "",
+    last_name: entry.last_name ?? "",
+    status: (entry.status ?? "").trim().toLowerCase(),
+    durationSec: Number.isFinite(seconds) && seconds > 0 ? seconds : 0,
+    sentiment: (entry.call_sentiment ?? "").trim().toLowerCase(),
+    transferred: entry.is_call_transferred === true,
+    meeting: entry.is_meeting_scheduled === true,
+    messageSent: entry.is_message_sent === true,
+    error: entry.error ?? "",
+    recordingUrl: entry.recording_url ?? "",
+    transcript: entry.calltranscribe ?? "",
+  };
+}
+
+/** A short digest of a record: equal records, equal fingerprints. */
+export function fingerprint(record: ResultRecord): string {
+  return createHash("sha1").update(JSON.stringify(record)).digest("base64url").slice(0, 16);
+}
+
+export interface Change {
+  phone: string;
+  record: ResultRecord;
+  fingerprint: string;
+}
+
+/** The records whose fingerprint differs from the one seen before (or that are new). Pure. */
+export function diffRecords(seen: ReadonlyMap<string, string> | Record<string, string>, records: ResultRecord[]): Change[] {
+  const get = seen instanceof Map ? (p: string) => seen.get(p) : (p: string) => (seen as Record<string, string>)[p];
+  const changes: Change[] = [];
+  for (const record of records) {
+    const fp = fingerprint(record);
+    if (get(record.phone) !== fp) changes.push({ phone: record.phone, record, fingerprint: fp });
+  }
+  return changes;
+}

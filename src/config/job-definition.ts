@@ -125,13 +125,9 @@ export const JobDefinition = z
             },
           )
           .meta({ description: "By id (the spec has no dialer list operation to find one by name)." }),
-        name: z
-          .string()
-          .min(1)
-          .default("{job} {date} {file}")
-          .meta({
-            description: "Name pattern: {job}, {date} (UTC, YYYY-MM-DD), {file}. The file hash is appended.",
-          }),
+        name: z.string().min(1).default("{job} {date} {file}").meta({
+          description: "Name pattern: {job}, {date} (UTC, YYYY-MM-DD), {file}. The file hash is appended.",
+        }),
         isAutomation: z.boolean().default(false),
         start: Start.default("asap").meta({
           description: "asap, a fixed time, or the next opening of a calling window.",

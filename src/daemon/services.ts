@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { type Client, createClient } from "../api/client.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { formatProblem, loadJobs } from "../config/load-jobs.ts";
+import type { SinkDefinition } from "../config/sink-definition.ts";
 import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shared-rate-limiter.ts";
 import { startSimulator } from "../simulator/server.ts";
 import { resolveRedis } from "./redis-connection.ts";
@@ -16,6 +17,7 @@ export interface Services {
   client: Client;
   limiter: SharedRateLimiter;
   jobs: ReadonlyMap<string, JobDefinition>;
+  sinks: Record<string, SinkDefinition>;
   /** Cleanups run in reverse order by `close`; roles add their own. */
   onClose(cleanup: () => Promise<unknown>): void;
   close(): Promise<void>;
@@ -77,6 +79,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       client,
       limiter,
       jobs,
+      sinks: loaded.sinks,
       onClose: (cleanup) => cleanups.push(cleanup),
       close,
     };

@@ -35,6 +35,9 @@ export interface Settings {
   stalledIntervalMs: Setting<number>;
   /** Worker deaths one file may survive before it is failed. */
   maxStalledCount: Setting<number>;
+  /** Attempts per sink delivery before the failed set, and the first retry delay (doubling). */
+  deliveryAttempts: Setting<number>;
+  deliveryBackoffMs: Setting<number>;
 }
 
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
@@ -89,6 +92,8 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     lockMs: int("VCW_LOCK_MS", 30_000),
     stalledIntervalMs: int("VCW_STALLED_INTERVAL_MS", 30_000),
     maxStalledCount: int("VCW_MAX_STALLED", 10, 0),
+    deliveryAttempts: int("VCW_DELIVERY_ATTEMPTS", 12),
+    deliveryBackoffMs: int("VCW_DELIVERY_BACKOFF_MS", 2_000),
   };
 }
 

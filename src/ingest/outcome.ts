@@ -74,3 +74,10 @@ export const topCodes = (totals: Totals, n = 5) =>
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, n)
     .map(([code, rows]) => ({ code, rows }));
+
+/** A valid row set aside after reading (e.g. opted out): moved from valid to skipped. */
+export function skipValid(totals: Totals, reason: SkipReason): void {
+  totals.valid -= 1;
+  totals.skipped += 1;
+  totals.codes[reason] = (totals.codes[reason] ?? 0) + 1;
+}

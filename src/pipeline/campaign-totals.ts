@@ -42,7 +42,12 @@ function bump(map: Record<string, number>, key: string, by: number): void {
 }
 
 /** Adds (`sign` 1) or removes (`sign` -1) one record. Pure apart from mutating `totals`. */
-export function applyRecord(totals: CampaignTotals, r: ResultRecord, sign: 1 | -1, classes: StatusClasses): void {
+export function applyRecord(
+  totals: CampaignTotals,
+  r: ResultRecord,
+  sign: 1 | -1,
+  classes: StatusClasses,
+): void {
   totals.contacts += sign;
   if (classes.final.includes(r.status)) totals.final += sign;
   bump(totals.byStatus, r.status || "unknown", sign);
@@ -64,6 +69,9 @@ export interface CampaignInfo {
   name: string;
   job: string;
   file: string;
+  /** Content hash and import generation of the file the campaign comes from. */
+  sha256: string;
+  gen: number;
   segmentId: string;
   scheduledAt: string;
   state: "active" | "finished" | "stuck";

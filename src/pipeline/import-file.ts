@@ -1,7 +1,7 @@
 import type { Client } from "../api/client.ts";
 import { openErrorReport } from "../ingest/error-report.ts";
 import type { IngestOptions } from "../ingest/options.ts";
-import { type Totals, topCodes } from "../ingest/outcome.ts";
+import { skipValid, type Totals, topCodes } from "../ingest/outcome.ts";
 import { ContactFileReader } from "../ingest/reader.ts";
 import type { ContactLedger } from "./contact-ledger.ts";
 import { type ContactToImport, type ImportCounts, importContacts } from "./import-contacts.ts";
@@ -47,6 +47,8 @@ export interface ImportFileOptions {
   checkpointMs?: number;
   waitPollMs?: number;
   signal?: AbortSignal;
+  /** Phones never to send (opted out): reported as skipped, reason opted_out. */
+  suppressed?: (phones: string[]) => Promise<Set<string>>;
 }
 
 export interface ImportFileResult {
@@ -93,6 +95,19 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
   async function* rows(): AsyncGenerator<ContactToImport> {
     for await (const outcome of reader) {
       rowsRead += 1;
+      if (outcome.kind === "valid" && o.suppressed && (await o.suppressed([outcome.phone])).size > 0) {
+        skipValid(reader.totals, "opted_out");
+        mark.read(outcome.index, true);
+        await report.add({
+          kind: "skipped",
+          line: outcome.line,
+          index: outcome.index,
+          cells: outcome.cells,
+          reason: "opted_out",
+          message: `${outcome.phone} opted out in an earlier campaign (vcw suppress remove to call it again)`,
+        });
+        continue;
+      }
       if (outcome.kind !== "valid" || outcome.warnings.length > 0) await report.add(outcome);
       const send = outcome.kind === "valid" && outcome.index >= base.cursor;
       mark.read(outcome.index, !send);

@@ -50,8 +50,12 @@ export interface Change {
 }
 
 /** The records whose fingerprint differs from the one seen before (or that are new). Pure. */
-export function diffRecords(seen: ReadonlyMap<string, string> | Record<string, string>, records: ResultRecord[]): Change[] {
-  const get = seen instanceof Map ? (p: string) => seen.get(p) : (p: string) => (seen as Record<string, string>)[p];
+export function diffRecords(
+  seen: ReadonlyMap<string, string> | Record<string, string>,
+  records: ResultRecord[],
+): Change[] {
+  const get =
+    seen instanceof Map ? (p: string) => seen.get(p) : (p: string) => (seen as Record<string, string>)[p];
   const changes: Change[] = [];
   for (const record of records) {
     const fp = fingerprint(record);

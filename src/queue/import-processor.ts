@@ -50,6 +50,10 @@ export interface ImportProcessorDeps {
   stopping: AbortSignal;
   checkpointMs?: number;
   waitPollMs?: number;
+  /** Phones never to send (the suppression list). */
+  suppressed?: (phones: string[]) => Promise<Set<string>>;
+  /** After an import, before its file is settled: where the campaign is asked for. Must be idempotent. */
+  onImported?: (data: ImportJobData, summary: ImportSummary) => Promise<void>;
 }
 
 /** The BullMQ processor of import jobs: one file into its job's segment. */
@@ -74,8 +78,10 @@ export function createImportProcessor(d: ImportProcessorDeps) {
       // Finished by an attempt that died before it could report: its summary is in done/.
       const previous = await readFile(join(folder.done, `${data.file}.summary.json`), "utf8").catch(() => "");
       if (previous) {
+        const summary = JSON.parse(previous) as ImportSummary;
+        await d.onImported?.(data, summary);
         await d.registry.settle(data.job, data.sha256, "done");
-        return JSON.parse(previous) as ImportSummary;
+        return summary;
       }
       throw new UnrecoverableError(`the file ${data.file} is no longer in ${folder.processing}`);
     }
@@ -101,6 +107,7 @@ export function createImportProcessor(d: ImportProcessorDeps) {
         signal: d.stopping,
         ...(d.checkpointMs === undefined ? {} : { checkpointMs: d.checkpointMs }),
         ...(d.waitPollMs === undefined ? {} : { waitPollMs: d.waitPollMs }),
+        ...(d.suppressed ? { suppressed: d.suppressed } : {}),
       });
       const summary: ImportSummary = {
         status: "imported",
@@ -111,6 +118,7 @@ export function createImportProcessor(d: ImportProcessorDeps) {
         attempts: job.attemptsStarted,
         finishedAt: new Date().toISOString(),
       };
+      await d.onImported?.(data, summary);
       await settleFile(folder, data.file, "done", summary, result.errorsFile);
       await d.registry.settle(data.job, data.sha256, "done");
       log.info(

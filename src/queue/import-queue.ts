@@ -11,6 +11,8 @@ export interface ImportJobData {
   sha256: string;
   /** The name it arrived under, for people. */
   original: string;
+  /** Import generation of this content (see the file registry). */
+  gen?: number;
 }
 
 export interface ImportQueueOptions {
@@ -41,5 +43,9 @@ export const importJobId = (job: string, sha256: string, gen: number) =>
   `import-${job}-${sha256.slice(0, 16)}-${gen}`;
 
 export async function enqueueImport(queue: Queue<ImportJobData>, data: ImportJobData, gen: number) {
-  return queue.add(`${data.job}/${data.original}`, data, { jobId: importJobId(data.job, data.sha256, gen) });
+  return queue.add(
+    `${data.job}/${data.original}`,
+    { ...data, gen },
+    { jobId: importJobId(data.job, data.sha256, gen) },
+  );
 }

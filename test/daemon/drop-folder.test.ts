@@ -90,7 +90,7 @@ describe("drop folder -> segment, on real Redis against the simulator", () => {
     );
     expect(dup).toMatchObject({ status: "duplicate", file: "a-again.csv" });
     expect(dup.message).toMatch(/already imported/);
-    expect((await daemon!.queue.getJobCounts()).completed).toBe(1);
+    expect((await daemon!.queues.imports.getJobCounts()).completed).toBe(1);
     await expectExactly(0, 25);
   });
 
@@ -167,7 +167,7 @@ describe("drop folder -> segment, on real Redis against the simulator", () => {
     );
     expect(summary.status).toBe("rejected");
     expect(summary.reason).toMatch(/binary/i);
-    expect(await daemon!.queue.getFailedCount()).toBe(1);
+    expect(await daemon!.queues.imports.getFailedCount()).toBe(1);
   });
 
   it("file names from the folder are never used as paths", async () => {

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AUDIENCE_STATUSES } from "../../src/api/schemas/audience-status.ts";
+import { AudienceEntry } from "../../src/api/schemas/campaign.ts";
 import {
   applyRecord,
   type CampaignInfo,
@@ -35,15 +36,17 @@ const record = (phone: string, over: Partial<ResultRecord> = {}): ResultRecord =
 });
 
 const arbRecord = (phone: string) =>
-  fc.record({
-    status: fc.constantFrom(...STATUSES),
-    durationSec: fc.nat(600),
-    sentiment: fc.constantFrom("", "positive", "neutral", "negative"),
-    meeting: fc.boolean(),
-    transferred: fc.boolean(),
-    messageSent: fc.boolean(),
-    error: fc.constantFrom("", "SIP 503", "Carrier rejected"),
-  }).map((over) => record(phone, over));
+  fc
+    .record({
+      status: fc.constantFrom(...STATUSES),
+      durationSec: fc.nat(600),
+      sentiment: fc.constantFrom("", "positive", "neutral", "negative"),
+      meeting: fc.boolean(),
+      transferred: fc.boolean(),
+      messageSent: fc.boolean(),
+      error: fc.constantFrom("", "SIP 503", "Carrier rejected"),
+    })
+    .map((over) => record(phone, over));
 
 const fromScratch = (records: ResultRecord[]) => {
   const t = emptyTotals();
@@ -87,6 +90,8 @@ describe("summarize", () => {
     name: "leads 2026-11-22 a.csv",
     job: "leads",
     file: "a.csv",
+    sha256: "ab".repeat(32),
+    gen: 1,
     segmentId: "seg_1",
     scheduledAt: "2026-11-22T10:00:00.000Z",
     state: "active",
@@ -97,7 +102,13 @@ describe("summarize", () => {
   it("counts statuses, sentiment, durations, meetings, transfers, messages and top errors", () => {
     const totals = fromScratch([
       record("+1", { status: "completed", durationSec: 120, sentiment: "positive", meeting: true }),
-      record("+2", { status: "completed", durationSec: 60, sentiment: "neutral", transferred: true, messageSent: true }),
+      record("+2", {
+        status: "completed",
+        durationSec: 60,
+        sentiment: "neutral",
+        transferred: true,
+        messageSent: true,
+      }),
       record("+3", { status: "failed", error: "SIP 503" }),
       record("+4", { status: "failed", error: "SIP 503" }),
       record("+5", { status: "ringing" }),
@@ -120,8 +131,15 @@ describe("summarize", () => {
 
   it("toRecord reads the tolerant entry: string durations, flags, case", () => {
     expect(
-      toRecord({ phone: " +14155550001 ", status: "Completed", call_duration_in_sec: "42", is_meeting_scheduled: true }),
+      toRecord(
+        AudienceEntry.parse({
+          phone: " +14155550001 ",
+          status: "Completed",
+          call_duration_in_sec: "42",
+          is_meeting_scheduled: true,
+        }),
+      ),
     ).toMatchObject({ phone: "+14155550001", status: "completed", durationSec: 42, meeting: true });
-    expect(toRecord({ status: "completed" })).toBeUndefined();
+    expect(toRecord(AudienceEntry.parse({ status: "completed" }))).toBeUndefined();
   });
 });

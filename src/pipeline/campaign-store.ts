@@ -1,0 +1,149 @@
+import type { Redis } from "ioredis";
+import { type CampaignInfo, type CampaignTotals, emptyTotals } from "./campaign-totals.ts";
+import type { Change, ResultRecord } from "./result-record.ts";
+
+/** A campaign as the worker keeps it in Redis. */
+export interface StoredCampaign {
+  info: CampaignInfo;
+  totals: CampaignTotals;
+  /** Bumped by every poll that changed something. */
+  version: number;
+  /** Digest of the last audience seen: an unchanged poll is recognised with one read. */
+  digest: string;
+  createdAt: number;
+  lastChangeAt: number;
+  /** Last version sent as progress. */
+  sentVersion: number;
+}
+
+export interface Transition {
+  phone: string;
+  from: string;
+  to: string;
+}
+
+export interface PollCommit {
+  changes: Change[];
+  transitions: Transition[];
+  totals: CampaignTotals;
+  digest: string;
+  version: number;
+  now: number;
+  state: CampaignInfo["state"];
+}
+
+/** Keys of one campaign share a hash tag, so a poll's writes stay on one Redis Cluster slot. */
+export function createCampaignStore(redis: Redis, prefix = "vcw") {
+  const meta = (id: string) => `${prefix}:campaign:{${id}}`;
+  const fps = (id: string) => `${prefix}:campaign:{${id}}:fp`;
+  const results = (id: string) => `${prefix}:campaign:{${id}}:results`;
+  const events = (id: string) => `${prefix}:campaign:{${id}}:events`;
+  const active = (job: string) => `${prefix}:campaigns:active:${job}`;
+  const all = (job: string) => `${prefix}:campaigns:${job}`;
+
+  return {
+    keys: { meta, fps, results, events },
+
+    async register(info: CampaignInfo, now: number): Promise<void> {
+      await redis
+        .multi()
+        .hsetnx(meta(info.id), "info", JSON.stringify(info))
+        .hsetnx(meta(info.id), "totals", JSON.stringify(emptyTotals()))
+        .hsetnx(meta(info.id), "version", "0")
+        .hsetnx(meta(info.id), "digest", "")
+        .hsetnx(meta(info.id), "createdAt", String(now))
+        .hsetnx(meta(info.id), "lastChangeAt", String(now))
+        .hsetnx(meta(info.id), "sentVersion", "0")
+        .sadd(all(info.job), info.id)
+        .sadd(active(info.job), info.id)
+        .exec();
+    },
+
+    async get(id: string): Promise<StoredCampaign | undefined> {
+      const h = await redis.hgetall(meta(id));
+      if (!h.info) return undefined;
+      return {
+        info: JSON.parse(h.info) as CampaignInfo,
+        totals: JSON.parse(h.totals ?? "null") ?? emptyTotals(),
+        version: Number(h.version ?? 0),
+        digest: h.digest ?? "",
+        createdAt: Number(h.createdAt ?? 0),
+        lastChangeAt: Number(h.lastChangeAt ?? 0),
+        sentVersion: Number(h.sentVersion ?? 0),
+      };
+    },
+
+    activeOf: (job: string) => redis.smembers(active(job)),
+    allOf: (job: string) => redis.smembers(all(job)),
+    fingerprints: (id: string) => redis.hgetall(fps(id)),
+
+    async records(id: string, phones: readonly string[]): Promise<(ResultRecord | undefined)[]> {
+      if (phones.length === 0) return [];
+      const raw = await redis.hmget(results(id), ...phones);
+      return raw.map((r) => (r ? (JSON.parse(r) as ResultRecord) : undefined));
+    },
+
+    /** Every record, streamed in batches (HSCAN): for reports of any size. */
+    async *allRecords(id: string): AsyncGenerator<ResultRecord> {
+      let cursor = "0";
+      do {
+        const [next, flat] = await redis.hscan(results(id), cursor, "COUNT", 1000);
+        cursor = next;
+        for (let i = 1; i < flat.length; i += 2) yield JSON.parse(flat[i]!) as ResultRecord;
+      } while (cursor !== "0");
+    },
+
+    async transitions(id: string): Promise<(Transition & { at: number })[]> {
+      const entries = await redis.xrange(events(id), "-", "+");
+      return entries.map(([streamId, fields]) => {
+        const f: Record<string, string> = {};
+        for (let i = 0; i < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+        return { phone: f.phone!, from: f.from ?? "", to: f.to ?? "", at: Number(streamId.split("-")[0]) };
+      });
+    },
+
+    /** Writes what one poll changed, atomically. Nothing is written for an unchanged poll. */
+    async commit(id: string, job: string, c: PollCommit, info: CampaignInfo): Promise<void> {
+      const tx = redis.multi();
+      if (c.changes.length > 0) {
+        tx.hset(fps(id), ...c.changes.flatMap((ch) => [ch.phone, ch.fingerprint]));
+        tx.hset(results(id), ...c.changes.flatMap((ch) => [ch.phone, JSON.stringify(ch.record)]));
+      }
+      for (const t of c.transitions) tx.xadd(events(id), "*", "phone", t.phone, "from", t.from, "to", t.to);
+      tx.hset(meta(id), {
+        info: JSON.stringify({ ...info, state: c.state }),
+        totals: JSON.stringify(c.totals),
+        version: String(c.version),
+        digest: c.digest,
+        lastChangeAt: String(c.now),
+      });
+      if (c.state !== "active") tx.srem(active(job), id);
+      await tx.exec();
+    },
+
+    async setState(id: string, job: string, info: CampaignInfo, state: CampaignInfo["state"]): Promise<void> {
+      const tx = redis.multi().hset(meta(id), "info", JSON.stringify({ ...info, state }));
+      if (state !== "active") tx.srem(active(job), id);
+      await tx.exec();
+    },
+
+    async addFollowUp(id: string, info: CampaignInfo, followUpId: string): Promise<void> {
+      if (info.followUps.includes(followUpId)) return;
+      await redis.hset(
+        meta(id),
+        "info",
+        JSON.stringify({ ...info, followUps: [...info.followUps, followUpId] }),
+      );
+    },
+
+    /** Records that `version` was sent as progress; false when it (or a later one) already was. */
+    async markSent(id: string, version: number): Promise<boolean> {
+      const previous = Number(await redis.hget(meta(id), "sentVersion"));
+      if (previous >= version) return false;
+      await redis.hset(meta(id), "sentVersion", String(version));
+      return true;
+    },
+  };
+}
+
+export type CampaignStore = ReturnType<typeof createCampaignStore>;

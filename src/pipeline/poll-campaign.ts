@@ -1,0 +1,127 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Redis } from "ioredis";
+import type { Client } from "../api/client.ts";
+import type { CampaignStore } from "./campaign-store.ts";
+import { applyRecord, isFinished, type StatusClasses } from "./campaign-totals.ts";
+import { diffRecords, fingerprint, toRecord } from "./result-record.ts";
+import type { SuppressionList } from "./suppression.ts";
+
+export interface PollOutcome {
+  /** Entries that changed since the last poll. */
+  changed: number;
+  version: number;
+  state: "active" | "finished" | "stuck";
+  /** The state changed with this poll (to finished or stuck). */
+  ended: boolean;
+  /** Contacts that opted out in this poll (now suppressed). */
+  optedOut: number;
+  skipped?: "busy" | "unknown" | "not-active";
+}
+
+export interface PollOptions {
+  client: Client;
+  redis: Redis;
+  store: CampaignStore;
+  suppression: SuppressionList;
+  classes: StatusClasses;
+  /** Non-final entries unchanged this long make the campaign stuck. */
+  stuckAfterMs: number;
+  now?: () => number;
+  prefix?: string;
+}
+
+/**
+ * Polls one campaign's audience, diffs it with what was seen (by E.164 phone), and stores only what
+ * changed: records, fingerprints, transitions and totals. An unchanged audience writes nothing.
+ * One poll at a time per campaign (a short lock), so overlapping ticks never race.
+ */
+export async function pollCampaign(campaignId: string, o: PollOptions): Promise<PollOutcome> {
+  const now = o.now ?? Date.now;
+  const lock = `${o.prefix ?? "vcw"}:poll-lock:{${campaignId}}`;
+  const token = randomBytes(6).toString("hex");
+  if ((await o.redis.set(lock, token, "PX", 60_000, "NX")) !== "OK") {
+    return { changed: 0, version: 0, state: "active", ended: false, optedOut: 0, skipped: "busy" };
+  }
+  try {
+    const stored = await o.store.get(campaignId);
+    if (!stored)
+      return { changed: 0, version: 0, state: "active", ended: false, optedOut: 0, skipped: "unknown" };
+    const { info } = stored;
+    if (info.state !== "active") {
+      return {
+        changed: 0,
+        version: stored.version,
+        state: info.state,
+        ended: false,
+        optedOut: 0,
+        skipped: "not-active",
+      };
+    }
+    const entries = await o.client.campaigns.audiences(campaignId);
+    const records = entries.map(toRecord).filter((r) => r !== undefined);
+    const digest = digestOf(records.map((r) => `${r.phone}=${fingerprint(r)}`));
+    const at = now();
+
+    if (digest === stored.digest) {
+      // Quiet before the start is not stuck: count from the later of the last change and the start.
+      const since = Math.max(stored.lastChangeAt, Date.parse(info.scheduledAt) || 0);
+      const stuck = !isFinished(stored.totals) && at - since > o.stuckAfterMs;
+      if (stuck) await o.store.setState(campaignId, info.job, info, "stuck");
+      return {
+        changed: 0,
+        version: stored.version,
+        state: stuck ? "stuck" : "active",
+        ended: stuck,
+        optedOut: 0,
+      };
+    }
+
+    const changes = diffRecords(await o.store.fingerprints(campaignId), records);
+    const before = await o.store.records(
+      campaignId,
+      changes.map((c) => c.phone),
+    );
+    const totals = stored.totals;
+    const transitions = [];
+    const optedOut: string[] = [];
+    for (const [i, change] of changes.entries()) {
+      const old = before[i];
+      if (old) applyRecord(totals, old, -1, o.classes);
+      applyRecord(totals, change.record, 1, o.classes);
+      if (old?.status !== change.record.status) {
+        transitions.push({ phone: change.phone, from: old?.status ?? "", to: change.record.status });
+        if (o.classes.optedOut.includes(change.record.status)) optedOut.push(change.phone);
+      }
+    }
+    const finished = isFinished(totals);
+    const version = stored.version + (changes.length > 0 ? 1 : 0);
+    await o.store.commit(
+      campaignId,
+      info.job,
+      { changes, transitions, totals, digest, version, now: at, state: finished ? "finished" : "active" },
+      info,
+    );
+    if (optedOut.length > 0) await o.suppression.add(optedOut);
+    return {
+      changed: changes.length,
+      version,
+      state: finished ? "finished" : "active",
+      ended: finished,
+      optedOut: optedOut.length,
+    };
+  } finally {
+    await o.redis.eval(
+      `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
+      1,
+      lock,
+      token,
+    );
+  }
+}
+
+function digestOf(lines: string[]): string {
+  lines.sort();
+  const hash = createHash("sha1");
+  for (const line of lines) hash.update(line).update("\n");
+  return hash.digest("base64url");
+}

@@ -1,0 +1,20 @@
+import { type Job, UnrecoverableError } from "bullmq";
+import { createSink } from "../sinks/create-sink.ts";
+import type { DeliveryJobData } from "./queues.ts";
+import type { WorkDeps } from "./work-deps.ts";
+
+/** Delivers one payload to one sink; a failure is retried with backoff, then kept in the failed set. */
+export function createDeliveryProcessor(d: WorkDeps) {
+  return async function processDelivery(job: Job<DeliveryJobData>): Promise<void> {
+    const { sink: name, payload, idempotencyKey } = job.data;
+    const def = d.sinks()[name];
+    if (!def) throw new UnrecoverableError(`no sink named "${name}" is configured`);
+    const sink = createSink(name, def, { logger: d.logger.child({ sink: name }) });
+    const campaignId = payload.kind === "digest" ? undefined : payload.campaign.id;
+    await sink.deliver({
+      idempotencyKey,
+      payload,
+      ...(campaignId ? { records: () => d.store.allRecords(campaignId) } : {}),
+    });
+  };
+}

@@ -1,0 +1,90 @@
+import cron, { type ScheduledTask, type TaskContext } from "node-cron";
+import type { Logger } from "pino";
+import type { JobDefinition } from "../config/job-definition.ts";
+import type { CampaignStore } from "../pipeline/campaign-store.ts";
+import { type CampaignSummary, summarize } from "../pipeline/campaign-totals.ts";
+import { enqueueDeliveries, enqueueSummary } from "./enqueue-summary.ts";
+import { idPart, type Queues } from "./queues.ts";
+
+export interface SchedulerDeps {
+  jobs: ReadonlyMap<string, JobDefinition>;
+  queues: Queues;
+  store: CampaignStore;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** The second a cron tick was scheduled for: the same in every replica. */
+const tickOf = (ctx: TaskContext) => Math.floor(ctx.date.getTime() / 1000);
+
+/**
+ * node-cron ticks in every scheduler replica; each tick enqueues with a deterministic job id
+ * (per campaign and tick), so BullMQ runs it once however many replicas ticked.
+ */
+export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
+  const now = d.now ?? Date.now;
+  const tasks: ScheduledTask[] = [];
+  const every = (expression: string, name: string, run: (ctx: TaskContext) => Promise<void>) => {
+    const task = cron.schedule(
+      expression,
+      async (ctx) => {
+        await run(ctx).catch((error: unknown) =>
+          d.logger.error({ task: name, err: String(error) }, "scheduled task failed"),
+        );
+      },
+      { name, noOverlap: true },
+    );
+    tasks.push(task);
+  };
+
+  for (const def of d.jobs.values()) {
+    if (!def.campaign) continue;
+    every(def.polling.schedule, `poll:${def.name}`, async (ctx) => {
+      const tick = tickOf(ctx);
+      for (const id of await d.store.activeOf(def.name)) {
+        await d.queues.polls.add(
+          id,
+          { job: def.name, campaignId: id },
+          { jobId: `poll-${idPart(id)}-${tick}` },
+        );
+      }
+    });
+    const progress = def.summaries.progress;
+    if (progress && def.summaries.sinks.length > 0) {
+      every(progress, `progress:${def.name}`, async () => {
+        for (const id of await d.store.activeOf(def.name)) {
+          const stored = await d.store.get(id);
+          if (!stored || stored.version <= stored.sentVersion) continue;
+          await enqueueSummary(d.queues, d.store, id, def.summaries.sinks, "progress", now());
+          await d.store.markSent(id, stored.version);
+        }
+      });
+    }
+    for (const [i, report] of def.reports.entries()) {
+      every(report.cron, `report:${def.name}:${i}`, async (ctx) => {
+        const tick = tickOf(ctx);
+        const campaigns: CampaignSummary[] = [];
+        for (const id of (await d.store.allOf(def.name)).sort()) {
+          const s = await d.store.get(id);
+          if (!s) continue;
+          const kind =
+            s.info.state === "finished" ? "final" : s.info.state === "stuck" ? "stuck" : "progress";
+          campaigns.push(summarize(s.info, s.totals, s.version, kind, now()));
+        }
+        const at = new Date(tick * 1000).toISOString();
+        await enqueueDeliveries(
+          d.queues,
+          report.sinks,
+          `digest:${def.name}:${i}`,
+          { kind: "digest", job: def.name, at, campaigns },
+          tick,
+        );
+      });
+    }
+  }
+  return {
+    async stop() {
+      await Promise.all(tasks.map((t) => t.destroy()));
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import type { CampaignSummary } from "../pipeline/campaign-totals.ts";
+import type { Payload } from "./delivery.ts";
+
+const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
+const counts = (m: Record<string, number>) =>
+  Object.entries(m)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ") || "none";
+
+/** A campaign summary as a few readable lines (Slack, the report command). Pure. */
+export function summaryLines(s: CampaignSummary): string[] {
+  const title = { progress: "in progress", final: "finished", stuck: "stuck" }[s.kind];
+  const lines = [
+    `Campaign ${s.campaign.name} (${s.campaign.id}): ${title}, ${pct(s.completion)} complete`,
+    `Contacts ${s.contacts}; calls by status: ${counts(s.callsByStatus)}`,
+    `Sentiment: ${counts(s.sentiment)}`,
+    `Talk time ${s.duration.totalSec} s in all, ${s.duration.averageSec} s on average`,
+    `Meetings ${s.meetingsScheduled}, transfers ${s.transfers}, messages ${s.messagesSent}`,
+    `Start ${s.campaign.scheduledAt}`,
+  ];
+  if (s.errors.length > 0)
+    lines.push(`Errors: ${s.errors.map((e) => `${e.message} (${e.count})`).join("; ")}`);
+  if (s.campaign.followUps.length > 0) lines.push(`Follow-ups: ${s.campaign.followUps.join(", ")}`);
+  return lines;
+}
+
+export function payloadText(p: Payload): string {
+  if (p.kind !== "digest") return summaryLines(p).join("\n");
+  const head = `Digest of job ${p.job} at ${p.at}: ${p.campaigns.length} campaign(s)`;
+  return [head, ...p.campaigns.map((s) => summaryLines(s)[0]!)].join("\n");
+}

@@ -4,9 +4,11 @@ import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
 import { importCommand } from "./commands/import.ts";
 import { jobsCommand } from "./commands/jobs.ts";
+import { reportCommand } from "./commands/report.ts";
 import { simulatorCommand } from "./commands/simulator.ts";
 import { startCommand, workerCommand } from "./commands/start.ts";
 import { statusCommand } from "./commands/status.ts";
+import { suppressCommand } from "./commands/suppress.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 export function buildProgram(): Command {
@@ -17,6 +19,8 @@ export function buildProgram(): Command {
     .addCommand(workerCommand())
     .addCommand(importCommand())
     .addCommand(statusCommand())
+    .addCommand(reportCommand())
+    .addCommand(suppressCommand())
     .addCommand(simulatorCommand())
     .addCommand(apiCommand())
     .addCommand(validateCommand())

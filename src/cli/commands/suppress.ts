@@ -1,0 +1,66 @@
+import { Command } from "commander";
+import { Redis } from "ioredis";
+import { findRedis } from "../../daemon/redis-connection.ts";
+import { resolveSettings } from "../../daemon/settings.ts";
+import { normalizePhone } from "../../ingest/phone.ts";
+import { createSuppressionList } from "../../pipeline/suppression.ts";
+import { CliError } from "../cli-error.ts";
+import { countryOption } from "./validate.ts";
+
+async function withList<T>(run: (list: ReturnType<typeof createSuppressionList>) => Promise<T>): Promise<T> {
+  const settings = resolveSettings();
+  const url = await findRedis(settings.redisUrl, settings.home.value);
+  if (!url)
+    throw new CliError("no Redis is running (start the daemon with `vcw start`, or set REDIS_URL)", 1);
+  const redis = new Redis(url, { maxRetriesPerRequest: null });
+  try {
+    return await run(createSuppressionList(redis, settings.prefix.value));
+  } finally {
+    await redis.quit();
+  }
+}
+
+/** Phones as E.164; a number that isn't one is a usage error naming it. */
+function e164(phones: string[], country: string | undefined): string[] {
+  return phones.map((raw) => {
+    const result = normalizePhone(raw, countryOption(country));
+    if (!result.ok)
+      throw new CliError(`"${raw}" is not a phone number (${result.code}); use +country format or --country`);
+    return result.e164;
+  });
+}
+
+export function suppressCommand(): Command {
+  const command = new Command("suppress").description("The opt-out list: phones no import ever sends again");
+  command
+    .command("add")
+    .argument("<phones...>")
+    .option("--country <code>", "country of numbers written without +country code")
+    .action((phones: string[], o) =>
+      withList(async (list) => {
+        const added = await list.add(e164(phones, o.country));
+        console.log(`${added} added (${phones.length - added} already there)`);
+      }),
+    );
+  command
+    .command("remove")
+    .argument("<phones...>")
+    .option("--country <code>", "country of numbers written without +country code")
+    .action((phones: string[], o) =>
+      withList(async (list) => {
+        const removed = await list.remove(e164(phones, o.country));
+        console.log(`${removed} removed`);
+      }),
+    );
+  command
+    .command("list")
+    .option("--json", "print a JSON array")
+    .action((o) =>
+      withList(async (list) => {
+        const phones = await list.list();
+        if (o.json) process.stdout.write(`${JSON.stringify(phones)}\n`);
+        else for (const p of phones) console.log(p);
+      }),
+    );
+  return command;
+}

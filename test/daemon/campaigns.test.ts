@@ -1,0 +1,246 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import type { CampaignSummary } from "../../src/pipeline/campaign-totals.ts";
+import { createSuppressionList } from "../../src/pipeline/suppression.ts";
+import { NO_FAULTS } from "../../src/simulator/faults.ts";
+import { signature } from "../../src/sinks/webhook-sink.ts";
+import {
+  contactsCsv,
+  drop,
+  phoneOf,
+  quietLogger,
+  summaryOf,
+  testSettings,
+  waitFor,
+} from "../support/daemon.ts";
+import { tempDir } from "../support/files.ts";
+import { validAssistant, validDialer } from "../support/fixtures.ts";
+import { sendJson, startHttpServer, type TestServer } from "../support/http-server.ts";
+import { useRedis } from "../support/redis.ts";
+import { useSimulator } from "../support/simulator.ts";
+
+const SECRET = "whsec-test-9c1d7e4a2b";
+
+describe("campaigns: created once, polled to the end, summaries to sinks", () => {
+  // 600 simulated seconds a real second: a 12-contact campaign runs in about a second.
+  const t = useSimulator({
+    timeScale: 600,
+    callModel: {
+      outcomes: { completed: 50, "no-answer": 25, busy: 0, voicemail: 0, failed: 0, "opted-out": 25 },
+    },
+  });
+  const { redis } = useRedis();
+  let assistant: string;
+  let dialerId: string;
+  let daemon: Daemon | undefined;
+  let receiver: TestServer | undefined;
+
+  beforeAll(async () => {
+    assistant = `Ava ${randomBytes(3).toString("hex")}`;
+    await t.client.assistants.create(validAssistant({ name: assistant }));
+    dialerId = (await t.client.dialers.create(validDialer())).id!;
+    process.env.VCW_TEST_HOOK_SECRET = SECRET;
+  });
+  afterEach(async () => {
+    await daemon?.close();
+    await receiver?.close();
+    daemon = undefined;
+    receiver = undefined;
+  });
+
+  /** A job with a campaign section and sinks; returns its folders and the daemon's settings. */
+  function setup(job: { followUps?: boolean; progress?: boolean; hookUrl?: string } = {}) {
+    const home = tempDir("vcw-cmp-");
+    const inbox = join(home, "inbox");
+    const jobs = join(home, "jobs");
+    mkdirSync(jobs);
+    const name = `calls-${randomBytes(3).toString("hex")}`;
+    writeFileSync(
+      join(jobs, "calls.yaml"),
+      [
+        `name: ${name}`,
+        `inbox: ${inbox}`,
+        "segment:",
+        `  name: ${name}`,
+        "contacts:",
+        "  country: US",
+        "campaign:",
+        "  assistant:",
+        `    name: ${assistant}`,
+        "  dialer:",
+        `    id: ${dialerId}`,
+        "  start: asap",
+        "polling:",
+        '  schedule: "* * * * * *"',
+        "summaries:",
+        "  sinks: [hook, files, log]",
+        ...(job.progress ? ['  progress: "* * * * * *"'] : []),
+        ...(job.followUps ? ["followUps:", "  attempts: 1", "  spacingMinutes: 0"] : []),
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(jobs, "sinks.yaml"),
+      [
+        "sinks:",
+        "  hook:",
+        "    type: webhook",
+        `    url: ${job.hookUrl ?? receiver!.url.replace("/api/v1", "/hook")}`,
+        "    secretEnv: VCW_TEST_HOOK_SECRET",
+        "  files:",
+        "    type: file",
+        `    dir: ${join(home, "out")}`,
+      ].join("\n"),
+    );
+    const settings = testSettings(home, t.sim.url, { VCW_DELIVERY_BACKOFF_MS: "200" });
+    return { home, inbox, name, settings };
+  }
+
+  const start = async (settings: ReturnType<typeof setup>["settings"]) => {
+    daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
+    await daemon.ready;
+    return daemon;
+  };
+
+  /** The summaries the receiver accepted (200), by idempotency key, each checked against its signature. */
+  function received(server: TestServer, accepted: (i: number) => boolean = () => true) {
+    const byKey = new Map<string, CampaignSummary>();
+    server.requests.forEach((r, i) => {
+      expect(r.headers["x-vcw-signature"]).toBe(signature(SECRET, r.body));
+      if (accepted(i)) byKey.set(String(r.headers["idempotency-key"]), JSON.parse(r.body));
+    });
+    return byKey;
+  }
+
+  it("a file in, one campaign out, polled to the end; the summary reaches the webhook (signed) and the file sink", async () => {
+    receiver = await startHttpServer((_req, res) => sendJson(res, 200, { ok: true }));
+    const s = setup();
+    await start(s.settings);
+    drop(s.inbox, "monday.csv", contactsCsv(12, { from: 90_000 }));
+    const final = await waitFor(
+      () => [...received(receiver!).values()].find((p) => p.kind === "final"),
+      30_000,
+      "final summary at the webhook",
+    );
+    const campaigns = (await t.client.campaigns.list()).filter((c) =>
+      c.campaigns_name?.startsWith(`${s.name} `),
+    );
+    expect(campaigns).toHaveLength(1);
+    expect(campaigns[0]!.campaigns_name).toMatch(
+      new RegExp(`^${s.name} \\d{4}-\\d{2}-\\d{2} monday.csv #[0-9a-f]{8}$`),
+    );
+    expect(final).toMatchObject({
+      contacts: 12,
+      completion: 1,
+      campaign: { id: campaigns[0]!.id, state: "finished" },
+    });
+    const statuses = Object.values(final.callsByStatus).reduce((a, b) => a + b, 0);
+    expect(statuses).toBe(12);
+
+    const out = join(s.home, "out");
+    const csv = readFileSync(join(out, `${campaigns[0]!.id}.results.csv`), "utf8");
+    expect(csv.split("\r\n").filter(Boolean)).toHaveLength(13);
+    expect(csv).toContain(`'${phoneOf(90_000)}`);
+    const events = readFileSync(join(out, `${campaigns[0]!.id}.events.jsonl`), "utf8")
+      .trim()
+      .split("\n");
+    expect(events.map((l) => JSON.parse(l).payload.kind)).toContain("final");
+
+    // Dropped again: nothing new, no second campaign.
+    drop(s.inbox, "monday-again.csv", contactsCsv(12, { from: 90_000 }));
+    await sleep(1_000);
+    expect(
+      (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(`${s.name} `)),
+    ).toHaveLength(1);
+  });
+
+  it("a webhook down for a while receives every summary after it comes back, none lost", async () => {
+    const downUntil = Date.now() + 3_000;
+    const accepted = new Map<string, CampaignSummary>();
+    let refused = 0;
+    receiver = await startHttpServer((req, res, body) => {
+      if (Date.now() < downUntil) {
+        refused += 1;
+        return sendJson(res, 503, { error: "down" });
+      }
+      accepted.set(String(req.headers["idempotency-key"]), JSON.parse(body));
+      sendJson(res, 200, { ok: true });
+    });
+    const s = setup({ progress: true });
+    await start(s.settings);
+    drop(s.inbox, "tuesday.csv", contactsCsv(12, { from: 91_000 }));
+    await waitFor(
+      () => ([...accepted.values()].some((p) => p.kind === "final") ? true : undefined),
+      40_000,
+      "final summary after the outage",
+    );
+    expect(refused).toBeGreaterThan(0);
+    received(receiver!); // every request, refused or not, carried a valid signature
+    // Every delivery made for the webhook completes, and its key reached the receiver.
+    const hook = (
+      await daemon!.queues.deliveries.getJobs(["completed", "failed", "waiting", "active", "delayed"])
+    ).filter((j) => j.data.sink === "hook");
+    expect(hook.length).toBeGreaterThan(1);
+    await waitFor(
+      async () =>
+        (await Promise.all(hook.map((j) => j.getState()))).every((st) => st === "completed")
+          ? true
+          : undefined,
+      20_000,
+      "deliveries completed",
+    );
+    for (const j of hook) expect(accepted.get(j.data.idempotencyKey)).toEqual(j.data.payload);
+    expect(await daemon!.queues.deliveries.getFailedCount()).toBe(0);
+  });
+
+  it("follow-ups and suppression end to end", async () => {
+    receiver = await startHttpServer((_req, res) => sendJson(res, 200, { ok: true }));
+    const s = setup({ followUps: true });
+    await start(s.settings);
+    drop(s.inbox, "wednesday.csv", contactsCsv(12, { from: 92_000 }));
+    const final = await waitFor(
+      () => [...received(receiver!).values()].find((p) => p.kind === "final" && p.campaign.attempt === 0),
+      30_000,
+      "first campaign final",
+    );
+    const noAnswer = final.callsByStatus["no-answer"] ?? 0;
+    const optedOut = final.callsByStatus["opted-out"] ?? 0;
+    expect(noAnswer).toBeGreaterThan(0);
+    expect(optedOut).toBeGreaterThan(0);
+
+    // The follow-up campaign calls exactly the no-answer contacts, and ends too.
+    const followUp = await waitFor(
+      () => [...received(receiver!).values()].find((p) => p.kind === "final" && p.campaign.attempt === 1),
+      30_000,
+      "follow-up final",
+    );
+    expect(followUp.contacts).toBe(noAnswer);
+    const parent = await waitFor(
+      async () => {
+        const p = await daemon!.queues.campaigns.getJobs(["completed"]);
+        return p.length >= 2 ? p : undefined;
+      },
+      10_000,
+      "two campaign jobs",
+    );
+    expect(parent).toHaveLength(2);
+
+    // Opted-out contacts are suppressed: a new file with one of them skips it.
+    const suppressed = await createSuppressionList(redis, s.settings.prefix.value).list();
+    expect(suppressed.length).toBeGreaterThanOrEqual(optedOut);
+    const one = suppressed.find((p) => p.startsWith("+1415"))!;
+    const n = Number(one.slice(5)) - 2_000_000;
+    drop(
+      s.inbox,
+      "thursday.csv",
+      contactsCsv(1, { from: n, extra: [`${phoneOf(93_000).slice(2)},New,new@example.com`] }),
+    );
+    const summary = await waitFor(() => summaryOf(s.inbox, "thursday.csv"), 20_000, "thursday imported");
+    expect(summary.totals).toMatchObject({ total: 2, valid: 1, skipped: 1, codes: { opted_out: 1 } });
+    expect(readFileSync(summary.errorsFile, "utf8")).toContain("opted_out");
+    expect(existsSync(summary.errorsFile)).toBe(true);
+  });
+});

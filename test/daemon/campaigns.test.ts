@@ -6,7 +6,6 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import type { CampaignSummary } from "../../src/pipeline/campaign-totals.ts";
 import { createSuppressionList } from "../../src/pipeline/suppression.ts";
-import { NO_FAULTS } from "../../src/simulator/faults.ts";
 import { signature } from "../../src/sinks/webhook-sink.ts";
 import {
   contactsCsv,

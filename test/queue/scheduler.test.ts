@@ -1,0 +1,84 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { Redis } from "ioredis";
+import pino from "pino";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { JobDefinition } from "../../src/config/job-definition.ts";
+import { createCampaignStore } from "../../src/pipeline/campaign-store.ts";
+import { closeQueues, createQueues } from "../../src/queue/queues.ts";
+import { startScheduler } from "../../src/queue/scheduler.ts";
+import { useRedis } from "../support/redis.ts";
+
+describe("startScheduler: replicas tick, each tick polls once", () => {
+  const { redis, prefix } = useRedis();
+  const connections: Redis[] = [];
+  afterAll(async () => {
+    await Promise.all(connections.map((c) => c.quit()));
+  });
+
+  it("three replicas polling every second enqueue one poll per campaign and tick", async () => {
+    const p = prefix();
+    const def = JobDefinition.parse({
+      name: "sched",
+      inbox: "inbox/sched",
+      segment: { id: "seg_1" },
+      campaign: { assistant: { id: "asst_1" }, dialer: { id: "dial_1" } },
+      polling: { schedule: "* * * * * *" },
+    });
+    const store = createCampaignStore(redis, p);
+    for (const id of ["cmp_a", "cmp_b"]) {
+      await store.register(
+        {
+          id,
+          name: id,
+          job: "sched",
+          file: "f.csv",
+          sha256: "0".repeat(64),
+          gen: 1,
+          segmentId: "seg_1",
+          scheduledAt: new Date().toISOString(),
+          state: "active",
+          attempt: 0,
+          followUps: [],
+        },
+        Date.now(),
+      );
+    }
+    let adds = 0;
+    const replicas = Array.from({ length: 3 }, () => {
+      const connection = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+      connections.push(connection);
+      const queues = createQueues({ connection, prefix: `${p}:bull` });
+      const add = queues.polls.add.bind(queues.polls);
+      queues.polls.add = (...args: Parameters<typeof add>) => {
+        adds += 1;
+        return add(...args);
+      };
+      const scheduler = startScheduler({
+        jobs: new Map([[def.name, def]]),
+        queues,
+        store: createCampaignStore(connection, p),
+        logger: pino({ level: "silent" }),
+      });
+      return { queues, scheduler };
+    });
+    await sleep(3_300);
+    for (const r of replicas) await r.scheduler.stop();
+    await sleep(200);
+    const jobs = await replicas[0]!.queues.polls.getJobs(["waiting"]);
+    const ticks = new Set(jobs.map((j) => j.id!.split("-").at(-1)));
+    for (const r of replicas) await closeQueues(r.queues);
+
+    expect(ticks.size).toBeGreaterThanOrEqual(2);
+    // Each tick: one job per campaign, although every replica added it.
+    expect(jobs).toHaveLength(2 * ticks.size);
+    expect(adds).toBeGreaterThanOrEqual(3 * jobs.length - 6);
+    for (const tick of ticks) {
+      expect(
+        jobs
+          .filter((j) => j.id!.endsWith(`-${tick}`))
+          .map((j) => j.data.campaignId)
+          .sort(),
+      ).toEqual(["cmp_a", "cmp_b"]);
+    }
+  });
+});

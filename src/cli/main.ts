@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
+import { demoCommand } from "./commands/demo.ts";
 import { importCommand } from "./commands/import.ts";
 import { jobsCommand } from "./commands/jobs.ts";
 import { reportCommand } from "./commands/report.ts";
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .description("voice-campaign-worker: campaign orchestration for the Voice Assistant Calling Service")
     .exitOverride()
     .addCommand(startCommand())
+    .addCommand(demoCommand())
     .addCommand(workerCommand())
     .addCommand(importCommand())
     .addCommand(statusCommand())

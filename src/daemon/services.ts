@@ -48,7 +48,13 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
         throw new Error("Set VCS_BASE_URL to the calling service (workers never start their own simulator)");
       }
       const stateFile = simulatorStateFile(s);
-      const sim = await startSimulator({ apiKey: s.apiKey.value, port: 0, stateFile });
+      const sim = await startSimulator({
+        apiKey: s.apiKey.value,
+        port: 0,
+        stateFile,
+        demoRecords: true,
+        timeScale: s.simTimeScale.value,
+      });
       cleanups.push(() => sim.close());
       baseUrl = sim.url;
       logger.info({ url: baseUrl, stateFile }, "embedded simulator started");

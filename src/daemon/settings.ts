@@ -38,6 +38,8 @@ export interface Settings {
   /** Attempts per sink delivery before the failed set, and the first retry delay (doubling). */
   deliveryAttempts: Setting<number>;
   deliveryBackoffMs: Setting<number>;
+  /** Simulated seconds per real second of the embedded simulator. */
+  simTimeScale: Setting<number>;
 }
 
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
@@ -94,6 +96,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     maxStalledCount: int("VCW_MAX_STALLED", 10, 0),
     deliveryAttempts: int("VCW_DELIVERY_ATTEMPTS", 12),
     deliveryBackoffMs: int("VCW_DELIVERY_BACKOFF_MS", 2_000),
+    simTimeScale: int("VCW_SIM_TIME_SCALE", 60),
   };
 }
 

@@ -41,7 +41,7 @@ function dialerView(d: StoredRecord) {
 }
 
 /** Values the simulator fills in for Assistant fields the create request may leave out. */
-function assistantDefaults(imageBaseUrl: string): Fields {
+export function assistantDefaults(imageBaseUrl: string): Fields {
   return {
     type: "outbound",
     language: "en",

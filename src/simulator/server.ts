@@ -6,6 +6,7 @@ import { type Operation, operations } from "../api/operations.ts";
 import { toFieldIssues } from "../api/zod-issues.ts";
 import { type CallModel, DEFAULT_CALL_MODEL } from "./call-plan.ts";
 import { createSimClock, type SimClock } from "./clock.ts";
+import { seedDemoRecords } from "./demo-records.ts";
 import { createFaults, type FaultOptions, type Faults, NO_FAULTS, type Rejection } from "./faults.ts";
 import { type HandlerContext, handlers, startDueCampaigns } from "./handlers.ts";
 import { createRandom, hash32 } from "./prng.ts";
@@ -27,6 +28,8 @@ export interface SimulatorOptions {
   /** Keep the data in this JSON file across restarts. */
   stateFile?: string;
   imageBaseUrl?: string;
+  /** Add a demo assistant and dialer with fixed ids (the embedded default's example job uses them). */
+  demoRecords?: boolean;
 }
 
 export interface Simulator {
@@ -65,6 +68,8 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     imageBaseUrl: options.imageBaseUrl ?? "https://images.simulator.invalid",
     recordingBaseUrl: "https://recordings.simulator.invalid",
   };
+
+  if (options.demoRecords) seedDemoRecords(store, ctx.imageBaseUrl);
 
   let nextRequestId = 0;
   const app = Fastify({

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { runCli, spawnVcw } from "../support/cli.ts";
@@ -91,5 +91,42 @@ describe("vcw import, status and start", () => {
     }
     expect(daemon.child.exitCode).toBe(0);
     expect(daemon.logs()).toMatch(/"msg":"stopped"/);
+  });
+});
+
+describe("vcw demo, report and suppress", () => {
+  it("npm run demo: the sample goes through import, campaign, polling, summary and results CSV", async () => {
+    const dir = tempDir("vcw-demo-");
+    const env = { REDIS_URL: inject("redisUrl") };
+    const demo = await runCli(["demo", "--dir", dir], env, 90_000);
+    expect(demo.stderr).toBe("");
+    expect(demo.code).toBe(0);
+    expect(demo.stdout).toMatch(/finished, 100% complete/);
+    expect(demo.stdout).toMatch(/Contacts 6; calls by status:/);
+    const csv = /results CSV: (\S+)/.exec(demo.stdout)![1]!;
+    const rows = readFileSync(csv, "utf8").split("\r\n").filter(Boolean);
+    expect(rows).toHaveLength(7);
+    expect(rows[0]).toBe(
+      "\uFEFFphone,first_name,last_name,status,duration_sec,sentiment,meeting_scheduled,transferred,message_sent,error,recording_url,transcript",
+    );
+    expect(rows[1]).toMatch(/^'\+1/);
+  });
+
+  it("vcw suppress add/list/remove, and vcw report of an unknown campaign", async () => {
+    const env = { REDIS_URL: inject("redisUrl"), VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}` };
+    expect(
+      (await runCli(["suppress", "add", "415 555 0123", "+44 7911 123456", "--country", "US"], env)).stdout,
+    ).toMatch(/2 added/);
+    expect(JSON.parse((await runCli(["suppress", "list", "--json"], env)).stdout)).toEqual([
+      "+14155550123",
+      "+447911123456",
+    ]);
+    expect((await runCli(["suppress", "remove", "+14155550123"], env)).stdout).toMatch(/1 removed/);
+    const bad = await runCli(["suppress", "add", "12"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/"12" is not a phone number/);
+    const report = await runCli(["report", "cmp_nope"], env);
+    expect(report.code).toBe(1);
+    expect(report.stderr).toMatch(/no campaign cmp_nope is known/);
   });
 });

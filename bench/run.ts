@@ -6,6 +6,7 @@ const benchmarks: Record<string, () => Promise<{ run: () => Promise<void> }>> = 
   client: () => import("./client-throughput.ts"),
   ingest: () => import("./ingest.ts"),
   import: () => import("./import.ts"),
+  poll: () => import("./poll.ts"),
 };
 
 const wanted = process.argv.slice(2);

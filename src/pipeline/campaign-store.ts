@@ -78,9 +78,12 @@ export function createCampaignStore(redis: Redis, prefix = "vcw") {
     fingerprints: (id: string) => redis.hgetall(fps(id)),
 
     async records(id: string, phones: readonly string[]): Promise<(ResultRecord | undefined)[]> {
-      if (phones.length === 0) return [];
-      const raw = await redis.hmget(results(id), ...phones);
-      return raw.map((r) => (r ? (JSON.parse(r) as ResultRecord) : undefined));
+      const out: (ResultRecord | undefined)[] = [];
+      for (const part of chunks(phones)) {
+        const raw = await redis.hmget(results(id), ...part);
+        for (const r of raw) out.push(r ? (JSON.parse(r) as ResultRecord) : undefined);
+      }
+      return out;
     },
 
     /** Every record, streamed in batches (HSCAN): for reports of any size. */
@@ -93,23 +96,33 @@ export function createCampaignStore(redis: Redis, prefix = "vcw") {
       } while (cursor !== "0");
     },
 
-    async transitions(id: string): Promise<(Transition & { at: number })[]> {
+    /** Every recorded status transition, oldest first. */
+    async transitions(id: string): Promise<(Transition & { at: number; version: number })[]> {
       const entries = await redis.xrange(events(id), "-", "+");
-      return entries.map(([streamId, fields]) => {
+      return entries.flatMap(([streamId, fields]) => {
         const f: Record<string, string> = {};
         for (let i = 0; i < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
-        return { phone: f.phone!, from: f.from ?? "", to: f.to ?? "", at: Number(streamId.split("-")[0]) };
+        const at = Number(streamId.split("-")[0]);
+        return (JSON.parse(f.transitions ?? "[]") as Transition[]).map((t) => ({
+          ...t,
+          at,
+          version: Number(f.version),
+        }));
       });
     },
 
     /** Writes what one poll changed, atomically. Nothing is written for an unchanged poll. */
     async commit(id: string, job: string, c: PollCommit, info: CampaignInfo): Promise<void> {
       const tx = redis.multi();
-      if (c.changes.length > 0) {
-        tx.hset(fps(id), ...c.changes.flatMap((ch) => [ch.phone, ch.fingerprint]));
-        tx.hset(results(id), ...c.changes.flatMap((ch) => [ch.phone, JSON.stringify(ch.record)]));
+      // In parts: a first poll of a large campaign changes every entry, too many arguments for one call.
+      for (const part of chunks(c.changes)) {
+        tx.hset(fps(id), ...part.flatMap((ch) => [ch.phone, ch.fingerprint]));
+        tx.hset(results(id), ...part.flatMap((ch) => [ch.phone, JSON.stringify(ch.record)]));
       }
-      for (const t of c.transitions) tx.xadd(events(id), "*", "phone", t.phone, "from", t.from, "to", t.to);
+      // One stream entry per poll holds its transitions: a first poll of 100,000 entries is one command.
+      if (c.transitions.length > 0) {
+        tx.xadd(events(id), "*", "version", String(c.version), "transitions", JSON.stringify(c.transitions));
+      }
       tx.hset(meta(id), {
         info: JSON.stringify({ ...info, state: c.state }),
         totals: JSON.stringify(c.totals),
@@ -147,3 +160,9 @@ export function createCampaignStore(redis: Redis, prefix = "vcw") {
 }
 
 export type CampaignStore = ReturnType<typeof createCampaignStore>;
+
+function chunks<T>(items: readonly T[], size = 1_000): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

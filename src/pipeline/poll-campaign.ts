@@ -1,10 +1,20 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { Client } from "../api/client.ts";
 import type { CampaignStore } from "./campaign-store.ts";
 import { applyRecord, isFinished, type StatusClasses } from "./campaign-totals.ts";
-import { diffRecords, fingerprint, toRecord } from "./result-record.ts";
+import { audienceDigest, diffRecords, toRecord } from "./result-record.ts";
 import type { SuppressionList } from "./suppression.ts";
+
+/** Fingerprints seen by the last poll of recent campaigns, per process (a few MB per 100,000 entries). */
+const seenCache = new Map<string, { version: number; seen: Map<string, string> }>();
+const CACHED_CAMPAIGNS = 16;
+
+function remember(campaignId: string, entry: { version: number; seen: Map<string, string> }): void {
+  seenCache.delete(campaignId);
+  seenCache.set(campaignId, entry);
+  if (seenCache.size > CACHED_CAMPAIGNS) seenCache.delete(seenCache.keys().next().value!);
+}
 
 export interface PollOutcome {
   /** Entries that changed since the last poll. */
@@ -59,7 +69,7 @@ export async function pollCampaign(campaignId: string, o: PollOptions): Promise<
     }
     const entries = await o.client.campaigns.audiences(campaignId);
     const records = entries.map(toRecord).filter((r) => r !== undefined);
-    const digest = digestOf(records.map((r) => `${r.phone}=${fingerprint(r)}`));
+    const digest = audienceDigest(records);
     const at = now();
 
     if (digest === stored.digest) {
@@ -76,7 +86,13 @@ export async function pollCampaign(campaignId: string, o: PollOptions): Promise<
       };
     }
 
-    const changes = diffRecords(await o.store.fingerprints(campaignId), records);
+    // The fingerprints of the last poll are usually still in memory; Redis is read only when not.
+    const cached = seenCache.get(campaignId);
+    const seen =
+      cached?.version === stored.version
+        ? cached.seen
+        : new Map(Object.entries(await o.store.fingerprints(campaignId)));
+    const changes = diffRecords(seen, records);
     const before = await o.store.records(
       campaignId,
       changes.map((c) => c.phone),
@@ -101,6 +117,8 @@ export async function pollCampaign(campaignId: string, o: PollOptions): Promise<
       { changes, transitions, totals, digest, version, now: at, state: finished ? "finished" : "active" },
       info,
     );
+    for (const change of changes) seen.set(change.phone, change.fingerprint);
+    remember(campaignId, { version, seen });
     if (optedOut.length > 0) await o.suppression.add(optedOut);
     return {
       changed: changes.length,
@@ -117,11 +135,4 @@ export async function pollCampaign(campaignId: string, o: PollOptions): Promise<
       token,
     );
   }
-}
-
-function digestOf(lines: string[]): string {
-  lines.sort();
-  const hash = createHash("sha1");
-  for (const line of lines) hash.update(line).update("\n");
-  return hash.digest("base64url");
 }

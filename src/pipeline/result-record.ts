@@ -40,7 +40,32 @@ export function toRecord(entry: AudienceEntry): ResultRecord | undefined {
 
 /** A short digest of a record: equal records, equal fingerprints. */
 export function fingerprint(record: ResultRecord): string {
-  return createHash("sha1").update(JSON.stringify(record)).digest("base64url").slice(0, 16);
+  return hash64(JSON.stringify(record));
+}
+
+/**
+ * Two independent 32-bit FNV-1a lanes over the text, as 13 base-36 digits or so. Not
+ * cryptographic: it only tells a changed record from an unchanged one, and runs several times
+ * faster than a crypto hash call per record on 100,000 records.
+ */
+export function hash64(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return (a >>> 0).toString(36) + (b >>> 0).toString(36).padStart(7, "0");
+}
+
+/** One digest of a whole audience, whatever the order of its entries. */
+export function audienceDigest(records: readonly ResultRecord[]): string {
+  const sorted = [...records].sort((x, y) => (x.phone < y.phone ? -1 : x.phone > y.phone ? 1 : 0));
+  const hash = createHash("sha1");
+  for (const r of sorted) hash.update(JSON.stringify(r)).update("\n");
+  return hash.digest("base64url");
 }
 
 export interface Change {

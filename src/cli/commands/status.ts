@@ -5,7 +5,7 @@ import { loadJobs } from "../../config/load-jobs.ts";
 import { findRedis } from "../../daemon/redis-connection.ts";
 import { resolveSettings } from "../../daemon/settings.ts";
 import { dropFolder, isCandidate } from "../../pipeline/drop-folder.ts";
-import { createImportQueue } from "../../queue/import-queue.ts";
+import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { CliError } from "../cli-error.ts";
 
 export function statusCommand(): Command {
@@ -18,7 +18,8 @@ export function statusCommand(): Command {
       if (!url)
         throw new CliError("no Redis is running (start the daemon with `vcw start`, or set REDIS_URL)", 1);
       const redis = new Redis(url, { maxRetriesPerRequest: null });
-      const queue = createImportQueue({ connection: redis, prefix: `${settings.prefix.value}:bull` });
+      const queues = createQueues({ connection: redis, prefix: `${settings.prefix.value}:bull` });
+      const queue = queues.imports;
       try {
         const counts = await queue.getJobCounts(
           "waiting",
@@ -57,6 +58,20 @@ export function statusCommand(): Command {
             progress: j.progress,
           })),
         );
+        const others = {
+          campaigns: queues.campaigns,
+          polls: queues.polls,
+          followUps: queues.followUps,
+          deliveries: queues.deliveries,
+        };
+        const otherCounts: Record<string, Record<string, number>> = {};
+        const otherFailures: { queue: string; id: string | undefined; name: string; reason: string }[] = [];
+        for (const [name, q] of Object.entries(others)) {
+          otherCounts[name] = await q.getJobCounts("waiting", "active", "delayed", "completed", "failed");
+          for (const j of await q.getJobs(["failed"], 0, 10)) {
+            otherFailures.push({ queue: name, id: j.id, name: j.name, reason: j.failedReason });
+          }
+        }
         const failures = failed.map((j) => ({
           id: j.id,
           job: j.data.job,
@@ -70,6 +85,8 @@ export function statusCommand(): Command {
           folders,
           files,
           failures,
+          queues: otherCounts,
+          otherFailures,
         };
         if (o.json) {
           process.stdout.write(`${JSON.stringify(status)}\n`);
@@ -93,8 +110,16 @@ export function statusCommand(): Command {
           console.log(`  ${f.state.padEnd(8)} ${f.job}/${f.file} (attempt ${f.attempts}): ${where}`);
         }
         for (const f of failures) console.log(`  failed   ${f.job}/${f.file}: ${f.reason}`);
+        for (const [name, c] of Object.entries(otherCounts)) {
+          console.log(
+            `${name} queue: ${Object.entries(c)
+              .map(([k, v]) => `${v} ${k}`)
+              .join(", ")}`,
+          );
+        }
+        for (const f of otherFailures) console.log(`  failed   ${f.queue} ${f.name}: ${f.reason}`);
       } finally {
-        await queue.close();
+        await closeQueues(queues);
         await redis.quit();
       }
     });

@@ -2,11 +2,12 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import type { CampaignSummary } from "../../src/pipeline/campaign-totals.ts";
 import { createSuppressionList } from "../../src/pipeline/suppression.ts";
 import { signature } from "../../src/sinks/webhook-sink.ts";
+import { runCli } from "../support/cli.ts";
 import {
   contactsCsv,
   drop,
@@ -158,12 +159,27 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
       .split("\n");
     expect(events.map((l) => JSON.parse(l).payload.kind)).toContain("final");
 
-    // Dropped again: nothing new, no second campaign.
+    // vcw report reads the same results.
+    const report = await runCli(["report", campaigns[0]!.id!, "--json"], {
+      REDIS_URL: inject("redisUrl"),
+      VCW_PREFIX: s.settings.prefix.value,
+    });
+    expect(JSON.parse(report.stdout)).toMatchObject({ kind: "final", contacts: 12, completion: 1 });
+
+    // Dropped again: nothing new, no second campaign. A file without a valid contact gets none.
     drop(s.inbox, "monday-again.csv", contactsCsv(12, { from: 90_000 }));
+    drop(s.inbox, "all-bad.csv", "Phone,First Name\n12,Too short\nnope,Not a number\n");
+    const bad = await waitFor(() => summaryOf(s.inbox, "all-bad.csv"), 20_000, "all-bad.csv settled");
+    expect(bad.totals).toMatchObject({ valid: 0, rejected: 2 });
     await sleep(1_000);
     expect(
       (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(`${s.name} `)),
     ).toHaveLength(1);
+    expect(await daemon!.queues.campaigns.getJobCounts()).toMatchObject({
+      completed: 1,
+      waiting: 0,
+      failed: 0,
+    });
   });
 
   it("a webhook down for a while receives every summary after it comes back, none lost", async () => {

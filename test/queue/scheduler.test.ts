@@ -81,4 +81,65 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
       ).toEqual(["cmp_a", "cmp_b"]);
     }
   });
+
+  it("digest reports: one per report tick with every campaign of the job, however many replicas", async () => {
+    const p = prefix();
+    const def = JobDefinition.parse({
+      name: "digest",
+      inbox: "inbox/digest",
+      segment: { id: "seg_1" },
+      campaign: { assistant: { id: "asst_1" }, dialer: { id: "dial_1" } },
+      polling: { schedule: "0 0 1 1 *" },
+      reports: [{ cron: "* * * * * *", sinks: ["log"] }],
+    });
+    const store = createCampaignStore(redis, p);
+    for (const [id, state] of [
+      ["cmp_x", "finished"],
+      ["cmp_y", "active"],
+    ] as const) {
+      await store.register(
+        {
+          id,
+          name: id,
+          job: "digest",
+          file: "f.csv",
+          sha256: "0".repeat(64),
+          gen: 1,
+          segmentId: "seg_1",
+          scheduledAt: new Date().toISOString(),
+          state,
+          attempt: 0,
+          followUps: [],
+        },
+        Date.now(),
+      );
+    }
+    const replicas = Array.from({ length: 2 }, () => {
+      const connection = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+      connections.push(connection);
+      const queues = createQueues({ connection, prefix: `${p}:bull` });
+      const scheduler = startScheduler({
+        jobs: new Map([[def.name, def]]),
+        queues,
+        store: createCampaignStore(connection, p),
+        logger: pino({ level: "silent" }),
+      });
+      return { queues, scheduler };
+    });
+    await sleep(2_300);
+    for (const r of replicas) await r.scheduler.stop();
+    await sleep(200);
+    const jobs = await replicas[0]!.queues.deliveries.getJobs(["waiting"]);
+    for (const r of replicas) await closeQueues(r.queues);
+    const ats = jobs.map((j) => (j.data.payload.kind === "digest" ? j.data.payload.at : ""));
+    expect(jobs.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(ats).size).toBe(jobs.length);
+    const [first] = jobs;
+    expect(first!.data.payload).toMatchObject({ kind: "digest", job: "digest" });
+    const campaigns = first!.data.payload.kind === "digest" ? first!.data.payload.campaigns : [];
+    expect(campaigns.map((c) => [c.campaign.id, c.kind])).toEqual([
+      ["cmp_x", "final"],
+      ["cmp_y", "progress"],
+    ]);
+  });
 });

@@ -40,7 +40,8 @@ export function createCampaignProcessor(d: WorkDeps) {
         scheduled_at: scheduledAt,
         is_automation: c.isAutomation,
       },
-      { prefix: d.prefix },
+      // The lock outlives any create still in flight from a worker that died holding it.
+      { prefix: d.prefix, lockMs: d.leaseMs },
     );
     const info: CampaignInfo = {
       id: result.id,

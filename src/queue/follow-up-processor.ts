@@ -32,7 +32,7 @@ export function createFollowUpProcessor(d: WorkDeps) {
         name: `${info.name} → follow-up ${attempt}`,
         description: `Follow-up ${attempt} of campaign ${info.id}`,
       },
-      { prefix: d.prefix },
+      { prefix: d.prefix, lockMs: d.leaseMs },
     );
     async function* rows(): AsyncGenerator<ContactToImport> {
       for (const [index, r] of again.entries()) {

@@ -88,7 +88,9 @@ export function createImportProcessor(d: ImportProcessorDeps) {
 
     let segmentId: string | undefined;
     try {
-      const id = (await resolveSegment(d.client, d.redis, def.segment, { prefix: d.prefix })).id;
+      const id = (
+        await resolveSegment(d.client, d.redis, def.segment, { prefix: d.prefix, lockMs: d.leaseMs })
+      ).id;
       segmentId = id;
       const resume = asCheckpoint(job.progress);
       if (resume) log.info({ cursor: resume.cursor }, "resuming import");

@@ -9,7 +9,7 @@ import { NO_FAULTS } from "../../src/simulator/faults.ts";
 import { spawnVcw, type VcwProcess } from "../support/cli.ts";
 import { contactsCsv, drop, phoneOf, summaryOf, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
-import { API_KEY } from "../support/fixtures.ts";
+import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
 
 /** Real daemon processes (`vcw start`, `vcw worker`) against the simulator of this test file. */
@@ -23,7 +23,7 @@ describe("worker processes: crashes and sharing", () => {
   });
 
   /** A job with its own folders and key space, its segment created up front (so the test knows its id). */
-  async function setup(extraEnv: NodeJS.ProcessEnv = {}) {
+  async function setup(extraEnv: NodeJS.ProcessEnv = {}, extraJob = "") {
     const home = tempDir("vcw-proc-");
     const inbox = join(home, "inbox");
     const segmentId = (await t.client.segments.create({ name: `proc-${randomBytes(3).toString("hex")}` }))
@@ -31,7 +31,7 @@ describe("worker processes: crashes and sharing", () => {
     mkdirSync(join(home, "jobs"));
     writeFileSync(
       join(home, "jobs", "crash.yaml"),
-      `name: crash\ninbox: ${inbox}\nsegment:\n  id: ${segmentId}\ncontacts:\n  country: US\n`,
+      `name: crash\ninbox: ${inbox}\nsegment:\n  id: ${segmentId}\ncontacts:\n  country: US\n${extraJob}`,
     );
     const prefix = `vcw-test-${randomBytes(4).toString("hex")}`;
     const env: NodeJS.ProcessEnv = {
@@ -150,6 +150,52 @@ describe("worker processes: crashes and sharing", () => {
       expect(dump, key).not.toContain(API_KEY);
     }
   }, 120_000);
+
+  it("workers killed around the end of an import and the campaign's creation: one campaign, not two", async () => {
+    // Slow answers widen the window between asking for the campaign and remembering its id.
+    t.sim.setFaults({ ...NO_FAULTS, latencyMs: 150, jitterMs: 100 });
+    const assistant = (await t.client.assistants.create(validAssistant())).id!;
+    const dialer = (await t.client.dialers.create(validDialer())).id!;
+    const s = await setup(
+      { VCW_RATE_LIMIT: "500" },
+      `campaign:\n  assistant: { id: ${assistant} }\n  dialer: { id: ${dialer} }\n  name: "crash-{file}"\n`,
+    );
+    const tag = randomBytes(3).toString("hex");
+    const files = Array.from({ length: 6 }, (_, k) => `crash-${tag}-${k}.csv`);
+    const campaignsOf = async (file: string) =>
+      (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(`crash-${file} #`));
+    // Each round drops a new file and kills the worker at a random moment after its campaign is asked for.
+    let midCreation = 0;
+    for (const [k, file] of files.entries()) {
+      const p = s.start("start");
+      drop(s.inbox, file, contactsCsv(5, { from: 61_000 + k * 10 }));
+      const job = await waitFor(
+        async () =>
+          (await redis.keys(`${s.prefix}:bull:vcw-campaign:campaign-crash-*`)).length > k ? true : undefined,
+        60_000,
+        `campaign of ${file} asked for`,
+      );
+      void job;
+      await sleep(Math.floor(Math.random() * 600));
+      p.child.kill("SIGKILL");
+      await p.exited;
+      if ((await campaignsOf(file)).length === 0 || (await redis.scard(`${s.prefix}:campaigns:crash`)) <= k)
+        midCreation += 1;
+    }
+    const last = s.start("start");
+    await waitFor(
+      async () => ((await redis.scard(`${s.prefix}:campaigns:crash`)) >= files.length ? true : undefined),
+      90_000,
+      "every campaign registered",
+    );
+    last.child.kill("SIGTERM");
+    await last.exited;
+    console.log(
+      `campaign crash test: ${midCreation} of ${files.length} kills before the campaign was registered`,
+    );
+    for (const file of files) expect(await campaignsOf(file), file).toHaveLength(1);
+    expect(await redis.scard(`${s.prefix}:campaigns:crash`)).toBe(files.length);
+  }, 240_000);
 
   it("two worker processes import two overlapping files at once: each contact once, and the shared limit holds", async () => {
     // The service takes 100 requests a second; each process alone is allowed 90: only a shared limit avoids 429s.

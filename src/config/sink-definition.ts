@@ -48,3 +48,8 @@ export const SinksFile = z
 
 /** The sink every job has without configuring it. */
 export const BUILTIN_SINKS: Record<string, SinkDefinition> = { log: { type: "log" } };
+
+/** The JSON Schema published as jobs/sinks.schema.json, for editors. */
+export function sinksJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(SinksFile, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+}

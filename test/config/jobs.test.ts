@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { jobJsonSchema } from "../../src/config/job-definition.ts";
 import { formatProblem, loadJobs } from "../../src/config/load-jobs.ts";
+import { sinksJsonSchema } from "../../src/config/sink-definition.ts";
 import { validateFile } from "../../src/ingest/index.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir, writeFixture } from "../support/files.ts";
@@ -23,6 +24,7 @@ describe("job definitions", () => {
 
   it("jobs/schema.json is what the zod schema generates (run `npm run jobs:schema` after changing it)", () => {
     expect(JSON.parse(readFileSync("jobs/schema.json", "utf8"))).toEqual(jobJsonSchema());
+    expect(JSON.parse(readFileSync("jobs/sinks.schema.json", "utf8"))).toEqual(sinksJsonSchema());
   });
 
   it("every problem comes with its file, line and path", async () => {

@@ -6,6 +6,7 @@ import { demoCommand } from "./commands/demo.ts";
 import { importCommand } from "./commands/import.ts";
 import { jobsCommand } from "./commands/jobs.ts";
 import { reportCommand } from "./commands/report.ts";
+import { retryCommand } from "./commands/retry.ts";
 import { simulatorCommand } from "./commands/simulator.ts";
 import { startCommand, workerCommand } from "./commands/start.ts";
 import { statusCommand } from "./commands/status.ts";
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
     .addCommand(importCommand())
     .addCommand(statusCommand())
     .addCommand(reportCommand())
+    .addCommand(retryCommand())
     .addCommand(suppressCommand())
     .addCommand(simulatorCommand())
     .addCommand(apiCommand())

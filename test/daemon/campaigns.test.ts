@@ -53,7 +53,9 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
   });
 
   /** A job with a campaign section and sinks; returns its folders and the daemon's settings. */
-  function setup(job: { followUps?: boolean; progress?: boolean; hookUrl?: string } = {}) {
+  function setup(
+    job: { followUps?: boolean; progress?: boolean; hookUrl?: string; env?: NodeJS.ProcessEnv } = {},
+  ) {
     const home = tempDir("vcw-cmp-");
     const inbox = join(home, "inbox");
     const jobs = join(home, "jobs");
@@ -95,7 +97,7 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
         `    dir: ${join(home, "out")}`,
       ].join("\n"),
     );
-    const settings = testSettings(home, t.sim.url, { VCW_DELIVERY_BACKOFF_MS: "200" });
+    const settings = testSettings(home, t.sim.url, { VCW_DELIVERY_BACKOFF_MS: "200", ...job.env });
     return { home, inbox, name, settings };
   }
 
@@ -267,5 +269,44 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
     expect(summary.totals).toMatchObject({ total: 2, valid: 1, skipped: 1, codes: { opted_out: 1 } });
     expect(readFileSync(summary.errorsFile, "utf8")).toContain("opted_out");
     expect(existsSync(summary.errorsFile)).toBe(true);
+  });
+
+  it("a delivery that keeps failing ends in the failed set; vcw retry deliveries sends it again", async () => {
+    let up = false;
+    const accepted: string[] = [];
+    receiver = await startHttpServer((req, res) => {
+      if (!up) return sendJson(res, 500, {});
+      accepted.push(String(req.headers["idempotency-key"]));
+      sendJson(res, 200, {});
+    });
+    const s = setup({ env: { VCW_DELIVERY_ATTEMPTS: "2" } });
+    await start(s.settings);
+    drop(s.inbox, "friday.csv", contactsCsv(4, { from: 94_000 }));
+    const failed = await waitFor(
+      async () => {
+        const jobs = await daemon!.queues.deliveries.getJobs(["failed"]);
+        return jobs.find((j) => j.data.sink === "hook" && j.data.payload.kind === "final");
+      },
+      30_000,
+      "final delivery failed",
+    );
+    expect(failed.failedReason).toBe("sink hook: answered HTTP 500");
+    const status = await runCli(["status"], {
+      REDIS_URL: inject("redisUrl"),
+      VCW_PREFIX: s.settings.prefix.value,
+    });
+    expect(status.stdout).toMatch(/failed {3}deliveries hook\/final: sink hook: answered HTTP 500/);
+    up = true;
+    const retry = await runCli(["retry", "deliveries"], {
+      REDIS_URL: inject("redisUrl"),
+      VCW_PREFIX: s.settings.prefix.value,
+    });
+    expect(retry.stdout).toMatch(/\d+ failed deliveries job\(s\) sent back to the queue/);
+    await waitFor(
+      () => (accepted.includes(failed.data.idempotencyKey) ? true : undefined),
+      20_000,
+      "redelivered",
+    );
+    expect(await daemon!.queues.deliveries.getFailedCount()).toBe(0);
   });
 });

@@ -1,0 +1,41 @@
+import { Command } from "commander";
+import { Redis } from "ioredis";
+import { findRedis } from "../../daemon/redis-connection.ts";
+import { resolveSettings } from "../../daemon/settings.ts";
+import { closeQueues, createQueues } from "../../queue/queues.ts";
+import { CliError } from "../cli-error.ts";
+
+const RETRYABLE = ["deliveries", "campaigns", "polls", "followUps"] as const;
+
+/** Failed jobs stay in their failed set until an operator sends them back to the queue. */
+export function retryCommand(): Command {
+  return new Command("retry")
+    .description(
+      "Send the failed jobs of a queue back to it (a rejected file is retried by dropping it again)",
+    )
+    .argument("<queue>", `one of ${RETRYABLE.join(", ")}`)
+    .action(async (name: string) => {
+      if (!(RETRYABLE as readonly string[]).includes(name)) {
+        throw new CliError(
+          name === "imports"
+            ? "a rejected file is retried by dropping it into its inbox again"
+            : `no queue "${name}"; retryable: ${RETRYABLE.join(", ")}`,
+        );
+      }
+      const settings = resolveSettings();
+      const url = await findRedis(settings.redisUrl, settings.home.value);
+      if (!url)
+        throw new CliError("no Redis is running (start the daemon with `vcw start`, or set REDIS_URL)", 1);
+      const redis = new Redis(url, { maxRetriesPerRequest: null });
+      const queues = createQueues({ connection: redis, prefix: `${settings.prefix.value}:bull` });
+      try {
+        const queue = queues[name as (typeof RETRYABLE)[number]];
+        const failed = await queue.getFailedCount();
+        await queue.retryJobs({ state: "failed" });
+        console.log(`${failed} failed ${name} job(s) sent back to the queue`);
+      } finally {
+        await closeQueues(queues);
+        await redis.quit();
+      }
+    });
+}

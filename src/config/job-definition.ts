@@ -70,7 +70,10 @@ export const JobDefinition = z
       .union(
         [
           z.strictObject({
-            name: z.string().min(1, "must not be empty"),
+            name: z.string().min(1, "must not be empty").meta({
+              description:
+                "Found or created. May use {job}, {date}, {file} and {sha}: '{job} {file} {sha}' gives each file its own segment, so its campaign calls only that file's contacts.",
+            }),
             description: z.string().optional(),
           }),
           z.strictObject({ id: z.string().min(1, "must not be empty") }),

@@ -5,6 +5,7 @@ import type { Client } from "../api/client.ts";
 import { AmbiguousWriteError, VcwError } from "../api/errors/index.ts";
 import type { CampaignCreate } from "../api/schemas/campaign.ts";
 import { type CallingWindow, nextOpening } from "./calling-window.ts";
+import { fillPattern } from "./name-pattern.ts";
 
 export type StartRule = "asap" | { at: string } | { window: CallingWindow };
 
@@ -18,15 +19,12 @@ export function scheduledAtFor(start: StartRule, now: number, notBefore = now): 
   return new Date(opening).toISOString();
 }
 
-/** `{job} {date} {file}` filled in; the file hash keeps names unique, so a name finds its campaign. */
+/** The pattern filled in; the file hash keeps names unique, so a name finds its campaign. */
 export function campaignName(
   pattern: string,
   v: { job: string; file: string; sha256: string; now: number; attempt: number },
 ) {
-  const name = pattern
-    .replaceAll("{job}", v.job)
-    .replaceAll("{date}", new Date(v.now).toISOString().slice(0, 10))
-    .replaceAll("{file}", v.file);
+  const name = fillPattern(pattern, { job: v.job, file: v.file, sha256: v.sha256, at: v.now });
   return `${name} #${v.sha256.slice(0, 8)}${v.attempt > 0 ? ` follow-up ${v.attempt}` : ""}`;
 }
 

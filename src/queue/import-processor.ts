@@ -13,6 +13,7 @@ import { createContactLedger } from "../pipeline/contact-ledger.ts";
 import { dropFolder, settleFile } from "../pipeline/drop-folder.ts";
 import type { FileRegistry } from "../pipeline/file-registry.ts";
 import { type ImportCheckpoint, type ImportFileResult, importFile } from "../pipeline/import-file.ts";
+import { fillPattern } from "../pipeline/name-pattern.ts";
 import { forgetSegment, resolveSegment } from "../pipeline/resolve-segment.ts";
 import type { ImportJobData } from "./import-queue.ts";
 
@@ -87,10 +88,22 @@ export function createImportProcessor(d: ImportProcessorDeps) {
     }
 
     let segmentId: string | undefined;
+    // A segment name may be a pattern ({job} {date} {file} {sha}): one segment per file, or per day.
+    const target =
+      "name" in def.segment
+        ? {
+            ...def.segment,
+            name: fillPattern(def.segment.name, {
+              job: data.job,
+              file: data.original,
+              sha256: data.sha256,
+              at: job.timestamp,
+            }),
+          }
+        : def.segment;
     try {
-      const id = (
-        await resolveSegment(d.client, d.redis, def.segment, { prefix: d.prefix, lockMs: d.leaseMs })
-      ).id;
+      const id = (await resolveSegment(d.client, d.redis, target, { prefix: d.prefix, lockMs: d.leaseMs }))
+        .id;
       segmentId = id;
       const resume = asCheckpoint(job.progress);
       if (resume) log.info({ cursor: resume.cursor }, "resuming import");
@@ -114,7 +127,7 @@ export function createImportProcessor(d: ImportProcessorDeps) {
       const summary: ImportSummary = {
         status: "imported",
         ...base,
-        segment: { id, name: "name" in def.segment ? def.segment.name : undefined },
+        segment: { id, name: "name" in target ? target.name : undefined },
         ...result,
         errorsFile: result.errorsFile && join(folder.done, `${data.file}.errors.csv`),
         attempts: job.attemptsStarted,
@@ -142,7 +155,7 @@ export function createImportProcessor(d: ImportProcessorDeps) {
       }
       // The service lost the remembered segment (deleted, or a simulator reset): look again next attempt.
       if (error instanceof NotFoundError && segmentId)
-        await forgetSegment(d.redis, def.segment, segmentId, d.prefix);
+        await forgetSegment(d.redis, target, segmentId, d.prefix);
       const final =
         error instanceof IngestFileError ||
         error instanceof UnrecoverableError ||

@@ -185,4 +185,18 @@ describe("drop folder -> segment, on real Redis against the simulator", () => {
     expect(done).toMatch(/^[0-9a-f]{12}-bad_name__\.csv\.summary\.json$/);
     await expectExactly(0, 3);
   });
+
+  it("a segment name pattern gives each file its own segment, with only its contacts", async () => {
+    writeJob(join(home, "jobs"), "leads", inbox, `per-file-${home.slice(-6)} {file} {sha}`);
+    await start();
+    drop(inbox, "north.csv", contactsCsv(3, { from: 500 }));
+    drop(inbox, "south.csv", contactsCsv(4, { from: 600 }));
+    const north = await waitFor(() => summaryOf(inbox, "north.csv"), 20_000, "north done");
+    const south = await waitFor(() => summaryOf(inbox, "south.csv"), 20_000, "south done");
+    expect(north.segment!.name).toBe(`per-file-${home.slice(-6)} north.csv ${north.sha256.slice(0, 8)}`);
+    expect(south.segment!.id).not.toBe(north.segment!.id);
+    const phones = async (id: string) => (await t.client.contacts.list(id)).map((c) => c.phone).sort();
+    expect(await phones(north.segment!.id)).toEqual([0, 1, 2].map((i) => phoneOf(500 + i)));
+    expect(await phones(south.segment!.id)).toEqual([0, 1, 2, 3].map((i) => phoneOf(600 + i)));
+  });
 });

@@ -10,6 +10,7 @@ import { createContactLedger } from "../../pipeline/contact-ledger.ts";
 import { sha256File } from "../../pipeline/drop-folder.ts";
 import { createFileRegistry } from "../../pipeline/file-registry.ts";
 import { type ImportCheckpoint, type ImportFileResult, importFile } from "../../pipeline/import-file.ts";
+import { fillPattern } from "../../pipeline/name-pattern.ts";
 import { resolveSegment } from "../../pipeline/resolve-segment.ts";
 import { CliError } from "../cli-error.ts";
 import { countryOption } from "./validate.ts";
@@ -37,7 +38,7 @@ export function importCommand(): Command {
             throw new CliError(`no job named "${o.job}" in ${settings.jobsDir.value} (jobs: ${known})`);
           }
         }
-        const target: { id: string } | { name: string; description?: string | undefined } = def?.segment ?? {
+        const given: { id: string } | { name: string; description?: string | undefined } = def?.segment ?? {
           name: o.segment as string,
         };
         const ingest = def
@@ -58,6 +59,18 @@ export function importCommand(): Command {
             return;
           }
         }
+        const target =
+          "name" in given
+            ? {
+                ...given,
+                name: fillPattern(given.name, {
+                  job: def?.name ?? "",
+                  file: basename(file),
+                  sha256,
+                  at: Date.now(),
+                }),
+              }
+            : given;
         const segment = await resolveSegment(services.client, services.redis, target, {
           prefix: settings.prefix.value,
         });

@@ -28,12 +28,8 @@ export async function resolveRedis(
   }
   if (await pings(defaultUrl)) return { url: defaultUrl, source: "default URL, it answered" };
   const record = join(home, "redis.json");
-  const previous = await readFile(record, "utf8").then(
-    (t) => (JSON.parse(t) as { url?: string }).url,
-    () => undefined,
-  );
-  if (previous && (await pings(previous)))
-    return { url: previous, source: `private redis-server (${record})` };
+  const previous = await runningPrivateRedis(home);
+  if (previous) return { url: previous, source: `private redis-server (${record})` };
   if (!onPath("redis-server")) {
     throw new Error(
       `No Redis answers at ${defaultUrl} and redis-server is not on PATH: start Redis or set REDIS_URL`,
@@ -51,11 +47,16 @@ export async function findRedis(
 ): Promise<string | undefined> {
   if (setting.value) return setting.value;
   if (await pings(DEFAULT_REDIS_URL)) return DEFAULT_REDIS_URL;
-  const previous = await readFile(join(home, "redis.json"), "utf8").then(
+  return runningPrivateRedis(home);
+}
+
+/** The URL of a private redis-server an earlier `vcw` started under `home`, if it still answers. */
+async function runningPrivateRedis(home: string): Promise<string | undefined> {
+  const url = await readFile(join(home, "redis.json"), "utf8").then(
     (t) => (JSON.parse(t) as { url?: string }).url,
     () => undefined,
   );
-  return previous && (await pings(previous)) ? previous : undefined;
+  return url && (await pings(url)) ? url : undefined;
 }
 
 function onPath(binary: string): boolean {

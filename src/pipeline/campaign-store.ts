@@ -42,8 +42,6 @@ export function createCampaignStore(redis: Redis, prefix = "vcw") {
   const all = (job: string) => `${prefix}:campaigns:${job}`;
 
   return {
-    keys: { meta, fps, results, events },
-
     async register(info: CampaignInfo, now: number): Promise<void> {
       await redis
         .multi()

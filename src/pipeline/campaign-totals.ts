@@ -98,6 +98,10 @@ export interface CampaignSummary {
   generatedAt: string;
 }
 
+/** The kind of summary a campaign in `state` gets. */
+export const kindOf = (state: CampaignInfo["state"]): CampaignSummary["kind"] =>
+  state === "finished" ? "final" : state === "stuck" ? "stuck" : "progress";
+
 /** The summary of a campaign's totals. Pure. */
 export function summarize(
   info: CampaignInfo,

@@ -3,7 +3,7 @@ import type { Redis } from "ioredis";
 import type { Client } from "../api/client.ts";
 import type { CampaignStore } from "./campaign-store.ts";
 import { applyRecord, isFinished, type StatusClasses } from "./campaign-totals.ts";
-import { audienceDigest, diffRecords, toRecord } from "./result-record.ts";
+import { audienceDigest, diffRecords, encodeAll, toRecord } from "./result-record.ts";
 import type { SuppressionList } from "./suppression.ts";
 
 /** Fingerprints seen by the last poll of recent campaigns, per process (a few MB per 100,000 entries). */
@@ -69,7 +69,8 @@ export async function pollCampaign(campaignId: string, o: PollOptions): Promise<
     }
     const entries = await o.client.campaigns.audiences(campaignId);
     const records = entries.map(toRecord).filter((r) => r !== undefined);
-    const digest = audienceDigest(records);
+    const encoded = encodeAll(records);
+    const digest = audienceDigest(records, encoded);
     const at = now();
 
     if (digest === stored.digest) {
@@ -92,7 +93,7 @@ export async function pollCampaign(campaignId: string, o: PollOptions): Promise<
       cached?.version === stored.version
         ? cached.seen
         : new Map(Object.entries(await o.store.fingerprints(campaignId)));
-    const changes = diffRecords(seen, records);
+    const changes = diffRecords(seen, records, encoded);
     const before = await o.store.records(
       campaignId,
       changes.map((c) => c.phone),

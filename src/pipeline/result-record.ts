@@ -60,11 +60,17 @@ export function hash64(text: string): string {
   return (a >>> 0).toString(36) + (b >>> 0).toString(36).padStart(7, "0");
 }
 
+/** The JSON of each record, computed once per poll and shared by the digest and the diff. */
+export const encodeAll = (records: readonly ResultRecord[]) => records.map((r) => JSON.stringify(r));
+
 /** One digest of a whole audience, whatever the order of its entries. */
-export function audienceDigest(records: readonly ResultRecord[]): string {
-  const sorted = [...records].sort((x, y) => (x.phone < y.phone ? -1 : x.phone > y.phone ? 1 : 0));
+export function audienceDigest(records: readonly ResultRecord[], encoded = encodeAll(records)): string {
+  const order = records.map((_, i) => i);
+  order.sort((x, y) =>
+    records[x]!.phone < records[y]!.phone ? -1 : records[x]!.phone > records[y]!.phone ? 1 : 0,
+  );
   const hash = createHash("sha1");
-  for (const r of sorted) hash.update(JSON.stringify(r)).update("\n");
+  for (const i of order) hash.update(encoded[i]!).update("\n");
   return hash.digest("base64url");
 }
 
@@ -76,15 +82,14 @@ export interface Change {
 
 /** The records whose fingerprint differs from the one seen before (or that are new). Pure. */
 export function diffRecords(
-  seen: ReadonlyMap<string, string> | Record<string, string>,
-  records: ResultRecord[],
+  seen: ReadonlyMap<string, string>,
+  records: readonly ResultRecord[],
+  encoded = encodeAll(records),
 ): Change[] {
-  const get =
-    seen instanceof Map ? (p: string) => seen.get(p) : (p: string) => (seen as Record<string, string>)[p];
   const changes: Change[] = [];
-  for (const record of records) {
-    const fp = fingerprint(record);
-    if (get(record.phone) !== fp) changes.push({ phone: record.phone, record, fingerprint: fp });
-  }
+  records.forEach((record, i) => {
+    const fp = hash64(encoded[i]!);
+    if (seen.get(record.phone) !== fp) changes.push({ phone: record.phone, record, fingerprint: fp });
+  });
   return changes;
 }

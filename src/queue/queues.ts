@@ -47,6 +47,14 @@ export interface QueueOptions {
   deliveryBackoffMs?: number;
 }
 
+/** Retried with exponential backoff; kept a week when done, and in the failed set until retried. */
+const retried = (attempts: number, delayMs: number) => ({
+  attempts,
+  backoff: { type: "exponential", delay: delayMs },
+  removeOnComplete: { age: 7 * 86_400 },
+  removeOnFail: false,
+});
+
 /** The daemon's queues. Jobs keep deterministic ids, so adding one twice is a no-op. */
 export function createQueues(o: QueueOptions) {
   const base = { connection: o.connection, prefix: o.prefix };
@@ -58,12 +66,7 @@ export function createQueues(o: QueueOptions) {
     }) as Queue<ImportJobData>,
     campaigns: new Queue<CampaignJobData>(CAMPAIGN_QUEUE, {
       ...base,
-      defaultJobOptions: {
-        attempts: 8,
-        backoff: { type: "exponential", delay: 2_000 },
-        removeOnComplete: { age: 7 * 86_400 },
-        removeOnFail: false,
-      },
+      defaultJobOptions: retried(8, 2_000),
     }),
     polls: new Queue<PollJobData>(POLL_QUEUE, {
       ...base,
@@ -72,21 +75,11 @@ export function createQueues(o: QueueOptions) {
     }),
     followUps: new Queue<FollowUpJobData>(FOLLOW_UP_QUEUE, {
       ...base,
-      defaultJobOptions: {
-        attempts: 8,
-        backoff: { type: "exponential", delay: 2_000 },
-        removeOnComplete: { age: 7 * 86_400 },
-        removeOnFail: false,
-      },
+      defaultJobOptions: retried(8, 2_000),
     }),
     deliveries: new Queue<DeliveryJobData>(DELIVERY_QUEUE, {
       ...base,
-      defaultJobOptions: {
-        attempts: o.deliveryAttempts ?? 12,
-        backoff: { type: "exponential", delay: o.deliveryBackoffMs ?? 2_000 },
-        removeOnComplete: { age: 7 * 86_400 },
-        removeOnFail: false,
-      },
+      defaultJobOptions: retried(o.deliveryAttempts ?? 12, o.deliveryBackoffMs ?? 2_000),
     }),
   };
 }

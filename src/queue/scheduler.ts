@@ -2,7 +2,7 @@ import cron, { type ScheduledTask, type TaskContext } from "node-cron";
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
 import type { CampaignStore } from "../pipeline/campaign-store.ts";
-import { type CampaignSummary, summarize } from "../pipeline/campaign-totals.ts";
+import { type CampaignSummary, kindOf, summarize } from "../pipeline/campaign-totals.ts";
 import { enqueueDeliveries, enqueueSummary } from "./enqueue-summary.ts";
 import { idPart, type Queues } from "./queues.ts";
 
@@ -67,9 +67,7 @@ export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
         for (const id of (await d.store.allOf(def.name)).sort()) {
           const s = await d.store.get(id);
           if (!s) continue;
-          const kind =
-            s.info.state === "finished" ? "final" : s.info.state === "stuck" ? "stuck" : "progress";
-          campaigns.push(summarize(s.info, s.totals, s.version, kind, now()));
+          campaigns.push(summarize(s.info, s.totals, s.version, kindOf(s.info.state), now()));
         }
         const at = new Date(tick * 1000).toISOString();
         await enqueueDeliveries(

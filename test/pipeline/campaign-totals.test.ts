@@ -4,13 +4,13 @@ import { AUDIENCE_STATUSES } from "../../src/api/schemas/audience-status.ts";
 import { AudienceEntry } from "../../src/api/schemas/campaign.ts";
 import {
   applyRecord,
-  type CampaignInfo,
   emptyTotals,
   isFinished,
   type StatusClasses,
   summarize,
 } from "../../src/pipeline/campaign-totals.ts";
 import { diffRecords, fingerprint, type ResultRecord, toRecord } from "../../src/pipeline/result-record.ts";
+import { campaignInfo } from "../support/fixtures.ts";
 
 const classes: StatusClasses = {
   final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
@@ -85,19 +85,12 @@ describe("campaign totals kept up to date through diffs", () => {
 });
 
 describe("summarize", () => {
-  const info: CampaignInfo = {
-    id: "cmp_1",
+  const info = campaignInfo({
     name: "leads 2026-11-22 a.csv",
     job: "leads",
     file: "a.csv",
-    sha256: "ab".repeat(32),
-    gen: 1,
-    segmentId: "seg_1",
     scheduledAt: "2026-11-22T10:00:00.000Z",
-    state: "active",
-    attempt: 0,
-    followUps: [],
-  };
+  });
 
   it("counts statuses, sentiment, durations, meetings, transfers, messages and top errors", () => {
     const totals = fromScratch([

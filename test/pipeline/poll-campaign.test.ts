@@ -3,7 +3,7 @@ import { AUDIENCE_STATUSES } from "../../src/api/schemas/audience-status.ts";
 import { createCampaignStore } from "../../src/pipeline/campaign-store.ts";
 import { pollCampaign } from "../../src/pipeline/poll-campaign.ts";
 import { createSuppressionList } from "../../src/pipeline/suppression.ts";
-import { validAssistant, validDialer } from "../support/fixtures.ts";
+import { campaignInfo, validAssistant, validDialer } from "../support/fixtures.ts";
 import { useRedis } from "../support/redis.ts";
 import { useSimulator } from "../support/simulator.ts";
 
@@ -39,20 +39,7 @@ describe("pollCampaign (real Redis, simulator with frozen time moved by hand)", 
       })
     ).id!;
     const store = createCampaignStore(redis, p);
-    const info = {
-      id,
-      name: `poll-${p}`,
-      job: "j",
-      file: "f.csv",
-      sha256: "0".repeat(64),
-      gen: 1,
-      segmentId: segment,
-      scheduledAt: new Date().toISOString(),
-      state: "active" as const,
-      attempt: 0,
-      followUps: [],
-    };
-    await store.register(info, Date.now());
+    await store.register(campaignInfo({ id, name: `poll-${p}`, segmentId: segment }), Date.now());
     return { id, store };
   }
 

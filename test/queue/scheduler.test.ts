@@ -4,8 +4,9 @@ import pino from "pino";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { JobDefinition } from "../../src/config/job-definition.ts";
 import { createCampaignStore } from "../../src/pipeline/campaign-store.ts";
-import { closeQueues, createQueues } from "../../src/queue/queues.ts";
+import { closeQueues, createQueues, type Queues } from "../../src/queue/queues.ts";
 import { startScheduler } from "../../src/queue/scheduler.ts";
+import { campaignInfo } from "../support/fixtures.ts";
 import { useRedis } from "../support/redis.ts";
 
 describe("startScheduler: replicas tick, each tick polls once", () => {
@@ -14,6 +15,28 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
   afterAll(async () => {
     await Promise.all(connections.map((c) => c.quit()));
   });
+
+  /** `n` scheduler replicas, each with its own connection and queues, as separate processes would be. */
+  function startReplicas(
+    n: number,
+    p: string,
+    def: JobDefinition,
+    wrap: (queues: Queues) => void = () => {},
+  ) {
+    return Array.from({ length: n }, () => {
+      const connection = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+      connections.push(connection);
+      const queues = createQueues({ connection, prefix: `${p}:bull` });
+      wrap(queues);
+      const scheduler = startScheduler({
+        jobs: new Map([[def.name, def]]),
+        queues,
+        store: createCampaignStore(connection, p),
+        logger: pino({ level: "silent" }),
+      });
+      return { queues, scheduler };
+    });
+  }
 
   it("three replicas polling every second enqueue one poll per campaign and tick", async () => {
     const p = prefix();
@@ -26,40 +49,15 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
     });
     const store = createCampaignStore(redis, p);
     for (const id of ["cmp_a", "cmp_b"]) {
-      await store.register(
-        {
-          id,
-          name: id,
-          job: "sched",
-          file: "f.csv",
-          sha256: "0".repeat(64),
-          gen: 1,
-          segmentId: "seg_1",
-          scheduledAt: new Date().toISOString(),
-          state: "active",
-          attempt: 0,
-          followUps: [],
-        },
-        Date.now(),
-      );
+      await store.register(campaignInfo({ id, name: id, job: "sched" }), Date.now());
     }
     let adds = 0;
-    const replicas = Array.from({ length: 3 }, () => {
-      const connection = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
-      connections.push(connection);
-      const queues = createQueues({ connection, prefix: `${p}:bull` });
+    const replicas = startReplicas(3, p, def, (queues) => {
       const add = queues.polls.add.bind(queues.polls);
       queues.polls.add = (...args: Parameters<typeof add>) => {
         adds += 1;
         return add(...args);
       };
-      const scheduler = startScheduler({
-        jobs: new Map([[def.name, def]]),
-        queues,
-        store: createCampaignStore(connection, p),
-        logger: pino({ level: "silent" }),
-      });
-      return { queues, scheduler };
     });
     await sleep(3_300);
     for (const r of replicas) await r.scheduler.stop();
@@ -97,35 +95,9 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
       ["cmp_x", "finished"],
       ["cmp_y", "active"],
     ] as const) {
-      await store.register(
-        {
-          id,
-          name: id,
-          job: "digest",
-          file: "f.csv",
-          sha256: "0".repeat(64),
-          gen: 1,
-          segmentId: "seg_1",
-          scheduledAt: new Date().toISOString(),
-          state,
-          attempt: 0,
-          followUps: [],
-        },
-        Date.now(),
-      );
+      await store.register(campaignInfo({ id, name: id, job: "digest", state }), Date.now());
     }
-    const replicas = Array.from({ length: 2 }, () => {
-      const connection = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
-      connections.push(connection);
-      const queues = createQueues({ connection, prefix: `${p}:bull` });
-      const scheduler = startScheduler({
-        jobs: new Map([[def.name, def]]),
-        queues,
-        store: createCampaignStore(connection, p),
-        logger: pino({ level: "silent" }),
-      });
-      return { queues, scheduler };
-    });
+    const replicas = startReplicas(2, p, def);
     await sleep(2_300);
     for (const r of replicas) await r.scheduler.stop();
     await sleep(200);

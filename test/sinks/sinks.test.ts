@@ -10,24 +10,19 @@ import { SinkError } from "../../src/sinks/sink-error.ts";
 import { slackSink } from "../../src/sinks/slack-sink.ts";
 import { webhookSink } from "../../src/sinks/webhook-sink.ts";
 import { tempDir } from "../support/files.ts";
+import { campaignInfo } from "../support/fixtures.ts";
 import { sendJson, startHttpServer, type TestServer } from "../support/http-server.ts";
 import { captureLogs } from "../support/log-capture.ts";
 
 const summary = (): CampaignSummary =>
   summarize(
-    {
-      id: "cmp_1",
+    campaignInfo({
       name: "leads 2026-11-22 a.csv #01234567",
       job: "leads",
       file: "a.csv",
-      sha256: "0".repeat(64),
-      gen: 1,
-      segmentId: "seg_1",
       scheduledAt: "2026-11-22T10:00:00.000Z",
       state: "finished",
-      attempt: 0,
-      followUps: [],
-    },
+    }),
     { ...emptyTotals(), contacts: 2, final: 2, byStatus: { completed: 1, "no-answer": 1 } },
     4,
     "final",

@@ -1,4 +1,5 @@
 import type { AssistantCreate, DialerCreate, KnowledgeBaseCreate } from "../../src/api/index.ts";
+import type { CampaignInfo } from "../../src/pipeline/campaign-totals.ts";
 
 /** Secrets used by tests; each must never show up in a log line or an error message. */
 export const API_KEY = "vcs-test-key-3f9a1c2b7d";
@@ -65,5 +66,21 @@ export const validKnowledgeBase = (over: Partial<KnowledgeBaseCreate> = {}): Kno
   title: "FAQ",
   language: "en",
   data: [{ question: "What is Acme?", answer: "A company." }],
+  ...over,
+});
+
+/** A campaign as the worker registers it; tests override what they look at. */
+export const campaignInfo = (over: Partial<CampaignInfo> = {}): CampaignInfo => ({
+  id: "cmp_1",
+  name: "cmp_1",
+  job: "j",
+  file: "f.csv",
+  sha256: "0".repeat(64),
+  gen: 1,
+  segmentId: "seg_1",
+  scheduledAt: new Date().toISOString(),
+  state: "active",
+  attempt: 0,
+  followUps: [],
   ...over,
 });

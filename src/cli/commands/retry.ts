@@ -1,9 +1,7 @@
 import { Command } from "commander";
-import { Redis } from "ioredis";
-import { findRedis } from "../../daemon/redis-connection.ts";
-import { resolveSettings } from "../../daemon/settings.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { CliError } from "../cli-error.ts";
+import { withRedis } from "../with-redis.ts";
 
 const RETRYABLE = ["deliveries", "campaigns", "polls", "followUps"] as const;
 
@@ -22,20 +20,16 @@ export function retryCommand(): Command {
             : `no queue "${name}"; retryable: ${RETRYABLE.join(", ")}`,
         );
       }
-      const settings = resolveSettings();
-      const url = await findRedis(settings.redisUrl, settings.home.value);
-      if (!url)
-        throw new CliError("no Redis is running (start the daemon with `vcw start`, or set REDIS_URL)", 1);
-      const redis = new Redis(url, { maxRetriesPerRequest: null });
-      const queues = createQueues({ connection: redis, prefix: `${settings.prefix.value}:bull` });
-      try {
-        const queue = queues[name as (typeof RETRYABLE)[number]];
-        const failed = await queue.getFailedCount();
-        await queue.retryJobs({ state: "failed" });
-        console.log(`${failed} failed ${name} job(s) sent back to the queue`);
-      } finally {
-        await closeQueues(queues);
-        await redis.quit();
-      }
+      await withRedis(async (redis, settings) => {
+        const queues = createQueues({ connection: redis, prefix: `${settings.prefix.value}:bull` });
+        try {
+          const queue = queues[name as (typeof RETRYABLE)[number]];
+          const failed = await queue.getFailedCount();
+          await queue.retryJobs({ state: "failed" });
+          console.log(`${failed} failed ${name} job(s) sent back to the queue`);
+        } finally {
+          await closeQueues(queues);
+        }
+      });
     });
 }

@@ -1,126 +1,119 @@
 import { readdir } from "node:fs/promises";
 import { Command } from "commander";
-import { Redis } from "ioredis";
 import { loadJobs } from "../../config/load-jobs.ts";
-import { findRedis } from "../../daemon/redis-connection.ts";
-import { resolveSettings } from "../../daemon/settings.ts";
 import { dropFolder, isCandidate } from "../../pipeline/drop-folder.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
-import { CliError } from "../cli-error.ts";
+import { withRedis } from "../with-redis.ts";
 
 export function statusCommand(): Command {
   return new Command("status")
     .description("Show the import queue, the files in flight with their progress, and recent failures")
     .option("--json", "print one JSON object")
     .action(async (o) => {
-      const settings = resolveSettings();
-      const url = await findRedis(settings.redisUrl, settings.home.value);
-      if (!url)
-        throw new CliError("no Redis is running (start the daemon with `vcw start`, or set REDIS_URL)", 1);
-      const redis = new Redis(url, { maxRetriesPerRequest: null });
-      const queues = createQueues({ connection: redis, prefix: `${settings.prefix.value}:bull` });
-      const queue = queues.imports;
-      try {
-        const counts = await queue.getJobCounts(
-          "waiting",
-          "active",
-          "delayed",
-          "completed",
-          "failed",
-          "paused",
-        );
-        const active = await queue.getJobs(["active", "waiting", "delayed"], 0, 50);
-        const failed = await queue.getJobs(["failed"], 0, 10);
-        const rate = await redis.hget(`${settings.prefix.value}:limit:{service}`, "rate");
-        const { jobs } = await loadJobs(settings.jobsDir.value);
-        const folders = await Promise.all(
-          jobs.map(async ({ job }) => {
-            const f = dropFolder(job.inbox);
-            const count = async (dir: string) =>
-              (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter(
-                (e) => e.isFile() && isCandidate(e.name),
-              ).length;
-            return {
-              job: job.name,
-              inbox: job.inbox,
-              waiting: await count(f.inbox),
-              processing: await count(f.processing),
-            };
-          }),
-        );
-        const files = await Promise.all(
-          active.map(async (j) => ({
+      await withRedis(async (redis, settings, url) => {
+        const queues = createQueues({ connection: redis, prefix: `${settings.prefix.value}:bull` });
+        const queue = queues.imports;
+        try {
+          const counts = await queue.getJobCounts(
+            "waiting",
+            "active",
+            "delayed",
+            "completed",
+            "failed",
+            "paused",
+          );
+          const active = await queue.getJobs(["active", "waiting", "delayed"], 0, 50);
+          const failed = await queue.getJobs(["failed"], 0, 10);
+          const rate = await redis.hget(`${settings.prefix.value}:limit:{service}`, "rate");
+          const { jobs } = await loadJobs(settings.jobsDir.value);
+          const folders = await Promise.all(
+            jobs.map(async ({ job }) => {
+              const f = dropFolder(job.inbox);
+              const count = async (dir: string) =>
+                (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter(
+                  (e) => e.isFile() && isCandidate(e.name),
+                ).length;
+              return {
+                job: job.name,
+                inbox: job.inbox,
+                waiting: await count(f.inbox),
+                processing: await count(f.processing),
+              };
+            }),
+          );
+          const files = await Promise.all(
+            active.map(async (j) => ({
+              id: j.id,
+              job: j.data.job,
+              file: j.data.original,
+              state: await j.getState(),
+              attempts: j.attemptsStarted,
+              progress: j.progress,
+            })),
+          );
+          const others = {
+            campaigns: queues.campaigns,
+            polls: queues.polls,
+            followUps: queues.followUps,
+            deliveries: queues.deliveries,
+          };
+          const otherCounts: Record<string, Record<string, number>> = {};
+          const otherFailures: { queue: string; id: string | undefined; name: string; reason: string }[] = [];
+          for (const [name, q] of Object.entries(others)) {
+            otherCounts[name] = await q.getJobCounts("waiting", "active", "delayed", "completed", "failed");
+            for (const j of await q.getJobs(["failed"], 0, 10)) {
+              otherFailures.push({ queue: name, id: j.id, name: j.name, reason: j.failedReason });
+            }
+          }
+          const failures = failed.map((j) => ({
             id: j.id,
             job: j.data.job,
             file: j.data.original,
-            state: await j.getState(),
-            attempts: j.attemptsStarted,
-            progress: j.progress,
-          })),
-        );
-        const others = {
-          campaigns: queues.campaigns,
-          polls: queues.polls,
-          followUps: queues.followUps,
-          deliveries: queues.deliveries,
-        };
-        const otherCounts: Record<string, Record<string, number>> = {};
-        const otherFailures: { queue: string; id: string | undefined; name: string; reason: string }[] = [];
-        for (const [name, q] of Object.entries(others)) {
-          otherCounts[name] = await q.getJobCounts("waiting", "active", "delayed", "completed", "failed");
-          for (const j of await q.getJobs(["failed"], 0, 10)) {
-            otherFailures.push({ queue: name, id: j.id, name: j.name, reason: j.failedReason });
+            reason: j.failedReason,
+          }));
+          const status = {
+            redis: url,
+            queue: counts,
+            rate: rate === null ? undefined : Number(rate),
+            folders,
+            files,
+            failures,
+            queues: otherCounts,
+            otherFailures,
+          };
+          if (o.json) {
+            process.stdout.write(`${JSON.stringify(status)}\n`);
+            return;
           }
-        }
-        const failures = failed.map((j) => ({
-          id: j.id,
-          job: j.data.job,
-          file: j.data.original,
-          reason: j.failedReason,
-        }));
-        const status = {
-          redis: url,
-          queue: counts,
-          rate: rate === null ? undefined : Number(rate),
-          folders,
-          files,
-          failures,
-          queues: otherCounts,
-          otherFailures,
-        };
-        if (o.json) {
-          process.stdout.write(`${JSON.stringify(status)}\n`);
-          return;
-        }
-        console.log(`redis ${url}`);
-        console.log(
-          `import queue: ${Object.entries(counts)
-            .map(([k, v]) => `${v} ${k}`)
-            .join(", ")}`,
-        );
-        if (status.rate !== undefined) console.log(`shared request rate: ${status.rate.toFixed(1)} req/s`);
-        for (const f of folders)
-          console.log(`job ${f.job}: ${f.waiting} file(s) in ${f.inbox}, ${f.processing} processing`);
-        for (const f of files) {
-          const p = f.progress as { rowsRead?: number; created?: number; known?: number; cursor?: number };
-          const where =
-            typeof p === "object" && p.rowsRead !== undefined
-              ? `${p.rowsRead} rows read, ${p.created} created, ${p.known} known, resume at row ${p.cursor}`
-              : "not started";
-          console.log(`  ${f.state.padEnd(8)} ${f.job}/${f.file} (attempt ${f.attempts}): ${where}`);
-        }
-        for (const f of failures) console.log(`  failed   ${f.job}/${f.file}: ${f.reason}`);
-        for (const [name, c] of Object.entries(otherCounts)) {
+          console.log(`redis ${url}`);
           console.log(
-            `${name} queue: ${Object.entries(c)
+            `import queue: ${Object.entries(counts)
               .map(([k, v]) => `${v} ${k}`)
               .join(", ")}`,
           );
+          if (status.rate !== undefined) console.log(`shared request rate: ${status.rate.toFixed(1)} req/s`);
+          for (const f of folders)
+            console.log(`job ${f.job}: ${f.waiting} file(s) in ${f.inbox}, ${f.processing} processing`);
+          for (const f of files) {
+            const p = f.progress as { rowsRead?: number; created?: number; known?: number; cursor?: number };
+            const where =
+              typeof p === "object" && p.rowsRead !== undefined
+                ? `${p.rowsRead} rows read, ${p.created} created, ${p.known} known, resume at row ${p.cursor}`
+                : "not started";
+            console.log(`  ${f.state.padEnd(8)} ${f.job}/${f.file} (attempt ${f.attempts}): ${where}`);
+          }
+          for (const f of failures) console.log(`  failed   ${f.job}/${f.file}: ${f.reason}`);
+          for (const [name, c] of Object.entries(otherCounts)) {
+            console.log(
+              `${name} queue: ${Object.entries(c)
+                .map(([k, v]) => `${v} ${k}`)
+                .join(", ")}`,
+            );
+          }
+          for (const f of otherFailures) console.log(`  failed   ${f.queue} ${f.name}: ${f.reason}`);
+        } finally {
+          await closeQueues(queues);
         }
-        for (const f of otherFailures) console.log(`  failed   ${f.queue} ${f.name}: ${f.reason}`);
-      } finally {
-        await closeQueues(queues);
-        await redis.quit();
-      }
+      });
     });
 }

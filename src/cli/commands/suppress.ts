@@ -1,24 +1,12 @@
 import { Command } from "commander";
-import { Redis } from "ioredis";
-import { findRedis } from "../../daemon/redis-connection.ts";
-import { resolveSettings } from "../../daemon/settings.ts";
 import { normalizePhone } from "../../ingest/phone.ts";
 import { createSuppressionList } from "../../pipeline/suppression.ts";
 import { CliError } from "../cli-error.ts";
+import { withRedis } from "../with-redis.ts";
 import { countryOption } from "./validate.ts";
 
-async function withList<T>(run: (list: ReturnType<typeof createSuppressionList>) => Promise<T>): Promise<T> {
-  const settings = resolveSettings();
-  const url = await findRedis(settings.redisUrl, settings.home.value);
-  if (!url)
-    throw new CliError("no Redis is running (start the daemon with `vcw start`, or set REDIS_URL)", 1);
-  const redis = new Redis(url, { maxRetriesPerRequest: null });
-  try {
-    return await run(createSuppressionList(redis, settings.prefix.value));
-  } finally {
-    await redis.quit();
-  }
-}
+const withList = <T>(run: (list: ReturnType<typeof createSuppressionList>) => Promise<T>) =>
+  withRedis((redis, settings) => run(createSuppressionList(redis, settings.prefix.value)));
 
 /** Phones as E.164; a number that isn't one is a usage error naming it. */
 function e164(phones: string[], country: string | undefined): string[] {

@@ -10,9 +10,10 @@ import { Redis } from "ioredis";
 import { createClient } from "../src/api/index.ts";
 import { AUDIENCE_STATUSES } from "../src/api/schemas/audience-status.ts";
 import { startRedisServer } from "../src/daemon/redis-server.ts";
-import { createCampaignStore } from "../src/pipeline/campaign-store.ts";
-import { pollCampaign } from "../src/pipeline/poll-campaign.ts";
-import { createSuppressionList } from "../src/pipeline/suppression.ts";
+import { redisKeys } from "../src/lib/redis-keys.ts";
+import { createSuppressionList } from "../src/pipeline/campaign/suppression.ts";
+import { createCampaignStore } from "../src/pipeline/results/campaign-store.ts";
+import { pollCampaign } from "../src/pipeline/results/poll-campaign.ts";
 import { DEMO_ASSISTANT, DEMO_DIALER } from "../src/simulator/demo-records.ts";
 import { fmt, mb, table } from "./lib.ts";
 
@@ -46,7 +47,7 @@ export async function run(): Promise<void> {
   ).id!;
   await ask({ kind: "advance", ms: 10 * 60_000 }); // 10 simulated minutes: about 200 calls under way or done
 
-  const store = createCampaignStore(redis, "bench");
+  const store = createCampaignStore(redis, redisKeys("bench"));
   await store.register(
     {
       id: campaign,
@@ -67,14 +68,14 @@ export async function run(): Promise<void> {
     client,
     redis,
     store,
-    suppression: createSuppressionList(redis, "bench"),
+    suppression: createSuppressionList(redis, redisKeys("bench")),
     classes: {
       final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
       retry: [...AUDIENCE_STATUSES.retry],
       optedOut: [...AUDIENCE_STATUSES.optedOut],
     },
     stuckAfterMs: 86_400_000,
-    prefix: "bench",
+    keys: redisKeys("bench"),
   };
   const commands = async () => {
     const info = await redis.info("stats");

@@ -1,20 +1,39 @@
-import { Redis } from "ioredis";
+import { resolveSettings, type Settings } from "../config/settings.ts";
 import { findRedis } from "../daemon/redis-connection.ts";
-import { resolveSettings, type Settings } from "../daemon/settings.ts";
+import { connectRedis, describeTarget, type RedisClient } from "../lib/redis.ts";
+import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { CliError } from "./cli-error.ts";
 
-/** Runs a command that reads the daemon's state: against the Redis it uses, never starting one. */
-export async function withRedis<T>(
-  run: (redis: Redis, settings: Settings, url: string) => Promise<T>,
-): Promise<T> {
+export interface RedisContext {
+  redis: RedisClient;
+  keys: RedisKeys;
+  settings: Settings;
+  /** Where Redis is, fit to print (no password). */
+  where: string;
+}
+
+/**
+ * Runs a command that reads the daemon's state: against the Redis it uses, never starting one.
+ * A Redis that doesn't answer fails the command at once with a clear message; once connected, a
+ * command that loses Redis fails instead of waiting for it.
+ */
+export async function withRedis<T>(run: (c: RedisContext) => Promise<T>): Promise<T> {
   const settings = resolveSettings();
-  const url = await findRedis(settings.redisUrl, settings.home.value);
-  if (!url)
+  const target = await findRedis(settings, settings.home.value).catch((error: Error) => {
+    throw new CliError(error.message, 1);
+  });
+  if (!target)
     throw new CliError("no Redis is running (start the daemon with `vcw start`, or set REDIS_URL)", 1);
-  const redis = new Redis(url, { maxRetriesPerRequest: null });
+  const redis = connectRedis(target, { maxRetriesPerRequest: 2, connectTimeout: 2_000 });
+  redis.on("error", () => undefined);
   try {
-    return await run(redis, settings, url);
+    return await run({
+      redis,
+      keys: redisKeys(settings.prefix.value),
+      settings,
+      where: describeTarget(target),
+    });
   } finally {
-    await redis.quit();
+    redis.disconnect();
   }
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AUDIENCE_STATUSES } from "../api/schemas/audience-status.ts";
 import { CONTACT_FIELDS } from "../ingest/headers.ts";
 import { isCountryCode } from "../ingest/phone.ts";
-import { isTimeZone, WEEKDAYS } from "../pipeline/calling-window.ts";
+import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
 
 const MAPPABLE = [...CONTACT_FIELDS, "full_name"] as const;
 

@@ -1,35 +1,42 @@
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
+import { Cluster } from "ioredis";
+import { DEFAULT_REDIS_URL, type Settings } from "../config/settings.ts";
+import { describeTarget, type RedisTarget } from "../lib/redis.ts";
+import { withTimeout } from "../lib/with-timeout.ts";
 import { pings, type RedisServer, startRedisServer } from "./redis-server.ts";
-import { DEFAULT_REDIS_URL, type Setting } from "./settings.ts";
 
 export interface ResolvedRedis {
-  url: string;
+  target: RedisTarget;
   source: string;
   /** The private server this process started, if it did. */
   server?: RedisServer;
 }
 
+type RedisSettings = Pick<Settings, "redisUrl" | "redisCluster">;
+
 /**
- * The Redis to use: `REDIS_URL`; else the default URL when it answers; else a private
- * redis-server (found again through ./.vcw/redis.json, started when none answers).
+ * The Redis to use: a Cluster (`REDIS_CLUSTER_NODES`); `REDIS_URL`; else the default URL when it
+ * answers; else a private redis-server (found again through ./.vcw/redis.json, started when none
+ * answers). A given Redis that doesn't answer is an error naming it, without its password.
  */
 export async function resolveRedis(
-  setting: Setting<string | undefined>,
+  s: RedisSettings,
   home: string,
   defaultUrl = DEFAULT_REDIS_URL,
 ): Promise<ResolvedRedis> {
-  if (setting.value) {
-    if (!(await pings(setting.value, 2_000))) {
-      throw new Error(`Redis does not answer at ${setting.value} (${setting.source})`);
+  const given = givenTarget(s);
+  if (given) {
+    if (!(await answers(given.target, 2_000))) {
+      throw new Error(`Redis does not answer at ${describeTarget(given.target)} (${given.source})`);
     }
-    return { url: setting.value, source: setting.source };
+    return given;
   }
-  if (await pings(defaultUrl)) return { url: defaultUrl, source: "default URL, it answered" };
+  if (await pings(defaultUrl)) return { target: { url: defaultUrl }, source: "default URL, it answered" };
   const record = join(home, "redis.json");
   const previous = await runningPrivateRedis(home);
-  if (previous) return { url: previous, source: `private redis-server (${record})` };
+  if (previous) return { target: { url: previous }, source: `private redis-server (${record})` };
   if (!onPath("redis-server")) {
     throw new Error(
       `No Redis answers at ${defaultUrl} and redis-server is not on PATH: start Redis or set REDIS_URL`,
@@ -37,17 +44,66 @@ export async function resolveRedis(
   }
   const server = await startRedisServer({ dir: join(home, "redis"), persist: true });
   await writeFile(record, `${JSON.stringify({ url: server.url, pid: server.process.pid })}\n`);
-  return { url: server.url, source: `private redis-server started, data in ${join(home, "redis")}`, server };
+  return {
+    target: { url: server.url },
+    source: `private redis-server started, data in ${join(home, "redis")}`,
+    server,
+  };
 }
 
-/** Whether a private server started by an earlier `vcw` is running: for commands that only read. */
+/**
+ * The Redis a command that only reads should use: the one configured, else one a running daemon
+ * uses. Never starts one. A configured Redis that doesn't answer within `timeoutMs` is an error.
+ */
 export async function findRedis(
-  setting: Setting<string | undefined>,
+  s: RedisSettings,
   home: string,
-): Promise<string | undefined> {
-  if (setting.value) return setting.value;
-  if (await pings(DEFAULT_REDIS_URL)) return DEFAULT_REDIS_URL;
-  return runningPrivateRedis(home);
+  timeoutMs = 2_000,
+): Promise<RedisTarget | undefined> {
+  const given = givenTarget(s);
+  if (given) {
+    if (!(await answers(given.target, timeoutMs)))
+      throw new Error(`Redis does not answer at ${describeTarget(given.target)} (${given.source})`);
+    return given.target;
+  }
+  if (await pings(DEFAULT_REDIS_URL)) return { url: DEFAULT_REDIS_URL };
+  const url = await runningPrivateRedis(home);
+  return url ? { url } : undefined;
+}
+
+function givenTarget(s: RedisSettings): { target: RedisTarget; source: string } | undefined {
+  if (s.redisCluster.value) return { target: s.redisCluster.value, source: s.redisCluster.source };
+  if (s.redisUrl.value) return { target: { url: s.redisUrl.value }, source: s.redisUrl.source };
+  return undefined;
+}
+
+/** Whether the target answers PING within `timeoutMs` (a Cluster: one of its nodes, and its slots). */
+export async function answers(target: RedisTarget, timeoutMs: number): Promise<boolean> {
+  if ("url" in target) return pings(target.url, timeoutMs);
+  const cluster = new Cluster(target.cluster, {
+    lazyConnect: true,
+    clusterRetryStrategy: () => null,
+    enableOfflineQueue: false,
+    redisOptions: {
+      connectTimeout: timeoutMs,
+      maxRetriesPerRequest: 0,
+      ...(target.password ? { password: target.password } : {}),
+    },
+  });
+  cluster.on("error", () => undefined);
+  const answer = async () => {
+    await cluster.connect();
+    return (await cluster.ping()) === "PONG";
+  };
+  try {
+    return await withTimeout(
+      answer().catch(() => false),
+      timeoutMs,
+      false,
+    );
+  } finally {
+    cluster.disconnect();
+  }
 }
 
 /** The URL of a private redis-server an earlier `vcw` started under `home`, if it still answers. */

@@ -3,6 +3,7 @@ import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
+import { withTimeout } from "../lib/with-timeout.ts";
 
 export interface RedisServerOptions {
   port?: number;
@@ -98,11 +99,17 @@ export async function pings(url: string, timeoutMs = 500): Promise<boolean> {
     retryStrategy: () => null,
   });
   redis.on("error", () => undefined);
-  try {
+  const answer = async () => {
     await redis.connect();
     return (await redis.ping()) === "PONG";
-  } catch {
-    return false;
+  };
+  try {
+    // A server that accepts the connection but never answers must not hang us either.
+    return await withTimeout(
+      answer().catch(() => false),
+      timeoutMs * 2,
+      false,
+    );
   } finally {
     redis.disconnect();
   }

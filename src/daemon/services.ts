@@ -1,23 +1,35 @@
-import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import { type Client, createClient } from "../api/client.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { formatProblem, loadJobs } from "../config/load-jobs.ts";
+import { type Settings, simulatorStateFile } from "../config/settings.ts";
 import type { SinkDefinition } from "../config/sink-definition.ts";
+import { createFileRegistry, type FileRegistry } from "../inbox/file-registry.ts";
+import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from "../lib/redis.ts";
+import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shared-rate-limiter.ts";
+import { createSuppressionList, type SuppressionList } from "../pipeline/campaign/suppression.ts";
+import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
+import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
 import { startSimulator } from "../simulator/server.ts";
 import { resolveRedis } from "./redis-connection.ts";
-import { type Settings, simulatorStateFile } from "./settings.ts";
 
 /** What every role needs: Redis, the service (or the embedded simulator), the client, the jobs. */
 export interface Services {
-  redis: Redis;
-  redisUrl: string;
+  redis: RedisClient;
+  redisTarget: RedisTarget;
+  keys: RedisKeys;
   baseUrl: string;
   client: Client;
   limiter: SharedRateLimiter;
   jobs: ReadonlyMap<string, JobDefinition>;
   sinks: Record<string, SinkDefinition>;
+  registry: FileRegistry;
+  store: CampaignStore;
+  suppression: SuppressionList;
+  imports: ImportUseCase;
+  /** Ledger lease: longer than any request can stay in flight. */
+  leaseMs: number;
   /** Cleanups run in reverse order by `close`; roles add their own. */
   onClose(cleanup: () => Promise<unknown>): void;
   close(): Promise<void>;
@@ -36,11 +48,12 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     }
   };
   try {
-    const redisAt = await resolveRedis(s.redisUrl, s.home.value);
+    const redisAt = await resolveRedis(s, s.home.value);
     if (redisAt.server) cleanups.push(() => redisAt.server!.stop());
-    logger.info({ url: redisAt.url }, `redis: ${redisAt.source}`);
-    const redis = new Redis(redisAt.url, { maxRetriesPerRequest: null });
+    logger.info({ redis: describeTarget(redisAt.target) }, `redis: ${redisAt.source}`);
+    const redis = connectRedis(redisAt.target);
     cleanups.push(() => redis.quit());
+    const keys = redisKeys(s.prefix.value);
 
     let baseUrl = s.baseUrl.value;
     if (!baseUrl) {
@@ -66,7 +79,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
 
     const limiter = createSharedRateLimiter({
       redis,
-      key: `${s.prefix.value}:limit:{service}`,
+      key: keys.limiter,
       limit: s.rateLimit.value,
       onError: (error) => logger.warn({ err: String(error) }, "rate limiter could not reach Redis"),
     });
@@ -78,14 +91,23 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       gate: limiter,
       logger: logger.child({ component: "api" }),
     });
+    const leaseMs = leaseMsOf(s);
+    const registry = createFileRegistry(redis, keys);
+    const suppression = createSuppressionList(redis, keys);
     return {
       redis,
-      redisUrl: redisAt.url,
+      redisTarget: redisAt.target,
+      keys,
       baseUrl,
       client,
       limiter,
       jobs,
       sinks: loaded.sinks,
+      registry,
+      store: createCampaignStore(redis, keys),
+      suppression,
+      imports: createImportUseCase({ client, redis, keys, leaseMs, registry, suppression }),
+      leaseMs,
       onClose: (cleanup) => cleanups.push(cleanup),
       close,
     };

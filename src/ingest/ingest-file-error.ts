@@ -1,4 +1,4 @@
-import { VcwError } from "../api/errors/vcw-error.ts";
+import { VcwError } from "../lib/vcw-error.ts";
 
 export type FileErrorCode =
   | "not_found"

@@ -1,13 +1,17 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Redis } from "ioredis";
 import type { AttemptOutcome, RequestGate } from "../api/gate.ts";
+import type { RedisClient } from "../lib/redis.ts";
+import { defineScript } from "../lib/scripts.ts";
 import { LatencyWatch } from "./latency-watch.ts";
 import type { RateLimitOptions } from "./rate-limit-options.ts";
 
 // Each attempt reserves the next free slot (a virtual schedule, `tat`) at the shared rate, on Redis'
 // clock so workers on different machines agree. In adaptive mode the rate grows only while demand
 // exceeds it (a backlog of reserved slots), so idle time never inflates it.
-const ACQUIRE = `
+const acquire = defineScript<string>(
+  "limiter_acquire",
+  1,
+  `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local h = redis.call('HMGET', KEYS[1], 'rate', 'tat', 'last', 'cut')
@@ -27,9 +31,13 @@ local slot = math.max(tat, now)
 redis.call('HSET', KEYS[1], 'rate', tostring(rate), 'tat', tostring(slot + 1000 / rate), 'last', tostring(now))
 redis.call('PEXPIRE', KEYS[1], 86400000)
 return tostring(slot - now)
-`;
+`,
+);
 
-const DECREASE = `
+const decrease = defineScript<number>(
+  "limiter_decrease",
+  1,
+  `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 local h = redis.call('HMGET', KEYS[1], 'rate', 'cut')
@@ -40,7 +48,8 @@ rate = math.max(tonumber(ARGV[2]), rate * tonumber(ARGV[1]))
 redis.call('HSET', KEYS[1], 'rate', tostring(rate), 'cut', tostring(now))
 redis.call('HINCRBY', KEYS[1], 'cuts', 1)
 return 1
-`;
+`,
+);
 
 export interface SharedRateLimiter extends RequestGate {
   /** The shared rate now, requests per second, and how many decreases so far. */
@@ -48,7 +57,7 @@ export interface SharedRateLimiter extends RequestGate {
 }
 
 export interface SharedRateLimiterOptions {
-  redis: Redis;
+  redis: RedisClient;
   /** Redis key of the shared state; one per service. */
   key: string;
   limit: RateLimitOptions;
@@ -66,22 +75,22 @@ export function createSharedRateLimiter(o: SharedRateLimiterOptions): SharedRate
       ? ["fixed", limit.perSecond, limit.perSecond, limit.perSecond, 0]
       : ["adaptive", limit.initial, limit.min, limit.max, limit.increase];
 
-  const decrease = () => {
+  const cut = () => {
     if (!adaptive) return;
-    redis
-      .eval(DECREASE, 1, key, adaptive.decrease, adaptive.min, adaptive.cooldownMs)
-      .catch((error: unknown) => o.onError?.(error));
+    decrease(redis, [key], [adaptive.decrease, adaptive.min, adaptive.cooldownMs]).catch((error: unknown) =>
+      o.onError?.(error),
+    );
   };
 
   return {
     async acquire(signal) {
-      const wait = Number(await redis.eval(ACQUIRE, 1, key, ...args.map(String)));
+      const wait = Number(await acquire(redis, [key], args));
       if (wait >= 1) await sleep(wait, undefined, { signal });
     },
     observe({ status, timedOut, latencyMs }: AttemptOutcome) {
       if (!adaptive) return;
-      if (status === 429 || timedOut) return decrease();
-      if (status !== undefined && status < 500 && latency.add(latencyMs)) decrease();
+      if (status === 429 || timedOut) return cut();
+      if (status !== undefined && status < 500 && latency.add(latencyMs)) cut();
     },
     async state() {
       const [rate, cuts] = await redis.hmget(key, "rate", "cuts");

@@ -1,12 +1,14 @@
-import { randomBytes } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
-import type { Redis } from "ioredis";
-import { AmbiguousWriteError, VcwError } from "../api/errors/index.ts";
+import { AmbiguousWriteError } from "../api/errors/index.ts";
+import { withLock } from "../lib/lock.ts";
+import type { RedisClient } from "../lib/redis.ts";
+import { PermanentError } from "./errors.ts";
 
 export interface CreateOnceSpec {
-  /** Redis key that remembers the record's id; its lock is `<memo>:lock`. */
+  /** Redis key that remembers the record's id. */
   memo: string;
-  /** How long the lock holds: longer than any create still in flight from a holder that died. */
+  /** Its lock's key. */
+  lock: string;
+  /** How long the lock holds after its holder died: longer than any create still in flight. */
   lockMs: number;
   /** The record's id found by its unique name, if it exists. */
   find: () => Promise<string | undefined>;
@@ -16,23 +18,18 @@ export interface CreateOnceSpec {
   missing: string;
 }
 
-const UNLOCK = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
-
 /**
  * Creates a record once across retries, crashes and workers, without idempotency keys: its id is
  * remembered in Redis; creation happens under a lock; the unique name is looked up before creating
  * and after an ambiguous create or an answer without id.
  */
 export async function createOnce(
-  redis: Redis,
+  redis: RedisClient,
   spec: CreateOnceSpec,
 ): Promise<{ id: string; created: boolean }> {
   const remembered = await redis.get(spec.memo);
   if (remembered) return { id: remembered, created: false };
-  const lock = `${spec.memo}:lock`;
-  const token = randomBytes(8).toString("hex");
-  while ((await redis.set(lock, token, "PX", spec.lockMs, "NX")) !== "OK") await sleep(50);
-  try {
+  const locked = await withLock(redis, spec.lock, { ttlMs: spec.lockMs }, async () => {
     const again = await redis.get(spec.memo);
     if (again) return { id: again, created: false };
     let id = await spec.find();
@@ -44,14 +41,18 @@ export async function createOnce(
         if (!(error instanceof AmbiguousWriteError)) throw error;
       }
       id ??= await spec.find();
-      if (!id) throw new VcwError(spec.missing);
+      if (!id)
+        throw new PermanentError(
+          spec.missing,
+          "the service neither returned its id nor lists it by name (docs/spec-gaps.md)",
+        );
       created = true;
     }
     await redis.set(spec.memo, id);
     return { id, created };
-  } finally {
-    await redis.eval(UNLOCK, 1, lock, token);
-  }
+  });
+  if (!locked.acquired) throw new Error(`lock ${spec.lock} not acquired`); // waits, so never
+  return locked.value;
 }
 
 /** The id of the one record among `matches` (those bearing `name`), undefined if none; more is an error. */
@@ -61,9 +62,10 @@ export function idByName(
   name: string,
   hint = "",
 ): string | undefined {
-  if (matches.length > 1) throw new VcwError(`${matches.length} ${what}s are named "${name}"${hint}`);
+  if (matches.length > 1)
+    throw new PermanentError(`${matches.length} ${what}s are named "${name}"`, hint || undefined);
   if (matches.length === 1 && !matches[0]!.id) {
-    throw new VcwError(`The service lists ${what} "${name}" without an id${hint}`);
+    throw new PermanentError(`the service lists ${what} "${name}" without an id`, hint || undefined);
   }
   return matches[0]?.id;
 }

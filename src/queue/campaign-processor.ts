@@ -1,70 +1,75 @@
 import type { Job } from "bullmq";
-import type { CampaignInfo } from "../pipeline/campaign-totals.ts";
 import {
   campaignName,
   createCampaignOnce,
   resolveAssistant,
   scheduledAtFor,
-} from "../pipeline/create-campaign.ts";
+} from "../pipeline/campaign/create-campaign.ts";
+import { campaignKey } from "../pipeline/campaign/lifecycle.ts";
+import type { CampaignInfo } from "../pipeline/results/model.ts";
+import { failFastOnPermanent } from "./failures.ts";
 import type { CampaignJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
 /** Creates the campaign of an imported file (or a follow-up) exactly once, and registers it for polling. */
 export function createCampaignProcessor(d: WorkDeps) {
-  return async function processCampaign(
-    job: Job<CampaignJobData>,
-  ): Promise<{ id: string; created: boolean }> {
-    const data = job.data;
-    const def = jobOf(d, data.job);
-    if (!def.campaign) throw new Error(`job ${data.job} has no campaign section`);
-    const c = def.campaign;
-    const now = d.now();
-    const name = campaignName(c.name, {
-      job: data.job,
-      file: data.original,
-      sha256: data.sha256,
-      now: job.timestamp,
-      attempt: data.attempt,
-    });
-    const scheduledAt = scheduledAtFor(c.start, now, data.notBefore ?? now);
-    const key = `${data.job}:${data.sha256}:${data.gen}:${data.attempt}`;
-    const result = await createCampaignOnce(
-      d.client,
-      d.redis,
-      key,
-      {
-        campaigns_name: name,
-        assistant_id: await resolveAssistant(d.client, c.assistant),
-        contacts_id: data.segmentId,
-        dialer_id: c.dialer.id,
-        scheduled_at: scheduledAt,
-        is_automation: c.isAutomation,
-      },
-      // The lock outlives any create still in flight from a worker that died holding it.
-      { prefix: d.prefix, lockMs: d.leaseMs },
-    );
-    const info: CampaignInfo = {
-      id: result.id,
-      name,
-      job: data.job,
-      file: data.original,
-      sha256: data.sha256,
-      gen: data.gen,
-      segmentId: data.segmentId,
-      scheduledAt,
-      state: "active",
-      attempt: data.attempt,
-      followUps: [],
-    };
-    await d.store.register(info, now);
-    if (data.parentId) {
-      const parent = await d.store.get(data.parentId);
-      if (parent) await d.store.addFollowUp(data.parentId, parent.info, result.id);
-    }
-    d.logger.info(
-      { job: data.job, campaign: result.id, name, scheduledAt, created: result.created },
-      "campaign ready",
-    );
-    return result;
+  return (job: Job<CampaignJobData>) => failFastOnPermanent(() => processCampaign(d, job));
+}
+
+async function processCampaign(
+  d: WorkDeps,
+  job: Job<CampaignJobData>,
+): Promise<{ id: string; created: boolean }> {
+  const data = job.data;
+  const def = jobOf(d, data.job);
+  if (!def.campaign) throw new Error(`job ${data.job} has no campaign section`);
+  const c = def.campaign;
+  const now = d.now();
+  const name = campaignName(c.name, {
+    job: data.job,
+    file: data.original,
+    sha256: data.sha256,
+    now: job.timestamp,
+    attempt: data.attempt,
+  });
+  const scheduledAt = scheduledAtFor(c.start, now, data.notBefore ?? now);
+  const result = await createCampaignOnce(
+    d.client,
+    d.redis,
+    d.keys,
+    campaignKey(data),
+    {
+      campaigns_name: name,
+      assistant_id: await resolveAssistant(d.client, c.assistant),
+      contacts_id: data.segmentId,
+      dialer_id: c.dialer.id,
+      scheduled_at: scheduledAt,
+      is_automation: c.isAutomation,
+    },
+    // The lock outlives any create still in flight from a worker that died holding it.
+    { lockMs: d.leaseMs },
+  );
+  const info: CampaignInfo = {
+    id: result.id,
+    name,
+    job: data.job,
+    file: data.original,
+    sha256: data.sha256,
+    gen: data.gen,
+    segmentId: data.segmentId,
+    scheduledAt,
+    state: "active",
+    attempt: data.attempt,
+    followUps: [],
   };
+  await d.store.register(info, now);
+  if (data.parentId) {
+    const parent = await d.store.get(data.parentId);
+    if (parent) await d.store.addFollowUp(data.parentId, parent.info, result.id);
+  }
+  d.logger.info(
+    { job: data.job, campaign: result.id, name, scheduledAt, created: result.created },
+    "campaign ready",
+  );
+  return result;
 }

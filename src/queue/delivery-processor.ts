@@ -1,5 +1,5 @@
 import { type Job, UnrecoverableError } from "bullmq";
-import { createSink } from "../sinks/create-sink.ts";
+import { createSink } from "./create-sink.ts";
 import type { DeliveryJobData } from "./queues.ts";
 import type { WorkDeps } from "./work-deps.ts";
 

@@ -1,7 +1,9 @@
 import type { Job } from "bullmq";
-import { createContactLedger } from "../pipeline/contact-ledger.ts";
-import { type ContactToImport, importContacts } from "../pipeline/import-contacts.ts";
-import { resolveSegment } from "../pipeline/resolve-segment.ts";
+import { followUpCampaign, followUpSegmentName } from "../pipeline/campaign/lifecycle.ts";
+import { createContactLedger } from "../pipeline/import/contact-ledger.ts";
+import { type ContactToImport, importContacts } from "../pipeline/import/import-contacts.ts";
+import { resolveSegment } from "../pipeline/import/resolve-segment.ts";
+import { applyIntents } from "./intents.ts";
 import type { FollowUpJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
@@ -11,7 +13,7 @@ import { jobOf, type WorkDeps } from "./work-deps.ts";
  * no earlier than the job's spacing after the first one ended, inside its calling window.
  */
 export function createFollowUpProcessor(d: WorkDeps) {
-  const ledger = createContactLedger(d.redis, { prefix: d.prefix, leaseMs: d.leaseMs });
+  const ledger = createContactLedger(d.redis, { keys: d.keys, leaseMs: d.leaseMs });
   return async function processFollowUp(job: Job<FollowUpJobData>) {
     const def = jobOf(d, job.data.job);
     const stored = await d.store.get(job.data.campaignId);
@@ -24,15 +26,15 @@ export function createFollowUpProcessor(d: WorkDeps) {
     const again = candidates.filter((r) => !suppressed.has(r.phone));
     if (again.length === 0) return { contacts: 0 };
 
-    const attempt = info.attempt + 1;
     const segment = await resolveSegment(
       d.client,
       d.redis,
+      d.keys,
       {
-        name: `${info.name} → follow-up ${attempt}`,
-        description: `Follow-up ${attempt} of campaign ${info.id}`,
+        name: followUpSegmentName(info),
+        description: `Follow-up ${info.attempt + 1} of campaign ${info.id}`,
       },
-      { prefix: d.prefix, lockMs: d.leaseMs },
+      { lockMs: d.leaseMs },
     );
     async function* rows(): AsyncGenerator<ContactToImport> {
       for (const [index, r] of again.entries()) {
@@ -50,21 +52,11 @@ export function createFollowUpProcessor(d: WorkDeps) {
       segmentId: segment.id,
       owner: `${job.id}#${job.attemptsStarted}`,
     });
-    await d.queues.campaigns.add(
-      `${info.job}/${info.file} follow-up ${attempt}`,
-      {
-        job: info.job,
-        sha256: info.sha256,
-        gen: info.gen,
-        original: info.file,
-        segmentId: segment.id,
-        attempt,
-        parentId: info.id,
-        notBefore: stored.lastChangeAt + def.followUps.spacingMinutes * 60_000,
-      },
-      { jobId: `campaign-${job.data.job}-${info.sha256.slice(0, 16)}-${info.gen}-${attempt}` },
+    await applyIntents([followUpCampaign(def, info, segment.id, stored.lastChangeAt)], d);
+    d.logger.info(
+      { campaign: info.id, attempt: info.attempt + 1, contacts: again.length },
+      "follow-up requested",
     );
-    d.logger.info({ campaign: info.id, attempt, contacts: again.length }, "follow-up requested");
     return { contacts: again.length, created: counts.created, segmentId: segment.id };
   };
 }

@@ -2,29 +2,23 @@ import { randomBytes } from "node:crypto";
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
-import type { Redis } from "ioredis";
-import type { Logger } from "pino";
-import type { Client } from "../api/client.ts";
-import { NotFoundError } from "../api/errors/index.ts";
-import { ingestOptionsOf } from "../config/ingest-options.ts";
-import type { JobDefinition } from "../config/job-definition.ts";
+import { dropFolder, settleFile } from "../inbox/drop-folder.ts";
 import { IngestFileError } from "../ingest/ingest-file-error.ts";
-import { createContactLedger } from "../pipeline/contact-ledger.ts";
-import { dropFolder, settleFile } from "../pipeline/drop-folder.ts";
-import type { FileRegistry } from "../pipeline/file-registry.ts";
-import { type ImportCheckpoint, type ImportFileResult, importFile } from "../pipeline/import-file.ts";
-import { fillPattern } from "../pipeline/name-pattern.ts";
-import { forgetSegment, resolveSegment } from "../pipeline/resolve-segment.ts";
-import type { ImportJobData } from "./import-queue.ts";
+import { afterImport } from "../pipeline/campaign/lifecycle.ts";
+import { isPermanent } from "../pipeline/errors.ts";
+import type { ImportCheckpoint } from "../pipeline/import/import-file.ts";
+import { contactsIn, type ImportedFile, importSpecOf } from "../pipeline/import/import-use-case.ts";
+import { applyIntents } from "./intents.ts";
+import type { ImportJobData } from "./queues.ts";
+import { jobOf, type WorkDeps } from "./work-deps.ts";
 
 /** What a finished import leaves in `<file>.summary.json` and as the job's return value. */
-export interface ImportSummary extends Partial<ImportFileResult> {
+export interface ImportSummary extends Partial<ImportedFile> {
   status: "imported" | "rejected";
   job: string;
   file: string;
   original: string;
   sha256: string;
-  segment?: { id: string; name?: string | undefined };
   /** Why the file was rejected. */
   reason?: string;
   attempts: number;
@@ -37,115 +31,65 @@ export interface ImportProgress extends ImportCheckpoint {
   segmentId: string;
 }
 
-export interface ImportProcessorDeps {
-  jobs: () => ReadonlyMap<string, JobDefinition>;
-  client: Client;
-  redis: Redis;
-  registry: FileRegistry;
-  /** Key prefix of the ledger and segment memo. */
-  prefix: string;
-  /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */
-  leaseMs: number;
-  logger: Logger;
-  /** Aborted when the daemon stops: the running import pauses and is resumed later. */
-  stopping: AbortSignal;
-  checkpointMs?: number;
-  waitPollMs?: number;
-  /** Phones never to send (the suppression list). */
-  suppressed?: (phones: string[]) => Promise<Set<string>>;
-  /** After an import, before its file is settled: where the campaign is asked for. Must be idempotent. */
-  onImported?: (data: ImportJobData, summary: ImportSummary) => Promise<void>;
-}
-
-/** The BullMQ processor of import jobs: one file into its job's segment. */
-export function createImportProcessor(d: ImportProcessorDeps) {
-  const ledger = createContactLedger(d.redis, { prefix: d.prefix, leaseMs: d.leaseMs });
-
+/** The BullMQ processor of import jobs: one file into its job's segment, then its campaign. */
+export function createImportProcessor(d: WorkDeps) {
   return async function processImport(job: Job<ImportJobData>, token?: string): Promise<ImportSummary> {
     const { data } = job;
     const log = d.logger.child({ job: data.job, file: data.original, jobId: job.id });
-    const def = d.jobs().get(data.job);
-    if (!def) throw new UnrecoverableError(`no job definition named "${data.job}" is loaded`);
+    const def = jobOf(d, data.job);
     const folder = dropFolder(def.inbox);
     const path = join(folder.processing, data.file);
-    const base = {
-      job: data.job,
-      file: data.file,
-      original: data.original,
-      sha256: data.sha256,
-    };
+    const base = { job: data.job, file: data.file, original: data.original, sha256: data.sha256 };
+    const gen = data.gen ?? 1;
+    // The campaign is asked for before the file is settled: a crash in between asks again (same job id).
+    const next = (imported: ImportSummary) =>
+      applyIntents(
+        afterImport(
+          def,
+          { sha256: data.sha256, gen, original: data.original },
+          {
+            segmentId: imported.segment?.id ?? "",
+            contacts: imported.segment ? contactsIn(counts(imported)) : 0,
+          },
+        ),
+        d,
+      );
 
     if (!(await exists(path))) {
       // Finished by an attempt that died before it could report: its summary is in done/.
       const previous = await readFile(join(folder.done, `${data.file}.summary.json`), "utf8").catch(() => "");
       if (previous) {
         const summary = JSON.parse(previous) as ImportSummary;
-        await d.onImported?.(data, summary);
+        await next(summary);
         await d.registry.settle(data.job, data.sha256, "done");
         return summary;
       }
       throw new UnrecoverableError(`the file ${data.file} is no longer in ${folder.processing}`);
     }
 
+    let imported: ImportedFile;
     let segmentId: string | undefined;
-    // A segment name may be a pattern ({job} {date} {file} {sha}): one segment per file, or per day.
-    const target =
-      "name" in def.segment
-        ? {
-            ...def.segment,
-            name: fillPattern(def.segment.name, {
-              job: data.job,
-              file: data.original,
-              sha256: data.sha256,
-              at: job.timestamp,
-            }),
-          }
-        : def.segment;
     try {
-      const id = (await resolveSegment(d.client, d.redis, target, { prefix: d.prefix, lockMs: d.leaseMs }))
-        .id;
-      segmentId = id;
       const resume = asCheckpoint(job.progress);
       if (resume) log.info({ cursor: resume.cursor }, "resuming import");
-      else log.info({ segmentId }, "import started");
-      const result = await importFile(path, {
-        client: d.client,
-        ledger,
-        segmentId: id,
+      else log.info("import started");
+      imported = await d.imports.run({
+        spec: importSpecOf(def),
+        path,
+        sha256: data.sha256,
+        original: data.original,
+        admittedAt: job.timestamp,
         owner: `${job.id}#${job.attemptsStarted}-${randomBytes(4).toString("hex")}`,
-        ingest: ingestOptionsOf(def),
-        concurrency: def.import.concurrency,
         errorsPath: `${path}.errors.csv`,
         resume,
-        checkpoint: (at) =>
-          job.updateProgress({ ...at, phase: "importing", segmentId: id } satisfies ImportProgress),
+        checkpoint: (at, id) => {
+          segmentId = id;
+          return job.updateProgress({ ...at, phase: "importing", segmentId: id } satisfies ImportProgress);
+        },
         signal: d.stopping,
         ...(d.checkpointMs === undefined ? {} : { checkpointMs: d.checkpointMs }),
         ...(d.waitPollMs === undefined ? {} : { waitPollMs: d.waitPollMs }),
-        ...(d.suppressed ? { suppressed: d.suppressed } : {}),
       });
-      const summary: ImportSummary = {
-        status: "imported",
-        ...base,
-        segment: { id, name: "name" in target ? target.name : undefined },
-        ...result,
-        errorsFile: result.errorsFile && join(folder.done, `${data.file}.errors.csv`),
-        attempts: job.attemptsStarted,
-        finishedAt: new Date().toISOString(),
-      };
-      await d.onImported?.(data, summary);
-      await settleFile(folder, data.file, "done", summary, result.errorsFile);
-      await d.registry.settle(data.job, data.sha256, "done");
-      log.info(
-        {
-          created: result.created,
-          known: result.known,
-          rejected: result.totals.rejected,
-          failed: result.failed,
-        },
-        "import done",
-      );
-      return summary;
     } catch (error) {
       if (d.stopping.aborted && token) {
         // Stopping: the checkpoint is saved; the job waits for the next worker, not counted as failed.
@@ -153,12 +97,10 @@ export function createImportProcessor(d: ImportProcessorDeps) {
         await job.moveToDelayed(Date.now(), token);
         throw new DelayedError();
       }
-      // The service lost the remembered segment (deleted, or a simulator reset): look again next attempt.
-      if (error instanceof NotFoundError && segmentId)
-        await forgetSegment(d.redis, target, segmentId, d.prefix);
       const final =
         error instanceof IngestFileError ||
         error instanceof UnrecoverableError ||
+        isPermanent(error) ||
         job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       const reason = error instanceof Error ? error.message : String(error);
       if (!final) {
@@ -178,8 +120,38 @@ export function createImportProcessor(d: ImportProcessorDeps) {
       log.error({ err: reason }, "file rejected");
       throw error instanceof UnrecoverableError ? error : new UnrecoverableError(reason);
     }
+
+    // Imported: from here on a failure is retried (the ledger makes a rerun send nothing); the file is
+    // never "rejected" after its contacts went in.
+    const summary: ImportSummary = {
+      status: "imported",
+      ...base,
+      ...imported,
+      errorsFile: imported.errorsFile && join(folder.done, `${data.file}.errors.csv`),
+      attempts: job.attemptsStarted,
+      finishedAt: new Date().toISOString(),
+    };
+    await next(summary);
+    await settleFile(folder, data.file, "done", summary, imported.errorsFile);
+    await d.registry.settle(data.job, data.sha256, "done");
+    log.info(
+      {
+        created: imported.created,
+        known: imported.known,
+        rejected: imported.totals.rejected,
+        failed: imported.failed,
+      },
+      "import done",
+    );
+    return summary;
   };
 }
+
+const counts = (s: ImportSummary) => ({
+  created: s.created ?? 0,
+  known: s.known ?? 0,
+  elsewhere: s.elsewhere ?? 0,
+});
 
 function asCheckpoint(progress: unknown): ImportCheckpoint | undefined {
   if (typeof progress !== "object" || progress === null) return undefined;

@@ -1,26 +1,26 @@
 import { type ConnectionOptions, Queue } from "bullmq";
-import type { Payload } from "../sinks/delivery.ts";
-import { createImportQueue, type ImportJobData } from "./import-queue.ts";
+import type { AdmittedFile } from "../inbox/admit-file.ts";
+import type { RedisKeys } from "../lib/redis-keys.ts";
+import type { CampaignRequest } from "../pipeline/campaign/lifecycle.ts";
+import type { Payload } from "../pipeline/results/model.ts";
 
-export const CAMPAIGN_QUEUE = "vcw-campaign";
-export const POLL_QUEUE = "vcw-poll";
-export const FOLLOW_UP_QUEUE = "vcw-follow-up";
-export const DELIVERY_QUEUE = "vcw-delivery";
+/** Queue names; each queue's keys carry its own hash tag (redis-keys.ts), so queues spread over a Cluster. */
+export const QUEUE_NAMES = {
+  imports: "vcw-import",
+  campaigns: "vcw-campaign",
+  polls: "vcw-poll",
+  followUps: "vcw-follow-up",
+  deliveries: "vcw-delivery",
+} as const;
 
-/** Create the campaign of an imported file (or of a follow-up segment). */
-export interface CampaignJobData {
-  job: string;
-  /** File content hash and its import generation: with `attempt`, the campaign's identity. */
-  sha256: string;
-  gen: number;
-  original: string;
-  segmentId: string;
-  /** 0 for the file's own campaign, n for its n-th follow-up. */
-  attempt: number;
-  parentId?: string;
-  /** Earliest start (epoch ms): follow-up spacing. */
-  notBefore?: number;
+export type QueueKind = keyof typeof QUEUE_NAMES;
+
+/** An import job: one admitted file and its import generation (see the file registry). */
+export interface ImportJobData extends AdmittedFile {
+  gen?: number;
 }
+
+export type CampaignJobData = CampaignRequest;
 
 export interface PollJobData {
   job: string;
@@ -40,7 +40,8 @@ export interface DeliveryJobData {
 
 export interface QueueOptions {
   connection: ConnectionOptions;
-  prefix: string;
+  keys: RedisKeys;
+  /** Attempts per file before it is rejected, and the first retry delay (doubling). */
   importAttempts?: number;
   importBackoffMs?: number;
   deliveryAttempts?: number;
@@ -55,32 +56,34 @@ const retried = (attempts: number, delayMs: number) => ({
   removeOnFail: false,
 });
 
-/** The daemon's queues. Jobs keep deterministic ids, so adding one twice is a no-op. */
+/** The prefix BullMQ gets for a queue: from the one key layout. */
+export const queuePrefix = (keys: RedisKeys, kind: QueueKind) => keys.queue(QUEUE_NAMES[kind]);
+
+/** The daemon's queues. Jobs keep deterministic ids (job-ids.ts), so adding one twice is a no-op. */
 export function createQueues(o: QueueOptions) {
-  const base = { connection: o.connection, prefix: o.prefix };
+  const queue = <D>(kind: QueueKind, defaultJobOptions: object) =>
+    new Queue<D>(QUEUE_NAMES[kind], {
+      connection: o.connection,
+      prefix: queuePrefix(o.keys, kind),
+      defaultJobOptions,
+    });
   return {
-    imports: createImportQueue({
-      ...base,
-      ...(o.importAttempts ? { attempts: o.importAttempts } : {}),
-      ...(o.importBackoffMs ? { backoffMs: o.importBackoffMs } : {}),
-    }) as Queue<ImportJobData>,
-    campaigns: new Queue<CampaignJobData>(CAMPAIGN_QUEUE, {
-      ...base,
-      defaultJobOptions: retried(8, 2_000),
+    imports: queue<ImportJobData>("imports", {
+      ...retried(o.importAttempts ?? 5, o.importBackoffMs ?? 5_000),
+      removeOnComplete: { count: 1_000 },
     }),
-    polls: new Queue<PollJobData>(POLL_QUEUE, {
-      ...base,
-      // Completed polls are kept an hour: a late replica's tick finds the id and adds nothing.
-      defaultJobOptions: { attempts: 2, removeOnComplete: { age: 3_600 }, removeOnFail: { age: 86_400 } },
+    campaigns: queue<CampaignJobData>("campaigns", retried(8, 2_000)),
+    // Completed polls are kept an hour: a late replica's tick finds the id and adds nothing.
+    polls: queue<PollJobData>("polls", {
+      attempts: 2,
+      removeOnComplete: { age: 3_600 },
+      removeOnFail: { age: 86_400 },
     }),
-    followUps: new Queue<FollowUpJobData>(FOLLOW_UP_QUEUE, {
-      ...base,
-      defaultJobOptions: retried(8, 2_000),
-    }),
-    deliveries: new Queue<DeliveryJobData>(DELIVERY_QUEUE, {
-      ...base,
-      defaultJobOptions: retried(o.deliveryAttempts ?? 12, o.deliveryBackoffMs ?? 2_000),
-    }),
+    followUps: queue<FollowUpJobData>("followUps", retried(8, 2_000)),
+    deliveries: queue<DeliveryJobData>(
+      "deliveries",
+      retried(o.deliveryAttempts ?? 12, o.deliveryBackoffMs ?? 2_000),
+    ),
   };
 }
 
@@ -89,6 +92,3 @@ export type Queues = ReturnType<typeof createQueues>;
 export async function closeQueues(q: Queues): Promise<void> {
   await Promise.all(Object.values(q).map((queue) => queue.close()));
 }
-
-/** Job ids may not contain ":"; campaign ids and names are made safe for them. */
-export const idPart = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, "_");

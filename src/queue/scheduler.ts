@@ -1,10 +1,12 @@
 import cron, { type ScheduledTask, type TaskContext } from "node-cron";
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
-import type { CampaignStore } from "../pipeline/campaign-store.ts";
-import { type CampaignSummary, kindOf, summarize } from "../pipeline/campaign-totals.ts";
-import { enqueueDeliveries, enqueueSummary } from "./enqueue-summary.ts";
-import { idPart, type Queues } from "./queues.ts";
+import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import { summarize } from "../pipeline/results/campaign-totals.ts";
+import { type CampaignSummary, kindOf } from "../pipeline/results/model.ts";
+import { enqueueDeliveries, enqueueSummary } from "./deliveries.ts";
+import { pollJobId } from "./job-ids.ts";
+import type { Queues } from "./queues.ts";
 
 export interface SchedulerDeps {
   jobs: ReadonlyMap<string, JobDefinition>;
@@ -42,11 +44,7 @@ export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
     every(def.polling.schedule, `poll:${def.name}`, async (ctx) => {
       const tick = tickOf(ctx);
       for (const id of await d.store.activeOf(def.name)) {
-        await d.queues.polls.add(
-          id,
-          { job: def.name, campaignId: id },
-          { jobId: `poll-${idPart(id)}-${tick}` },
-        );
+        await d.queues.polls.add(id, { job: def.name, campaignId: id }, { jobId: pollJobId(id, tick) });
       }
     });
     const progress = def.summaries.progress;

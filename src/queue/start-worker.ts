@@ -1,8 +1,10 @@
 import { type ConnectionOptions, type Processor, Worker } from "bullmq";
+import type { RedisKeys } from "../lib/redis-keys.ts";
+import { QUEUE_NAMES, type QueueKind, queuePrefix } from "./queues.ts";
 
 export interface WorkerOptions {
   connection: ConnectionOptions;
-  prefix: string;
+  keys: RedisKeys;
   /** Jobs run at once by this worker. */
   concurrency?: number;
   /** A worker that stops renewing its lock this long is presumed dead. Default 30 s. */
@@ -13,10 +15,14 @@ export interface WorkerOptions {
   maxStalledCount?: number;
 }
 
-export function startWorker<D, R>(queue: string, processor: Processor<D, R>, o: WorkerOptions): Worker<D, R> {
-  return new Worker<D, R>(queue, processor, {
+export function startWorker<D, R>(
+  kind: QueueKind,
+  processor: Processor<D, R>,
+  o: WorkerOptions,
+): Worker<D, R> {
+  return new Worker<D, R>(QUEUE_NAMES[kind], processor, {
     connection: o.connection,
-    prefix: o.prefix,
+    prefix: queuePrefix(o.keys, kind),
     concurrency: o.concurrency ?? 1,
     lockDuration: o.lockDurationMs ?? 30_000,
     stalledInterval: o.stalledIntervalMs ?? 30_000,

@@ -1,10 +1,14 @@
-import type { Redis } from "ioredis";
+import { UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
 import type { Client } from "../api/client.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import type { SinkDefinition } from "../config/sink-definition.ts";
-import type { CampaignStore } from "../pipeline/campaign-store.ts";
-import type { SuppressionList } from "../pipeline/suppression.ts";
+import type { FileRegistry } from "../inbox/file-registry.ts";
+import type { RedisClient } from "../lib/redis.ts";
+import type { RedisKeys } from "../lib/redis-keys.ts";
+import type { SuppressionList } from "../pipeline/campaign/suppression.ts";
+import type { ImportUseCase } from "../pipeline/import/import-use-case.ts";
+import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import type { Queues } from "./queues.ts";
 
 /** What the processors share; the daemon builds it once. */
@@ -12,19 +16,26 @@ export interface WorkDeps {
   jobs: () => ReadonlyMap<string, JobDefinition>;
   sinks: () => Readonly<Record<string, SinkDefinition>>;
   client: Client;
-  redis: Redis;
+  redis: RedisClient;
+  keys: RedisKeys;
   queues: Queues;
   store: CampaignStore;
   suppression: SuppressionList;
-  prefix: string;
-  /** Ledger lease (see the import processor). */
+  registry: FileRegistry;
+  imports: ImportUseCase;
+  /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */
   leaseMs: number;
   logger: Logger;
   now: () => number;
+  /** Aborted when the daemon stops: running imports checkpoint and go back to the queue. */
+  stopping: AbortSignal;
+  checkpointMs?: number;
+  waitPollMs?: number;
 }
 
-export function jobOf(d: WorkDeps, name: string): JobDefinition {
+/** The job definition a queued job names; a job that is no longer loaded can't be run by retrying. */
+export function jobOf(d: Pick<WorkDeps, "jobs">, name: string): JobDefinition {
   const def = d.jobs().get(name);
-  if (!def) throw new Error(`no job definition named "${name}" is loaded`);
+  if (!def) throw new UnrecoverableError(`no job definition named "${name}" is loaded`);
   return def;
 }

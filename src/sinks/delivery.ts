@@ -1,16 +1,4 @@
-import type { CampaignSummary } from "../pipeline/campaign-totals.ts";
-import type { ResultRecord } from "../pipeline/result-record.ts";
-
-/** A digest report: the summaries of all of a job's campaigns at one scheduled time. */
-export interface DigestReport {
-  kind: "digest";
-  job: string;
-  /** The scheduled time of the report (its version). */
-  at: string;
-  campaigns: CampaignSummary[];
-}
-
-export type Payload = CampaignSummary | DigestReport;
+import type { Payload, ResultRecord } from "../pipeline/results/model.ts";
 
 /** One delivery to one sink. The same payload version always carries the same key. */
 export interface Delivery {

@@ -1,9 +1,12 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import Papa from "papaparse";
-import { formulaSafe } from "../ingest/text.ts";
-import { safeFileName, writeFileAtomic } from "../pipeline/drop-folder.ts";
-import type { ResultRecord } from "../pipeline/result-record.ts";
+import lockfile from "proper-lockfile";
+import { appendOnce } from "../lib/append-once.ts";
+import { writeFileAtomic } from "../lib/atomic-file.ts";
+import { formulaSafe } from "../lib/formula-safe.ts";
+import { safeFileName } from "../lib/safe-file-name.ts";
+import type { ResultRecord } from "../pipeline/results/model.ts";
 import type { Delivery, Sink } from "./delivery.ts";
 
 export const RESULT_COLUMNS = [
@@ -52,8 +55,11 @@ export async function writeResultsCsv(path: string, records: AsyncIterable<Resul
 }
 
 /**
- * Per campaign: `<campaign>.results.csv` (one row per contact) and `<campaign>.events.jsonl` (one
- * line per summary delivered, each key once). Digests go to `<job>.digest.jsonl`. Atomic writes.
+ * Per campaign: `<campaign>.results.csv` (one row per contact, rewritten whole, atomically) and
+ * `<campaign>.events.jsonl` (one line per summary delivered, each key once). Digests go to
+ * `<job>.digest.jsonl`. Several processes may deliver to one folder at once: each delivery holds
+ * a lock file (proper-lockfile) while it checks the log for its key and appends its one line, so
+ * no line is lost or written twice.
  */
 export function fileSink(o: { dir: string }): Sink {
   return {
@@ -61,13 +67,21 @@ export function fileSink(o: { dir: string }): Sink {
       await mkdir(o.dir, { recursive: true });
       const p = d.payload;
       const base = safeFileName(p.kind === "digest" ? `${p.job}.digest` : `${p.campaign.id}`);
-      if (p.kind !== "digest" && d.records)
-        await writeResultsCsv(join(o.dir, `${base}.results.csv`), d.records());
       const log = join(o.dir, p.kind === "digest" ? `${base}.jsonl` : `${base}.events.jsonl`);
-      const existing = await readFile(log, "utf8").catch(() => "");
-      if (existing.includes(`"key":${JSON.stringify(d.idempotencyKey)}`)) return;
-      const line = JSON.stringify({ key: d.idempotencyKey, at: new Date().toISOString(), payload: p });
-      await writeFileAtomic(log, `${existing}${line}\n`);
+      const release = await lockfile.lock(log, {
+        realpath: false,
+        stale: 10_000,
+        retries: { retries: 200, minTimeout: 10, maxTimeout: 250, randomize: true },
+      });
+      try {
+        if (p.kind !== "digest" && d.records)
+          await writeResultsCsv(join(o.dir, `${base}.results.csv`), d.records());
+        await appendOnce(log, d.idempotencyKey, () =>
+          JSON.stringify({ key: d.idempotencyKey, at: new Date().toISOString(), payload: p }),
+        );
+      } finally {
+        await release();
+      }
     },
   };
 }

@@ -1,5 +1,4 @@
-import type { CampaignSummary } from "../pipeline/campaign-totals.ts";
-import type { Payload } from "./delivery.ts";
+import type { CampaignSummary, Payload } from "../pipeline/results/model.ts";
 
 const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
 const counts = (m: Record<string, number>) =>

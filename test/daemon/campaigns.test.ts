@@ -4,8 +4,9 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
-import type { CampaignSummary } from "../../src/pipeline/campaign-totals.ts";
-import { createSuppressionList } from "../../src/pipeline/suppression.ts";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { createSuppressionList } from "../../src/pipeline/campaign/suppression.ts";
+import type { CampaignSummary } from "../../src/pipeline/results/model.ts";
 import { signature } from "../../src/sinks/webhook-sink.ts";
 import { runCli } from "../support/cli.ts";
 import {
@@ -256,7 +257,7 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
     expect(parent).toHaveLength(2);
 
     // Opted-out contacts are suppressed: a new file with one of them skips it.
-    const suppressed = await createSuppressionList(redis, s.settings.prefix.value).list();
+    const suppressed = await createSuppressionList(redis, redisKeys(s.settings.prefix.value)).list();
     expect(suppressed.length).toBeGreaterThanOrEqual(optedOut);
     const one = suppressed.find((p) => p.startsWith("+1415"))!;
     const n = Number(one.slice(5)) - 2_000_000;

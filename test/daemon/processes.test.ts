@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { createImportQueue } from "../../src/queue/import-queue.ts";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { closeQueues, createQueues, QUEUE_NAMES } from "../../src/queue/queues.ts";
 import { NO_FAULTS } from "../../src/simulator/faults.ts";
 import { spawnVcw, type VcwProcess } from "../support/cli.ts";
 import { contactsCsv, drop, phoneOf, summaryOf, waitFor } from "../support/daemon.ts";
@@ -70,7 +71,7 @@ describe("worker processes: crashes and sharing", () => {
     const s = await setup({ VCW_RATE_LIMIT: "250" });
     const bad = Array.from({ length: 40 }, (_, i) => `12${i},Bad ${i},`);
     drop(s.inbox, "big.csv", contactsCsv(2_000, { from: 50_000, extra: bad }));
-    const ledger = `${s.prefix}:ledger:{${s.segmentId}}`;
+    const ledger = redisKeys(s.prefix).ledger(s.segmentId);
     const seed = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
     let random = seed;
     const next = () => {
@@ -115,16 +116,16 @@ describe("worker processes: crashes and sharing", () => {
     t.sim.setFaults({ ...NO_FAULTS, latencyMs: 10 });
     const s = await setup({ VCW_RATE_LIMIT: "200" });
     drop(s.inbox, "long.csv", contactsCsv(1_500, { from: 80_000 }));
-    const ledger = `${s.prefix}:ledger:{${s.segmentId}}`;
+    const ledger = redisKeys(s.prefix).ledger(s.segmentId);
     const first = s.start("start");
     await waitFor(async () => ((await redis.hlen(ledger)) >= 300 ? true : undefined), 30_000, "300 contacts");
     first.child.kill("SIGTERM");
     await first.exited;
     expect(first.child.exitCode).toBe(0);
     expect(first.logs()).toMatch(/"msg":"import paused: the daemon is stopping"/);
-    const queue = createImportQueue({ connection: redis, prefix: `${s.prefix}:bull` });
-    const [paused] = await queue.getJobs(["delayed", "waiting"]);
-    await queue.close();
+    const queues = createQueues({ connection: redis, keys: redisKeys(s.prefix) });
+    const [paused] = await queues.imports.getJobs(["delayed", "waiting"]);
+    await closeQueues(queues);
     expect(paused).toBeDefined();
     expect((paused!.progress as { cursor: number }).cursor).toBeGreaterThan(0);
 
@@ -160,6 +161,7 @@ describe("worker processes: crashes and sharing", () => {
       { VCW_RATE_LIMIT: "500" },
       `campaign:\n  assistant: { id: ${assistant} }\n  dialer: { id: ${dialer} }\n  name: "crash-{file}"\n`,
     );
+    const keys = redisKeys(s.prefix);
     const tag = randomBytes(3).toString("hex");
     const files = Array.from({ length: 6 }, (_, k) => `crash-${tag}-${k}.csv`);
     const campaignsOf = async (file: string) =>
@@ -171,7 +173,10 @@ describe("worker processes: crashes and sharing", () => {
       drop(s.inbox, file, contactsCsv(5, { from: 61_000 + k * 10 }));
       const job = await waitFor(
         async () =>
-          (await redis.keys(`${s.prefix}:bull:vcw-campaign:campaign-crash-*`)).length > k ? true : undefined,
+          (await redis.keys(`${keys.queue(QUEUE_NAMES.campaigns)}:${QUEUE_NAMES.campaigns}:campaign-crash-*`))
+            .length > k
+            ? true
+            : undefined,
         60_000,
         `campaign of ${file} asked for`,
       );
@@ -179,12 +184,12 @@ describe("worker processes: crashes and sharing", () => {
       await sleep(Math.floor(Math.random() * 600));
       p.child.kill("SIGKILL");
       await p.exited;
-      if ((await campaignsOf(file)).length === 0 || (await redis.scard(`${s.prefix}:campaigns:crash`)) <= k)
+      if ((await campaignsOf(file)).length === 0 || (await redis.scard(keys.campaignsOf("crash"))) <= k)
         midCreation += 1;
     }
     const last = s.start("start");
     await waitFor(
-      async () => ((await redis.scard(`${s.prefix}:campaigns:crash`)) >= files.length ? true : undefined),
+      async () => ((await redis.scard(keys.campaignsOf("crash"))) >= files.length ? true : undefined),
       90_000,
       "every campaign registered",
     );
@@ -194,7 +199,7 @@ describe("worker processes: crashes and sharing", () => {
       `campaign crash test: ${midCreation} of ${files.length} kills before the campaign was registered`,
     );
     for (const file of files) expect(await campaignsOf(file), file).toHaveLength(1);
-    expect(await redis.scard(`${s.prefix}:campaigns:crash`)).toBe(files.length);
+    expect(await redis.scard(keys.campaignsOf("crash"))).toBe(files.length);
   }, 240_000);
 
   it("two worker processes import two overlapping files at once: each contact once, and the shared limit holds", async () => {

@@ -3,7 +3,8 @@ import { Redis } from "ioredis";
 import pino from "pino";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { JobDefinition } from "../../src/config/job-definition.ts";
-import { createCampaignStore } from "../../src/pipeline/campaign-store.ts";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
 import { closeQueues, createQueues, type Queues } from "../../src/queue/queues.ts";
 import { startScheduler } from "../../src/queue/scheduler.ts";
 import { campaignInfo } from "../support/fixtures.ts";
@@ -26,12 +27,12 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
     return Array.from({ length: n }, () => {
       const connection = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
       connections.push(connection);
-      const queues = createQueues({ connection, prefix: `${p}:bull` });
+      const queues = createQueues({ connection, keys: redisKeys(p) });
       wrap(queues);
       const scheduler = startScheduler({
         jobs: new Map([[def.name, def]]),
         queues,
-        store: createCampaignStore(connection, p),
+        store: createCampaignStore(connection, redisKeys(p)),
         logger: pino({ level: "silent" }),
       });
       return { queues, scheduler };
@@ -47,7 +48,7 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
       campaign: { assistant: { id: "asst_1" }, dialer: { id: "dial_1" } },
       polling: { schedule: "* * * * * *" },
     });
-    const store = createCampaignStore(redis, p);
+    const store = createCampaignStore(redis, redisKeys(p));
     for (const id of ["cmp_a", "cmp_b"]) {
       await store.register(campaignInfo({ id, name: id, job: "sched" }), Date.now());
     }
@@ -90,7 +91,7 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
       polling: { schedule: "0 0 1 1 *" },
       reports: [{ cron: "* * * * * *", sinks: ["log"] }],
     });
-    const store = createCampaignStore(redis, p);
+    const store = createCampaignStore(redis, redisKeys(p));
     for (const [id, state] of [
       ["cmp_x", "finished"],
       ["cmp_y", "active"],

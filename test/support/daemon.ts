@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import pino from "pino";
 import { inject } from "vitest";
-import { resolveSettings } from "../../src/daemon/settings.ts";
-import type { ImportFileResult } from "../../src/pipeline/import-file.ts";
+import { resolveSettings } from "../../src/config/settings.ts";
+import type { ImportFileResult } from "../../src/pipeline/import/import-file.ts";
 import type { ImportSummary } from "../../src/queue/import-processor.ts";
 
 /** A summary as written to disk: the fields of a finished import are all there. */

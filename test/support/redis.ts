@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, inject } from "vitest";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
 
 /** A Redis connection for one test file, and a key prefix no other test uses. */
 export function useRedis() {
@@ -8,5 +9,6 @@ export function useRedis() {
   afterAll(async () => {
     await redis.quit();
   });
-  return { redis, prefix: () => `vcw-test-${randomBytes(4).toString("hex")}` };
+  const prefix = () => `vcw-test-${randomBytes(4).toString("hex")}`;
+  return { redis, prefix, keys: () => redisKeys(prefix()) };
 }

@@ -1,4 +1,1 @@
-/** Base of every error this library throws. */
-export class VcwError extends Error {
-  override name = "VcwError";
-}
+export { VcwError } from "../../lib/vcw-error.ts";

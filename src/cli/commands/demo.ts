@@ -3,11 +3,11 @@ import { copyFile, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Command } from "commander";
+import { resolveSettings } from "../../config/settings.ts";
 import { startDaemon } from "../../daemon/daemon.ts";
 import { createLogger } from "../../daemon/logger.ts";
-import { resolveSettings } from "../../daemon/settings.ts";
-import { createCampaignStore } from "../../pipeline/campaign-store.ts";
-import { summarize } from "../../pipeline/campaign-totals.ts";
+import { describeTarget } from "../../lib/redis.ts";
+import { summarize } from "../../pipeline/results/campaign-totals.ts";
 import { summaryLines } from "../../sinks/summary-text.ts";
 import { CliError } from "../cli-error.ts";
 
@@ -61,13 +61,13 @@ export function demoCommand(): Command {
       try {
         await daemon.ready;
         say(
-          `simulator at ${daemon.baseUrl} (600 simulated seconds a real second), Redis at ${daemon.redisUrl}`,
+          `simulator at ${daemon.baseUrl} (600 simulated seconds a real second), Redis at ${describeTarget(daemon.redisTarget)}`,
         );
         const inbox = join(dir, "inbox");
         await copyFile(o.sample, join(inbox, ".sample.part"));
         await rename(join(inbox, ".sample.part"), join(inbox, "example-leads.csv"));
         say(`dropped ${o.sample} into ${relative(process.cwd(), inbox)}`);
-        const store = createCampaignStore(daemon.redis, settings.prefix.value);
+        const store = daemon.store;
         const deadline = Date.now() + 60_000;
         let announced = "";
         for (;;) {

@@ -1,17 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import { Command } from "commander";
-import { ingestOptionsOf } from "../../config/ingest-options.ts";
-import type { JobDefinition } from "../../config/job-definition.ts";
+import { resolveSettings } from "../../config/settings.ts";
 import { createLogger } from "../../daemon/logger.ts";
-import { leaseMsOf, openServices } from "../../daemon/services.ts";
-import { resolveSettings } from "../../daemon/settings.ts";
-import { createContactLedger } from "../../pipeline/contact-ledger.ts";
-import { sha256File } from "../../pipeline/drop-folder.ts";
-import { createFileRegistry } from "../../pipeline/file-registry.ts";
-import { type ImportCheckpoint, type ImportFileResult, importFile } from "../../pipeline/import-file.ts";
-import { fillPattern } from "../../pipeline/name-pattern.ts";
-import { resolveSegment } from "../../pipeline/resolve-segment.ts";
+import { openServices } from "../../daemon/services.ts";
+import { sha256File } from "../../inbox/drop-folder.ts";
+import type { ImportCheckpoint } from "../../pipeline/import/import-file.ts";
+import { type ImportedFile, type ImportSpec, importSpecOf } from "../../pipeline/import/import-use-case.ts";
 import { CliError } from "../cli-error.ts";
 import { countryOption } from "./validate.ts";
 
@@ -30,77 +25,42 @@ export function importCommand(): Command {
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
       const services = await openServices(settings, logger, { embeddedSimulator: true });
       try {
-        let def: JobDefinition | undefined;
+        let spec: ImportSpec;
         if (o.job) {
-          def = services.jobs.get(o.job);
+          const def = services.jobs.get(o.job);
           if (!def) {
             const known = [...services.jobs.keys()].join(", ") || "none";
             throw new CliError(`no job named "${o.job}" in ${settings.jobsDir.value} (jobs: ${known})`);
           }
+          spec = importSpecOf(def);
+        } else {
+          const defaultCountry = countryOption(o.country) as ImportSpec["ingest"]["defaultCountry"];
+          spec = { segment: { name: o.segment as string }, ingest: { defaultCountry }, concurrency: 8 };
         }
-        const given: { id: string } | { name: string; description?: string | undefined } = def?.segment ?? {
-          name: o.segment as string,
-        };
-        const ingest = def
-          ? ingestOptionsOf(def)
-          : {
-              defaultCountry: countryOption(o.country) as ReturnType<
-                typeof ingestOptionsOf
-              >["defaultCountry"],
-            };
-        const registry = createFileRegistry(services.redis, settings.prefix.value);
         const sha256 = await sha256File(file).catch(() => {
           throw new CliError(`${file}: no such file`, 1);
         });
-        if (def && !o.force) {
-          const seen = await registry.get(def.name, sha256);
-          if (seen?.state === "done") {
+        if (spec.job && !o.force) {
+          const seen = await services.imports.imported(spec.job, sha256);
+          if (seen) {
             report(o.json, { status: "duplicate", file, sha256, duplicateOf: seen.file, at: seen.at });
             return;
           }
         }
-        const target =
-          "name" in given
-            ? {
-                ...given,
-                name: fillPattern(given.name, {
-                  job: def?.name ?? "",
-                  file: basename(file),
-                  sha256,
-                  at: Date.now(),
-                }),
-              }
-            : given;
-        const segment = await resolveSegment(services.client, services.redis, target, {
-          prefix: settings.prefix.value,
-        });
         const progress = progressLine(o.json !== true && process.stderr.isTTY === true, basename(file));
-        const result = await importFile(file, {
-          client: services.client,
-          ledger: createContactLedger(services.redis, {
-            prefix: settings.prefix.value,
-            leaseMs: leaseMsOf(settings),
-          }),
-          segmentId: segment.id,
+        const result = await services.imports.run({
+          spec,
+          path: file,
+          sha256,
+          original: basename(file),
+          admittedAt: Date.now(),
           owner: `cli-${randomBytes(6).toString("hex")}`,
-          ingest,
-          concurrency: def?.import.concurrency ?? 8,
           errorsPath: `${file}.errors.csv`,
           checkpoint: async (at) => progress.update(at),
           checkpointMs: 200,
         });
         progress.done();
-        if (def) {
-          await registry.admit(def.name, sha256, basename(file));
-          await registry.settle(def.name, sha256, "done");
-        }
-        report(o.json, {
-          status: "imported",
-          file,
-          sha256,
-          segment: { id: segment.id, ...target },
-          ...result,
-        });
+        report(o.json, { status: "imported", file, sha256, ...result });
       } finally {
         await services.close();
       }
@@ -108,12 +68,7 @@ export function importCommand(): Command {
 }
 
 type Report =
-  | ({
-      status: "imported";
-      file: string;
-      sha256: string;
-      segment: { id: string; name?: string };
-    } & ImportFileResult)
+  | ({ status: "imported"; file: string; sha256: string } & ImportedFile)
   | { status: "duplicate"; file: string; sha256: string; duplicateOf: string; at: string };
 
 function report(json: boolean | undefined, s: Report): void {

@@ -1,6 +1,7 @@
 import { Command } from "commander";
-import { createCampaignStore } from "../../pipeline/campaign-store.ts";
-import { kindOf, summarize } from "../../pipeline/campaign-totals.ts";
+import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
+import { summarize } from "../../pipeline/results/campaign-totals.ts";
+import { kindOf } from "../../pipeline/results/model.ts";
 import { writeResultsCsv } from "../../sinks/file-sink.ts";
 import { summaryLines } from "../../sinks/summary-text.ts";
 import { CliError } from "../cli-error.ts";
@@ -13,8 +14,8 @@ export function reportCommand(): Command {
     .option("--json", "print the summary as one JSON object")
     .option("--csv <file>", "also write the per-contact results CSV")
     .action(async (id: string, o) => {
-      await withRedis(async (redis, settings) => {
-        const store = createCampaignStore(redis, settings.prefix.value);
+      await withRedis(async ({ redis, keys, settings }) => {
+        const store = createCampaignStore(redis, keys);
         const stored = await store.get(id);
         if (!stored)
           throw new CliError(

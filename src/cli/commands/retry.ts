@@ -20,8 +20,8 @@ export function retryCommand(): Command {
             : `no queue "${name}"; retryable: ${RETRYABLE.join(", ")}`,
         );
       }
-      await withRedis(async (redis, settings) => {
-        const queues = createQueues({ connection: redis, prefix: `${settings.prefix.value}:bull` });
+      await withRedis(async ({ redis, keys }) => {
+        const queues = createQueues({ connection: redis, keys });
         try {
           const queue = queues[name as (typeof RETRYABLE)[number]];
           const failed = await queue.getFailedCount();

@@ -1,7 +1,7 @@
 import { Command } from "commander";
+import { resolveSettings } from "../../config/settings.ts";
 import { startDaemon } from "../../daemon/daemon.ts";
 import { createLogger } from "../../daemon/logger.ts";
-import { resolveSettings } from "../../daemon/settings.ts";
 
 /** Runs until SIGINT/SIGTERM, then stops gracefully: running imports checkpoint and go back to the queue. */
 async function runDaemon(watch: boolean): Promise<void> {

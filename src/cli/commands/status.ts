@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { Command } from "commander";
 import { loadJobs } from "../../config/load-jobs.ts";
-import { dropFolder, isCandidate } from "../../pipeline/drop-folder.ts";
+import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { withRedis } from "../with-redis.ts";
 
@@ -10,8 +10,8 @@ export function statusCommand(): Command {
     .description("Show the import queue, the files in flight with their progress, and recent failures")
     .option("--json", "print one JSON object")
     .action(async (o) => {
-      await withRedis(async (redis, settings, url) => {
-        const queues = createQueues({ connection: redis, prefix: `${settings.prefix.value}:bull` });
+      await withRedis(async ({ redis, keys, settings, where: url }) => {
+        const queues = createQueues({ connection: redis, keys });
         const queue = queues.imports;
         try {
           const counts = await queue.getJobCounts(
@@ -24,7 +24,7 @@ export function statusCommand(): Command {
           );
           const active = await queue.getJobs(["active", "waiting", "delayed"], 0, 50);
           const failed = await queue.getJobs(["failed"], 0, 10);
-          const rate = await redis.hget(`${settings.prefix.value}:limit:{service}`, "rate");
+          const rate = await redis.hget(keys.limiter, "rate");
           const { jobs } = await loadJobs(settings.jobsDir.value);
           const folders = await Promise.all(
             jobs.map(async ({ job }) => {

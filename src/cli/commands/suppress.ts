@@ -1,12 +1,12 @@
 import { Command } from "commander";
 import { normalizePhone } from "../../ingest/phone.ts";
-import { createSuppressionList } from "../../pipeline/suppression.ts";
+import { createSuppressionList } from "../../pipeline/campaign/suppression.ts";
 import { CliError } from "../cli-error.ts";
 import { withRedis } from "../with-redis.ts";
 import { countryOption } from "./validate.ts";
 
 const withList = <T>(run: (list: ReturnType<typeof createSuppressionList>) => Promise<T>) =>
-  withRedis((redis, settings) => run(createSuppressionList(redis, settings.prefix.value)));
+  withRedis(({ redis, keys }) => run(createSuppressionList(redis, keys)));
 
 /** Phones as E.164; a number that isn't one is a usage error naming it. */
 function e164(phones: string[], country: string | undefined): string[] {

@@ -1,0 +1,137 @@
+import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
+import { clusterTarget, describeTarget, type RedisTarget, redactUrl } from "../lib/redis.ts";
+import { DEFAULT_ADAPTIVE, type RateLimitOptions } from "../limiter/rate-limit-options.ts";
+
+/** A value and where it came from, printed at start so nothing is a surprise. */
+export interface Setting<T> {
+  value: T;
+  source: string;
+}
+
+export interface Settings {
+  /** undefined: the default URL if it answers, else a private redis-server. */
+  redisUrl: Setting<string | undefined>;
+  /** A Redis Cluster's seed nodes (REDIS_CLUSTER_NODES); wins over REDIS_URL. */
+  redisCluster: Setting<RedisTarget | undefined>;
+  /** undefined: the embedded simulator. */
+  baseUrl: Setting<string | undefined>;
+  apiKey: Setting<string>;
+  jobsDir: Setting<string>;
+  /** Working folder of the embedded defaults (private Redis data, simulator state). */
+  home: Setting<string>;
+  prefix: Setting<string>;
+  rateLimit: Setting<RateLimitOptions>;
+  /** Files imported at once per worker process. */
+  fileConcurrency: Setting<number>;
+  requestTimeoutMs: Setting<number>;
+  maxRetries: Setting<number>;
+  /** Attempts per file before it is rejected, and the first retry delay (doubling). */
+  importAttempts: Setting<number>;
+  importBackoffMs: Setting<number>;
+  /** A dropped file counts as written once its size is stable this long. */
+  stableMs: Setting<number>;
+  /** Ledger lease = request timeout × attempts + this margin. */
+  leaseMarginMs: Setting<number>;
+  /** A worker silent this long is presumed dead and its files are taken over. */
+  lockMs: Setting<number>;
+  stalledIntervalMs: Setting<number>;
+  /** Worker deaths one file may survive before it is failed. */
+  maxStalledCount: Setting<number>;
+  /** Attempts per sink delivery before the failed set, and the first retry delay (doubling). */
+  deliveryAttempts: Setting<number>;
+  deliveryBackoffMs: Setting<number>;
+  /** Simulated seconds per real second of the embedded simulator. */
+  simTimeScale: Setting<number>;
+}
+
+export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
+
+/** Settings from the environment, with a source for each. Never prints or returns the key elsewhere. */
+export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Settings {
+  const from = <T>(name: string, parse: (v: string) => T, fallback: T, why: string): Setting<T> => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return { value: fallback, source: why };
+    return { value: parse(raw), source: `$${name}` };
+  };
+  const int = (name: string, fallback: number, min = 1) =>
+    from(name, (v) => positiveInt(name, v, min), fallback, "default");
+  const home = from("VCW_HOME", (v) => resolve(cwd, v), resolve(cwd, ".vcw"), "default ./.vcw");
+  return {
+    redisUrl: from(
+      "REDIS_URL",
+      String,
+      undefined,
+      `default ${DEFAULT_REDIS_URL}, else a private redis-server`,
+    ),
+    redisCluster: from("REDIS_CLUSTER_NODES", clusterTarget, undefined, "not set: a single Redis"),
+    baseUrl: from("VCS_BASE_URL", String, undefined, "embedded simulator (VCS_BASE_URL not set)"),
+    apiKey: env.VCS_API_KEY
+      ? { value: env.VCS_API_KEY, source: "$VCS_API_KEY" }
+      : { value: `sim-${randomBytes(12).toString("hex")}`, source: "generated for the embedded simulator" },
+    jobsDir: from("VCW_JOBS_DIR", (v) => resolve(cwd, v), resolve(cwd, "jobs"), "default ./jobs"),
+    home,
+    prefix: from("VCW_PREFIX", String, "vcw", "default"),
+    rateLimit: from(
+      "VCW_RATE_LIMIT",
+      parseRate,
+      DEFAULT_ADAPTIVE,
+      "default: adaptive (finds the service's limit)",
+    ),
+    fileConcurrency: from(
+      "VCW_FILE_CONCURRENCY",
+      (v) => positiveInt("VCW_FILE_CONCURRENCY", v),
+      2,
+      "default",
+    ),
+    requestTimeoutMs: from(
+      "VCW_REQUEST_TIMEOUT_MS",
+      (v) => positiveInt("VCW_REQUEST_TIMEOUT_MS", v),
+      10_000,
+      "default",
+    ),
+    maxRetries: from("VCW_MAX_RETRIES", (v) => positiveInt("VCW_MAX_RETRIES", v, 0), 2, "default"),
+    importAttempts: int("VCW_IMPORT_ATTEMPTS", 5),
+    importBackoffMs: int("VCW_IMPORT_BACKOFF_MS", 5_000),
+    stableMs: int("VCW_STABLE_MS", 1_000),
+    leaseMarginMs: int("VCW_LEASE_MARGIN_MS", 15_000, 0),
+    lockMs: int("VCW_LOCK_MS", 30_000),
+    stalledIntervalMs: int("VCW_STALLED_INTERVAL_MS", 30_000),
+    maxStalledCount: int("VCW_MAX_STALLED", 10, 0),
+    deliveryAttempts: int("VCW_DELIVERY_ATTEMPTS", 12),
+    deliveryBackoffMs: int("VCW_DELIVERY_BACKOFF_MS", 2_000),
+    simTimeScale: int("VCW_SIM_TIME_SCALE", 60),
+  };
+}
+
+/** `adaptive`, or a number: that many requests per second, fixed. */
+export function parseRate(text: string): RateLimitOptions {
+  if (text === "adaptive") return DEFAULT_ADAPTIVE;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) {
+    throw new Error(`VCW_RATE_LIMIT must be "adaptive" or a number of requests per second, not "${text}"`);
+  }
+  return { mode: "fixed", perSecond: n };
+}
+
+function positiveInt(name: string, text: string, min = 1): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min)
+    throw new Error(`${name} must be a whole number of at least ${min}, not "${text}"`);
+  return n;
+}
+
+export const simulatorStateFile = (s: Settings) => join(s.home.value, "simulator.json");
+
+/** The lines printed at start: every setting and its source. Secrets show only their source. */
+export function describeSettings(s: Settings): string[] {
+  const show = (v: unknown) => (typeof v === "object" ? JSON.stringify(v) : String(v ?? "auto"));
+  return Object.entries(s).map(([name, setting]: [string, Setting<unknown>]) => {
+    if (name === "apiKey") return `apiKey: (hidden) from ${setting.source}`;
+    if (name === "redisUrl" && typeof setting.value === "string")
+      return `${name}: ${redactUrl(setting.value)} (${setting.source})`;
+    if (name === "redisCluster" && setting.value)
+      return `${name}: ${describeTarget(setting.value as RedisTarget)} (${setting.source})`;
+    return `${name}: ${show(setting.value)} (${setting.source})`;
+  });
+}

@@ -1,0 +1,106 @@
+import { link, lstat, mkdir, unlink } from "node:fs/promises";
+import { basename, join } from "node:path";
+import {
+  admittedName,
+  type DropFolder,
+  duplicateName,
+  isCandidate,
+  originalOf,
+  settleFile,
+  sha256File,
+} from "./drop-folder.ts";
+import type { FileRegistry } from "./file-registry.ts";
+
+/** A file taken into a job's processing/ folder: what its import job carries. Never rows, never secrets. */
+export interface AdmittedFile {
+  /** Name of the job definition (jobs/*.yaml). */
+  job: string;
+  /** Admitted name of the file in the job's processing/ folder. */
+  file: string;
+  sha256: string;
+  /** The name it arrived under, for people. */
+  original: string;
+}
+
+export type AdmitResult =
+  | { kind: "queued"; file: string; sha256: string; jobId: string | undefined }
+  | { kind: "duplicate"; file: string; sha256: string; of: string }
+  | { kind: "ignored"; reason: string };
+
+export interface AdmitDeps {
+  job: string;
+  folder: DropFolder;
+  registry: FileRegistry;
+  /** Enqueues the file's import (generation `gen`); idempotent. Returns the queue's job id. */
+  enqueue: (file: AdmittedFile, gen: number) => Promise<string | undefined>;
+}
+
+/**
+ * Takes a file that arrived in a job's inbox: hashes it, moves it to processing/ under a name of
+ * ours, and enqueues its import, or sets it aside as a duplicate when the same content was
+ * imported before. Safe against two daemons watching the same folder, and against a crash
+ * anywhere (processing/ is recovered at start).
+ */
+export async function admitFile(path: string, d: AdmitDeps): Promise<AdmitResult> {
+  const original = basename(path);
+  if (!isCandidate(original)) return { kind: "ignored", reason: "not a candidate name" };
+  const stats = await lstat(path).catch(() => undefined);
+  if (!stats) return { kind: "ignored", reason: "gone (taken by another daemon?)" };
+  if (!stats.isFile()) return { kind: "ignored", reason: "not a regular file" };
+  const sha256 = await sha256File(path);
+  const name = admittedName(sha256, original);
+  await mkdir(d.folder.processing, { recursive: true });
+  const target = join(d.folder.processing, name);
+  try {
+    // A hard link never replaces an existing file, unlike rename: the same content already in
+    // processing/ under this name is a duplicate, not something to overwrite.
+    await link(path, target);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return { kind: "ignored", reason: "gone (taken by another daemon?)" };
+    if (code !== "EEXIST") throw error;
+    return setAside(path, d, sha256, original, `${name} (being imported)`);
+  }
+  await unlink(path).catch(() => undefined);
+  return enqueue(d, name, sha256, original);
+}
+
+/** Re-enqueues a file found in processing/ at start: its import may never have been queued. */
+export async function recoverFile(name: string, d: AdmitDeps): Promise<AdmitResult> {
+  const sha256 = await sha256File(join(d.folder.processing, name));
+  return enqueue(d, name, sha256, originalOf(name));
+}
+
+async function enqueue(d: AdmitDeps, name: string, sha256: string, original: string): Promise<AdmitResult> {
+  const admission = await d.registry.admit(d.job, sha256, name);
+  if (admission.kind === "duplicate") {
+    return setAside(join(d.folder.processing, name), d, sha256, original, admission.of.file);
+  }
+  const jobId = await d.enqueue({ job: d.job, file: name, sha256, original }, admission.gen);
+  return { kind: "queued", file: name, sha256, jobId };
+}
+
+async function setAside(
+  path: string,
+  d: AdmitDeps,
+  sha256: string,
+  original: string,
+  of: string,
+): Promise<AdmitResult> {
+  const name = duplicateName(sha256, original, Date.now());
+  await mkdir(d.folder.processing, { recursive: true });
+  // Move it under its duplicate name through processing/, so settleFile can finish the move.
+  const staged = join(d.folder.processing, name);
+  await link(path, staged);
+  await unlink(path);
+  await settleFile(d.folder, name, "done", {
+    status: "duplicate",
+    job: d.job,
+    file: original,
+    sha256,
+    duplicateOf: of,
+    message: `The same content was already imported for job ${d.job} (${of}); nothing was imported again.`,
+    at: new Date().toISOString(),
+  });
+  return { kind: "duplicate", file: name, sha256, of };
+}

@@ -1,0 +1,80 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { writeFileAtomic } from "../lib/atomic-file.ts";
+import { safeFileName } from "../lib/safe-file-name.ts";
+
+/** A job's drop folder: files arrive in `inbox`, move to `processing`, end in `done` or `rejected`. */
+export interface DropFolder {
+  inbox: string;
+  processing: string;
+  done: string;
+  rejected: string;
+}
+
+export function dropFolder(inbox: string): DropFolder {
+  return {
+    inbox,
+    processing: join(inbox, "processing"),
+    done: join(inbox, "done"),
+    rejected: join(inbox, "rejected"),
+  };
+}
+
+const TEMPORARY = /(\.(tmp|temp|part|partial|crdownload|download|swp)|~)$/i;
+const REPORTS = /\.(errors\.csv|summary\.json)$/i;
+
+/** Files to pick up: not hidden, not being written under a temporary name, not our own reports. */
+export function isCandidate(name: string): boolean {
+  return !name.startsWith(".") && !TEMPORARY.test(name) && !REPORTS.test(name);
+}
+
+const HASH_CHARS = 12;
+
+/** The name a file carries once admitted: content hash first, so names never collide. */
+export const admittedName = (sha256: string, name: string) =>
+  `${sha256.slice(0, HASH_CHARS)}-${safeFileName(name)}`;
+
+/** The name of content set aside as a duplicate: never the name of an admitted file. */
+export const duplicateName = (sha256: string, name: string, at: number) =>
+  `${sha256.slice(0, HASH_CHARS)}-dup${at}-${safeFileName(name)}`;
+
+/** The name a file arrived under, from its admitted name. */
+export const originalOf = (admitted: string) => admitted.slice(HASH_CHARS + 1);
+
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/**
+ * Ends a file's stay in `processing`: its summary, its error report, then the file itself go to
+ * `done` or `rejected`. The file moves last, so a file found there is complete. Repeatable.
+ */
+export async function settleFile(
+  folder: DropFolder,
+  name: string,
+  outcome: "done" | "rejected",
+  summary: object,
+  errorsFile?: string,
+): Promise<{ path: string; summaryPath: string; errorsPath: string | undefined }> {
+  const dir = folder[outcome];
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, name);
+  const summaryPath = `${path}.summary.json`;
+  await writeFileAtomic(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
+  let errorsPath: string | undefined;
+  if (errorsFile) {
+    errorsPath = `${path}.errors.csv`;
+    await rename(errorsFile, errorsPath).catch(ignoreMissing);
+  }
+  await rename(join(folder.processing, name), path).catch(ignoreMissing);
+  await rm(join(folder.processing, `${name}.errors.csv`), { force: true });
+  return { path, summaryPath, errorsPath };
+}
+
+function ignoreMissing(error: NodeJS.ErrnoException): void {
+  if (error.code !== "ENOENT") throw error;
+}

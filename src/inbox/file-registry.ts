@@ -1,0 +1,70 @@
+import type { RedisClient } from "../lib/redis.ts";
+import type { RedisKeys } from "../lib/redis-keys.ts";
+import { defineScript } from "../lib/scripts.ts";
+
+export type FileState = "queued" | "done" | "rejected";
+
+export interface FileRecord {
+  state: FileState;
+  /** Admitted name of the file (in processing/, done/ or rejected/). */
+  file: string;
+  /** Import generation: a rejected file dropped again is imported afresh under a new one. */
+  gen: number;
+  at: string;
+}
+
+export type Admission =
+  /** This file is to be imported (`mine`: it had been admitted before a restart). */
+  | { kind: "new" | "mine"; gen: number }
+  /** The same content was imported, or is being imported, from `of`. */
+  | { kind: "duplicate"; of: FileRecord };
+
+// Admission is atomic: two daemons seeing the same content admit it once.
+const admit = defineScript<[string, string]>(
+  "registry_admit",
+  1,
+  `
+local raw = redis.call('HGET', KEYS[1], ARGV[1])
+local rec = raw and cjson.decode(raw)
+if rec and rec.file == ARGV[2] and rec.state == 'queued' then return {'mine', tostring(rec.gen)} end
+if rec and rec.state ~= 'rejected' then return {'duplicate', raw} end
+local gen = (rec and rec.gen or 0) + 1
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({state = 'queued', file = ARGV[2], gen = gen, at = ARGV[3]}))
+return {'new', tostring(gen)}
+`,
+);
+
+/** Per job, the SHA-256 of every file content seen, and what became of it. */
+export interface FileRegistry {
+  admit(job: string, sha256: string, file: string): Promise<Admission>;
+  settle(job: string, sha256: string, state: "done" | "rejected"): Promise<void>;
+  /** Records `sha256` as imported (admitted or not, as with `vcw import`). */
+  markDone(job: string, sha256: string, file: string): Promise<void>;
+  get(job: string, sha256: string): Promise<FileRecord | undefined>;
+}
+
+export function createFileRegistry(redis: RedisClient, keys: RedisKeys): FileRegistry {
+  const key = keys.files;
+  return {
+    async admit(job, sha256, file) {
+      const [kind, value] = await admit(redis, [key(job)], [sha256, file, new Date().toISOString()]);
+      if (kind === "duplicate") return { kind, of: JSON.parse(value) as FileRecord };
+      return { kind: kind as "new" | "mine", gen: Number(value) };
+    },
+    async settle(job, sha256, state) {
+      const raw = await redis.hget(key(job), sha256);
+      if (!raw) return;
+      const rec = JSON.parse(raw) as FileRecord;
+      await redis.hset(key(job), sha256, JSON.stringify({ ...rec, state, at: new Date().toISOString() }));
+    },
+    async markDone(job, sha256, file) {
+      const raw = await redis.hget(key(job), sha256);
+      const rec: FileRecord = raw ? (JSON.parse(raw) as FileRecord) : { state: "done", file, gen: 1, at: "" };
+      await redis.hset(key(job), sha256, JSON.stringify({ ...rec, state: "done", at: new Date().toISOString() }));
+    },
+    async get(job, sha256) {
+      const raw = await redis.hget(key(job), sha256);
+      return raw ? (JSON.parse(raw) as FileRecord) : undefined;
+    },
+  };
+}

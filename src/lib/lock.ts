@@ -1,0 +1,63 @@
+import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { RedisClient } from "./redis.ts";
+import { defineScript } from "./scripts.ts";
+
+const release = defineScript<number>(
+  "unlock",
+  1,
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
+);
+const renew = defineScript<number>(
+  "renew_lock",
+  1,
+  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`,
+);
+
+export interface LockOptions {
+  /** How long the lock holds without renewal: after its holder died, it frees itself this late. */
+  ttlMs: number;
+  /** Wait for a held lock (polling every `pollMs`), or give up at once when false. Default: wait. */
+  wait?: boolean;
+  pollMs?: number;
+  signal?: AbortSignal;
+}
+
+export type Locked<T> = { acquired: true; value: T } | { acquired: false };
+
+/**
+ * Runs `work` holding a Redis lock (SET NX PX with a random token). The lock is renewed every
+ * third of its TTL while the work runs, so work longer than the TTL keeps it; released only by its
+ * holder. `lost` aborts if the lock is found taken by another (Redis lost it, or a long stall).
+ */
+export async function withLock<T>(
+  redis: RedisClient,
+  key: string,
+  o: LockOptions,
+  work: (lost: AbortSignal) => Promise<T>,
+): Promise<Locked<T>> {
+  const token = randomBytes(8).toString("hex");
+  while ((await redis.set(key, token, "PX", o.ttlMs, "NX")) !== "OK") {
+    if (o.wait === false) return { acquired: false };
+    await sleep(o.pollMs ?? 50, undefined, o.signal ? { signal: o.signal } : {});
+  }
+  const lost = new AbortController();
+  const timer = setInterval(
+    () => {
+      renew(redis, [key], [token, o.ttlMs]).then(
+        (ok) => {
+          if (ok === 0) lost.abort(new Error(`lock ${key} was lost`));
+        },
+        () => undefined, // Redis away: the next renewal tries again; the TTL still covers us.
+      );
+    },
+    Math.max(Math.floor(o.ttlMs / 3), 10),
+  );
+  timer.unref();
+  try {
+    return { acquired: true, value: await work(lost.signal) };
+  } finally {
+    clearInterval(timer);
+    await release(redis, [key], [token]).catch(() => undefined);
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * Every Redis key vcw uses, derived from one prefix, here and nowhere else. Keys that one
+ * command, script or MULTI touches together share a hash tag (`{...}`), so they live on one slot of
+ * a Redis Cluster; unrelated things get their own tags, so they spread over the masters.
+ */
+export function redisKeys(prefix: string) {
+  const campaign = (id: string) => `${prefix}:campaign:{${id}}`;
+  return {
+    prefix,
+    /** BullMQ's prefix for one queue: its own hash tag, so each queue may live on another master. */
+    queue: (name: string) => `${prefix}:bull:{${name}}`,
+    /** Contacts sent to one segment (the exactly-once ledger). */
+    ledger: (segmentId: string) => `${prefix}:ledger:{${segmentId}}`,
+    /** Per job, the content hash of every file admitted and what became of it. */
+    files: (job: string) => `${prefix}:files:{${job}}`,
+    /** A segment's id, remembered by its name; its lock beside it. */
+    segmentMemo: (name: string) => `${prefix}:segment-id:{${name}}`,
+    /** The id of the campaign made for one file (and attempt). */
+    campaignMemo: (key: string) => `${prefix}:campaign-for:{${key}}`,
+    lockOf: (key: string) => `${key}:lock`,
+    campaign: {
+      meta: campaign,
+      fingerprints: (id: string) => `${campaign(id)}:fp`,
+      results: (id: string) => `${campaign(id)}:results`,
+      events: (id: string) => `${campaign(id)}:events`,
+      pollLock: (id: string) => `${campaign(id)}:poll-lock`,
+    },
+    /** Campaigns of a job: all, and those still polled. */
+    campaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:all`,
+    activeCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:active`,
+    /** Phones that opted out. */
+    suppressed: `${prefix}:suppressed`,
+    /** The request rate shared by every worker. */
+    limiter: `${prefix}:limit:{service}`,
+  };
+}
+
+export type RedisKeys = ReturnType<typeof redisKeys>;

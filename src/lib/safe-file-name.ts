@@ -1,0 +1,18 @@
+import { basename, extname } from "node:path";
+
+/**
+ * A file name from the folder, made safe to use as one path segment of ours: no directories,
+ * no control or reserved characters, no leading dots, at most 100 characters.
+ */
+export function safeFileName(name: string): string {
+  const cleaned = basename(name.replaceAll("\\", "/"))
+    .normalize("NFC")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+    .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, "_")
+    .replace(/^[.\s]+/, "")
+    .trim();
+  if (!cleaned) return "file";
+  if (cleaned.length <= 100) return cleaned;
+  const ext = extname(cleaned).slice(0, 10);
+  return cleaned.slice(0, 100 - ext.length) + ext;
+}

@@ -1,0 +1,25 @@
+import type { RedisClient } from "./redis.ts";
+
+type Arg = string | number;
+
+/**
+ * A Lua script registered once per connection as a command (ioredis `defineCommand`), so it is
+ * sent by SHA (EVALSHA) and the text travels only when Redis doesn't know it yet.
+ */
+export function defineScript<R>(name: string, numberOfKeys: number, lua: string) {
+  const command = `vcw_${name}`;
+  const registered = new WeakSet<RedisClient>();
+  return (redis: RedisClient, keys: readonly string[], args: readonly Arg[] = []): Promise<R> => {
+    if (keys.length !== numberOfKeys) throw new Error(`script ${name} takes ${numberOfKeys} key(s)`);
+    if (!registered.has(redis)) {
+      if (!(command in redis)) redis.defineCommand(command, { numberOfKeys, lua });
+      registered.add(redis);
+    }
+    const run = (redis as unknown as Record<string, (...a: Arg[]) => Promise<R>>)[command]!;
+    return run.call(redis, ...keys, ...args.map(String));
+  };
+}
+
+/** Lua: the Redis server's clock in ms (scripts are replicated by effect, so TIME is allowed). */
+export const LUA_NOW_MS = `local __t = redis.call('TIME')
+local now_ms = tonumber(__t[1]) * 1000 + math.floor(tonumber(__t[2]) / 1000)`;

@@ -1,0 +1,78 @@
+import type { Client } from "../../api/client.ts";
+import type { CampaignCreate } from "../../api/schemas/campaign.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { createOnce, idByName } from "../create-once.ts";
+import { PermanentError } from "../errors.ts";
+import { fillPattern } from "../name-pattern.ts";
+import { type CallingWindow, nextOpening } from "./calling-window.ts";
+
+export type StartRule = "asap" | { at: string } | { window: CallingWindow };
+
+/** When to call, as the ISO 8601 UTC time the service expects (docs/spec-gaps.md). */
+export function scheduledAtFor(start: StartRule, now: number, notBefore = now): string {
+  const from = Math.max(now, notBefore);
+  if (start === "asap") return new Date(from).toISOString();
+  if ("at" in start) return new Date(Math.max(Date.parse(start.at), notBefore)).toISOString();
+  const opening = nextOpening(start.window, from);
+  if (opening === undefined)
+    throw new PermanentError(
+      "the calling window never opens",
+      "name at least one day in campaign.start.window.days",
+    );
+  return new Date(opening).toISOString();
+}
+
+/** The pattern filled in; the file hash keeps names unique, so a name finds its campaign. */
+export function campaignName(
+  pattern: string,
+  v: { job: string; file: string; sha256: string; now: number; attempt: number },
+) {
+  const name = fillPattern(pattern, { job: v.job, file: v.file, sha256: v.sha256, at: v.now });
+  return `${name} #${v.sha256.slice(0, 8)}${v.attempt > 0 ? ` follow-up ${v.attempt}` : ""}`;
+}
+
+/**
+ * Creates the campaign of `key` exactly once across retries, crashes and workers (see createOnce):
+ * its name is unique, so the name finds it.
+ */
+export async function createCampaignOnce(
+  client: Client,
+  redis: RedisClient,
+  keys: RedisKeys,
+  key: string,
+  body: CampaignCreate,
+  o: { lockMs?: number } = {},
+): Promise<{ id: string; created: boolean }> {
+  const name = body.campaigns_name;
+  const memo = keys.campaignMemo(key);
+  return createOnce(redis, {
+    memo,
+    lock: keys.lockOf(memo),
+    lockMs: o.lockMs ?? 60_000,
+    find: async () =>
+      idByName(
+        (await client.campaigns.list()).filter((c) => c.campaigns_name === name),
+        "campaign",
+        name,
+      ),
+    create: async () => (await client.campaigns.create(body)).id,
+    missing: `campaign "${name}" could not be created or found`,
+  });
+}
+
+/** An assistant's id: given, or found by its name through assistants.list. */
+export async function resolveAssistant(
+  client: Client,
+  ref: { id: string } | { name: string },
+): Promise<string> {
+  if ("id" in ref) return ref.id;
+  const matches = (await client.assistants.list()).filter((a) => a.name === ref.name);
+  const id = idByName(matches, "assistant", ref.name, "give its id in the job's campaign.assistant");
+  if (!id)
+    throw new PermanentError(
+      `no assistant is named "${ref.name}"`,
+      "create it, or correct campaign.assistant in the job (by name or by id)",
+    );
+  return id;
+}

@@ -1,0 +1,97 @@
+import type { JobDefinition } from "../../config/job-definition.ts";
+import type { CampaignInfo, CampaignSummary } from "../results/model.ts";
+import type { PollOutcome } from "../results/poll-campaign.ts";
+
+/**
+ * The campaign lifecycle, decided in one place: what follows an import, a poll, a finished
+ * campaign. Pure: it returns intents, and the queue layer turns each into a job with a
+ * deterministic id, so acting on the same intent twice is a no-op.
+ */
+
+/** A campaign to create: for an imported file (attempt 0) or its n-th follow-up. */
+export interface CampaignRequest {
+  job: string;
+  /** File content hash and its import generation: with `attempt`, the campaign's identity. */
+  sha256: string;
+  gen: number;
+  original: string;
+  segmentId: string;
+  /** 0 for the file's own campaign, n for its n-th follow-up. */
+  attempt: number;
+  parentId?: string;
+  /** Earliest start (epoch ms): follow-up spacing. */
+  notBefore?: number;
+}
+
+export type Intent =
+  | { kind: "create-campaign"; request: CampaignRequest }
+  | { kind: "send-summary"; campaignId: string; summary: CampaignSummary["kind"]; sinks: readonly string[] }
+  | { kind: "follow-up"; job: string; campaignId: string };
+
+/** The identity of a campaign across retries, crashes and workers (its create-once memo). */
+export const campaignKey = (r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt">) =>
+  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}`;
+
+/** After a file's import: its campaign, when the job has one and some contact is in. */
+export function afterImport(
+  def: JobDefinition,
+  file: { sha256: string; gen: number; original: string },
+  imported: { segmentId: string; contacts: number },
+): Intent[] {
+  if (!def.campaign || imported.contacts === 0) return [];
+  return [
+    {
+      kind: "create-campaign",
+      request: {
+        job: def.name,
+        sha256: file.sha256,
+        gen: file.gen,
+        original: file.original,
+        segmentId: imported.segmentId,
+        attempt: 0,
+      },
+    },
+  ];
+}
+
+/** After a poll: on the campaign's end, its final (or stuck) summary, and a follow-up if one is due. */
+export function afterPoll(def: JobDefinition, info: CampaignInfo, outcome: PollOutcome): Intent[] {
+  if (!outcome.ended) return [];
+  const intents: Intent[] = [
+    {
+      kind: "send-summary",
+      campaignId: info.id,
+      summary: outcome.state === "finished" ? "final" : "stuck",
+      sinks: def.summaries.sinks,
+    },
+  ];
+  if (outcome.state === "finished" && def.followUps && info.attempt < def.followUps.attempts)
+    intents.push({ kind: "follow-up", job: def.name, campaignId: info.id });
+  return intents;
+}
+
+/** The follow-up campaign of `parent`, once its "try again" contacts are in `segmentId`. */
+export function followUpCampaign(
+  def: JobDefinition,
+  parent: CampaignInfo,
+  segmentId: string,
+  parentEndedAt: number,
+): Intent {
+  return {
+    kind: "create-campaign",
+    request: {
+      job: parent.job,
+      sha256: parent.sha256,
+      gen: parent.gen,
+      original: parent.file,
+      segmentId,
+      attempt: parent.attempt + 1,
+      parentId: parent.id,
+      notBefore: parentEndedAt + (def.followUps?.spacingMinutes ?? 0) * 60_000,
+    },
+  };
+}
+
+/** The name of the segment a follow-up calls. */
+export const followUpSegmentName = (parent: CampaignInfo) =>
+  `${parent.name} → follow-up ${parent.attempt + 1}`;

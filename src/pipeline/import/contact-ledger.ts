@@ -1,0 +1,104 @@
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { defineScript, LUA_NOW_MS } from "../../lib/scripts.ts";
+
+/**
+ * Per-segment ledger of contacts sent to the service, keyed by E.164 phone, in a Redis hash:
+ * `d` = the service has it; `p|<owner>|<ms>` = claimed by an import attempt that may be sending it.
+ * The ledger is what makes imports exactly-once without idempotency keys.
+ */
+export type ClaimResult =
+  /** This attempt may send it. */
+  | "claimed"
+  /** The service already has it. */
+  | "done"
+  /** Another live attempt is on it. */
+  | "busy"
+  /** Claimed by an attempt that went quiet past the lease: the service may or may not have it. */
+  | "stale";
+
+// Claims are stamped with Redis' clock, so workers on machines whose clocks differ agree on the lease.
+const claim = defineScript<ClaimResult>(
+  "ledger_claim",
+  1,
+  `${LUA_NOW_MS}
+local v = redis.call('HGET', KEYS[1], ARGV[1])
+if not v then
+  redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms)
+  return 'claimed'
+end
+if v == 'd' then return 'done' end
+local owner, ts = string.match(v, '^p|(.*)|(%d+)$')
+if owner == ARGV[2] then return 'claimed' end
+if now_ms - tonumber(ts) > tonumber(ARGV[3]) then return 'stale' end
+return 'busy'
+`,
+);
+
+/** Takes over a stale claim, only if it is still stale (another attempt may have taken it first). */
+const takeOver = defineScript<number>(
+  "ledger_take_over",
+  1,
+  `${LUA_NOW_MS}
+local v = redis.call('HGET', KEYS[1], ARGV[1])
+if not v then
+  redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms)
+  return 1
+end
+local owner, ts = string.match(v, '^p|(.*)|(%d+)$')
+if not ts then return 0 end
+if owner == ARGV[2] or now_ms - tonumber(ts) > tonumber(ARGV[3]) then
+  redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms)
+  return 1
+end
+return 0
+`,
+);
+
+/** Releases a claim (the send certainly failed), only if this attempt still holds it. */
+const release = defineScript<number>(
+  "ledger_release",
+  1,
+  `
+local v = redis.call('HGET', KEYS[1], ARGV[1])
+if v and string.match(v, '^p|(.*)|') == ARGV[2] then redis.call('HDEL', KEYS[1], ARGV[1]) return 1 end
+return 0
+`,
+);
+
+export interface ContactLedger {
+  claim(segmentId: string, phone: string, owner: string): Promise<ClaimResult>;
+  takeOver(segmentId: string, phone: string, owner: string): Promise<boolean>;
+  markDone(segmentId: string, phones: readonly string[]): Promise<void>;
+  release(segmentId: string, phone: string, owner: string): Promise<void>;
+  /** Counts of done and claimed entries. */
+  stats(segmentId: string): Promise<{ done: number; claimed: number }>;
+}
+
+export interface LedgerOptions {
+  keys: RedisKeys;
+  /** How long a claim protects a contact before other attempts may reconcile it. */
+  leaseMs: number;
+}
+
+export function createContactLedger(redis: RedisClient, options: LedgerOptions): ContactLedger {
+  const key = options.keys.ledger;
+  const lease = options.leaseMs;
+  return {
+    claim: (segmentId, phone, owner) => claim(redis, [key(segmentId)], [phone, owner, lease]),
+    takeOver: async (segmentId, phone, owner) =>
+      (await takeOver(redis, [key(segmentId)], [phone, owner, lease])) === 1,
+    async markDone(segmentId, phones) {
+      if (phones.length === 0) return;
+      await redis.hset(key(segmentId), Object.fromEntries(phones.map((p) => [p, "d"])));
+    },
+    async release(segmentId, phone, owner) {
+      await release(redis, [key(segmentId)], [phone, owner]);
+    },
+    async stats(segmentId) {
+      const values = await redis.hvals(key(segmentId));
+      const done = values.filter((v) => v === "d").length;
+      return { done, claimed: values.length - done };
+    },
+  };
+}

@@ -1,0 +1,221 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Client } from "../../api/client.ts";
+import {
+  AmbiguousWriteError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  RateLimitError,
+  RequestValidationError,
+} from "../../api/errors/index.ts";
+import { NOT_SENT_CODES } from "../../api/retry-policy.ts";
+import type { ContactCreate } from "../../api/schemas/contact.ts";
+import type { ContactLedger } from "./contact-ledger.ts";
+
+export interface ContactToImport {
+  phone: string;
+  contact: ContactCreate;
+  /** Data-row index in the file, for progress and checkpoints. */
+  index: number;
+  /** Physical line in the file and the cells as read, for the error report. */
+  line?: number;
+  cells?: string[];
+}
+
+export interface FailedContact {
+  phone: string;
+  index: number;
+  line: number | undefined;
+  cells: string[] | undefined;
+  message: string;
+}
+
+export interface ImportOptions {
+  client: Client;
+  ledger: ContactLedger;
+  segmentId: string;
+  /** Identifies this attempt; a new one per process or retry. */
+  owner: string;
+  /** Creates in flight at once. */
+  concurrency?: number;
+  /** Reconcile ambiguous writes once this many are waiting (and at the end). */
+  reconcileBatch?: number;
+  /** Rounds of reconcile-and-resend before giving up on a contact. */
+  maxRounds?: number;
+  /** How often to look again at contacts another attempt holds. Default 250 ms. */
+  waitPollMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (progress: ImportCounts) => void;
+  /** A row is settled: created, known, failed or done by another attempt. For checkpoints. */
+  onSettled?: (index: number) => void;
+}
+
+export interface ImportCounts {
+  /** Created by this attempt (confirmed by a response or found by reconciling). */
+  created: number;
+  /** Already in the segment before this attempt. */
+  known: number;
+  /** Created meanwhile by a concurrent attempt that held them. */
+  elsewhere: number;
+  /** Rejected by the service (4xx): not created. */
+  failed: FailedContact[];
+  /** Reconciliation rounds (each one lists the segment's contacts). */
+  reconciles: number;
+}
+
+/**
+ * Creates each contact in the segment exactly once, however often this is run, interrupted,
+ * retried or run twice at once: the ledger is consulted and claimed before sending; an ambiguous
+ * failure (timeout, 5xx, connection lost after sending) is reconciled by listing the segment's
+ * contacts before anything is sent again; a 429 is simply retried after its delay.
+ */
+export async function importContacts(
+  rows: AsyncIterable<ContactToImport>,
+  o: ImportOptions,
+): Promise<ImportCounts> {
+  const concurrency = o.concurrency ?? 8;
+  const counts: ImportCounts = { created: 0, known: 0, elsewhere: 0, failed: [], reconciles: 0 };
+  let uncertain: ContactToImport[] = [];
+  let waiting: ContactToImport[] = [];
+  const inflight = new Set<Promise<void>>();
+  // A failed send is kept here and rethrown by the loop: a rejected task nobody awaits yet would crash Node.
+  let failure: unknown;
+  // Sends still in flight finish first: each settles its own claim before the import stops.
+  const rethrow = async () => {
+    if (failure === undefined) return;
+    await Promise.allSettled([...inflight]);
+    throw failure;
+  };
+
+  const send = async (row: ContactToImport): Promise<void> => {
+    for (;;) {
+      try {
+        await o.client.contacts.create(o.segmentId, row.contact, { signal: o.signal });
+        await o.ledger.markDone(o.segmentId, [row.phone]);
+        counts.created += 1;
+        o.onSettled?.(row.index);
+        return;
+      } catch (error) {
+        if (error instanceof AmbiguousWriteError) {
+          uncertain.push(row);
+          return;
+        }
+        if (error instanceof RateLimitError) {
+          await sleep(error.retryAfterMs ?? 1000, undefined, { signal: o.signal });
+          continue;
+        }
+        if (error instanceof APIError && error.status !== undefined && error.status < 500) {
+          await o.ledger.release(o.segmentId, row.phone, o.owner);
+          // The segment is gone or the key refused: no row can succeed, so stop the import.
+          if (FATAL_STATUSES.has(error.status)) throw error;
+          counts.failed.push({
+            phone: row.phone,
+            index: row.index,
+            line: row.line,
+            cells: row.cells,
+            message: error.message,
+          });
+          o.onSettled?.(row.index);
+          return;
+        }
+        // Free the claim only when the service certainly did not get the request. Anything else
+        // (an abort, a crash) keeps it: the service may still apply it, so a later attempt reconciles.
+        if (certainlyNotSent(error)) await o.ledger.release(o.segmentId, row.phone, o.owner);
+        throw error;
+      }
+    }
+  };
+
+  const reconcile = async () => {
+    let round = 0;
+    while (uncertain.length > 0) {
+      if (++round > (o.maxRounds ?? 10)) {
+        throw new Error(
+          `could not confirm ${uncertain.length} contacts of segment ${o.segmentId} after ${round - 1} rounds`,
+        );
+      }
+      await Promise.all(inflight);
+      await rethrow();
+      const batch = uncertain;
+      uncertain = [];
+      counts.reconciles += 1;
+      const present = new Set(
+        (await o.client.contacts.list(o.segmentId, { signal: o.signal })).map((c) => c.phone),
+      );
+      const found = batch.filter((r) => present.has(r.phone));
+      await o.ledger.markDone(
+        o.segmentId,
+        found.map((r) => r.phone),
+      );
+      counts.created += found.length;
+      for (const row of found) o.onSettled?.(row.index);
+      for (const row of batch.filter((r) => !present.has(r.phone))) {
+        if (await o.ledger.takeOver(o.segmentId, row.phone, o.owner)) await send(row);
+        else waiting.push(row);
+      }
+    }
+  };
+
+  // Rows another attempt holds: done by it, released (4xx, not sent), or gone quiet past the lease.
+  const awaitOthers = async () => {
+    while (waiting.length > 0) {
+      const still: ContactToImport[] = [];
+      for (const row of waiting) {
+        const claim = await o.ledger.claim(o.segmentId, row.phone, o.owner);
+        if (claim === "done") {
+          counts.elsewhere += 1;
+          o.onSettled?.(row.index);
+        } else if (claim === "busy") still.push(row);
+        else if (claim === "stale") uncertain.push(row);
+        else await send(row);
+      }
+      waiting = still;
+      await rethrow();
+      await reconcile();
+      if (waiting.length > 0) await sleep(o.waitPollMs ?? 250, undefined, { signal: o.signal });
+    }
+  };
+
+  const stale: ContactToImport[] = [];
+  for await (const row of rows) {
+    o.signal?.throwIfAborted();
+    const claim = await o.ledger.claim(o.segmentId, row.phone, o.owner);
+    if (claim === "done") {
+      counts.known += 1;
+      o.onSettled?.(row.index);
+    } else if (claim === "busy") waiting.push(row);
+    else if (claim === "stale") stale.push(row);
+    else {
+      const task: Promise<void> = send(row)
+        .catch((error: unknown) => {
+          failure ??= error;
+        })
+        .finally(() => inflight.delete(task));
+      inflight.add(task);
+      if (inflight.size >= concurrency) await Promise.race(inflight);
+    }
+    await rethrow();
+    if (uncertain.length >= (o.reconcileBatch ?? 100)) await reconcile();
+    o.onProgress?.(counts);
+  }
+  await Promise.all(inflight);
+  await rethrow();
+  // Stale claims were made by an attempt that stopped: the service may or may not have them.
+  uncertain.push(...stale);
+  await reconcile();
+  await awaitOthers();
+  o.onProgress?.(counts);
+  return counts;
+}
+
+const FATAL_STATUSES = new Set([401, 403, 404]);
+
+function certainlyNotSent(error: unknown): boolean {
+  if (error instanceof RequestValidationError) return true;
+  return (
+    error instanceof APIConnectionError &&
+    !(error instanceof APIConnectionTimeoutError) &&
+    error.networkCode !== undefined &&
+    NOT_SENT_CODES.has(error.networkCode)
+  );
+}

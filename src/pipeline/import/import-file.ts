@@ -1,0 +1,175 @@
+import type { Client } from "../../api/client.ts";
+import { openErrorReport } from "../../ingest/error-report.ts";
+import type { IngestOptions } from "../../ingest/options.ts";
+import { skipValid, type Totals, topCodes } from "../../ingest/outcome.ts";
+import { ContactFileReader } from "../../ingest/reader.ts";
+import type { ContactLedger } from "./contact-ledger.ts";
+import { type ContactToImport, type ImportCounts, importContacts } from "./import-contacts.ts";
+import { Watermark } from "./watermark.ts";
+
+/** Where an import stands: saved as it goes, so a restarted attempt resumes from `cursor`. */
+export interface ImportCheckpoint {
+  /** Every data row below this index is settled. */
+  cursor: number;
+  /** Data rows read so far by this attempt. */
+  rowsRead: number;
+  created: number;
+  known: number;
+  elsewhere: number;
+  failed: number;
+  reconciles: number;
+}
+
+export const START: ImportCheckpoint = {
+  cursor: 0,
+  rowsRead: 0,
+  created: 0,
+  known: 0,
+  elsewhere: 0,
+  failed: 0,
+  reconciles: 0,
+};
+
+export interface ImportFileOptions {
+  client: Client;
+  ledger: ContactLedger;
+  segmentId: string;
+  /** Identifies this attempt in the ledger; a new one per attempt. */
+  owner: string;
+  ingest?: Partial<IngestOptions>;
+  concurrency?: number;
+  /** Error report path; written when there is something in it. */
+  errorsPath: string;
+  /** The last checkpoint of an earlier attempt of the same file. */
+  resume?: ImportCheckpoint | undefined;
+  /** Saves a checkpoint; called at most every `checkpointMs` and at the end. */
+  checkpoint?: (at: ImportCheckpoint) => Promise<void>;
+  checkpointMs?: number;
+  waitPollMs?: number;
+  signal?: AbortSignal;
+  /** Phones never to send (opted out): reported as skipped, reason opted_out. */
+  suppressed?: (phones: string[]) => Promise<Set<string>>;
+}
+
+export interface ImportFileResult {
+  totals: Totals;
+  topErrors: { code: string; rows: number }[];
+  /** Contacts of the file created in the segment (by this import, across its attempts). */
+  created: number;
+  /** Already in the segment before (an earlier file, or an earlier attempt of this one). */
+  known: number;
+  /** Created meanwhile by a concurrent import. */
+  elsewhere: number;
+  /** Refused by the service (listed in the error report). */
+  failed: number;
+  reconciles: number;
+  /** Data row this attempt resumed from (0 for a fresh start). */
+  resumedFrom: number;
+  errorsFile: string | undefined;
+}
+
+/**
+ * Imports one CSV file into a segment: reads and validates it (writing the error report), and
+ * creates its valid contacts exactly once, resuming from a checkpoint.
+ */
+export async function importFile(file: string, o: ImportFileOptions): Promise<ImportFileResult> {
+  const base = o.resume ?? START;
+  const reader = await ContactFileReader.open(file, o.ingest);
+  const report = await openErrorReport(o.errorsPath, reader.info.headers);
+  const mark = new Watermark(base.cursor);
+  let live: ImportCounts | undefined;
+  let rowsRead = 0;
+  let savedAt = performance.now();
+  const every = o.checkpointMs ?? 1000;
+
+  const snapshot = (): ImportCheckpoint => ({
+    cursor: mark.value,
+    rowsRead,
+    created: base.created + (live?.created ?? 0),
+    known: base.known + (live?.known ?? 0),
+    elsewhere: base.elsewhere + (live?.elsewhere ?? 0),
+    failed: base.failed + (live?.failed.length ?? 0),
+    reconciles: base.reconciles + (live?.reconciles ?? 0),
+  });
+
+  async function* rows(): AsyncGenerator<ContactToImport> {
+    for await (const outcome of reader) {
+      rowsRead += 1;
+      if (outcome.kind === "valid" && o.suppressed && (await o.suppressed([outcome.phone])).size > 0) {
+        skipValid(reader.totals, "opted_out");
+        mark.read(outcome.index, true);
+        await report.add({
+          kind: "skipped",
+          line: outcome.line,
+          index: outcome.index,
+          cells: outcome.cells,
+          reason: "opted_out",
+          message: `${outcome.phone} opted out in an earlier campaign (vcw suppress remove to call it again)`,
+        });
+        continue;
+      }
+      if (outcome.kind !== "valid" || outcome.warnings.length > 0) await report.add(outcome);
+      const send = outcome.kind === "valid" && outcome.index >= base.cursor;
+      mark.read(outcome.index, !send);
+      if (outcome.kind === "valid" && send) {
+        yield {
+          phone: outcome.phone,
+          contact: outcome.contact,
+          index: outcome.index,
+          line: outcome.line,
+          cells: outcome.cells,
+        };
+      }
+      if (o.checkpoint && performance.now() - savedAt >= every) {
+        savedAt = performance.now();
+        await o.checkpoint(snapshot());
+      }
+    }
+  }
+
+  try {
+    const counts = await importContacts(rows(), {
+      client: o.client,
+      ledger: o.ledger,
+      segmentId: o.segmentId,
+      owner: o.owner,
+      ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
+      ...(o.waitPollMs === undefined ? {} : { waitPollMs: o.waitPollMs }),
+      ...(o.signal ? { signal: o.signal } : {}),
+      onProgress: (c) => {
+        live = c;
+      },
+      onSettled: (index) => mark.settle(index),
+    });
+    live = counts;
+    for (const f of counts.failed) {
+      await report.add({
+        kind: "rejected",
+        line: f.line ?? 0,
+        index: f.index,
+        cells: f.cells ?? [],
+        issues: [{ field: "phone", value: f.phone, code: "service_rejected", message: f.message }],
+      });
+    }
+    const done = snapshot();
+    await o.checkpoint?.(done);
+    const written = report.lines > 0;
+    if (written) await report.close();
+    else await report.discard();
+    return {
+      totals: reader.totals,
+      topErrors: topCodes(reader.totals),
+      created: done.created,
+      known: done.known,
+      elsewhere: done.elsewhere,
+      failed: done.failed,
+      reconciles: done.reconciles,
+      resumedFrom: base.cursor,
+      errorsFile: written ? report.path : undefined,
+    };
+  } catch (error) {
+    await report.discard();
+    if (o.checkpoint && live) await o.checkpoint(snapshot()).catch(() => undefined);
+    throw error;
+  }
+}

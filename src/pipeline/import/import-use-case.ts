@@ -1,0 +1,131 @@
+import type { Client } from "../../api/client.ts";
+import { NotFoundError } from "../../api/errors/index.ts";
+import { ingestOptionsOf } from "../../config/ingest-options.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import type { FileRecord, FileRegistry } from "../../inbox/file-registry.ts";
+import type { IngestOptions } from "../../ingest/options.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { SuppressionList } from "../campaign/suppression.ts";
+import { fillPattern } from "../name-pattern.ts";
+import { createContactLedger } from "./contact-ledger.ts";
+import { type ImportCheckpoint, type ImportFileResult, importFile } from "./import-file.ts";
+import { forgetSegment, resolveSegment, type SegmentTarget } from "./resolve-segment.ts";
+
+/** What to import into where: a job's definition, or an ad-hoc segment (`vcw import --segment`). */
+export interface ImportSpec {
+  /** The job the file belongs to; its registry remembers the content. Absent for ad-hoc imports. */
+  job?: string;
+  /** The segment; a name may be a pattern ({job} {date} {file} {sha}). */
+  segment: SegmentTarget;
+  ingest: Partial<IngestOptions>;
+  concurrency: number;
+}
+
+export const importSpecOf = (def: JobDefinition): ImportSpec => ({
+  job: def.name,
+  segment: def.segment,
+  ingest: ingestOptionsOf(def),
+  concurrency: def.import.concurrency,
+});
+
+export interface ImportRequest {
+  spec: ImportSpec;
+  /** The file to read. */
+  path: string;
+  sha256: string;
+  /** The name it arrived under. */
+  original: string;
+  /** When it was admitted: `{date}` in name patterns, the same for every attempt. */
+  admittedAt: number;
+  /** This attempt, in the ledger. */
+  owner: string;
+  errorsPath: string;
+  resume?: ImportCheckpoint | undefined;
+  /** Saves progress; `segmentId` lets a later attempt and `vcw status` say where it goes. */
+  checkpoint?: (at: ImportCheckpoint, segmentId: string) => Promise<void>;
+  checkpointMs?: number;
+  waitPollMs?: number;
+  signal?: AbortSignal;
+}
+
+/** A file's contacts imported: the segment they went to, and how each row ended. */
+export interface ImportedFile extends ImportFileResult {
+  segment: { id: string; name?: string | undefined };
+}
+
+export interface ImportUseCaseDeps {
+  client: Client;
+  redis: RedisClient;
+  keys: RedisKeys;
+  /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */
+  leaseMs: number;
+  registry: FileRegistry;
+  suppression: SuppressionList;
+}
+
+/**
+ * The one import use case, for the daemon and `vcw import` alike: the segment (a pattern filled,
+ * found or created once), the exactly-once ledger, the suppression list, the rule that a segment
+ * the service no longer knows is forgotten, and the registry of imported contents.
+ */
+export function createImportUseCase(d: ImportUseCaseDeps) {
+  const ledger = createContactLedger(d.redis, { keys: d.keys, leaseMs: d.leaseMs });
+  return {
+    /** The earlier import of the same content for `job`, if it finished. */
+    async imported(job: string, sha256: string): Promise<FileRecord | undefined> {
+      const seen = await d.registry.get(job, sha256);
+      return seen?.state === "done" ? seen : undefined;
+    },
+
+    async run(r: ImportRequest): Promise<ImportedFile> {
+      const target = segmentTargetFor(r.spec, r);
+      const segment = await resolveSegment(d.client, d.redis, d.keys, target, { lockMs: d.leaseMs });
+      let result: ImportFileResult;
+      try {
+        result = await importFile(r.path, {
+          client: d.client,
+          ledger,
+          segmentId: segment.id,
+          owner: r.owner,
+          ingest: r.spec.ingest,
+          concurrency: r.spec.concurrency,
+          errorsPath: r.errorsPath,
+          resume: r.resume,
+          ...(r.checkpoint ? { checkpoint: (at) => r.checkpoint!(at, segment.id) } : {}),
+          ...(r.checkpointMs === undefined ? {} : { checkpointMs: r.checkpointMs }),
+          ...(r.waitPollMs === undefined ? {} : { waitPollMs: r.waitPollMs }),
+          ...(r.signal ? { signal: r.signal } : {}),
+          suppressed: (phones) => d.suppression.which(phones),
+        });
+      } catch (error) {
+        // The service lost the remembered segment (deleted, or its data reset): look again next time.
+        if (error instanceof NotFoundError) await forgetSegment(d.redis, d.keys, target, segment.id);
+        throw error;
+      }
+      if (r.spec.job) await d.registry.markDone(r.spec.job, r.sha256, r.original);
+      return { segment: { id: segment.id, name: "name" in target ? target.name : undefined }, ...result };
+    },
+  };
+}
+
+export type ImportUseCase = ReturnType<typeof createImportUseCase>;
+
+/** The segment of one file: a name pattern filled with the file's values. */
+export function segmentTargetFor(
+  spec: ImportSpec,
+  f: { original: string; sha256: string; admittedAt: number },
+): SegmentTarget {
+  if (!("name" in spec.segment)) return spec.segment;
+  const name = fillPattern(spec.segment.name, {
+    job: spec.job ?? "",
+    file: f.original,
+    sha256: f.sha256,
+    at: f.admittedAt,
+  });
+  return { ...spec.segment, name };
+}
+
+/** Contacts of an imported file that are in its segment now, whoever created them. */
+export const contactsIn = (f: Pick<ImportFileResult, "created" | "known" | "elsewhere">) =>
+  f.created + f.known + f.elsewhere;

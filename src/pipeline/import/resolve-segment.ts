@@ -1,0 +1,58 @@
+import type { Client } from "../../api/client.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { createOnce, idByName } from "../create-once.ts";
+
+export type SegmentTarget = { id: string } | { name: string; description?: string | undefined };
+
+export interface ResolvedSegment {
+  id: string;
+  /** True when this call created it. */
+  created: boolean;
+}
+
+const HINT = "give the segment's id in the job";
+
+/**
+ * The id of a job's segment: given, remembered, found by its name, or created. Creation happens
+ * once across workers (a Redis lock), survives an ambiguous create (the name is looked up before
+ * creating again), and copes with a service that returns no id (docs/spec-gaps.md).
+ */
+export async function resolveSegment(
+  client: Client,
+  redis: RedisClient,
+  keys: RedisKeys,
+  target: SegmentTarget,
+  options: { lockMs?: number } = {},
+): Promise<ResolvedSegment> {
+  if ("id" in target) return { id: target.id, created: false };
+  const find = async () =>
+    idByName(
+      (await client.segments.list()).filter((s) => s.name === target.name),
+      "segment",
+      target.name,
+      HINT,
+    );
+  const memo = keys.segmentMemo(target.name);
+  return createOnce(redis, {
+    memo,
+    lock: keys.lockOf(memo),
+    lockMs: options.lockMs ?? 30_000,
+    find,
+    create: async () =>
+      (await client.segments.create({ name: target.name, description: target.description })).id,
+    missing: `segment "${target.name}" could not be created or found (${HINT})`,
+  });
+}
+
+/** Forgets a remembered segment id the service no longer knows (404), so the next import looks again. */
+export async function forgetSegment(
+  redis: RedisClient,
+  keys: RedisKeys,
+  target: SegmentTarget,
+  staleId: string,
+): Promise<void> {
+  if ("id" in target) return;
+  const memo = keys.segmentMemo(target.name);
+  if ((await redis.get(memo)) === staleId) await redis.del(memo);
+}

@@ -1,0 +1,173 @@
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { type CampaignTotals, emptyTotals } from "./campaign-totals.ts";
+import type { CampaignInfo, ResultRecord } from "./model.ts";
+import type { Change } from "./result-record.ts";
+
+/** A campaign as the worker keeps it in Redis. */
+export interface StoredCampaign {
+  info: CampaignInfo;
+  totals: CampaignTotals;
+  /** Bumped by every poll that changed something. */
+  version: number;
+  /** Digest of the last audience seen: an unchanged poll is recognised with one read. */
+  digest: string;
+  createdAt: number;
+  lastChangeAt: number;
+  /** Last version sent as progress. */
+  sentVersion: number;
+}
+
+export interface Transition {
+  phone: string;
+  from: string;
+  to: string;
+}
+
+export interface PollCommit {
+  changes: Change[];
+  transitions: Transition[];
+  totals: CampaignTotals;
+  digest: string;
+  version: number;
+  now: number;
+  state: CampaignInfo["state"];
+}
+
+/**
+ * Keys of one campaign share a hash tag, so a poll's writes (one MULTI) stay on one Redis Cluster
+ * slot. The per-job indexes (all, active) have their job's tag and are written apart: each write
+ * there is idempotent, and a poll of a campaign that is no longer active removes it from `active`.
+ */
+export function createCampaignStore(redis: RedisClient, keys: RedisKeys) {
+  const { meta, fingerprints: fps, results, events } = keys.campaign;
+  const active = keys.activeCampaignsOf;
+  const all = keys.campaignsOf;
+
+  return {
+    /** Registers a new campaign; repeatable (a retried job registers it again, changing nothing). */
+    async register(info: CampaignInfo, now: number): Promise<void> {
+      await redis
+        .multi()
+        .hsetnx(meta(info.id), "info", JSON.stringify(info))
+        .hsetnx(meta(info.id), "totals", JSON.stringify(emptyTotals()))
+        .hsetnx(meta(info.id), "version", "0")
+        .hsetnx(meta(info.id), "digest", "")
+        .hsetnx(meta(info.id), "createdAt", String(now))
+        .hsetnx(meta(info.id), "lastChangeAt", String(now))
+        .hsetnx(meta(info.id), "sentVersion", "0")
+        .exec();
+      await redis.multi().sadd(all(info.job), info.id).sadd(active(info.job), info.id).exec();
+    },
+
+    /** Drops a campaign that is no longer active from its job's active set. */
+    async retire(id: string, job: string): Promise<void> {
+      await redis.srem(active(job), id);
+    },
+
+    async get(id: string): Promise<StoredCampaign | undefined> {
+      const h = await redis.hgetall(meta(id));
+      if (!h.info) return undefined;
+      return {
+        info: JSON.parse(h.info) as CampaignInfo,
+        totals: JSON.parse(h.totals ?? "null") ?? emptyTotals(),
+        version: Number(h.version ?? 0),
+        digest: h.digest ?? "",
+        createdAt: Number(h.createdAt ?? 0),
+        lastChangeAt: Number(h.lastChangeAt ?? 0),
+        sentVersion: Number(h.sentVersion ?? 0),
+      };
+    },
+
+    activeOf: (job: string) => redis.smembers(active(job)),
+    allOf: (job: string) => redis.smembers(all(job)),
+    fingerprints: (id: string) => redis.hgetall(fps(id)),
+
+    async records(id: string, phones: readonly string[]): Promise<(ResultRecord | undefined)[]> {
+      const out: (ResultRecord | undefined)[] = [];
+      for (const part of chunks(phones)) {
+        const raw = await redis.hmget(results(id), ...part);
+        for (const r of raw) out.push(r ? (JSON.parse(r) as ResultRecord) : undefined);
+      }
+      return out;
+    },
+
+    /** Every record, streamed in batches (HSCAN): for reports of any size. */
+    async *allRecords(id: string): AsyncGenerator<ResultRecord> {
+      let cursor = "0";
+      do {
+        const [next, flat] = await redis.hscan(results(id), cursor, "COUNT", 1000);
+        cursor = next;
+        for (let i = 1; i < flat.length; i += 2) yield JSON.parse(flat[i]!) as ResultRecord;
+      } while (cursor !== "0");
+    },
+
+    /** Every recorded status transition, oldest first. */
+    async transitions(id: string): Promise<(Transition & { at: number; version: number })[]> {
+      const entries = await redis.xrange(events(id), "-", "+");
+      return entries.flatMap(([streamId, fields]) => {
+        const f: Record<string, string> = {};
+        for (let i = 0; i < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
+        const at = Number(streamId.split("-")[0]);
+        return (JSON.parse(f.transitions ?? "[]") as Transition[]).map((t) => ({
+          ...t,
+          at,
+          version: Number(f.version),
+        }));
+      });
+    },
+
+    /** Writes what one poll changed, atomically. Nothing is written for an unchanged poll. */
+    async commit(id: string, job: string, c: PollCommit, info: CampaignInfo): Promise<void> {
+      const tx = redis.multi();
+      // In parts: a first poll of a large campaign changes every entry, too many arguments for one call.
+      for (const part of chunks(c.changes)) {
+        tx.hset(fps(id), ...part.flatMap((ch) => [ch.phone, ch.fingerprint]));
+        tx.hset(results(id), ...part.flatMap((ch) => [ch.phone, JSON.stringify(ch.record)]));
+      }
+      // One stream entry per poll holds its transitions: a first poll of 100,000 entries is one command.
+      if (c.transitions.length > 0) {
+        tx.xadd(events(id), "*", "version", String(c.version), "transitions", JSON.stringify(c.transitions));
+      }
+      tx.hset(meta(id), {
+        info: JSON.stringify({ ...info, state: c.state }),
+        totals: JSON.stringify(c.totals),
+        version: String(c.version),
+        digest: c.digest,
+        lastChangeAt: String(c.now),
+      });
+      await tx.exec();
+      if (c.state !== "active") await redis.srem(active(job), id);
+    },
+
+    async setState(id: string, job: string, info: CampaignInfo, state: CampaignInfo["state"]): Promise<void> {
+      await redis.hset(meta(id), "info", JSON.stringify({ ...info, state }));
+      if (state !== "active") await redis.srem(active(job), id);
+    },
+
+    async addFollowUp(id: string, info: CampaignInfo, followUpId: string): Promise<void> {
+      if (info.followUps.includes(followUpId)) return;
+      await redis.hset(
+        meta(id),
+        "info",
+        JSON.stringify({ ...info, followUps: [...info.followUps, followUpId] }),
+      );
+    },
+
+    /** Records that `version` was sent as progress; false when it (or a later one) already was. */
+    async markSent(id: string, version: number): Promise<boolean> {
+      const previous = Number(await redis.hget(meta(id), "sentVersion"));
+      if (previous >= version) return false;
+      await redis.hset(meta(id), "sentVersion", String(version));
+      return true;
+    },
+  };
+}
+
+export type CampaignStore = ReturnType<typeof createCampaignStore>;
+
+function chunks<T>(items: readonly T[], size = 1_000): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

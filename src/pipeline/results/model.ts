@@ -1,0 +1,69 @@
+/**
+ * The results model: what sinks, the CLI and the dashboard read of campaigns. Types and the few
+ * pure helpers that go with them; no I/O.
+ */
+
+/** What the worker keeps of one audience entry: the call's result for one contact. */
+export interface ResultRecord {
+  phone: string;
+  first_name: string;
+  last_name: string;
+  status: string;
+  durationSec: number;
+  sentiment: string;
+  transferred: boolean;
+  meeting: boolean;
+  messageSent: boolean;
+  error: string;
+  recordingUrl: string;
+  transcript: string;
+}
+
+export interface CampaignInfo {
+  id: string;
+  name: string;
+  job: string;
+  file: string;
+  /** Content hash and import generation of the file the campaign comes from. */
+  sha256: string;
+  gen: number;
+  segmentId: string;
+  scheduledAt: string;
+  state: "active" | "finished" | "stuck";
+  /** 0 for the first campaign of a file, n for its n-th follow-up. */
+  attempt: number;
+  followUps: string[];
+}
+
+/** What sinks receive: one version of a campaign's results. */
+export interface CampaignSummary {
+  kind: "progress" | "final" | "stuck";
+  version: number;
+  campaign: CampaignInfo;
+  contacts: number;
+  callsByStatus: Record<string, number>;
+  sentiment: Record<string, number>;
+  duration: { totalSec: number; averageSec: number };
+  meetingsScheduled: number;
+  transfers: number;
+  messagesSent: number;
+  errors: { message: string; count: number }[];
+  /** Share of contacts whose call is final, 0..1. */
+  completion: number;
+  generatedAt: string;
+}
+
+/** The kind of summary a campaign in `state` gets. */
+export const kindOf = (state: CampaignInfo["state"]): CampaignSummary["kind"] =>
+  state === "finished" ? "final" : state === "stuck" ? "stuck" : "progress";
+
+/** A digest report: the summaries of all of a job's campaigns at one scheduled time. */
+export interface DigestReport {
+  kind: "digest";
+  job: string;
+  /** The scheduled time of the report (its version). */
+  at: string;
+  campaigns: CampaignSummary[];
+}
+
+export type Payload = CampaignSummary | DigestReport;

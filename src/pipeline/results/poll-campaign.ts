@@ -1,0 +1,139 @@
+import type { Client } from "../../api/client.ts";
+import { withLock } from "../../lib/lock.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { SuppressionList } from "../campaign/suppression.ts";
+import type { CampaignStore } from "./campaign-store.ts";
+import { applyRecord, isFinished, type StatusClasses } from "./campaign-totals.ts";
+import { audienceDigest, diffRecords, encodeAll, toRecord } from "./result-record.ts";
+
+/** Fingerprints seen by the last poll of recent campaigns, per process (a few MB per 100,000 entries). */
+const seenCache = new Map<string, { version: number; seen: Map<string, string> }>();
+const CACHED_CAMPAIGNS = 16;
+
+function remember(campaignId: string, entry: { version: number; seen: Map<string, string> }): void {
+  seenCache.delete(campaignId);
+  seenCache.set(campaignId, entry);
+  if (seenCache.size > CACHED_CAMPAIGNS) seenCache.delete(seenCache.keys().next().value!);
+}
+
+export interface PollOutcome {
+  /** Entries that changed since the last poll. */
+  changed: number;
+  version: number;
+  state: "active" | "finished" | "stuck";
+  /** The state changed with this poll (to finished or stuck). */
+  ended: boolean;
+  /** Contacts that opted out in this poll (now suppressed). */
+  optedOut: number;
+  skipped?: "busy" | "unknown" | "not-active";
+}
+
+export interface PollOptions {
+  client: Client;
+  redis: RedisClient;
+  keys: RedisKeys;
+  store: CampaignStore;
+  suppression: SuppressionList;
+  classes: StatusClasses;
+  /** Non-final entries unchanged this long make the campaign stuck. */
+  stuckAfterMs: number;
+  now?: () => number;
+}
+
+/**
+ * Polls one campaign's audience, diffs it with what was seen (by E.164 phone), and stores only what
+ * changed: records, fingerprints, transitions and totals. An unchanged audience writes nothing.
+ * One poll at a time per campaign (a short lock), so overlapping ticks never race.
+ */
+export async function pollCampaign(campaignId: string, o: PollOptions): Promise<PollOutcome> {
+  const locked = await withLock(
+    o.redis,
+    o.keys.campaign.pollLock(campaignId),
+    { ttlMs: 60_000, wait: false },
+    () => pollLocked(campaignId, o),
+  );
+  if (!locked.acquired)
+    return { changed: 0, version: 0, state: "active", ended: false, optedOut: 0, skipped: "busy" };
+  return locked.value;
+}
+
+async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutcome> {
+  const now = o.now ?? Date.now;
+  const stored = await o.store.get(campaignId);
+  if (!stored)
+    return { changed: 0, version: 0, state: "active", ended: false, optedOut: 0, skipped: "unknown" };
+  const { info } = stored;
+  if (info.state !== "active") {
+    await o.store.retire(campaignId, info.job);
+    return {
+      changed: 0,
+      version: stored.version,
+      state: info.state,
+      ended: false,
+      optedOut: 0,
+      skipped: "not-active",
+    };
+  }
+  const entries = await o.client.campaigns.audiences(campaignId);
+  const records = entries.map(toRecord).filter((r) => r !== undefined);
+  const encoded = encodeAll(records);
+  const digest = audienceDigest(records, encoded);
+  const at = now();
+
+  if (digest === stored.digest) {
+    // Quiet before the start is not stuck: count from the later of the last change and the start.
+    const since = Math.max(stored.lastChangeAt, Date.parse(info.scheduledAt) || 0);
+    const stuck = !isFinished(stored.totals) && at - since > o.stuckAfterMs;
+    if (stuck) await o.store.setState(campaignId, info.job, info, "stuck");
+    return {
+      changed: 0,
+      version: stored.version,
+      state: stuck ? "stuck" : "active",
+      ended: stuck,
+      optedOut: 0,
+    };
+  }
+
+  // The fingerprints of the last poll are usually still in memory; Redis is read only when not.
+  const cached = seenCache.get(campaignId);
+  const seen =
+    cached?.version === stored.version
+      ? cached.seen
+      : new Map(Object.entries(await o.store.fingerprints(campaignId)));
+  const changes = diffRecords(seen, records, encoded);
+  const before = await o.store.records(
+    campaignId,
+    changes.map((c) => c.phone),
+  );
+  const totals = stored.totals;
+  const transitions = [];
+  const optedOut: string[] = [];
+  for (const [i, change] of changes.entries()) {
+    const old = before[i];
+    if (old) applyRecord(totals, old, -1, o.classes);
+    applyRecord(totals, change.record, 1, o.classes);
+    if (old?.status !== change.record.status) {
+      transitions.push({ phone: change.phone, from: old?.status ?? "", to: change.record.status });
+      if (o.classes.optedOut.includes(change.record.status)) optedOut.push(change.phone);
+    }
+  }
+  const finished = isFinished(totals);
+  const version = stored.version + (changes.length > 0 ? 1 : 0);
+  await o.store.commit(
+    campaignId,
+    info.job,
+    { changes, transitions, totals, digest, version, now: at, state: finished ? "finished" : "active" },
+    info,
+  );
+  for (const change of changes) seen.set(change.phone, change.fingerprint);
+  remember(campaignId, { version, seen });
+  if (optedOut.length > 0) await o.suppression.add(optedOut);
+  return {
+    changed: changes.length,
+    version,
+    state: finished ? "finished" : "active",
+    ended: finished,
+    optedOut: optedOut.length,
+  };
+}

@@ -1,0 +1,39 @@
+import type { Intent } from "../pipeline/campaign/lifecycle.ts";
+import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import { enqueueSummary } from "./deliveries.ts";
+import { campaignJobId, followUpJobId } from "./job-ids.ts";
+import type { Queues } from "./queues.ts";
+
+/** Turns the lifecycle's intents into jobs. Each job id is deterministic: acting twice adds nothing. */
+export async function applyIntents(
+  intents: readonly Intent[],
+  ctx: { queues: Queues; store: CampaignStore; now: () => number },
+): Promise<void> {
+  for (const intent of intents) {
+    switch (intent.kind) {
+      case "create-campaign": {
+        const r = intent.request;
+        const label = `${r.job}/${r.original}${r.attempt > 0 ? ` follow-up ${r.attempt}` : ""}`;
+        await ctx.queues.campaigns.add(label, r, { jobId: campaignJobId(r) });
+        break;
+      }
+      case "send-summary":
+        await enqueueSummary(
+          ctx.queues,
+          ctx.store,
+          intent.campaignId,
+          intent.sinks,
+          intent.summary,
+          ctx.now(),
+        );
+        break;
+      case "follow-up":
+        await ctx.queues.followUps.add(
+          intent.campaignId,
+          { job: intent.job, campaignId: intent.campaignId },
+          { jobId: followUpJobId(intent.campaignId) },
+        );
+        break;
+    }
+  }
+}

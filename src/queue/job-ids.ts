@@ -1,0 +1,27 @@
+import type { CampaignRequest } from "../pipeline/campaign/lifecycle.ts";
+
+/**
+ * Every BullMQ job id, built here and nowhere else. Ids are deterministic, so adding the same job
+ * twice (a retry, a crash and restart, a second replica) is a no-op.
+ */
+
+/** Job ids may not contain ":"; campaign ids and names are made safe for them. */
+export const idPart = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, "_");
+
+/** One import per file content and import generation. */
+export const importJobId = (job: string, sha256: string, gen: number) =>
+  `import-${idPart(job)}-${sha256.slice(0, 16)}-${gen}`;
+
+/** One campaign per file content, generation and attempt (0, then each follow-up). */
+export const campaignJobId = (r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt">) =>
+  `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}`;
+
+/** One poll per campaign and cron tick (the second it was scheduled for). */
+export const pollJobId = (campaignId: string, tick: number) => `poll-${idPart(campaignId)}-${tick}`;
+
+/** One follow-up per finished campaign. */
+export const followUpJobId = (campaignId: string) => `follow-up-${idPart(campaignId)}`;
+
+/** One delivery per sink and idempotency key. */
+export const deliveryJobId = (sink: string, idempotencyKey: string) =>
+  `deliver-${idPart(sink)}-${idempotencyKey}`;

@@ -1,0 +1,110 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { AUDIENCE_STATUSES } from "../../../src/api/schemas/audience-status.ts";
+import { redisKeys } from "../../../src/lib/redis-keys.ts";
+import { createSuppressionList } from "../../../src/pipeline/campaign/suppression.ts";
+import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
+import { pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
+import { campaignInfo, validAssistant, validDialer } from "../../support/fixtures.ts";
+import { useRedis } from "../../support/redis.ts";
+import { useSimulator } from "../../support/simulator.ts";
+
+const classes = {
+  final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
+  retry: [...AUDIENCE_STATUSES.retry],
+  optedOut: [...AUDIENCE_STATUSES.optedOut],
+};
+
+describe("pollCampaign (real Redis, simulator with frozen time moved by hand)", () => {
+  const t = useSimulator({ timeScale: 1e-9 });
+  const { redis, prefix } = useRedis();
+  let ids: { assistant: string; dialer: string };
+
+  beforeAll(async () => {
+    ids = {
+      assistant: (await t.client.assistants.create(validAssistant())).id!,
+      dialer: (await t.client.dialers.create(validDialer())).id!,
+    };
+  });
+
+  async function campaignOf(contacts: number, p: string) {
+    const segment = (await t.client.segments.create({ name: `poll-${p}` })).id!;
+    for (let i = 0; i < contacts; i++) {
+      await t.client.contacts.create(segment, { phone: `+1415555${String(1000 + i)}`, first_name: `P${i}` });
+    }
+    const id = (
+      await t.client.campaigns.create({
+        campaigns_name: `poll-${p}`,
+        assistant_id: ids.assistant,
+        contacts_id: segment,
+        dialer_id: ids.dialer,
+      })
+    ).id!;
+    const store = createCampaignStore(redis, redisKeys(p));
+    await store.register(campaignInfo({ id, name: `poll-${p}`, segmentId: segment }), Date.now());
+    return { id, store };
+  }
+
+  /** Everything Redis holds for the campaign, to compare before and after a poll. */
+  async function snapshot(p: string, id: string) {
+    const keys = (await redis.keys(`${p}:campaign:{${id}}*`)).sort();
+    const out: Record<string, unknown> = {};
+    for (const k of keys) {
+      const type = await redis.type(k);
+      out[k] =
+        type === "hash"
+          ? await redis.hgetall(k)
+          : type === "stream"
+            ? await redis.xlen(k)
+            : await redis.get(k);
+    }
+    return out;
+  }
+
+  it("stores what changed; an unchanged audience writes nothing; a finished campaign stops", async () => {
+    const p = prefix();
+    const { id, store } = await campaignOf(5, p);
+    const suppression = createSuppressionList(redis, redisKeys(p));
+    const poll = (stuckAfterMs = 3_600_000) =>
+      pollCampaign(id, {
+        client: t.client,
+        redis,
+        store,
+        suppression,
+        classes,
+        stuckAfterMs,
+        keys: redisKeys(p),
+      });
+
+    const first = await poll();
+    expect(first).toMatchObject({ changed: 5, version: 1, state: "active" });
+    const before = await snapshot(p, id);
+    expect(await poll()).toMatchObject({ changed: 0, version: 1 });
+    expect(await snapshot(p, id)).toEqual(before);
+
+    t.sim.clock.advance(3_600_000); // every call has ended
+    const last = await poll();
+    expect(last).toMatchObject({ state: "finished", ended: true, version: 2 });
+    const stored = (await store.get(id))!;
+    expect(stored.totals).toMatchObject({ contacts: 5, final: 5 });
+    expect(await store.activeOf("j")).toEqual([]);
+    const transitions = await store.transitions(id);
+    expect(transitions.filter((x) => x.from === "")).toHaveLength(5);
+    // Opt-outs went on the suppression list.
+    const optedOut = Object.entries(stored.totals.byStatus).find(([s]) => s === "opted-out")?.[1] ?? 0;
+    expect((await suppression.list()).length).toBe(optedOut);
+    expect(await poll()).toMatchObject({ skipped: "not-active" });
+  });
+
+  it("non-final entries unchanged past stuckAfter after the start: stuck, and polling stops", async () => {
+    const p = prefix();
+    const { id, store } = await campaignOf(2, p);
+    const suppression = createSuppressionList(redis, redisKeys(p));
+    const o = { client: t.client, redis, store, suppression, classes, keys: redisKeys(p) };
+    await pollCampaign(id, { ...o, stuckAfterMs: 3_600_000 });
+    await new Promise((r) => setTimeout(r, 30));
+    const stuck = await pollCampaign(id, { ...o, stuckAfterMs: 10 });
+    expect(stuck).toMatchObject({ state: "stuck", ended: true });
+    expect((await store.get(id))!.info.state).toBe("stuck");
+    expect(await store.activeOf("j")).toEqual([]);
+  });
+});

@@ -12,6 +12,8 @@ export interface RedisServerOptions {
   /** Keep data on disk (append-only file) across restarts. */
   persist?: boolean;
   binary?: string;
+  /** More arguments, e.g. `--cluster-enabled yes`. */
+  extraArgs?: readonly string[];
 }
 
 export interface RedisServer {
@@ -42,6 +44,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     mkdirSync(options.dir, { recursive: true });
     args.push("--dir", options.dir);
   }
+  args.push(...(options.extraArgs ?? []));
   const child = spawn(options.binary ?? "redis-server", args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.on("data", (d) => {

@@ -1,4 +1,4 @@
-import { VcwError } from "../api/errors/vcw-error.ts";
+import { VcwError } from "../lib/vcw-error.ts";
 
 /** A delivery failed; BullMQ retries it with backoff, then keeps it in the failed set. */
 export class SinkError extends VcwError {

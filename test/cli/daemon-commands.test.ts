@@ -54,6 +54,40 @@ describe("vcw import, status and start", () => {
     expect(second.stdout).toMatch(/the same content was imported before/);
   });
 
+  it("vcw import and the daemon give the same result for the same file, the suppression list included", async () => {
+    const home = tempDir("vcw-cli-");
+    const env = envFor(home);
+    const tag = randomBytes(3).toString("hex");
+    writeJob(join(home, "jobs"), "viacli", join(home, "inbox-cli"), `via-cli-${tag}`);
+    writeJob(join(home, "jobs"), "viadaemon", join(home, "inbox-daemon"), `via-daemon-${tag}`);
+    const text = contactsCsv(8, { from: 700, extra: ["12,Too Short,", `${phoneOf(701).slice(2)},Again,`] });
+    expect((await runCli(["suppress", "add", phoneOf(703), phoneOf(705)], env)).code).toBe(0);
+
+    const file = join(home, "leads.csv");
+    writeFileSync(file, text);
+    const cli = JSON.parse((await runCli(["import", file, "--job", "viacli", "--json"], env)).stdout);
+    const daemon = spawnVcw(["start"], env);
+    try {
+      mkdirSync(join(home, "inbox-daemon"), { recursive: true });
+      writeFileSync(join(home, "inbox-daemon", "leads.csv"), text);
+      const summary = await waitFor(() => summaryOf(join(home, "inbox-daemon"), "leads.csv"), 30_000);
+      const same = (s: typeof summary) => ({
+        totals: s.totals,
+        created: s.created,
+        known: s.known,
+        failed: s.failed,
+      });
+      expect(same(summary)).toEqual(same(cli));
+      expect(cli).toMatchObject({ created: 6, totals: { valid: 6, rejected: 1, duplicates: 1, skipped: 2 } });
+      const reportOf = (path: string) => readFileSync(path, "utf8").split("\n").slice(1).sort();
+      expect(reportOf(summary.errorsFile)).toEqual(reportOf(cli.errorsFile));
+      expect(reportOf(cli.errorsFile).filter((l) => l.includes("opted_out"))).toHaveLength(2);
+    } finally {
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+    }
+  });
+
   it("usage errors: neither or both of --job and --segment, an unknown job", async () => {
     const home = tempDir("vcw-cli-");
     const env = envFor(home);

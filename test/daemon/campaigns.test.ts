@@ -55,7 +55,13 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
 
   /** A job with a campaign section and sinks; returns its folders and the daemon's settings. */
   function setup(
-    job: { followUps?: boolean; progress?: boolean; hookUrl?: string; env?: NodeJS.ProcessEnv } = {},
+    job: {
+      followUps?: boolean;
+      progress?: boolean;
+      hookUrl?: string;
+      env?: NodeJS.ProcessEnv;
+      assistant?: string;
+    } = {},
   ) {
     const home = tempDir("vcw-cmp-");
     const inbox = join(home, "inbox");
@@ -73,7 +79,7 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
         "  country: US",
         "campaign:",
         "  assistant:",
-        `    name: ${assistant}`,
+        `    name: ${job.assistant ?? assistant}`,
         "  dialer:",
         `    id: ${dialerId}`,
         "  start: asap",
@@ -309,5 +315,22 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
       "redelivered",
     );
     expect(await daemon!.queues.deliveries.getFailedCount()).toBe(0);
+  });
+
+  it("a permanent failure fails the campaign job at once, with the reason and what to do", async () => {
+    receiver = await startHttpServer((_req, res) => sendJson(res, 200, { ok: true }));
+    const s = setup({ assistant: "Nobody by this name" });
+    await start(s.settings);
+    drop(s.inbox, "saturday.csv", contactsCsv(3, { from: 95_000 }));
+    const failed = await waitFor(
+      async () => (await daemon!.queues.campaigns.getJobs(["failed"]))[0],
+      20_000,
+      "campaign job failed",
+    );
+    expect(failed.attemptsMade).toBe(1); // not retried 8 times over minutes
+    expect(failed.failedReason).toBe(
+      'no assistant is named "Nobody by this name": create it, or correct campaign.assistant in the job (by name or by id)',
+    );
+    expect(summaryOf(s.inbox, "saturday.csv")?.status).toBe("imported");
   });
 });

@@ -1,6 +1,9 @@
+import { execFile } from "node:child_process";
 import { createHmac } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-totals.ts";
 import type { CampaignSummary, ResultRecord } from "../../src/pipeline/results/model.ts";
@@ -10,6 +13,9 @@ import { SinkError } from "../../src/sinks/sink-error.ts";
 import { slackSink } from "../../src/sinks/slack-sink.ts";
 import { webhookSink } from "../../src/sinks/webhook-sink.ts";
 import { tempDir } from "../support/files.ts";
+
+const run = promisify(execFile);
+
 import { campaignInfo } from "../support/fixtures.ts";
 import { sendJson, startHttpServer, type TestServer } from "../support/http-server.ts";
 import { captureLogs } from "../support/log-capture.ts";
@@ -125,4 +131,35 @@ describe("sinks", () => {
       createSink("team", { type: "slack", urlEnv: "NOPE_URL", timeoutMs: 1 }, { logger, env: {} }),
     ).toThrow("sink team: the webhook URL variable NOPE_URL is not set");
   });
+});
+
+describe("file sink shared by several processes", () => {
+  it("every delivery is written exactly once, across processes and concurrent deliveries", async () => {
+    const dir = tempDir();
+    // 60 campaign events and 20 digest lines, each delivered by every one of the four processes.
+    const keys = [
+      ...Array.from({ length: 60 }, (_, i) => `v${i}`),
+      ...Array.from({ length: 20 }, (_, i) => `d${i}`),
+    ];
+    const share = (w: number) => [...keys.slice(w * 20), ...keys.slice(0, w * 20)];
+    const child = fileURLToPath(new URL("../support/file-sink-child.ts", import.meta.url));
+    const outputs = await Promise.all(
+      [0, 1, 2, 3].map((w) =>
+        run(process.execPath, ["--import", "tsx", child, dir, `w${w}`, ...share(w)], { timeout: 60_000 }),
+      ),
+    );
+    for (const o of outputs) expect(o.stdout.trim()).toBe("done");
+    const lines = (file: string) =>
+      readFileSync(join(dir, file), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { key: string }).key);
+    const events = lines("cmp_shared.events.jsonl");
+    const digests = lines("j.digest.jsonl");
+    expect(events.sort()).toEqual(keys.filter((k) => k.startsWith("v")).sort());
+    expect(digests.sort()).toEqual(keys.filter((k) => k.startsWith("d")).sort());
+    // The results file is whole (one writer's complete content), and no temporary file is left.
+    expect(readFileSync(join(dir, "cmp_shared.results.csv"), "utf8").split("\r\n")).toHaveLength(3);
+    expect(readdirSync(dir).filter((f) => f.includes("tmp") || f.endsWith(".lock"))).toEqual([]);
+  }, 90_000);
 });

@@ -1,25 +1,42 @@
 import type { TestProject } from "vitest/node";
 import "./provided-context.ts";
 import { startRedisServer } from "../../src/daemon/redis-server.ts";
+import { startLocalCluster } from "./redis-cluster.ts";
 
 /**
  * Test Redis, in this order: REDIS_URL when set; else a Redis container when a Docker engine
- * answers (testcontainers); else a private redis-server from PATH on a free port.
+ * answers (testcontainers); else a private redis-server from PATH on a free port. And a Redis
+ * Cluster for the cluster suite: REDIS_CLUSTER_NODES, else three local cluster-enabled servers.
  */
 export default async function setup(project: TestProject) {
+  const stops: (() => Promise<void>)[] = [];
+  project.provide("redisUrl", await singleRedis(stops));
+  project.provide("clusterNodes", await cluster(stops));
+  return async () => {
+    for (const stop of stops) await stop();
+  };
+}
+
+async function singleRedis(stops: (() => Promise<void>)[]): Promise<string> {
   const fromEnv = process.env.REDIS_URL;
-  if (fromEnv) {
-    project.provide("redisUrl", fromEnv);
-    return;
-  }
+  if (fromEnv) return fromEnv;
   const container = await startContainer();
   if (container) {
-    project.provide("redisUrl", container.url);
-    return container.stop;
+    stops.push(container.stop);
+    return container.url;
   }
   const server = await startRedisServer();
-  project.provide("redisUrl", server.url);
-  return () => server.stop();
+  stops.push(() => server.stop());
+  return server.url;
+}
+
+/** The cluster tests' Redis Cluster: REDIS_CLUSTER_NODES when set, else three local masters. */
+async function cluster(stops: (() => Promise<void>)[]): Promise<string> {
+  const fromEnv = process.env.REDIS_CLUSTER_NODES;
+  if (fromEnv) return fromEnv;
+  const local = await startLocalCluster(3);
+  stops.push(local.stop);
+  return local.nodes;
 }
 
 async function startContainer(): Promise<{ url: string; stop: () => Promise<void> } | undefined> {

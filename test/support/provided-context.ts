@@ -4,5 +4,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** The Redis that tests use (see global-setup.ts). */
     redisUrl: string;
+    /** A Redis Cluster of three masters, as `host:port,...` (REDIS_CLUSTER_NODES). */
+    clusterNodes: string;
   }
 }

@@ -1,0 +1,80 @@
+import { randomBytes } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Redis } from "ioredis";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { withLock } from "../../src/lib/lock.ts";
+import { defineScript } from "../../src/lib/scripts.ts";
+import { useRedis } from "../support/redis.ts";
+
+describe("Redis lock", () => {
+  const { redis } = useRedis();
+  const key = () => `vcw-test-lock-${randomBytes(4).toString("hex")}`;
+
+  it("is held by one at a time; waiters get it in turn", async () => {
+    const k = key();
+    let inside = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 5 }, () =>
+        withLock(redis, k, { ttlMs: 5_000, pollMs: 5 }, async () => {
+          inside += 1;
+          most = Math.max(most, inside);
+          await sleep(20);
+          inside -= 1;
+        }),
+      ),
+    );
+    expect(most).toBe(1);
+    expect(await redis.exists(k)).toBe(0);
+  });
+
+  it("is renewed while the work runs longer than its TTL, and freed after", async () => {
+    const k = key();
+    const result = await withLock(redis, k, { ttlMs: 150 }, async () => {
+      await sleep(600); // four TTLs
+      const other = await withLock(redis, k, { ttlMs: 150, wait: false }, async () => "stolen");
+      return { other, ttl: await redis.pttl(k) };
+    });
+    expect(result).toMatchObject({ acquired: true, value: { other: { acquired: false } } });
+    expect(result.acquired && result.value.ttl).toBeGreaterThan(0);
+    expect(await redis.exists(k)).toBe(0);
+  });
+
+  it("tells the work when another holder took it (the lock was lost)", async () => {
+    const k = key();
+    const result = await withLock(redis, k, { ttlMs: 90 }, async (lost) => {
+      await redis.set(k, "someone else");
+      await sleep(200);
+      return lost.aborted;
+    });
+    expect(result).toEqual({ acquired: true, value: true });
+    expect(await redis.get(k)).toBe("someone else"); // not released by the former holder
+  });
+});
+
+describe("Lua scripts", () => {
+  const monitor = new Redis(inject("redisUrl"));
+  afterAll(() => monitor.disconnect());
+
+  it("are sent by SHA once Redis knows them: the text travels at most once per connection", async () => {
+    const redis = new Redis(inject("redisUrl"));
+    const tag = `vcw-test-script-${randomBytes(4).toString("hex")}`;
+    const echo = defineScript<string>(`echo_${randomBytes(3).toString("hex")}`, 1, "return ARGV[1]");
+    const seen: string[] = [];
+    const m = await monitor.monitor();
+    m.on("monitor", (_time: string, args: string[]) => {
+      if (args.includes(tag)) seen.push(String(args[0]).toLowerCase());
+    });
+    try {
+      for (let i = 0; i < 20; i++) expect(await echo(redis, [tag], [`v${i}`])).toBe(`v${i}`);
+      await sleep(100);
+    } finally {
+      m.disconnect();
+      redis.disconnect();
+    }
+    // The first call may carry the text (EVAL); every later one is EVALSHA.
+    expect(seen.filter((c) => c === "eval").length).toBeLessThanOrEqual(1);
+    expect(seen.filter((c) => c === "evalsha").length).toBeGreaterThanOrEqual(19);
+    expect(seen.filter((c) => c === "eval" || c === "evalsha").length).toBeLessThanOrEqual(21);
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * One process delivering to a file sink: `file-sink-child.ts DIR WORKER KEYS...`. Each key is a
+ * delivery of the same campaign (a digest for keys starting with "d"); deliveries run four at a
+ * time, as the delivery worker runs them. Prints "done" when all are delivered.
+ */
+import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-totals.ts";
+import { fileSink } from "../../src/sinks/file-sink.ts";
+import { campaignInfo } from "./fixtures.ts";
+
+const [dir, worker, ...keys] = process.argv.slice(2);
+const sink = fileSink({ dir: dir! });
+const info = campaignInfo({ id: "cmp_shared" });
+async function* records() {
+  yield { ...{ phone: "+14155550101", first_name: "A", last_name: "", status: "completed" }, ...rest() };
+}
+const rest = () => ({
+  durationSec: 1,
+  sentiment: "",
+  transferred: false,
+  meeting: false,
+  messageSent: false,
+  error: "",
+  recordingUrl: "",
+  transcript: worker!,
+});
+const queue = [...keys];
+await Promise.all(
+  Array.from({ length: 4 }, async () => {
+    for (let key = queue.shift(); key; key = queue.shift()) {
+      const payload = key.startsWith("d")
+        ? { kind: "digest" as const, job: "j", at: key, campaigns: [] }
+        : summarize(info, emptyTotals(), Number(key.slice(1)), "progress", 0);
+      await sink.deliver({ idempotencyKey: key, payload, records });
+    }
+  }),
+);
+console.log("done");

@@ -1,0 +1,60 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
+import { Redis } from "ioredis";
+import { type RedisServer, startRedisServer } from "../../src/daemon/redis-server.ts";
+
+const run = promisify(execFile);
+
+export interface LocalCluster {
+  /** `127.0.0.1:port,...`, as REDIS_CLUSTER_NODES takes it. */
+  nodes: string;
+  servers: RedisServer[];
+  stop(): Promise<void>;
+}
+
+/**
+ * A real Redis Cluster on loopback: `masters` redis-servers with `--cluster-enabled yes`, joined by
+ * `redis-cli --cluster create` with no replicas. Ready once every node says cluster_state:ok.
+ */
+export async function startLocalCluster(masters = 3): Promise<LocalCluster> {
+  const dir = mkdtempSync(join(tmpdir(), "vcw-cluster-"));
+  const servers: RedisServer[] = [];
+  const stop = async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 0; i < masters; i++) {
+      servers.push(
+        await startRedisServer({
+          dir: join(dir, String(i)),
+          extraArgs: ["--cluster-enabled", "yes", "--cluster-node-timeout", "2000"],
+        }),
+      );
+    }
+    const addresses = servers.map((s) => `127.0.0.1:${s.port}`);
+    await run("redis-cli", ["--cluster", "create", ...addresses, "--cluster-replicas", "0", "--cluster-yes"]);
+    for (const s of servers) await waitClusterOk(s.url);
+    return { nodes: addresses.join(","), servers, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function waitClusterOk(url: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    const deadline = Date.now() + 20_000;
+    while (!(await redis.cluster("INFO")).includes("cluster_state:ok")) {
+      if (Date.now() > deadline) throw new Error(`cluster node ${url} did not reach cluster_state:ok`);
+      await sleep(100);
+    }
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -13,10 +13,10 @@ import { SinkError } from "../../src/sinks/sink-error.ts";
 import { slackSink } from "../../src/sinks/slack-sink.ts";
 import { webhookSink } from "../../src/sinks/webhook-sink.ts";
 import { tempDir } from "../support/files.ts";
+import { campaignInfo, resultRecord } from "../support/fixtures.ts";
 
 const run = promisify(execFile);
 
-import { campaignInfo } from "../support/fixtures.ts";
 import { sendJson, startHttpServer, type TestServer } from "../support/http-server.ts";
 import { captureLogs } from "../support/log-capture.ts";
 
@@ -35,21 +35,17 @@ const summary = (): CampaignSummary =>
     Date.parse("2026-11-22T11:00:00Z"),
   );
 
-const record = (phone: string, over: Partial<ResultRecord> = {}): ResultRecord => ({
-  phone,
-  first_name: '=HYPERLINK("x")',
-  last_name: "Lima",
-  status: "completed",
-  durationSec: 42,
-  sentiment: "positive",
-  transferred: false,
-  meeting: true,
-  messageSent: false,
-  error: "",
-  recordingUrl: "",
-  transcript: "Hello, yes",
-  ...over,
-});
+const record = (phone: string, over: Partial<ResultRecord> = {}): ResultRecord =>
+  resultRecord(phone, {
+    first_name: '=HYPERLINK("x")',
+    last_name: "Lima",
+    status: "completed",
+    durationSec: 42,
+    sentiment: "positive",
+    meeting: true,
+    transcript: "Hello, yes",
+    ...over,
+  });
 
 describe("sinks", () => {
   let server: TestServer | undefined;

@@ -5,24 +5,14 @@
  */
 import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-totals.ts";
 import { fileSink } from "../../src/sinks/file-sink.ts";
-import { campaignInfo } from "./fixtures.ts";
+import { campaignInfo, resultRecord } from "./fixtures.ts";
 
 const [dir, worker, ...keys] = process.argv.slice(2);
 const sink = fileSink({ dir: dir! });
 const info = campaignInfo({ id: "cmp_shared" });
 async function* records() {
-  yield { ...{ phone: "+14155550101", first_name: "A", last_name: "", status: "completed" }, ...rest() };
+  yield resultRecord("+14155550101", { status: "completed", durationSec: 1, transcript: worker! });
 }
-const rest = () => ({
-  durationSec: 1,
-  sentiment: "",
-  transferred: false,
-  meeting: false,
-  messageSent: false,
-  error: "",
-  recordingUrl: "",
-  transcript: worker!,
-});
 const queue = [...keys];
 await Promise.all(
   Array.from({ length: 4 }, async () => {

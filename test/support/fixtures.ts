@@ -1,5 +1,5 @@
 import type { AssistantCreate, DialerCreate, KnowledgeBaseCreate } from "../../src/api/index.ts";
-import type { CampaignInfo } from "../../src/pipeline/results/model.ts";
+import type { CampaignInfo, ResultRecord } from "../../src/pipeline/results/model.ts";
 
 /** Secrets used by tests; each must never show up in a log line or an error message. */
 export const API_KEY = "vcs-test-key-3f9a1c2b7d";
@@ -82,5 +82,22 @@ export const campaignInfo = (over: Partial<CampaignInfo> = {}): CampaignInfo => 
   state: "active",
   attempt: 0,
   followUps: [],
+  ...over,
+});
+
+/** A result record, queued and empty unless overridden. */
+export const resultRecord = (phone: string, over: Partial<ResultRecord> = {}): ResultRecord => ({
+  phone,
+  first_name: "",
+  last_name: "",
+  status: "queued",
+  durationSec: 0,
+  sentiment: "",
+  transferred: false,
+  meeting: false,
+  messageSent: false,
+  error: "",
+  recordingUrl: "",
+  transcript: "",
   ...over,
 });

@@ -11,7 +11,7 @@ import {
 } from "../../../src/pipeline/results/campaign-totals.ts";
 import type { ResultRecord } from "../../../src/pipeline/results/model.ts";
 import { diffRecords, fingerprint, toRecord } from "../../../src/pipeline/results/result-record.ts";
-import { campaignInfo } from "../../support/fixtures.ts";
+import { campaignInfo, resultRecord } from "../../support/fixtures.ts";
 
 const classes: StatusClasses = {
   final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
@@ -20,21 +20,7 @@ const classes: StatusClasses = {
 };
 const STATUSES = [...AUDIENCE_STATUSES.pending, ...classes.final];
 
-const record = (phone: string, over: Partial<ResultRecord> = {}): ResultRecord => ({
-  phone,
-  first_name: "",
-  last_name: "",
-  status: "queued",
-  durationSec: 0,
-  sentiment: "",
-  transferred: false,
-  meeting: false,
-  messageSent: false,
-  error: "",
-  recordingUrl: "",
-  transcript: "",
-  ...over,
-});
+const record = resultRecord;
 
 const arbRecord = (phone: string) =>
   fc

@@ -27,7 +27,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   sinks: ["pipeline/results/model.ts", "lib"],
   pipeline: ["inbox", "config", "ingest", "api", "lib"],
   inbox: ["lib"],
-  config: ["ingest", "api", "limiter", "lib"],
+  config: ["inbox", "ingest", "api", "limiter", "lib"],
   limiter: ["api", "lib"],
   ingest: ["api/schemas", "lib"],
   simulator: ["api", "lib"],

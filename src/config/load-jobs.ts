@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { isMap, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
+import { inboxProblem } from "../inbox/inbox-guard.ts";
 import { JobDefinition } from "./job-definition.ts";
 import { BUILTIN_SINKS, type SinkDefinition, SinksFile } from "./sink-definition.ts";
 
@@ -29,14 +30,17 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
   const result: LoadedJobs = { jobs: [], sinks: { ...BUILTIN_SINKS }, problems: [] };
   for (const name of all.filter((f) => SINKS_FILE.test(f))) {
     const parsed = await parseFile(join(dir, name), SinksFile, result.problems);
-    if (parsed) Object.assign(result.sinks, parsed.sinks);
+    if (parsed) Object.assign(result.sinks, parsed.value.sinks);
   }
   const files = all.filter((f) => !SINKS_FILE.test(f));
+  const lineOf = new Map<string, (path: string) => number | undefined>();
   const names = new Map<string, string>();
   for (const name of files) {
     const file = join(dir, name);
-    const job = await parseFile(file, JobDefinition, result.problems);
-    if (!job) continue;
+    const parsed = await parseFile(file, JobDefinition, result.problems);
+    if (!parsed) continue;
+    const job = parsed.value;
+    lineOf.set(file, parsed.lineOf);
     const other = names.get(job.name);
     if (other) {
       result.problems.push({
@@ -49,6 +53,16 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
     names.set(job.name, file);
     result.jobs.push({ file, job });
   }
+  // A job with a problem is not loaded: it never runs half-configured.
+  const failed = new Set<string>();
+  for (const [i, { file, job }] of result.jobs.entries()) {
+    const others = result.jobs.filter((_, k) => k < i).map((j) => j.job.inbox);
+    const problem = inboxProblem(job.inbox, { cwd: process.cwd(), others });
+    if (problem) {
+      result.problems.push({ file, path: "inbox", line: lineOf.get(file)?.("inbox"), message: problem });
+      failed.add(file);
+    }
+  }
   for (const { file, job } of result.jobs) {
     const used = [
       ...job.summaries.sinks.map((sink, i) => ({ sink, path: `summaries.sinks.${i}` })),
@@ -59,11 +73,13 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
         result.problems.push({
           file,
           path,
-          message: `no sink named "${sink}" (define it in ${join(dir, "sinks.yaml")})`,
+          message: `no sink named "${sink}" (define it in ${join(dir, "sinks.yaml")}); the job is not loaded`,
         });
+        failed.add(file);
       }
     }
   }
+  result.jobs = result.jobs.filter((j) => !failed.has(j.file));
   return result;
 }
 
@@ -72,7 +88,7 @@ async function parseFile<S extends z.ZodType>(
   file: string,
   schema: S,
   problems: JobProblem[],
-): Promise<z.output<S> | undefined> {
+): Promise<{ value: z.output<S>; lineOf: (path: string) => number | undefined } | undefined> {
   const lines = new LineCounter();
   const doc = parseDocument(await readFile(file, "utf8"), { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -81,7 +97,13 @@ async function parseFile<S extends z.ZodType>(
     return undefined;
   }
   const parsed = schema.safeParse(doc.toJS());
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    const lineOf = (path: string) => {
+      const node = doc.getIn(path.split("."), true) as { range?: [number, number] } | undefined;
+      return node?.range ? lines.linePos(node.range[0]).line : undefined;
+    };
+    return { value: parsed.data, lineOf };
+  }
   for (const issue of parsed.error.issues) {
     const node = doc.getIn(issue.path as (string | number)[], true) as
       | { range?: [number, number] }

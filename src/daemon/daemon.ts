@@ -3,7 +3,7 @@ import { readdir } from "node:fs/promises";
 import type { Worker } from "bullmq";
 import type { Logger } from "pino";
 import { describeSettings, type Settings } from "../config/settings.ts";
-import { type AdmittedFile, admitFile, recoverFile } from "../inbox/admit-file.ts";
+import { type AdmitResult, type AdmittedFile, admitFile, recoverFile } from "../inbox/admit-file.ts";
 import { dropFolder, isCandidate } from "../inbox/drop-folder.ts";
 import { type InboxWatcher, watchInbox } from "../inbox/watcher.ts";
 import { createCampaignProcessor } from "../queue/campaign-processor.ts";
@@ -67,9 +67,17 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
         const log = logger.child({ job: def.name });
         // One file at a time per job: admissions of one folder never race each other.
         let chain = Promise.resolve();
-        const admit = (what: string, step: () => Promise<unknown>) => {
+        const leftAlone = new Set<string>();
+        const admit = (what: string, step: () => Promise<AdmitResult>) => {
           chain = chain.then(step).then(
-            (result) => log.info({ file: what, result }, "file admitted"),
+            (result) => {
+              if (result.kind !== "ignored") return log.info({ file: what, result }, "file admitted");
+              // Said once per file: a foreign file stays in the inbox for good.
+              if (result.reason.startsWith("not a contact file") && !leftAlone.has(what)) {
+                leftAlone.add(what);
+                log.warn({ file: what }, result.reason);
+              }
+            },
             (error: unknown) => log.error({ file: what, err: String(error) }, "file could not be admitted"),
           );
         };

@@ -2,9 +2,10 @@ import { link, lstat, mkdir, unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
 import {
   admittedName,
+  CONTACT_FILE_EXTENSIONS,
+  candidacy,
   type DropFolder,
   duplicateName,
-  isCandidate,
   originalOf,
   settleFile,
   sha256File,
@@ -43,7 +44,13 @@ export interface AdmitDeps {
  */
 export async function admitFile(path: string, d: AdmitDeps): Promise<AdmitResult> {
   const original = basename(path);
-  if (!isCandidate(original)) return { kind: "ignored", reason: "not a candidate name" };
+  const kind = candidacy(original);
+  if (kind === "foreign")
+    return {
+      kind: "ignored",
+      reason: `not a contact file: left where it is (only ${CONTACT_FILE_EXTENSIONS.join(", ")} files are imported)`,
+    };
+  if (kind === "skip") return { kind: "ignored", reason: "hidden, temporary or a report of ours" };
   const stats = await lstat(path).catch(() => undefined);
   if (!stats) return { kind: "ignored", reason: "gone (taken by another daemon?)" };
   if (!stats.isFile()) return { kind: "ignored", reason: "not a regular file" };

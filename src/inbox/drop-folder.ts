@@ -22,13 +22,27 @@ export function dropFolder(inbox: string): DropFolder {
   };
 }
 
-const TEMPORARY = /(\.(tmp|temp|part|partial|crdownload|download|swp)|~)$/i;
+const TEMPORARY = /(\.(tmp|temp|part|partial|crdownload|download|swp|vcw-tmp)|~)$/i;
 const REPORTS = /\.(errors\.csv|summary\.json)$/i;
+/** The contact files an inbox takes; anything else is left where it is. */
+export const CONTACT_FILE_EXTENSIONS = [".csv", ".tsv", ".txt", ".xlsx"] as const;
 
-/** Files to pick up: not hidden, not being written under a temporary name, not our own reports. */
-export function isCandidate(name: string): boolean {
-  return !name.startsWith(".") && !TEMPORARY.test(name) && !REPORTS.test(name);
+export type Candidacy =
+  /** A contact file to import. */
+  | "contacts"
+  /** Hidden, being written under a temporary name, or one of our own reports: not now, not said. */
+  | "skip"
+  /** Some other file: left where it is, and the operator told so once. */
+  | "foreign";
+
+export function candidacy(name: string): Candidacy {
+  if (name.startsWith(".") || TEMPORARY.test(name) || REPORTS.test(name)) return "skip";
+  const lower = name.toLowerCase();
+  return CONTACT_FILE_EXTENSIONS.some((ext) => lower.endsWith(ext)) ? "contacts" : "foreign";
 }
+
+/** Files to pick up: contact files, not hidden, not being written under a temporary name, not our reports. */
+export const isCandidate = (name: string) => candidacy(name) === "contacts";
 
 const HASH_CHARS = 12;
 

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { watch } from "chokidar";
-import { isCandidate } from "./drop-folder.ts";
+import { candidacy } from "./drop-folder.ts";
 
 export interface InboxWatcherOptions {
   /** A file counts as written once its size has not changed for this long. Default 1 s. */
@@ -18,7 +18,8 @@ export interface InboxWatcher {
 
 /**
  * Reports each file that lands directly in `inbox` (not in its subfolders), files already there
- * included, once it is completely written: its size stable, or renamed in whole.
+ * included, once it is completely written: its size stable, or renamed in whole. Hidden, temporary
+ * and report files are not reported; other files are, so the caller can say it leaves them alone.
  */
 export async function watchInbox(
   inbox: string,
@@ -34,7 +35,7 @@ export async function watchInbox(
     interval: 200,
     awaitWriteFinish: { stabilityThreshold: o.stableMs ?? 1_000, pollInterval: 100 },
     ignored: (path, stats) =>
-      path !== root && (!isCandidate(basename(path)) || stats?.isDirectory() === true),
+      path !== root && (candidacy(basename(path)) === "skip" || stats?.isDirectory() === true),
   });
   watcher.on("add", (path) => {
     if (dirname(resolve(path)) === root) onFile(resolve(path));

@@ -71,4 +71,19 @@ describe("job definitions", () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/fail .*bad\.yaml.*segment: must be/);
   });
+
+  it("a job that names an unknown sink is not loaded: it would add a failed delivery every tick", async () => {
+    const dir = tempDir("vcw-jobs-");
+    writeFixture(
+      dir,
+      "typo.yaml",
+      "name: typo\ninbox: inbox/typo\nsegment: { id: seg_1 }\nsummaries: { sinks: [slak] }\n",
+    );
+    writeFixture(dir, "fine.yaml", "name: fine\ninbox: inbox/fine\nsegment: { id: seg_1 }\n");
+    const { jobs, problems } = await loadJobs(dir);
+    expect(jobs.map((j) => j.job.name)).toEqual(["fine"]);
+    expect(problems.map(formatProblem)).toEqual([
+      expect.stringMatching(/typo\.yaml: summaries\.sinks\.0: no sink named "slak" .*the job is not loaded/),
+    ]);
+  });
 });

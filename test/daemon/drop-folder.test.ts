@@ -15,6 +15,7 @@ import {
   writeJob,
 } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
+import { captureLogs } from "../support/log-capture.ts";
 import { useSimulator } from "../support/simulator.ts";
 
 describe("drop folder -> segment, on real Redis against the simulator", () => {
@@ -34,10 +35,10 @@ describe("drop folder -> segment, on real Redis against the simulator", () => {
     daemon = undefined;
   });
 
-  const start = async () => {
+  const start = async (logger = quietLogger()) => {
     daemon = await startDaemon({
       settings: testSettings(home, t.sim.url),
-      logger: quietLogger(),
+      logger,
       watch: true,
       work: true,
     });
@@ -131,6 +132,23 @@ describe("drop folder -> segment, on real Redis against the simulator", () => {
     expect(summary.reconciles).toBeGreaterThan(0);
     expect(summary.created + summary.known).toBe(150);
     await expectExactly(1000, 150);
+  });
+
+  it("only contact files are taken from the inbox: others stay where they are, said once", async () => {
+    const logs = captureLogs();
+    drop(inbox, "notes.pdf", "%PDF-1.4 not contacts");
+    drop(inbox, "run.sh", "#!/bin/sh\n");
+    await start(logs.logger);
+    drop(inbox, "leads.csv", contactsCsv(3, { from: 5_000 }));
+    await waitFor(() => summaryOf(inbox, "leads.csv"), 20_000, "leads.csv imported");
+    await sleep(500);
+    expect(readdirSync(inbox).sort()).toEqual(["done", "notes.pdf", "processing", "run.sh"]);
+    const warned = logs
+      .text()
+      .split("\n")
+      .filter((l) => l.includes("not a contact file"));
+    expect(warned.filter((l) => l.includes("notes.pdf"))).toHaveLength(1);
+    expect(warned.filter((l) => l.includes("run.sh"))).toHaveLength(1);
   });
 
   it("files already waiting when the daemon starts are imported too", async () => {

@@ -31,6 +31,8 @@ export interface Settings {
   importBackoffMs: Setting<number>;
   /** A dropped file counts as written once its size is stable this long. */
   stableMs: Setting<number>;
+  /** How often processing/ is looked at again for files whose job was lost or not settled. */
+  rescanMs: Setting<number>;
   /** Ledger lease = request timeout × attempts + this margin. */
   leaseMarginMs: Setting<number>;
   /** A worker silent this long is presumed dead and its files are taken over. */
@@ -94,6 +96,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     importAttempts: int("VCW_IMPORT_ATTEMPTS", 5),
     importBackoffMs: int("VCW_IMPORT_BACKOFF_MS", 5_000),
     stableMs: int("VCW_STABLE_MS", 1_000),
+    rescanMs: int("VCW_RESCAN_MS", 60_000),
     leaseMarginMs: int("VCW_LEASE_MARGIN_MS", 15_000, 0),
     lockMs: int("VCW_LOCK_MS", 30_000),
     stalledIntervalMs: int("VCW_STALLED_INTERVAL_MS", 30_000),

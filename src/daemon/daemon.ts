@@ -1,14 +1,9 @@
 import { setMaxListeners } from "node:events";
-import { readdir } from "node:fs/promises";
 import type { Worker } from "bullmq";
 import type { Logger } from "pino";
 import { describeSettings, type Settings } from "../config/settings.ts";
-import { type AdmitResult, type AdmittedFile, admitFile, recoverFile } from "../inbox/admit-file.ts";
-import { dropFolder, isCandidate } from "../inbox/drop-folder.ts";
-import { type InboxWatcher, watchInbox } from "../inbox/watcher.ts";
 import { createCampaignProcessor } from "../queue/campaign-processor.ts";
 import { createDeliveryProcessor } from "../queue/delivery-processor.ts";
-import { enqueueImport } from "../queue/enqueue-import.ts";
 import { createFollowUpProcessor } from "../queue/follow-up-processor.ts";
 import { createImportProcessor } from "../queue/import-processor.ts";
 import { createPollProcessor } from "../queue/poll-processor.ts";
@@ -16,6 +11,8 @@ import { closeQueues, createQueues, type Queues } from "../queue/queues.ts";
 import { startScheduler } from "../queue/scheduler.ts";
 import { startWorker } from "../queue/start-worker.ts";
 import type { WorkDeps } from "../queue/work-deps.ts";
+import { type InboxRole, startInboxRole } from "./inbox-role.ts";
+import { watchEpoch } from "./redis-health.ts";
 import { openServices, type Services } from "./services.ts";
 
 export interface DaemonOptions {
@@ -25,19 +22,23 @@ export interface DaemonOptions {
   watch: boolean;
   /** Run the workers (imports, campaigns, polls, follow-ups, deliveries). */
   work: boolean;
+  /** A run that ends by itself (`vcw demo`): Redis' risks are noted, not warned about. */
+  oneOff?: boolean;
 }
 
 export interface Daemon extends Omit<Services, "onClose"> {
   queues: Queues;
   /** Resolves when every inbox has been scanned once. */
   ready: Promise<void>;
+  /** The inboxes watched (`vcw start`). */
+  roles: InboxRole[];
 }
 
 /** Wires the daemon's roles: embedded defaults, inbox watchers, scheduler, workers. */
 export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const { settings: s, logger } = o;
   for (const line of describeSettings(s)) logger.info(line);
-  const services = await openServices(s, logger, { embeddedSimulator: o.watch });
+  const services = await openServices(s, logger, { embeddedSimulator: o.watch, daemon: o.oneOff !== true });
   try {
     const { redis, jobs, keys } = services;
     if (jobs.size === 0) logger.warn(`no valid job definition in ${s.jobsDir.value}: nothing to import`);
@@ -53,47 +54,41 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
 
     if (o.work) startWorkers(services, queues, s, logger);
 
-    const watchers: InboxWatcher[] = [];
+    const roles: InboxRole[] = [];
     if (o.watch) {
       const scheduler = startScheduler({ jobs, queues, store: services.store, logger });
       services.onClose(() => scheduler.stop());
+      // Redis that has no record of this deployment (first start, or it lost its data): files left in
+      // processing/ are taken up after a lease, once any request still in flight has landed.
+      const epoch = await watchEpoch(redis, keys, {
+        everyMs: 5_000,
+        logger,
+        onLoss: () =>
+          setTimeout(() => void Promise.all(roles.map((r) => r.rescan())), services.leaseMs).unref(),
+      });
+      services.onClose(async () => epoch.stop());
       for (const def of jobs.values()) {
-        const deps = {
-          job: def.name,
-          folder: dropFolder(def.inbox),
+        const role = await startInboxRole({
+          firstRescanAfterMs: epoch.fresh ? services.leaseMs : 0,
+          def,
           registry: services.registry,
-          enqueue: (file: AdmittedFile, gen: number) => enqueueImport(queues, file, gen),
-        };
-        const log = logger.child({ job: def.name });
-        // One file at a time per job: admissions of one folder never race each other.
-        let chain = Promise.resolve();
-        const leftAlone = new Set<string>();
-        const admit = (what: string, step: () => Promise<AdmitResult>) => {
-          chain = chain.then(step).then(
-            (result) => {
-              if (result.kind !== "ignored") return log.info({ file: what, result }, "file admitted");
-              // Said once per file: a foreign file stays in the inbox for good.
-              if (result.reason.startsWith("not a contact file") && !leftAlone.has(what)) {
-                leftAlone.add(what);
-                log.warn({ file: what }, result.reason);
-              }
-            },
-            (error: unknown) => log.error({ file: what, err: String(error) }, "file could not be admitted"),
-          );
-        };
-        const pending = await readdir(deps.folder.processing).catch(() => [] as string[]);
-        for (const name of pending.filter(isCandidate)) admit(name, () => recoverFile(name, deps));
-        const watcher = await watchInbox(def.inbox, (path) => admit(path, () => admitFile(path, deps)), {
+          queues,
+          logger,
           stableMs: s.stableMs.value,
+          rescanMs: s.rescanMs.value,
         });
-        watchers.push(watcher);
-        log.info({ inbox: def.inbox, segment: def.segment }, "watching");
+        roles.push(role);
       }
-      services.onClose(() => Promise.all(watchers.map((w) => w.close())));
+      services.onClose(() => Promise.all(roles.map((r) => r.close())));
     }
 
     const { onClose: _, ...rest } = services;
-    return { ...rest, queues, ready: Promise.all(watchers.map((w) => w.ready)).then(() => undefined) };
+    return {
+      ...rest,
+      queues,
+      ready: Promise.all(roles.map((r) => r.watcher.ready)).then(() => undefined),
+      roles,
+    };
   } catch (error) {
     await services.close();
     throw error;
@@ -120,6 +115,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     logger,
     now: Date.now,
     stopping: stopping.signal,
+    stableMs: s.stableMs.value,
   };
   const connection = services.redis.duplicate();
   services.onClose(() => connection.quit());

@@ -13,6 +13,7 @@ import { createImportUseCase, type ImportUseCase } from "../pipeline/import/impo
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
 import { startSimulator } from "../simulator/server.ts";
 import { resolveRedis } from "./redis-connection.ts";
+import { checkRedis } from "./redis-health.ts";
 
 /** What every role needs: Redis, the service (or the embedded simulator), the client, the jobs. */
 export interface Services {
@@ -38,6 +39,8 @@ export interface Services {
 export interface ServicesOptions {
   /** Start the embedded simulator when no VCS_BASE_URL is set (the `start` and `import` roles). */
   embeddedSimulator: boolean;
+  /** A long-running role (false for one-off commands such as `vcw import`): Redis' risks said loudly. */
+  daemon?: boolean;
 }
 
 export async function openServices(s: Settings, logger: Logger, o: ServicesOptions): Promise<Services> {
@@ -53,6 +56,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     logger.info({ redis: describeTarget(redisAt.target) }, `redis: ${redisAt.source}`);
     const redis = connectRedis(redisAt.target);
     cleanups.push(() => redis.quit());
+    await checkRedis(redis, logger, o.daemon === false ? "info" : "warn");
     const keys = redisKeys(s.prefix.value);
 
     let baseUrl = s.baseUrl.value;

@@ -6,6 +6,7 @@ import {
   candidacy,
   type DropFolder,
   duplicateName,
+  isDuplicateName,
   originalOf,
   settleFile,
   sha256File,
@@ -32,7 +33,10 @@ export interface AdmitDeps {
   job: string;
   folder: DropFolder;
   registry: FileRegistry;
-  /** Enqueues the file's import (generation `gen`); idempotent. Returns the queue's job id. */
+  /**
+   * Enqueues the file's import (generation `gen`), or sends its failed job back to the queue;
+   * idempotent. Returns the queue's job id.
+   */
   enqueue: (file: AdmittedFile, gen: number) => Promise<string | undefined>;
 }
 
@@ -72,10 +76,19 @@ export async function admitFile(path: string, d: AdmitDeps): Promise<AdmitResult
   return enqueue(d, name, sha256, original);
 }
 
-/** Re-enqueues a file found in processing/ at start: its import may never have been queued. */
-export async function recoverFile(name: string, d: AdmitDeps): Promise<AdmitResult> {
-  const sha256 = await sha256File(join(d.folder.processing, name));
-  return enqueue(d, name, sha256, originalOf(name));
+/**
+ * A file found in processing/ (at start, and at every rescan): its import may never have been
+ * queued, its job may be gone with a Redis that lost its data, or it was imported and could not
+ * be settled (a full disk). Enqueues it again, or revives its failed job; idempotent.
+ */
+export async function recoverFile(name: string, d: AdmitDeps, sha256?: string): Promise<AdmitResult> {
+  const path = join(d.folder.processing, name);
+  const hash = sha256 ?? (await sha256File(path));
+  if (isDuplicateName(name)) {
+    await settleDuplicate(d, name, hash, originalOf(name), "an earlier import");
+    return { kind: "duplicate", file: name, sha256: hash, of: "an earlier import" };
+  }
+  return enqueue(d, name, hash, originalOf(name));
 }
 
 async function enqueue(d: AdmitDeps, name: string, sha256: string, original: string): Promise<AdmitResult> {
@@ -96,10 +109,16 @@ async function setAside(
 ): Promise<AdmitResult> {
   const name = duplicateName(sha256, original, Date.now());
   await mkdir(d.folder.processing, { recursive: true });
-  // Move it under its duplicate name through processing/, so settleFile can finish the move.
+  // Move it under its duplicate name through processing/, so settleFile can finish the move (or a
+  // rescan, if settling fails).
   const staged = join(d.folder.processing, name);
   await link(path, staged);
   await unlink(path);
+  await settleDuplicate(d, name, sha256, original, of);
+  return { kind: "duplicate", file: name, sha256, of };
+}
+
+async function settleDuplicate(d: AdmitDeps, name: string, sha256: string, original: string, of: string) {
   await settleFile(d.folder, name, "done", {
     status: "duplicate",
     job: d.job,
@@ -109,5 +128,4 @@ async function setAside(
     message: `The same content was already imported for job ${d.job} (${of}); nothing was imported again.`,
     at: new Date().toISOString(),
   });
-  return { kind: "duplicate", file: name, sha256, of };
 }

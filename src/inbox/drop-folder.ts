@@ -54,8 +54,14 @@ export const admittedName = (sha256: string, name: string) =>
 export const duplicateName = (sha256: string, name: string, at: number) =>
   `${sha256.slice(0, HASH_CHARS)}-dup${at}-${safeFileName(name)}`;
 
-/** The name a file arrived under, from its admitted name. */
-export const originalOf = (admitted: string) => admitted.slice(HASH_CHARS + 1);
+const DUPLICATE = new RegExp(`^[0-9a-f]{${HASH_CHARS}}-dup\\d+-`);
+
+/** Whether `name` in processing/ is content being set aside as a duplicate. */
+export const isDuplicateName = (name: string) => DUPLICATE.test(name);
+
+/** The name a file arrived under, from its admitted (or duplicate) name. */
+export const originalOf = (admitted: string) =>
+  isDuplicateName(admitted) ? admitted.replace(DUPLICATE, "") : admitted.slice(HASH_CHARS + 1);
 
 export async function sha256File(path: string): Promise<string> {
   const hash = createHash("sha256");

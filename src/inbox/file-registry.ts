@@ -14,7 +14,7 @@ export interface FileRecord {
 }
 
 export type Admission =
-  /** This file is to be imported (`mine`: it had been admitted before a restart). */
+  /** This file is to be imported (`mine`: it was admitted before, and is still in processing/). */
   | { kind: "new" | "mine"; gen: number }
   /** The same content was imported, or is being imported, from `of`. */
   | { kind: "duplicate"; of: FileRecord };
@@ -26,7 +26,8 @@ const admit = defineScript<[string, string]>(
   `
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 local rec = raw and cjson.decode(raw)
-if rec and rec.file == ARGV[2] and rec.state == 'queued' then return {'mine', tostring(rec.gen)} end
+-- The same file again (a restart, a rescan): its own import, queued or imported but not yet settled.
+if rec and rec.file == ARGV[2] and rec.state ~= 'rejected' then return {'mine', tostring(rec.gen)} end
 if rec and rec.state ~= 'rejected' then return {'duplicate', raw} end
 local gen = (rec and rec.gen or 0) + 1
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({state = 'queued', file = ARGV[2], gen = gen, at = ARGV[3]}))

@@ -32,6 +32,8 @@ export function redisKeys(prefix: string) {
     suppressed: `${prefix}:suppressed`,
     /** The request rate shared by every worker. */
     limiter: `${prefix}:limit:{service}`,
+    /** A marker of this deployment's data: gone means Redis lost its data (restarted without persistence). */
+    epoch: `${prefix}:epoch`,
   };
 }
 

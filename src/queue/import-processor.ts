@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
-import { dropFolder, settleFile } from "../inbox/drop-folder.ts";
+import { dropFolder, settleFile, sha256File } from "../inbox/drop-folder.ts";
+import { waitUntilStable } from "../inbox/stable-file.ts";
 import { IngestFileError } from "../ingest/ingest-file-error.ts";
 import { afterImport } from "../pipeline/campaign/lifecycle.ts";
 import { isPermanent } from "../pipeline/errors.ts";
@@ -18,7 +19,12 @@ export interface ImportSummary extends Partial<ImportedFile> {
   job: string;
   file: string;
   original: string;
+  /** The content imported: the file as it is now, beside its summary. */
   sha256: string;
+  /** Times the file changed while it was imported (each time, its new rows were imported too). */
+  changedWhileImporting?: number;
+  /** Something the operator should know although the file was imported. */
+  warning?: string;
   /** Why the file was rejected. */
   reason?: string;
   attempts: number;
@@ -31,7 +37,14 @@ export interface ImportProgress extends ImportCheckpoint {
   segmentId: string;
 }
 
-/** The BullMQ processor of import jobs: one file into its job's segment, then its campaign. */
+/** Rounds of "the file changed: import its new rows" before it is settled with a warning. */
+const MAX_CHANGES = 50;
+
+/**
+ * The BullMQ processor of import jobs: one file into its job's segment, then its campaign, then
+ * the file into done/. A file is rejected only before its contacts went in; after that, a failure
+ * (settling on a full disk) is retried by BullMQ and then by the inbox's rescan, until it settles.
+ */
 export function createImportProcessor(d: WorkDeps) {
   return async function processImport(job: Job<ImportJobData>, token?: string): Promise<ImportSummary> {
     const { data } = job;
@@ -67,13 +80,11 @@ export function createImportProcessor(d: WorkDeps) {
       throw new UnrecoverableError(`the file ${data.file} is no longer in ${folder.processing}`);
     }
 
-    let imported: ImportedFile;
     let segmentId: string | undefined;
-    try {
+    const importOnce = () => {
       const resume = asCheckpoint(job.progress);
-      if (resume) log.info({ cursor: resume.cursor }, "resuming import");
-      else log.info("import started");
-      imported = await d.imports.run({
+      log.info(resume ? { cursor: resume.cursor } : {}, resume ? "resuming import" : "import started");
+      return d.imports.run({
         spec: importSpecOf(def),
         path,
         sha256: data.sha256,
@@ -90,6 +101,28 @@ export function createImportProcessor(d: WorkDeps) {
         ...(d.checkpointMs === undefined ? {} : { checkpointMs: d.checkpointMs }),
         ...(d.waitPollMs === undefined ? {} : { waitPollMs: d.waitPollMs }),
       });
+    };
+
+    let imported: ImportedFile;
+    let content = data.sha256;
+    let changes = 0;
+    try {
+      imported = await importOnce();
+      // A writer may still hold the file open: the summary must describe the file it sits beside.
+      for (
+        let now = await sha256File(path);
+        now !== content && changes < MAX_CHANGES;
+        now = await sha256File(path)
+      ) {
+        changes += 1;
+        log.warn(
+          { round: changes },
+          "the file changed while it was imported: importing it again (new rows only)",
+        );
+        await waitUntilStable(path, d.stableMs, d.stopping);
+        content = await sha256File(path);
+        imported = await importOnce();
+      }
     } catch (error) {
       if (d.stopping.aborted && token) {
         // Stopping: the checkpoint is saved; the job waits for the next worker, not counted as failed.
@@ -123,16 +156,30 @@ export function createImportProcessor(d: WorkDeps) {
 
     // Imported: from here on a failure is retried (the ledger makes a rerun send nothing); the file is
     // never "rejected" after its contacts went in.
+    if (content !== data.sha256) await d.registry.markDone(data.job, content, data.file);
     const summary: ImportSummary = {
       status: "imported",
       ...base,
+      sha256: content,
       ...imported,
       errorsFile: imported.errorsFile && join(folder.done, `${data.file}.errors.csv`),
+      ...(changes > 0 ? { changedWhileImporting: changes } : {}),
+      ...(changes >= MAX_CHANGES
+        ? { warning: "the file kept changing while it was imported: write it elsewhere and move it in whole" }
+        : {}),
       attempts: job.attemptsStarted,
       finishedAt: new Date().toISOString(),
     };
     await next(summary);
-    await settleFile(folder, data.file, "done", summary, imported.errorsFile);
+    try {
+      await settleFile(folder, data.file, "done", summary, imported.errorsFile);
+    } catch (error) {
+      log.error(
+        { err: String(error) },
+        "imported, but the file could not be moved to done/: settling is retried (the contacts are in)",
+      );
+      throw error;
+    }
     await d.registry.settle(data.job, data.sha256, "done");
     log.info(
       {

@@ -57,7 +57,7 @@ export function demoCommand(): Command {
       const started = performance.now();
       const say = (line: string) =>
         console.log(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${line}`);
-      const daemon = await startDaemon({ settings, logger, watch: true, work: true });
+      const daemon = await startDaemon({ settings, logger, watch: true, work: true, oneOff: true });
       try {
         await daemon.ready;
         say(

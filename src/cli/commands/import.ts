@@ -23,7 +23,7 @@ export function importCommand(): Command {
       if (!o.job === !o.segment) throw new CliError("give either --job NAME or --segment NAME");
       const settings = resolveSettings();
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
-      const services = await openServices(settings, logger, { embeddedSimulator: true });
+      const services = await openServices(settings, logger, { embeddedSimulator: true, daemon: false });
       try {
         let spec: ImportSpec;
         if (o.job) {

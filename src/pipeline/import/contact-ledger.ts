@@ -73,7 +73,14 @@ export interface ContactLedger {
   release(segmentId: string, phone: string, owner: string): Promise<void>;
   /** Counts of done and claimed entries. */
   stats(segmentId: string): Promise<{ done: number; claimed: number }>;
+  /** Whether the ledger knows what the service had when it was started (see `seed`). */
+  isSeeded(segmentId: string): Promise<boolean>;
+  /** Marks the segment's contacts listed by the service as done, and the ledger as seeded. */
+  seed(segmentId: string, phones: readonly string[]): Promise<void>;
 }
+
+/** The ledger's own field: phones are E.164 (`+...`), so it never names a contact. */
+const SEEDED = "#seeded";
 
 export interface LedgerOptions {
   keys: RedisKeys;
@@ -96,9 +103,19 @@ export function createContactLedger(redis: RedisClient, options: LedgerOptions):
       await release(redis, [key(segmentId)], [phone, owner]);
     },
     async stats(segmentId) {
-      const values = await redis.hvals(key(segmentId));
+      const all = await redis.hgetall(key(segmentId));
+      delete all[SEEDED];
+      const values = Object.values(all);
       const done = values.filter((v) => v === "d").length;
       return { done, claimed: values.length - done };
+    },
+    isSeeded: async (segmentId) => (await redis.hexists(key(segmentId), SEEDED)) === 1,
+    async seed(segmentId, phones) {
+      for (let i = 0; i < phones.length; i += 1_000) {
+        const part = phones.slice(i, i + 1_000);
+        await redis.hset(key(segmentId), Object.fromEntries(part.map((p) => [p, "d"])));
+      }
+      await redis.hset(key(segmentId), SEEDED, String(Date.now()));
     },
   };
 }

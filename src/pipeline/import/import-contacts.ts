@@ -176,6 +176,16 @@ export async function importContacts(
     }
   };
 
+  // A ledger that doesn't know what the segment holds (new, expired, or lost with a Redis that
+  // restarted without persistence) first learns it from the service: never a duplicate, at the
+  // cost of one listing.
+  if (!(await o.ledger.isSeeded(o.segmentId))) {
+    const listed = await o.client.contacts.list(o.segmentId, { signal: o.signal });
+    await o.ledger.seed(
+      o.segmentId,
+      listed.map((c) => c.phone).filter((p): p is string => typeof p === "string" && p.length > 0),
+    );
+  }
   const stale: ContactToImport[] = [];
   for await (const row of rows) {
     o.signal?.throwIfAborted();

@@ -118,6 +118,7 @@ describe("importContacts: exactly once, on real Redis against the simulator", ()
     const list = contacts(30);
     // A dead attempt claimed the first 10 and sent half of them before dying.
     ledger = createContactLedger(redis, { keys: redisKeys(ledgerPrefix), leaseMs: 300 });
+    await ledger.seed(segmentId, []); // the ledger knew the (empty) segment before the crash
     for (const row of list.slice(0, 10)) await ledger.claim(segmentId, row.phone, "dead");
     for (const row of list.slice(0, 5)) await t.client.contacts.create(segmentId, row.contact);
     const started = Date.now();
@@ -125,5 +126,14 @@ describe("importContacts: exactly once, on real Redis against the simulator", ()
     expect(Date.now() - started).toBeGreaterThanOrEqual(250);
     expect(counts.created).toBe(30);
     await expectEachOnce(30);
+  });
+
+  it("a ledger that lost its memory (Redis restarted empty) learns the segment before sending: no duplicate", async () => {
+    const list = contacts(40);
+    // 25 were created by an import whose ledger is gone: no claim, no done mark, no seed.
+    for (const row of list.slice(0, 25)) await t.client.contacts.create(segmentId, row.contact);
+    const counts = await run(list);
+    expect(counts).toMatchObject({ created: 15, known: 25 });
+    await expectEachOnce(40);
   });
 });

@@ -1,0 +1,100 @@
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import type { JobDefinition } from "../config/job-definition.ts";
+import { type AdmitDeps, type AdmitResult, admitFile, recoverFile } from "../inbox/admit-file.ts";
+import { dropFolder, isCandidate, isDuplicateName, sha256File } from "../inbox/drop-folder.ts";
+import type { FileRegistry } from "../inbox/file-registry.ts";
+import { type InboxWatcher, watchInbox } from "../inbox/watcher.ts";
+import { enqueueImport } from "../queue/enqueue-import.ts";
+import type { Queues } from "../queue/queues.ts";
+
+export interface InboxRoleOptions {
+  def: JobDefinition;
+  registry: FileRegistry;
+  queues: Queues;
+  logger: Logger;
+  stableMs: number;
+  /** How often processing/ is looked at again. */
+  rescanMs: number;
+  /** Wait this long before taking up what is in processing/ at start (see daemon.ts). */
+  firstRescanAfterMs?: number;
+}
+
+export interface InboxRole {
+  watcher: InboxWatcher;
+  /** Looks at processing/ now (also done every `rescanMs`); resolves once it has. */
+  rescan(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * One job's inbox: files dropped in are admitted and queued; processing/ is looked at again at
+ * start and periodically, so a file whose job was lost (a Redis that lost its data) or that could
+ * not be settled (a full disk) is taken up again, never left silently.
+ */
+export async function startInboxRole(o: InboxRoleOptions): Promise<InboxRole> {
+  const d: AdmitDeps = {
+    job: o.def.name,
+    folder: dropFolder(o.def.inbox),
+    registry: o.registry,
+    enqueue: (file, gen) => enqueueImport(o.queues, file, gen),
+  };
+  const log = o.logger.child({ job: o.def.name });
+  // One file at a time per job: admissions of one folder never race each other.
+  let chain = Promise.resolve();
+  const leftAlone = new Set<string>();
+  const admit = (what: string, step: () => Promise<AdmitResult>) => {
+    const next = chain.then(step).then(
+      (result) => {
+        if (result.kind !== "ignored") return log.info({ file: what, result }, "file admitted");
+        // Said once per file: a foreign file stays in the inbox for good.
+        if (result.reason.startsWith("not a contact file") && !leftAlone.has(what)) {
+          leftAlone.add(what);
+          log.warn({ file: what }, result.reason);
+        }
+      },
+      (error: unknown) => log.error({ file: what, err: String(error) }, "file could not be admitted"),
+    );
+    chain = next;
+    return next;
+  };
+
+  // Hashes of files in processing/, by name, size and mtime: a rescan rereads only what changed.
+  const hashes = new Map<string, { size: number; mtimeMs: number; sha256: string }>();
+  const hashOf = async (name: string) => {
+    const path = join(d.folder.processing, name);
+    const st = await stat(path);
+    const known = hashes.get(name);
+    if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) return known.sha256;
+    const sha256 = await sha256File(path);
+    hashes.set(name, { size: st.size, mtimeMs: st.mtimeMs, sha256 });
+    return sha256;
+  };
+  const rescan = async () => {
+    const names = (await readdir(d.folder.processing).catch(() => [] as string[])).filter(
+      (n) => isCandidate(n) || isDuplicateName(n),
+    );
+    for (const name of hashes.keys()) if (!names.includes(name)) hashes.delete(name);
+    await Promise.all(names.map((name) => admit(name, async () => recoverFile(name, d, await hashOf(name)))));
+  };
+
+  const first = setTimeout(() => void rescan(), o.firstRescanAfterMs ?? 0);
+  const timer = setInterval(() => void rescan(), o.rescanMs);
+  timer.unref();
+  if (!o.firstRescanAfterMs) await rescan();
+  const watcher = await watchInbox(o.def.inbox, (path) => admit(path, () => admitFile(path, d)), {
+    stableMs: o.stableMs,
+  });
+  log.info({ inbox: o.def.inbox, segment: o.def.segment }, "watching");
+  return {
+    watcher,
+    rescan,
+    async close() {
+      clearTimeout(first);
+      clearInterval(timer);
+      await watcher.close();
+      await chain;
+    },
+  };
+}

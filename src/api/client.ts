@@ -1,17 +1,21 @@
+import { type AudienceEntries, AudienceEntriesBody } from "./audience-entries.ts";
 import { VcwError } from "./errors/index.ts";
 import type { RequestGate } from "./gate.ts";
 import { type ClientLogger, silentLogger } from "./logger.ts";
 import type { OperationName, RequestOf, ResponseOf } from "./operations.ts";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy.ts";
 import { createTransport, type RequestOptions } from "./transport.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./whole-body-fetch.ts";
 
 export interface ClientOptions {
   /** Base URL ending in `/api/v1`. Default: `VCS_BASE_URL`. */
   baseUrl?: string;
   /** Default: `VCS_API_KEY`. */
   apiKey?: string;
-  /** Per attempt. Default 30 s. */
+  /** Per attempt, from sending to the last byte of the body. Default 30 s. */
   timeoutMs?: number;
+  /** Cap of a response body, counted as it streams. Default 512 MiB. */
+  maxResponseBytes?: number;
   /** Retries after the first attempt. Default 2. */
   maxRetries?: number;
   retry?: Partial<RetryOptions>;
@@ -40,20 +44,41 @@ export function createClient(options: ClientOptions = {}) {
   } catch {
     throw new VcwError(`The base URL is not a URL: ${baseUrl}`);
   }
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(maxResponseBytes) || maxResponseBytes <= 0) {
+    throw new VcwError(`maxResponseBytes must be a positive whole number of bytes, got ${maxResponseBytes}`);
+  }
+  const logger = options.logger ?? silentLogger;
 
   const send = createTransport({
     baseUrl,
     apiKey,
     timeoutMs: options.timeoutMs ?? 30_000,
+    maxResponseBytes,
     retry: {
       ...DEFAULT_RETRY,
       ...options.retry,
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     },
-    logger: options.logger ?? silentLogger,
+    logger,
     fetch: options.fetch,
     gate: options.gate,
   });
+
+  /**
+   * A campaign's audience read entry by entry: an entry that is not an object or has no phone is
+   * dropped, a field that doesn't fit is dropped from its entry; both are counted, and logged.
+   */
+  async function audiencesReport(campaignId: string, o?: RequestOptions): Promise<AudienceEntries> {
+    const read = await send("campaigns.audiences", { id: campaignId }, o, AudienceEntriesBody);
+    if (read.dropped > 0 || read.odd.length > 0) {
+      logger.warn(
+        { operation: "campaigns.audiences", campaign: campaignId, dropped: read.dropped, odd: read.odd },
+        "audience entries that don't fit were read in part or left out",
+      );
+    }
+    return read;
+  }
 
   return {
     baseUrl,
@@ -99,8 +124,9 @@ export function createClient(options: ClientOptions = {}) {
       create: (body: Body<"campaigns.create">, o?: RequestOptions): Result<"campaigns.create"> =>
         send("campaigns.create", { body }, o),
       list: (o?: RequestOptions): Result<"campaigns.list"> => send("campaigns.list", {}, o),
-      audiences: (campaignId: string, o?: RequestOptions): Result<"campaigns.audiences"> =>
-        send("campaigns.audiences", { id: campaignId }, o),
+      audiences: async (campaignId: string, o?: RequestOptions): Result<"campaigns.audiences"> =>
+        (await audiencesReport(campaignId, o)).entries,
+      audiencesReport,
     },
     playground: {
       call: (body: Body<"playground.call">, o?: RequestOptions): Result<"playground.call"> =>

@@ -1,3 +1,4 @@
+export * from "./audience-entries.ts";
 export * from "./client.ts";
 export * from "./errors/index.ts";
 export type { AttemptOutcome, RequestGate } from "./gate.ts";
@@ -7,3 +8,4 @@ export * from "./retry-policy.ts";
 export * from "./schemas/index.ts";
 export * from "./secrets.ts";
 export type { RequestOptions } from "./transport.ts";
+export { DEFAULT_MAX_RESPONSE_BYTES } from "./whole-body-fetch.ts";

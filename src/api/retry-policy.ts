@@ -21,7 +21,9 @@ export const DEFAULT_RETRY: RetryOptions = {
 export type Failure =
   | { kind: "status"; status: number }
   | { kind: "timeout" }
-  | { kind: "network"; code: string | undefined };
+  | { kind: "network"; code: string | undefined }
+  /** A success answer whose body can't be read: not JSON, not the schema, over the size cap. */
+  | { kind: "unreadable" };
 
 /** Network errors raised before a byte was sent: the service cannot have seen the request. */
 export const NOT_SENT_CODES: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"]);
@@ -38,9 +40,12 @@ export function certainlyNotApplied(failure: Failure): boolean {
 /**
  * Whether sending again is safe and useful. An idempotent operation retries on anything
  * transient; a non-idempotent one only where the first attempt was certainly not processed
- * (429, refused connection), since a retry could otherwise apply it twice.
+ * (429, refused connection), since a retry could otherwise apply it twice. An unreadable success
+ * body is never sent again.
  */
 export function mayRetry(failure: Failure, idempotent: boolean): boolean {
+  // The service answered; asking again would most likely bring (and download) the same body.
+  if (failure.kind === "unreadable") return false;
   if (failure.kind === "status") {
     if (!isRetryableStatus(failure.status)) return false;
     return idempotent || failure.status === 429;
@@ -48,7 +53,10 @@ export function mayRetry(failure: Failure, idempotent: boolean): boolean {
   return idempotent || certainlyNotApplied(failure);
 }
 
-/** True when a failure of a non-idempotent request leaves its outcome unknown. */
+/**
+ * True when a failure of a non-idempotent request leaves its outcome unknown; an unreadable
+ * success body is one: the service said yes, in words this client can't read.
+ */
 export function isAmbiguous(failure: Failure): boolean {
   if (failure.kind === "status") return failure.status >= 500 || failure.status === 408;
   return !certainlyNotApplied(failure);

@@ -1,12 +1,14 @@
 import ky, { HTTPError, TimeoutError } from "ky";
 import type { z } from "zod";
+import { AudienceEntryList } from "./audience-entries.ts";
 import {
   AmbiguousWriteError,
   APIConnectionError,
   APIConnectionTimeoutError,
-  type APIError,
+  APIError,
   errorForStatus,
   RequestValidationError,
+  ResponseTooLargeError,
   UnexpectedResponseError,
 } from "./errors/index.ts";
 import type { RequestGate } from "./gate.ts";
@@ -14,6 +16,7 @@ import type { ClientLogger } from "./logger.ts";
 import { networkErrorCode } from "./network-error.ts";
 import { isIdempotent, type OperationName, operations, type ResponseOf } from "./operations.ts";
 import { readErrorBody } from "./read-error-body.ts";
+import { readResponse, requestIdOf } from "./read-response.ts";
 import {
   backoffDelay,
   type Failure,
@@ -24,13 +27,17 @@ import {
   type RetryOptions,
 } from "./retry-policy.ts";
 import { scrubSecrets, secretValuesOf } from "./secrets.ts";
+import { wholeBodyFetch } from "./whole-body-fetch.ts";
 import { toFieldIssues } from "./zod-issues.ts";
 
 export interface TransportOptions {
   /** Base URL ending in `/api/v1`. */
   baseUrl: string;
   apiKey: string;
+  /** Per attempt, from sending to the last byte of the body. */
   timeoutMs: number;
+  /** Cap of a response body, counted as it streams. */
+  maxResponseBytes: number;
   retry: RetryOptions;
   logger: ClientLogger;
   fetch?: typeof globalThis.fetch | undefined;
@@ -39,7 +46,9 @@ export interface TransportOptions {
 
 /** Options of one request; they override the client's. */
 export interface RequestOptions {
+  /** Per attempt, from sending to the last byte of the body. */
   timeoutMs?: number;
+  maxResponseBytes?: number;
   maxRetries?: number;
   retry?: Partial<RetryOptions>;
   signal?: AbortSignal;
@@ -50,25 +59,32 @@ export interface RequestInput {
   body?: unknown;
 }
 
-const REQUEST_ID_HEADERS = ["x-request-id", "request-id"];
 const RETRY_AFTER_STATUSES = [429, 503];
 const ALL_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i);
 
-export type Transport = <N extends OperationName>(
+/** Operations whose success body is read more tolerantly than their documented response schema. */
+const READERS: { [N in OperationName]?: z.ZodType<ResponseOf<N>> } = {
+  "campaigns.audiences": AudienceEntryList,
+};
+
+/** Sends one operation; `read` replaces the schema its success body is read with. */
+export type Transport = <N extends OperationName, T = ResponseOf<N>>(
   name: N,
   input: RequestInput,
   options?: RequestOptions,
-) => Promise<ResponseOf<N>>;
+  read?: z.ZodType<T>,
+) => Promise<T>;
 
 export function createTransport(config: TransportOptions): Transport {
   const base = config.baseUrl.replace(/\/+$/, "");
   const { logger } = config;
 
-  return async function send<N extends OperationName>(
+  return async function send<N extends OperationName, T = ResponseOf<N>>(
     name: N,
     input: RequestInput,
     options: RequestOptions = {},
-  ): Promise<ResponseOf<N>> {
+    read?: z.ZodType<T>,
+  ): Promise<T> {
     const op = operations[name];
     const body = validateRequest(name, input);
     const retry: RetryOptions = {
@@ -85,21 +101,32 @@ export function createTransport(config: TransportOptions): Transport {
     let attempts = 1;
     const { gate } = config;
     let attemptStarted = started;
-    const observe = (status: number | undefined, error?: unknown) =>
+    let observed = false;
+    // Once per attempt: at its headers (the latency the gate watches), else when it fails.
+    const observe = (status: number | undefined, error?: unknown) => {
+      if (observed) return;
+      observed = true;
       gate?.observe({
         status,
         timedOut: error instanceof TimeoutError,
         latencyMs: performance.now() - attemptStarted,
       });
+    };
 
     try {
       const response = await ky(url, {
         method: op.method,
         headers: { "x-api-key": config.apiKey, accept: "application/json" },
         ...(body === undefined ? {} : { json: body }),
+        // ky's timeout and signal cover its fetch; this one returns only once the body is in.
         timeout: timeoutMs,
         signal: options.signal,
-        ...(config.fetch ? { fetch: config.fetch } : {}),
+        fetch: wholeBodyFetch({
+          fetch: config.fetch ?? globalThis.fetch,
+          operation: name,
+          maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
+          onHeaders: (response) => observe(response.status),
+        }),
         retry: {
           limit: retry.maxRetries,
           methods: ["get", "post", "put", "delete"],
@@ -121,14 +148,13 @@ export function createTransport(config: TransportOptions): Transport {
             async () => {
               await gate?.acquire(options.signal);
               attemptStarted = performance.now();
+              observed = false;
             },
           ],
-          afterResponse: [(_request, _options, response) => observe(response.status)],
           beforeRetry: [
-            async ({ error, retryCount }) => {
+            ({ error, retryCount }) => {
               attempts = retryCount + 1;
-              if (error instanceof HTTPError) await drain(error.response);
-              else observe(undefined, error);
+              observe(undefined, error);
               logger.debug(
                 { ...where, retry: retryCount, reason: describeFailure(classify(error)) },
                 "api retry",
@@ -137,16 +163,16 @@ export function createTransport(config: TransportOptions): Transport {
           ],
         },
       });
-      const result = await readResponse(name, response, op.response, secrets);
+      const result = await readResponse(name, response, read ?? READERS[name] ?? op.response, secrets);
       logger.debug(
         { ...where, status: response.status, attempts, ms: Math.round(performance.now() - started) },
         "api request",
       );
-      return result as ResponseOf<N>;
+      return result as T;
     } catch (error) {
-      if (error instanceof UnexpectedResponseError || isUserAbort(error, options.signal)) throw error;
-      if (!(error instanceof HTTPError)) observe(undefined, error);
-      const apiError = await toApiError(name, error, timeoutMs, secrets);
+      if (isUserAbort(error, options.signal)) throw error;
+      observe(undefined, error);
+      const apiError = error instanceof APIError ? error : await toApiError(name, error, timeoutMs, secrets);
       const failure = classify(error);
       const final =
         !isIdempotent(op) && failure && isAmbiguous(failure) ? new AmbiguousWriteError(apiError) : apiError;
@@ -181,34 +207,6 @@ function validateRequest(name: OperationName, input: RequestInput): unknown {
   return parsed.data;
 }
 
-async function readResponse(
-  name: OperationName,
-  response: Response,
-  schema: z.ZodType | undefined,
-  secrets: string[],
-): Promise<unknown> {
-  const details = { operation: name, status: response.status, requestId: requestIdOf(response) };
-  const text = await response.text();
-  if (!schema) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new UnexpectedResponseError(details, [
-      { path: "", message: text.trim() ? "is not JSON" : "is empty, a JSON body was expected" },
-    ]);
-  }
-  const parsed = schema.safeParse(json);
-  if (!parsed.success) {
-    const issues = toFieldIssues(parsed.error).map((i) => ({
-      ...i,
-      message: scrubSecrets(i.message, secrets),
-    }));
-    throw new UnexpectedResponseError(details, issues);
-  }
-  return parsed.data;
-}
-
 async function toApiError(
   name: OperationName,
   error: unknown,
@@ -237,6 +235,9 @@ async function toApiError(
 }
 
 function classify(error: unknown): Failure | undefined {
+  if (error instanceof UnexpectedResponseError || error instanceof ResponseTooLargeError) {
+    return { kind: "unreadable" };
+  }
   if (error instanceof HTTPError) return { kind: "status", status: error.response.status };
   if (error instanceof TimeoutError) return { kind: "timeout" };
   if (error instanceof Error && error.name === "AbortError") return undefined;
@@ -246,19 +247,12 @@ function classify(error: unknown): Failure | undefined {
 function describeFailure(failure: Failure | undefined): string {
   if (!failure) return "unknown";
   if (failure.kind === "status") return `HTTP ${failure.status}`;
-  return failure.kind === "timeout" ? "timeout" : `network ${failure.code ?? "error"}`;
+  if (failure.kind === "network") return `network ${failure.code ?? "error"}`;
+  return failure.kind;
 }
 
 function hasRetryAfter(error: HTTPError): boolean {
   return RETRY_AFTER_STATUSES.includes(error.response.status) && error.response.headers.has("retry-after");
-}
-
-function requestIdOf(response: Response): string | undefined {
-  for (const header of REQUEST_ID_HEADERS) {
-    const value = response.headers.get(header);
-    if (value) return value;
-  }
-  return undefined;
 }
 
 function causeMessage(error: unknown): string | undefined {
@@ -268,9 +262,10 @@ function causeMessage(error: unknown): string | undefined {
 }
 
 function isUserAbort(error: unknown, signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true && !(error instanceof HTTPError) && !(error instanceof TimeoutError);
-}
-
-async function drain(response: Response): Promise<void> {
-  await response.arrayBuffer().catch(() => undefined);
+  return (
+    signal?.aborted === true &&
+    !(error instanceof HTTPError) &&
+    !(error instanceof TimeoutError) &&
+    !(error instanceof APIError)
+  );
 }

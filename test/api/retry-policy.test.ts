@@ -28,6 +28,8 @@ describe("retry policy", () => {
     [network("ECONNRESET"), false, false],
     [network("UND_ERR_SOCKET"), true, true],
     [network(undefined), false, false],
+    [{ kind: "unreadable" } as Failure, true, false],
+    [{ kind: "unreadable" } as Failure, false, false],
   ])("mayRetry(%j, idempotent=%s) = %s", (failure, idempotent, expected) => {
     expect(mayRetry(failure, idempotent)).toBe(expected);
   });
@@ -40,6 +42,7 @@ describe("retry policy", () => {
     [{ kind: "timeout" } as Failure, true],
     [network("ECONNRESET"), true],
     [network("ECONNREFUSED"), false],
+    [{ kind: "unreadable" } as Failure, true],
   ])("isAmbiguous(%j) = %s", (failure, expected) => {
     expect(isAmbiguous(failure)).toBe(expected);
   });

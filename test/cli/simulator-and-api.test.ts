@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, startCli, stopCli } from "../support/cli.ts";
 import { API_KEY, DIALER_TOKEN, validDialer } from "../support/fixtures.ts";
+import { sendTrickle, startHttpServer } from "../support/http-server.ts";
 
 describe("vcw simulator and vcw api", () => {
   let child: ChildProcess;
@@ -77,6 +78,23 @@ describe("vcw simulator and vcw api", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/HTTP 401: missing or invalid x-api-key header/);
     expect(result.stderr).not.toContain("wrong-key-123");
+  });
+
+  it("`vcw api` with --timeout-ms ends on a trickling body", async () => {
+    const trickling = await startHttpServer((_req, res) => sendTrickle(res, 200, { everyMs: 100 }));
+    try {
+      const started = performance.now();
+      const result = await runCli(
+        ["api", "contacts.list", "--id", "s1", "--base-url", trickling.url, "--timeout-ms", "300"],
+        env,
+        15_000,
+      );
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/contacts\.list failed: timed out after 300 ms/);
+      expect(performance.now() - started).toBeLessThan(10_000);
+    } finally {
+      await trickling.close();
+    }
   });
 
   it("the simulator refuses to start without an API key", async () => {

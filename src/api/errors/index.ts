@@ -11,5 +11,6 @@ export * from "./not-found-error.ts";
 export * from "./permission-denied-error.ts";
 export * from "./rate-limit-error.ts";
 export * from "./request-validation-error.ts";
+export * from "./response-too-large-error.ts";
 export * from "./unexpected-response-error.ts";
 export * from "./vcw-error.ts";

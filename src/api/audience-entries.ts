@@ -1,0 +1,86 @@
+import { z } from "zod";
+// The index, not campaign.ts: schemas register in its order, which the OpenAPI document follows.
+import { AudienceEntry } from "./schemas/index.ts";
+
+/** A field that did not fit its schema, and in how many entries. */
+export interface OddField {
+  field: string;
+  count: number;
+}
+
+/** What tolerant reading left out of an audience. */
+export interface AudienceOddities {
+  /** Fields that didn't fit, by name: dropped from their entry, the rest of which is kept. */
+  odd: OddField[];
+  /** Entries left out: not an object, or no usable phone (an odd `phone` is counted in both). */
+  dropped: number;
+}
+
+export interface AudienceEntries extends AudienceOddities {
+  entries: AudienceEntry[];
+}
+
+/**
+ * One audience entry read tolerantly: the AudienceEntry schema (unknown fields kept, the id under
+ * `id` or `_id`), minus the fields that don't fit it, whose names are in `odd`. `entry` is absent
+ * when the value is not an object, or has no usable phone (the key of a result).
+ */
+export function readAudienceEntry(raw: unknown): { entry?: AudienceEntry; odd: string[] } {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return { odd: [] };
+  let parsed = AudienceEntry.safeParse(raw);
+  let odd: string[] = [];
+  if (!parsed.success) {
+    // Each field is checked on its own, so one pass names every field that doesn't fit.
+    odd = [...new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? "")))];
+    if (odd.includes("")) return { odd: [] };
+    const rest: Record<string, unknown> = { ...raw };
+    for (const field of odd) delete rest[field];
+    parsed = AudienceEntry.safeParse(rest);
+    if (!parsed.success) return { odd };
+  }
+  return parsed.data.phone?.trim() ? { entry: parsed.data, odd } : { odd };
+}
+
+/**
+ * Counts what reading entries one at a time left out, for an audience read as a whole or as a
+ * stream: `read` each raw entry, keep what it returns, then `oddities()`.
+ */
+export class AudienceTally {
+  private readonly oddCounts = new Map<string, number>();
+  private droppedCount = 0;
+
+  read(raw: unknown): AudienceEntry | undefined {
+    const { entry, odd } = readAudienceEntry(raw);
+    for (const field of odd) this.oddCounts.set(field, (this.oddCounts.get(field) ?? 0) + 1);
+    if (!entry) this.droppedCount += 1;
+    return entry;
+  }
+
+  oddities(): AudienceOddities {
+    const odd = [...this.oddCounts].map(([field, count]) => ({ field, count }));
+    return {
+      odd: odd.sort((a, b) => b.count - a.count || a.field.localeCompare(b.field)),
+      dropped: this.droppedCount,
+    };
+  }
+}
+
+/** A whole audience read entry by entry: one odd entry never hides the others. Pure. */
+export function readAudienceEntries(raw: readonly unknown[]): AudienceEntries {
+  const tally = new AudienceTally();
+  const entries: AudienceEntry[] = [];
+  for (const item of raw) {
+    const entry = tally.read(item);
+    if (entry) entries.push(entry);
+  }
+  return { entries, ...tally.oddities() };
+}
+
+/**
+ * The body of `campaigns.audiences` as the client reads it: an array (anything else is an
+ * UnexpectedResponseError), then per entry.
+ */
+export const AudienceEntriesBody = z.array(z.unknown()).transform(readAudienceEntries);
+
+/** The same, entries only: what `campaigns.audiences` resolves to. */
+export const AudienceEntryList = AudienceEntriesBody.transform((read) => read.entries);

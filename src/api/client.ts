@@ -67,17 +67,21 @@ export function createClient(options: ClientOptions = {}) {
 
   /**
    * A campaign's audience read entry by entry: an entry that is not an object or has no phone is
-   * dropped, a field that doesn't fit is dropped from its entry; both are counted, and logged.
+   * dropped, a field that doesn't fit is dropped from its entry; both are counted for the caller.
    */
-  async function audiencesReport(campaignId: string, o?: RequestOptions): Promise<AudienceEntries> {
-    const read = await send("campaigns.audiences", { id: campaignId }, o, AudienceEntriesBody);
+  const audiencesReport = (campaignId: string, o?: RequestOptions): Promise<AudienceEntries> =>
+    send("campaigns.audiences", { id: campaignId }, o, AudienceEntriesBody);
+
+  /** The entries alone; what didn't fit is logged, since the caller doesn't see the report. */
+  async function audiences(campaignId: string, o?: RequestOptions): Result<"campaigns.audiences"> {
+    const read = await audiencesReport(campaignId, o);
     if (read.dropped > 0 || read.odd.length > 0) {
       logger.warn(
         { operation: "campaigns.audiences", campaign: campaignId, dropped: read.dropped, odd: read.odd },
         "audience entries that don't fit were read in part or left out",
       );
     }
-    return read;
+    return read.entries;
   }
 
   return {
@@ -124,8 +128,7 @@ export function createClient(options: ClientOptions = {}) {
       create: (body: Body<"campaigns.create">, o?: RequestOptions): Result<"campaigns.create"> =>
         send("campaigns.create", { body }, o),
       list: (o?: RequestOptions): Result<"campaigns.list"> => send("campaigns.list", {}, o),
-      audiences: async (campaignId: string, o?: RequestOptions): Result<"campaigns.audiences"> =>
-        (await audiencesReport(campaignId, o)).entries,
+      audiences,
       audiencesReport,
     },
     playground: {

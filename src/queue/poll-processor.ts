@@ -19,7 +19,13 @@ export function createPollProcessor(d: WorkDeps) {
       classes: def.polling.statuses,
       stuckAfterMs: def.polling.stuckAfterMinutes * 60_000,
       now: d.now,
+      signal: d.stopping,
     });
+    if (outcome.unreadable)
+      d.logger.warn(
+        { campaign: campaignId, unreadable: outcome.unreadable },
+        "the service's audience held entries or fields that could not be read: the rest was kept",
+      );
     if (outcome.ended) {
       const stored = await d.store.get(campaignId);
       if (stored) await applyIntents(afterPoll(def, stored.info, outcome), d);

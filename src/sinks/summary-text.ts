@@ -21,6 +21,15 @@ export function summaryLines(s: CampaignSummary): string[] {
   if (s.errors.length > 0)
     lines.push(`Errors: ${s.errors.map((e) => `${e.message} (${e.count})`).join("; ")}`);
   if (s.campaign.followUps.length > 0) lines.push(`Follow-ups: ${s.campaign.followUps.join(", ")}`);
+  if (s.unreadable) {
+    const u = s.unreadable;
+    const parts = [
+      ...Object.entries(u.fields).map(([field, n]) => `${field} in ${n} entr${n === 1 ? "y" : "ies"}`),
+      ...(u.entriesLeftOut ? [`${u.entriesLeftOut} entries left out`] : []),
+      ...(u.duplicatePhones ? [`${u.duplicatePhones} phones listed twice`] : []),
+    ];
+    lines.push(`Unreadable in the service's answer: ${parts.join("; ")}`);
+  }
   return lines;
 }
 

@@ -6,7 +6,7 @@ import { API_KEY } from "./fixtures.ts";
 /** Fast retries for tests: the behaviour is the same, the waits are shorter. */
 export const FAST_RETRY = { baseDelayMs: 5, maxDelayMs: 20 };
 
-export function testClient(sim: Simulator, options: ClientOptions = {}) {
+export function testClient(sim: Pick<Simulator, "url">, options: ClientOptions = {}) {
   return createClient({ baseUrl: sim.url, apiKey: API_KEY, retry: FAST_RETRY, timeoutMs: 5_000, ...options });
 }
 

@@ -1,4 +1,4 @@
-import type { CampaignInfo, CampaignSummary, ResultRecord } from "./model.ts";
+import type { CampaignInfo, CampaignSummary, ResultRecord, Unreadable } from "./model.ts";
 
 /** Which statuses end a contact's call for this campaign, mean "try again", or mean "opted out". */
 export interface StatusClasses {
@@ -20,6 +20,8 @@ export interface CampaignTotals {
   transfers: number;
   messages: number;
   errors: Record<string, number>;
+  /** What the last poll that changed something could not read (kept entries lost these fields). */
+  unreadable?: Unreadable | undefined;
 }
 
 export const emptyTotals = (): CampaignTotals => ({
@@ -91,6 +93,7 @@ export function summarize(
       .slice(0, 5)
       .map(([message, count]) => ({ message, count })),
     completion: totals.contacts > 0 ? Math.round((10_000 * totals.final) / totals.contacts) / 10_000 : 0,
+    ...(totals.unreadable ? { unreadable: totals.unreadable } : {}),
     generatedAt: new Date(now).toISOString(),
   };
 }

@@ -50,7 +50,19 @@ export interface CampaignSummary {
   errors: { message: string; count: number }[];
   /** Share of contacts whose call is final, 0..1. */
   completion: number;
+  /** What the service's answers held that could not be read: the operator should know. */
+  unreadable?: Unreadable;
   generatedAt: string;
+}
+
+/** Parts of a campaign's audience the service sent in a form that could not be read. */
+export interface Unreadable {
+  /** Field name -> entries in which it was unreadable (the rest of each entry was kept). */
+  fields: Record<string, number>;
+  /** Entries left out: not an object, or no phone to key them by. */
+  entriesLeftOut: number;
+  /** Phones listed more than once (counted once, the last entry kept). */
+  duplicatePhones: number;
 }
 
 /** The kind of summary a campaign in `state` gets. */

@@ -1,10 +1,13 @@
+import type { AudienceEntries } from "../../api/audience-entries.ts";
 import type { Client } from "../../api/client.ts";
+import type { AudienceEntry } from "../../api/schemas/campaign.ts";
 import { withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { SuppressionList } from "../campaign/suppression.ts";
 import type { CampaignStore } from "./campaign-store.ts";
 import { applyRecord, isFinished, type StatusClasses } from "./campaign-totals.ts";
+import type { ResultRecord, Unreadable } from "./model.ts";
 import { audienceDigest, diffRecords, encodeAll, toRecord } from "./result-record.ts";
 
 /** Fingerprints seen by the last poll of recent campaigns, per process (a few MB per 100,000 entries). */
@@ -26,6 +29,8 @@ export interface PollOutcome {
   ended: boolean;
   /** Contacts that opted out in this poll (now suppressed). */
   optedOut: number;
+  /** What this poll could not read, when it changed something. */
+  unreadable?: Unreadable | undefined;
   skipped?: "busy" | "unknown" | "not-active";
 }
 
@@ -38,6 +43,8 @@ export interface PollOptions {
   classes: StatusClasses;
   /** Non-final entries unchanged this long make the campaign stuck. */
   stuckAfterMs: number;
+  /** Aborts the audience request (the daemon stopping, the poll's lock lost). */
+  signal?: AbortSignal;
   now?: () => number;
 }
 
@@ -51,7 +58,7 @@ export async function pollCampaign(campaignId: string, o: PollOptions): Promise<
     o.redis,
     o.keys.campaign.pollLock(campaignId),
     { ttlMs: 60_000, wait: false },
-    () => pollLocked(campaignId, o),
+    (lost) => pollLocked(campaignId, { ...o, signal: o.signal ? AbortSignal.any([o.signal, lost]) : lost }),
   );
   if (!locked.acquired)
     return { changed: 0, version: 0, state: "active", ended: false, optedOut: 0, skipped: "busy" };
@@ -75,8 +82,8 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
       skipped: "not-active",
     };
   }
-  const entries = await o.client.campaigns.audiences(campaignId);
-  const records = entries.map(toRecord).filter((r) => r !== undefined);
+  const read = await o.client.campaigns.audiencesReport(campaignId, o.signal ? { signal: o.signal } : {});
+  const { records, duplicatePhones } = recordsByPhone(read.entries);
   const encoded = encodeAll(records);
   const digest = audienceDigest(records, encoded);
   const at = now();
@@ -107,6 +114,7 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     changes.map((c) => c.phone),
   );
   const totals = stored.totals;
+  totals.unreadable = unreadableOf(read, duplicatePhones);
   const transitions = [];
   const optedOut: string[] = [];
   for (const [i, change] of changes.entries()) {
@@ -135,5 +143,29 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     state: finished ? "finished" : "active",
     ended: finished,
     optedOut: optedOut.length,
+    ...(totals.unreadable ? { unreadable: totals.unreadable } : {}),
+  };
+}
+
+/** One record per phone: an audience that lists a phone twice counts it once (the last entry). */
+function recordsByPhone(entries: readonly AudienceEntry[]): { records: ResultRecord[]; duplicatePhones: number } {
+  const byPhone = new Map<string, ResultRecord>();
+  let duplicatePhones = 0;
+  for (const entry of entries) {
+    const record = toRecord(entry);
+    if (!record) continue;
+    if (byPhone.has(record.phone)) duplicatePhones += 1;
+    byPhone.set(record.phone, record);
+  }
+  return { records: [...byPhone.values()], duplicatePhones };
+}
+
+/** What the service's answer held that could not be read, as of this poll. */
+function unreadableOf(read: AudienceEntries, duplicatePhones: number): Unreadable | undefined {
+  if (read.dropped === 0 && read.odd.length === 0 && duplicatePhones === 0) return undefined;
+  return {
+    fields: Object.fromEntries(read.odd.map((o) => [o.field, o.count])),
+    entriesLeftOut: read.dropped,
+    duplicatePhones,
   };
 }

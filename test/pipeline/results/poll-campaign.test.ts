@@ -5,8 +5,9 @@ import { createSuppressionList } from "../../../src/pipeline/campaign/suppressio
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
 import { pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
 import { campaignInfo, validAssistant, validDialer } from "../../support/fixtures.ts";
+import { sendJson, startHttpServer } from "../../support/http-server.ts";
 import { useRedis } from "../../support/redis.ts";
-import { useSimulator } from "../../support/simulator.ts";
+import { testClient, useSimulator } from "../../support/simulator.ts";
 
 const classes = {
   final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
@@ -106,5 +107,58 @@ describe("pollCampaign (real Redis, simulator with frozen time moved by hand)", 
     expect(stuck).toMatchObject({ state: "stuck", ended: true });
     expect((await store.get(id))!.info.state).toBe("stuck");
     expect(await store.activeOf("j")).toEqual([]);
+  });
+
+  it("one malformed audience entry doesn't block the campaign: it is kept, its odd fields counted, the poll ends", async () => {
+    const entry = (i: number, over: object = {}) => ({
+      phone: `+1415555${2000 + i}`,
+      first_name: `P${i}`,
+      status: "completed",
+      call_duration_in_sec: 30,
+      ...over,
+    });
+    const audience = [
+      entry(0, { call_sentiment: {} }),
+      entry(1, { is_call_transferred: "yes" }),
+      entry(2),
+      entry(2, { status: "no-answer" }), // the same phone twice: counted once
+      "not an entry",
+    ];
+    const hostile = await startHttpServer((_req, res) => sendJson(res, 200, audience));
+    try {
+      const p = prefix();
+      const store = createCampaignStore(redis, redisKeys(p));
+      await store.register(campaignInfo({ id: "cmp_odd", name: "odd" }), Date.now());
+      const outcome = await pollCampaign("cmp_odd", {
+        client: testClient({ url: hostile.url }),
+        redis,
+        store,
+        suppression: createSuppressionList(redis, redisKeys(p)),
+        classes,
+        stuckAfterMs: 3_600_000,
+        keys: redisKeys(p),
+      });
+      expect(outcome).toMatchObject({ changed: 3, state: "finished", ended: true });
+      const stored = (await store.get("cmp_odd"))!;
+      expect(stored.totals).toMatchObject({
+        contacts: 3,
+        final: 3,
+        byStatus: { completed: 2, "no-answer": 1 },
+      });
+      expect(stored.totals.unreadable).toEqual({
+        fields: { call_sentiment: 1, is_call_transferred: 1 },
+        entriesLeftOut: 1,
+        duplicatePhones: 1,
+      });
+      const kept = await store.records("cmp_odd", ["+14155552000"]);
+      expect(kept[0]).toMatchObject({
+        first_name: "P0",
+        status: "completed",
+        durationSec: 30,
+        sentiment: "",
+      });
+    } finally {
+      await hostile.close();
+    }
   });
 });

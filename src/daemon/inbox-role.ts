@@ -1,9 +1,8 @@
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { readdir } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { type AdmitDeps, type AdmitResult, admitFile, recoverFile } from "../inbox/admit-file.ts";
-import { dropFolder, isCandidate, isDuplicateName, sha256File } from "../inbox/drop-folder.ts";
+import { dropFolder, isCandidate, isDuplicateName } from "../inbox/drop-folder.ts";
 import type { FileRegistry } from "../inbox/file-registry.ts";
 import { type InboxWatcher, watchInbox } from "../inbox/watcher.ts";
 import { enqueueImport } from "../queue/enqueue-import.ts";
@@ -60,23 +59,11 @@ export async function startInboxRole(o: InboxRoleOptions): Promise<InboxRole> {
     return next;
   };
 
-  // Hashes of files in processing/, by name, size and mtime: a rescan rereads only what changed.
-  const hashes = new Map<string, { size: number; mtimeMs: number; sha256: string }>();
-  const hashOf = async (name: string) => {
-    const path = join(d.folder.processing, name);
-    const st = await stat(path);
-    const known = hashes.get(name);
-    if (known && known.size === st.size && known.mtimeMs === st.mtimeMs) return known.sha256;
-    const sha256 = await sha256File(path);
-    hashes.set(name, { size: st.size, mtimeMs: st.mtimeMs, sha256 });
-    return sha256;
-  };
   const rescan = async () => {
     const names = (await readdir(d.folder.processing).catch(() => [] as string[])).filter(
       (n) => isCandidate(n) || isDuplicateName(n),
     );
-    for (const name of hashes.keys()) if (!names.includes(name)) hashes.delete(name);
-    await Promise.all(names.map((name) => admit(name, async () => recoverFile(name, d, await hashOf(name)))));
+    await Promise.all(names.map((name) => admit(name, () => recoverFile(name, d))));
   };
 
   const first = setTimeout(() => void rescan(), o.firstRescanAfterMs ?? 0);

@@ -81,9 +81,10 @@ export async function admitFile(path: string, d: AdmitDeps): Promise<AdmitResult
  * queued, its job may be gone with a Redis that lost its data, or it was imported and could not
  * be settled (a full disk). Enqueues it again, or revives its failed job; idempotent.
  */
-export async function recoverFile(name: string, d: AdmitDeps, sha256?: string): Promise<AdmitResult> {
-  const path = join(d.folder.processing, name);
-  const hash = sha256 ?? (await sha256File(path));
+export async function recoverFile(name: string, d: AdmitDeps): Promise<AdmitResult> {
+  // Known by the content it was admitted with: the file may have grown since (a writer still at it).
+  const hash =
+    (await d.registry.admittedAs(d.job, name)) ?? (await sha256File(join(d.folder.processing, name)));
   if (isDuplicateName(name)) {
     await settleDuplicate(d, name, hash, originalOf(name), "an earlier import");
     return { kind: "duplicate", file: name, sha256: hash, of: "an earlier import" };

@@ -42,6 +42,8 @@ export interface FileRegistry {
   /** Records `sha256` as imported (admitted or not, as with `vcw import`). */
   markDone(job: string, sha256: string, file: string): Promise<void>;
   get(job: string, sha256: string): Promise<FileRecord | undefined>;
+  /** The content hash `file` (an admitted name, which starts with it) was admitted under. */
+  admittedAs(job: string, file: string): Promise<string | undefined>;
 }
 
 export function createFileRegistry(redis: RedisClient, keys: RedisKeys): FileRegistry {
@@ -62,6 +64,19 @@ export function createFileRegistry(redis: RedisClient, keys: RedisKeys): FileReg
       const raw = await redis.hget(key(job), sha256);
       const rec: FileRecord = raw ? (JSON.parse(raw) as FileRecord) : { state: "done", file, gen: 1, at: "" };
       await redis.hset(key(job), sha256, JSON.stringify({ ...rec, state: "done", at: new Date().toISOString() }));
+    },
+    async admittedAs(job, file) {
+      const prefix = file.slice(0, file.indexOf("-"));
+      if (!/^[0-9a-f]+$/.test(prefix)) return undefined;
+      let cursor = "0";
+      do {
+        const [next, flat] = await redis.hscan(key(job), cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+        cursor = next;
+        for (let i = 0; i < flat.length; i += 2) {
+          if ((JSON.parse(flat[i + 1]!) as FileRecord).file === file) return flat[i]!;
+        }
+      } while (cursor !== "0");
+      return undefined;
     },
     async get(job, sha256) {
       const raw = await redis.hget(key(job), sha256);

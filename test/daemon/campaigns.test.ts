@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
@@ -332,5 +332,46 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
       'no assistant is named "Nobody by this name": create it, or correct campaign.assistant in the job (by name or by id)',
     );
     expect(summaryOf(s.inbox, "saturday.csv")?.status).toBe("imported");
+  });
+
+  it("an imported file that can't be moved to done/ is never rejected: settling is retried, a re-drop calls no one twice", async () => {
+    receiver = await startHttpServer((_req, res) => sendJson(res, 200, { ok: true }));
+    const s = setup({
+      env: { VCW_RESCAN_MS: "300", VCW_IMPORT_ATTEMPTS: "2", VCW_IMPORT_BACKOFF_MS: "100" },
+    });
+    // done/ can't be written (as on a full disk): a file stands where the folder should be.
+    mkdirSync(s.inbox, { recursive: true });
+    writeFileSync(join(s.inbox, "done"), "in the way");
+    await start(s.settings);
+    drop(s.inbox, "sunday.csv", contactsCsv(6, { from: 96_000, extra: ["12,Too short,"] }));
+    const ours = async () =>
+      (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(`${s.name} `));
+    await waitFor(async () => ((await ours()).length === 1 ? true : undefined), 20_000, "the campaign");
+    await waitFor(
+      async () => ((await daemon!.queues.imports.getFailedCount()) > 0 ? true : undefined),
+      20_000,
+      "settling given up by BullMQ",
+    );
+    expect(existsSync(join(s.inbox, "rejected"))).toBe(false);
+    expect(readdirSync(join(s.inbox, "processing")).some((f) => f.endsWith("-sunday.csv"))).toBe(true);
+
+    // The operator drops it again, as one does: the same contacts, so no second campaign.
+    drop(s.inbox, "sunday-again.csv", contactsCsv(6, { from: 96_000, extra: ["12,Too short,"] }));
+    await sleep(1_000);
+    rmSync(join(s.inbox, "done")); // space freed: the next rescan settles both
+    const summary = await waitFor(() => summaryOf(s.inbox, "sunday.csv"), 20_000, "sunday.csv settled");
+    expect(summary).toMatchObject({ status: "imported", created: 6, totals: { valid: 6, rejected: 1 } });
+    expect(readFileSync(summary.errorsFile, "utf8")).toContain("Too short");
+    await waitFor(
+      () =>
+        readdirSync(join(s.inbox, "done")).some((f) => f.includes("-dup") && f.endsWith("sunday-again.csv"))
+          ? true
+          : undefined,
+      20_000,
+      "the re-drop set aside as a duplicate",
+    );
+    await sleep(1_000);
+    expect(await ours()).toHaveLength(1);
+    expect(existsSync(join(s.inbox, "rejected"))).toBe(false);
   });
 });

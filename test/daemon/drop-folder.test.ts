@@ -1,4 +1,13 @@
-import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import {
+  appendFileSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -150,6 +159,36 @@ describe("drop folder -> segment, on real Redis against the simulator", () => {
     expect(warned.filter((l) => l.includes("notes.pdf"))).toHaveLength(1);
     expect(warned.filter((l) => l.includes("run.sh"))).toHaveLength(1);
   });
+
+  it("a file still being written through an open descriptor: every row is imported, and the summary says so", async () => {
+    await start();
+    mkdirSync(inbox, { recursive: true });
+    const path = join(inbox, "growing.csv");
+    const fd = openSync(path, "w");
+    const rows = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => `${phoneOf(from + i).slice(2)},Contact ${from + i},\n`).join("");
+    writeSync(fd, `Phone,First Name,Email\n${rows(30_000, 100)}`);
+    for (let k = 1; k <= 10; k++) {
+      await sleep(500);
+      writeSync(fd, rows(30_000 + k * 100, 100));
+    }
+    closeSync(fd);
+    const summary = await waitFor(
+      () => {
+        const s = summaryOf(inbox, "growing.csv");
+        return s && s.totals.total === 1_100 ? s : undefined;
+      },
+      30_000,
+      "growing.csv imported whole",
+    );
+    expect(summary.totals).toMatchObject({ total: 1_100, valid: 1_100 });
+    expect(summary.changedWhileImporting).toBeGreaterThan(0);
+    const beside = readFileSync(join(inbox, "done", summary.file), "utf8")
+      .trim()
+      .split("\n");
+    expect(beside).toHaveLength(1_101);
+    await expectExactly(30_000, 1_100);
+  }, 60_000);
 
   it("files already waiting when the daemon starts are imported too", async () => {
     drop(inbox, "early-1.csv", contactsCsv(5));

@@ -73,6 +73,8 @@ export interface ContactLedger {
   release(segmentId: string, phone: string, owner: string): Promise<void>;
   /** Counts of done and claimed entries. */
   stats(segmentId: string): Promise<{ done: number; claimed: number }>;
+  /** Whether the service has `phone` (as far as the ledger knows). */
+  isDone(segmentId: string, phone: string): Promise<boolean>;
   /** Whether the ledger knows what the service had when it was started (see `seed`). */
   isSeeded(segmentId: string): Promise<boolean>;
   /** Marks the segment's contacts listed by the service as done, and the ledger as seeded. */
@@ -109,6 +111,7 @@ export function createContactLedger(redis: RedisClient, options: LedgerOptions):
       const done = values.filter((v) => v === "d").length;
       return { done, claimed: values.length - done };
     },
+    isDone: async (segmentId, phone) => (await redis.hget(key(segmentId), phone)) === "d",
     isSeeded: async (segmentId) => (await redis.hexists(key(segmentId), SEEDED)) === 1,
     async seed(segmentId, phones) {
       for (let i = 0; i < phones.length; i += 1_000) {

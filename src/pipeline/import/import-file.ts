@@ -95,7 +95,13 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
   async function* rows(): AsyncGenerator<ContactToImport> {
     for await (const outcome of reader) {
       rowsRead += 1;
-      if (outcome.kind === "valid" && o.suppressed && (await o.suppressed([outcome.phone])).size > 0) {
+      if (
+        outcome.kind === "valid" &&
+        o.suppressed &&
+        (await o.suppressed([outcome.phone])).size > 0 &&
+        // A row an earlier attempt imported before the contact opted out stays imported.
+        !(outcome.index < base.cursor && (await o.ledger.isDone(o.segmentId, outcome.phone)))
+      ) {
         skipValid(reader.totals, "opted_out");
         mark.read(outcome.index, true);
         await report.add({

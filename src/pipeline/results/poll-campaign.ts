@@ -148,7 +148,10 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
 }
 
 /** One record per phone: an audience that lists a phone twice counts it once (the last entry). */
-function recordsByPhone(entries: readonly AudienceEntry[]): { records: ResultRecord[]; duplicatePhones: number } {
+function recordsByPhone(entries: readonly AudienceEntry[]): {
+  records: ResultRecord[];
+  duplicatePhones: number;
+} {
   const byPhone = new Map<string, ResultRecord>();
   let duplicatePhones = 0;
   for (const entry of entries) {

@@ -43,6 +43,8 @@ export interface Settings {
   /** Attempts per sink delivery before the failed set, and the first retry delay (doubling). */
   deliveryAttempts: Setting<number>;
   deliveryBackoffMs: Setting<number>;
+  /** How long a stop waits for running jobs before it goes anyway. */
+  shutdownGraceMs: Setting<number>;
   /** Simulated seconds per real second of the embedded simulator. */
   simTimeScale: Setting<number>;
 }
@@ -103,6 +105,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     maxStalledCount: int("VCW_MAX_STALLED", 10, 0),
     deliveryAttempts: int("VCW_DELIVERY_ATTEMPTS", 12),
     deliveryBackoffMs: int("VCW_DELIVERY_BACKOFF_MS", 2_000),
+    shutdownGraceMs: int("VCW_SHUTDOWN_GRACE_MS", 20_000),
     simTimeScale: int("VCW_SIM_TIME_SCALE", 60),
   };
 }

@@ -2,6 +2,7 @@ import { setMaxListeners } from "node:events";
 import type { Worker } from "bullmq";
 import type { Logger } from "pino";
 import { describeSettings, type Settings } from "../config/settings.ts";
+import { withTimeout } from "../lib/with-timeout.ts";
 import { createCampaignProcessor } from "../queue/campaign-processor.ts";
 import { createDeliveryProcessor } from "../queue/delivery-processor.ts";
 import { createFollowUpProcessor } from "../queue/follow-up-processor.ts";
@@ -144,8 +145,21 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     });
   }
   services.onClose(async () => {
-    // Running imports save their checkpoint and go back to the queue; none is lost.
+    // Running imports save their checkpoint and go back to the queue; none is lost. Polls and
+    // requests are aborted. Whatever still runs after the grace period is left to BullMQ's stalled
+    // check (another worker takes it up): a stop never hangs.
     stopping.abort();
-    await Promise.all(workers.map((w) => w.close()));
+    const closed = await withTimeout(
+      Promise.all(workers.map((w) => w.close())).then(() => true),
+      s.shutdownGraceMs.value,
+      false,
+    );
+    if (!closed) {
+      logger.warn(
+        { graceMs: s.shutdownGraceMs.value },
+        "jobs still running after the grace period: stopping anyway",
+      );
+      await withTimeout(Promise.all(workers.map((w) => w.close(true))), 1_000, undefined);
+    }
   });
 }

@@ -12,6 +12,8 @@ export interface RedisServerOptions {
   /** Keep data on disk (append-only file) across restarts. */
   persist?: boolean;
   binary?: string;
+  /** Requires this password (AUTH); the URL carries it. */
+  password?: string;
   /** More arguments, e.g. `--cluster-enabled yes`. */
   extraArgs?: readonly string[];
 }
@@ -44,6 +46,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     mkdirSync(options.dir, { recursive: true });
     args.push("--dir", options.dir);
   }
+  if (options.password) args.push("--requirepass", options.password);
   args.push(...(options.extraArgs ?? []));
   const child = spawn(options.binary ?? "redis-server", args, { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
@@ -55,7 +58,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     child.once("error", (e) => reject(new Error(`Cannot start redis-server: ${e.message}`))),
   );
   spawnError.catch(() => undefined);
-  const url = `redis://127.0.0.1:${port}`;
+  const url = `redis://${options.password ? `:${encodeURIComponent(options.password)}@` : ""}127.0.0.1:${port}`;
   await Promise.race([
     waitForRedis(
       url,

@@ -6,7 +6,8 @@ import { createLogger } from "../../daemon/logger.ts";
 /** Runs until SIGINT/SIGTERM, then stops gracefully: running imports checkpoint and go back to the queue. */
 async function runDaemon(watch: boolean): Promise<void> {
   const logger = createLogger();
-  const daemon = await startDaemon({ settings: resolveSettings(), logger, watch, work: true });
+  const settings = resolveSettings();
+  const daemon = await startDaemon({ settings, logger, watch, work: true });
   await daemon.ready;
   if (watch) {
     for (const def of daemon.jobs.values()) logger.info(`drop CSV files into ${def.inbox} (job ${def.name})`);
@@ -20,6 +21,8 @@ async function runDaemon(watch: boolean): Promise<void> {
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
   });
+  // Whatever still holds the process after the grace period (a socket that never closes) doesn't keep it.
+  setTimeout(() => process.exit(0), settings.shutdownGraceMs.value + 5_000).unref();
   await daemon.close();
   logger.info("stopped");
   logger.flush();

@@ -43,6 +43,8 @@ export interface Settings {
   /** Attempts per sink delivery before the failed set, and the first retry delay (doubling). */
   deliveryAttempts: Setting<number>;
   deliveryBackoffMs: Setting<number>;
+  /** How long what vcw keeps in Redis lives after its use: ended campaigns, ledgers, file records, jobs. */
+  retentionDays: Setting<number>;
   /** How long a stop waits for running jobs before it goes anyway. */
   shutdownGraceMs: Setting<number>;
   /** Simulated seconds per real second of the embedded simulator. */
@@ -106,6 +108,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     deliveryAttempts: int("VCW_DELIVERY_ATTEMPTS", 12),
     deliveryBackoffMs: int("VCW_DELIVERY_BACKOFF_MS", 2_000),
     shutdownGraceMs: int("VCW_SHUTDOWN_GRACE_MS", 20_000),
+    retentionDays: int("VCW_RETENTION_DAYS", 30),
     simTimeScale: int("VCW_SIM_TIME_SCALE", 60),
   };
 }
@@ -128,6 +131,8 @@ function positiveInt(name: string, text: string, min = 1): number {
 }
 
 export const simulatorStateFile = (s: Settings) => join(s.home.value, "simulator.json");
+
+export const retentionMsOf = (s: Settings) => s.retentionDays.value * 86_400_000;
 
 /** The lines printed at start: every setting and its source. Secrets show only their source. */
 export function describeSettings(s: Settings): string[] {

@@ -1,7 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { Worker } from "bullmq";
 import type { Logger } from "pino";
-import { describeSettings, type Settings } from "../config/settings.ts";
+import { describeSettings, retentionMsOf, type Settings } from "../config/settings.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
 import { createCampaignProcessor } from "../queue/campaign-processor.ts";
 import { createDeliveryProcessor } from "../queue/delivery-processor.ts";
@@ -50,6 +50,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
       importBackoffMs: s.importBackoffMs.value,
       deliveryAttempts: s.deliveryAttempts.value,
       deliveryBackoffMs: s.deliveryBackoffMs.value,
+      retentionMs: retentionMsOf(s),
     });
     services.onClose(() => closeQueues(queues));
 
@@ -77,6 +78,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
           logger,
           stableMs: s.stableMs.value,
           rescanMs: s.rescanMs.value,
+          retentionMs: retentionMsOf(s),
         });
         roles.push(role);
       }
@@ -117,6 +119,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     now: Date.now,
     stopping: stopping.signal,
     stableMs: s.stableMs.value,
+    retentionMs: retentionMsOf(s),
   };
   const connection = services.redis.duplicate();
   services.onClose(() => connection.quit());

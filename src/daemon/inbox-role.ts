@@ -16,6 +16,8 @@ export interface InboxRoleOptions {
   stableMs: number;
   /** How often processing/ is looked at again. */
   rescanMs: number;
+  /** Records of contents settled longer ago than this are forgotten (checked hourly). */
+  retentionMs: number;
   /** Wait this long before taking up what is in processing/ at start (see daemon.ts). */
   firstRescanAfterMs?: number;
 }
@@ -64,8 +66,18 @@ export async function startInboxRole(o: InboxRoleOptions): Promise<InboxRole> {
       (n) => isCandidate(n) || isDuplicateName(n),
     );
     await Promise.all(names.map((name) => admit(name, () => recoverFile(name, d))));
+    await prune().catch((error: unknown) =>
+      log.warn({ err: String(error) }, "could not prune the file registry"),
+    );
   };
 
+  let prunedAt = 0;
+  const prune = async () => {
+    if (Date.now() - prunedAt < 3_600_000) return;
+    prunedAt = Date.now();
+    const removed = await o.registry.prune(o.def.name, Date.now() - o.retentionMs);
+    if (removed > 0) log.info({ removed }, "forgot file contents settled before the retention period");
+  };
   const first = setTimeout(() => void rescan(), o.firstRescanAfterMs ?? 0);
   const timer = setInterval(() => void rescan(), o.rescanMs);
   timer.unref();

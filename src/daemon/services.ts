@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { type Client, createClient } from "../api/client.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { formatProblem, loadJobs } from "../config/load-jobs.ts";
-import { type Settings, simulatorStateFile } from "../config/settings.ts";
+import { retentionMsOf, type Settings, simulatorStateFile } from "../config/settings.ts";
 import type { SinkDefinition } from "../config/sink-definition.ts";
 import { createFileRegistry, type FileRegistry } from "../inbox/file-registry.ts";
 import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from "../lib/redis.ts";
@@ -108,9 +108,17 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       jobs,
       sinks: loaded.sinks,
       registry,
-      store: createCampaignStore(redis, keys),
+      store: createCampaignStore(redis, keys, { retentionMs: retentionMsOf(s) }),
       suppression,
-      imports: createImportUseCase({ client, redis, keys, leaseMs, registry, suppression }),
+      imports: createImportUseCase({
+        client,
+        redis,
+        keys,
+        leaseMs,
+        retentionMs: retentionMsOf(s),
+        registry,
+        suppression,
+      }),
       leaseMs,
       onClose: (cleanup) => cleanups.push(cleanup),
       close,

@@ -42,6 +42,8 @@ export interface FileRegistry {
   /** Records `sha256` as imported (admitted or not, as with `vcw import`). */
   markDone(job: string, sha256: string, file: string): Promise<void>;
   get(job: string, sha256: string): Promise<FileRecord | undefined>;
+  /** Forgets contents settled before `before` (epoch ms); those in flight are kept. Returns how many. */
+  prune(job: string, before: number): Promise<number>;
   /** The content hash `file` (an admitted name, which starts with it) was admitted under. */
   admittedAs(job: string, file: string): Promise<string | undefined>;
 }
@@ -64,6 +66,21 @@ export function createFileRegistry(redis: RedisClient, keys: RedisKeys): FileReg
       const raw = await redis.hget(key(job), sha256);
       const rec: FileRecord = raw ? (JSON.parse(raw) as FileRecord) : { state: "done", file, gen: 1, at: "" };
       await redis.hset(key(job), sha256, JSON.stringify({ ...rec, state: "done", at: new Date().toISOString() }));
+    },
+    async prune(job, before) {
+      let cursor = "0";
+      let removed = 0;
+      do {
+        const [next, flat] = await redis.hscan(key(job), cursor, "COUNT", 1000);
+        cursor = next;
+        const old: string[] = [];
+        for (let i = 0; i < flat.length; i += 2) {
+          const rec = JSON.parse(flat[i + 1]!) as FileRecord;
+          if (rec.state !== "queued" && Date.parse(rec.at) < before) old.push(flat[i]!);
+        }
+        if (old.length > 0) removed += await redis.hdel(key(job), ...old);
+      } while (cursor !== "0");
+      return removed;
     },
     async admittedAs(job, file) {
       const prefix = file.slice(0, file.indexOf("-"));

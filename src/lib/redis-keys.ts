@@ -28,6 +28,8 @@ export function redisKeys(prefix: string) {
     /** Campaigns of a job: all, and those still polled. */
     campaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:all`,
     activeCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:active`,
+    /** When a job's digest `report` last went out: the next covers what happened since. */
+    digestSince: (job: string, report: number) => `${prefix}:campaigns:{${job}}:digest:${report}`,
     /** Phones that opted out. */
     suppressed: `${prefix}:suppressed`,
     /** The request rate shared by every worker. */

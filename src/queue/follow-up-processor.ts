@@ -13,7 +13,11 @@ import { jobOf, type WorkDeps } from "./work-deps.ts";
  * no earlier than the job's spacing after the first one ended, inside its calling window.
  */
 export function createFollowUpProcessor(d: WorkDeps) {
-  const ledger = createContactLedger(d.redis, { keys: d.keys, leaseMs: d.leaseMs });
+  const ledger = createContactLedger(d.redis, {
+    keys: d.keys,
+    leaseMs: d.leaseMs,
+    retentionMs: d.retentionMs,
+  });
   return async function processFollowUp(job: Job<FollowUpJobData>) {
     const def = jobOf(d, job.data.job);
     const stored = await d.store.get(job.data.campaignId);

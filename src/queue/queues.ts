@@ -46,21 +46,23 @@ export interface QueueOptions {
   importBackoffMs?: number;
   deliveryAttempts?: number;
   deliveryBackoffMs?: number;
+  /** Finished jobs are kept this long (completed ones a week at most): then BullMQ removes them. */
+  retentionMs?: number;
 }
-
-/** Retried with exponential backoff; kept a week when done, and in the failed set until retried. */
-const retried = (attempts: number, delayMs: number) => ({
-  attempts,
-  backoff: { type: "exponential", delay: delayMs },
-  removeOnComplete: { age: 7 * 86_400 },
-  removeOnFail: false,
-});
 
 /** The prefix BullMQ gets for a queue: from the one key layout. */
 export const queuePrefix = (keys: RedisKeys, kind: QueueKind) => keys.queue(QUEUE_NAMES[kind]);
 
 /** The daemon's queues. Jobs keep deterministic ids (job-ids.ts), so adding one twice is a no-op. */
 export function createQueues(o: QueueOptions) {
+  const keptSec = Math.ceil((o.retentionMs ?? 30 * 86_400_000) / 1000);
+  /** Retried with exponential backoff; kept a week (at most) when done, and the retention when failed. */
+  const retried = (attempts: number, delayMs: number) => ({
+    attempts,
+    backoff: { type: "exponential", delay: delayMs },
+    removeOnComplete: { age: Math.min(7 * 86_400, keptSec) },
+    removeOnFail: { age: keptSec },
+  });
   const queue = <D>(kind: QueueKind, defaultJobOptions: object) =>
     new Queue<D>(QUEUE_NAMES[kind], {
       connection: o.connection,
@@ -77,7 +79,7 @@ export function createQueues(o: QueueOptions) {
     polls: queue<PollJobData>("polls", {
       attempts: 2,
       removeOnComplete: { age: 3_600 },
-      removeOnFail: { age: 86_400 },
+      removeOnFail: { age: Math.min(86_400, keptSec) },
     }),
     followUps: queue<FollowUpJobData>("followUps", retried(8, 2_000)),
     deliveries: queue<DeliveryJobData>(

@@ -61,12 +61,16 @@ export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
     for (const [i, report] of def.reports.entries()) {
       every(report.cron, `report:${def.name}:${i}`, async (ctx) => {
         const tick = tickOf(ctx);
+        // A digest covers the campaigns active now or ended since the last one; with none, none is sent.
+        const since = await d.store.lastDigest(def.name, i);
         const campaigns: CampaignSummary[] = [];
         for (const id of (await d.store.allOf(def.name)).sort()) {
           const s = await d.store.get(id);
-          if (!s) continue;
+          if (!s || (s.info.state !== "active" && s.endedAt < since)) continue;
           campaigns.push(summarize(s.info, s.totals, s.version, kindOf(s.info.state), now()));
         }
+        await d.store.setLastDigest(def.name, i, tick * 1000);
+        if (campaigns.length === 0) return;
         const at = new Date(tick * 1000).toISOString();
         await enqueueDeliveries(
           d.queues,

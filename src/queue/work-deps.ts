@@ -29,6 +29,8 @@ export interface WorkDeps {
   now: () => number;
   /** Aborted when the daemon stops: running imports checkpoint and go back to the queue. */
   stopping: AbortSignal;
+  /** How long what vcw keeps lives after its use (ledgers here). */
+  retentionMs: number;
   /** A file counts as written once its size is stable this long. */
   stableMs: number;
   checkpointMs?: number;

@@ -374,4 +374,36 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
     expect(await ours()).toHaveLength(1);
     expect(existsSync(join(s.inbox, "rejected"))).toBe(false);
   });
+
+  it("what a file leaves in Redis expires after VCW_RETENTION_DAYS: campaign data, ledger, finished jobs", async () => {
+    receiver = await startHttpServer((_req, res) => sendJson(res, 200, { ok: true }));
+    const s = setup({ env: { VCW_RETENTION_DAYS: "2" } });
+    await start(s.settings);
+    drop(s.inbox, "retained.csv", contactsCsv(4, { from: 97_000 }));
+    await waitFor(
+      () => [...received(receiver!).values()].find((p) => p.kind === "final"),
+      30_000,
+      "campaign finished",
+    );
+    const keys = redisKeys(s.settings.prefix.value);
+    const [id] = await daemon!.store.allOf(s.name);
+    const summary = summaryOf(s.inbox, "retained.csv")!;
+    const twoDays = 2 * 86_400_000;
+    for (const key of [
+      keys.campaign.meta(id!),
+      keys.campaign.fingerprints(id!),
+      keys.campaign.results(id!),
+      keys.campaign.events(id!),
+      keys.ledger(summary.segment!.id),
+    ]) {
+      const ttl = await redis.pttl(key);
+      expect(ttl, key).toBeGreaterThan(twoDays - 60_000);
+      expect(ttl, key).toBeLessThanOrEqual(twoDays);
+    }
+    for (const queue of [daemon!.queues.imports, daemon!.queues.campaigns, daemon!.queues.deliveries]) {
+      const opts = queue.defaultJobOptions;
+      expect(opts.removeOnFail, queue.name).toEqual({ age: 2 * 86_400 });
+      expect(opts.removeOnComplete, queue.name).not.toBe(false);
+    }
+  });
 });

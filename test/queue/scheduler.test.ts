@@ -107,12 +107,20 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
     const ats = jobs.map((j) => (j.data.payload.kind === "digest" ? j.data.payload.at : ""));
     expect(jobs.length).toBeGreaterThanOrEqual(1);
     expect(new Set(ats).size).toBe(jobs.length);
-    const [first] = jobs;
-    expect(first!.data.payload).toMatchObject({ kind: "digest", job: "digest" });
-    const campaigns = first!.data.payload.kind === "digest" ? first!.data.payload.campaigns : [];
-    expect(campaigns.map((c) => [c.campaign.id, c.kind])).toEqual([
+    jobs.sort((a, b) =>
+      (a.data.payload as { at: string }).at.localeCompare((b.data.payload as { at: string }).at),
+    );
+    const ids = (i: number) =>
+      jobs[i]!.data.payload.kind === "digest"
+        ? jobs[i]!.data.payload.campaigns.map((c) => [c.campaign.id, c.kind])
+        : [];
+    expect(jobs[0]!.data.payload).toMatchObject({ kind: "digest", job: "digest" });
+    expect(ids(0)).toEqual([
       ["cmp_x", "final"],
       ["cmp_y", "progress"],
     ]);
+    // Later digests cover what is active or ended since the one before: the ended campaign is not repeated.
+    for (let i = 1; i < jobs.length; i++) expect(ids(i)).toEqual([["cmp_y", "progress"]]);
+    expect(jobs.length).toBeGreaterThanOrEqual(2);
   });
 });

@@ -79,6 +79,8 @@ export interface ContactLedger {
   isSeeded(segmentId: string): Promise<boolean>;
   /** Marks the segment's contacts listed by the service as done, and the ledger as seeded. */
   seed(segmentId: string, phones: readonly string[]): Promise<void>;
+  /** The segment is being imported into: its ledger lives the retention period from now. */
+  touch(segmentId: string): Promise<void>;
 }
 
 /** The ledger's own field: phones are E.164 (`+...`), so it never names a contact. */
@@ -88,6 +90,11 @@ export interface LedgerOptions {
   keys: RedisKeys;
   /** How long a claim protects a contact before other attempts may reconcile it. */
   leaseMs: number;
+  /**
+   * How long a ledger lives after its segment's last import. Once it expires, the next import
+   * seeds it again from the service: the retention bounds memory, never exactly-once.
+   */
+  retentionMs?: number;
 }
 
 export function createContactLedger(redis: RedisClient, options: LedgerOptions): ContactLedger {
@@ -119,6 +126,9 @@ export function createContactLedger(redis: RedisClient, options: LedgerOptions):
         await redis.hset(key(segmentId), Object.fromEntries(part.map((p) => [p, "d"])));
       }
       await redis.hset(key(segmentId), SEEDED, String(Date.now()));
+    },
+    async touch(segmentId) {
+      await redis.pexpire(key(segmentId), options.retentionMs ?? 30 * 86_400_000);
     },
   };
 }

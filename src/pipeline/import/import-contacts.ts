@@ -186,6 +186,7 @@ export async function importContacts(
       listed.map((c) => c.phone).filter((p): p is string => typeof p === "string" && p.length > 0),
     );
   }
+  await o.ledger.touch(o.segmentId);
   const stale: ContactToImport[] = [];
   for await (const row of rows) {
     o.signal?.throwIfAborted();

@@ -60,6 +60,8 @@ export interface ImportUseCaseDeps {
   keys: RedisKeys;
   /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */
   leaseMs: number;
+  /** How long a segment's ledger lives after its last import (then it is seeded again). */
+  retentionMs?: number;
   registry: FileRegistry;
   suppression: SuppressionList;
 }
@@ -70,7 +72,11 @@ export interface ImportUseCaseDeps {
  * the service no longer knows is forgotten, and the registry of imported contents.
  */
 export function createImportUseCase(d: ImportUseCaseDeps) {
-  const ledger = createContactLedger(d.redis, { keys: d.keys, leaseMs: d.leaseMs });
+  const ledger = createContactLedger(d.redis, {
+    keys: d.keys,
+    leaseMs: d.leaseMs,
+    retentionMs: d.retentionMs,
+  });
   return {
     /** The earlier import of the same content for `job`, if it finished. */
     async imported(job: string, sha256: string): Promise<FileRecord | undefined> {

@@ -14,6 +14,8 @@ export interface StoredCampaign {
   digest: string;
   createdAt: number;
   lastChangeAt: number;
+  /** When it ended (finished or stuck); 0 while active. */
+  endedAt: number;
   /** Last version sent as progress. */
   sentVersion: number;
 }
@@ -39,8 +41,15 @@ export interface PollCommit {
  * slot. The per-job indexes (all, active) have their job's tag and are written apart: each write
  * there is idempotent, and a poll of a campaign that is no longer active removes it from `active`.
  */
-export function createCampaignStore(redis: RedisClient, keys: RedisKeys) {
+export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { retentionMs?: number } = {}) {
   const { meta, fingerprints: fps, results, events } = keys.campaign;
+  const retentionMs = o.retentionMs ?? 30 * 86_400_000;
+  /** An ended campaign's data lives `retentionMs` more, then goes. */
+  const expire = async (id: string) => {
+    const tx = redis.multi();
+    for (const key of [meta(id), fps(id), results(id), events(id)]) tx.pexpire(key, retentionMs);
+    await tx.exec();
+  };
   const active = keys.activeCampaignsOf;
   const all = keys.campaignsOf;
 
@@ -75,12 +84,22 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys) {
         digest: h.digest ?? "",
         createdAt: Number(h.createdAt ?? 0),
         lastChangeAt: Number(h.lastChangeAt ?? 0),
+        endedAt: Number(h.endedAt ?? 0),
         sentVersion: Number(h.sentVersion ?? 0),
       };
     },
 
     activeOf: (job: string) => redis.smembers(active(job)),
-    allOf: (job: string) => redis.smembers(all(job)),
+    /** Every campaign of a job still kept; those whose data expired are dropped from the index. */
+    async allOf(job: string): Promise<string[]> {
+      const ids = await redis.smembers(all(job));
+      const kept: string[] = [];
+      for (const id of ids) {
+        if ((await redis.exists(meta(id))) === 1) kept.push(id);
+        else await redis.srem(all(job), id);
+      }
+      return kept;
+    },
     fingerprints: (id: string) => redis.hgetall(fps(id)),
 
     async records(id: string, phones: readonly string[]): Promise<(ResultRecord | undefined)[]> {
@@ -135,14 +154,24 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys) {
         version: String(c.version),
         digest: c.digest,
         lastChangeAt: String(c.now),
+        ...(c.state === "active" ? {} : { endedAt: String(c.now) }),
       });
       await tx.exec();
-      if (c.state !== "active") await redis.srem(active(job), id);
+      if (c.state !== "active") {
+        await redis.srem(active(job), id);
+        await expire(id);
+      }
     },
 
     async setState(id: string, job: string, info: CampaignInfo, state: CampaignInfo["state"]): Promise<void> {
-      await redis.hset(meta(id), "info", JSON.stringify({ ...info, state }));
-      if (state !== "active") await redis.srem(active(job), id);
+      await redis.hset(meta(id), {
+        info: JSON.stringify({ ...info, state }),
+        ...(state === "active" ? {} : { endedAt: String(Date.now()) }),
+      });
+      if (state !== "active") {
+        await redis.srem(active(job), id);
+        await expire(id);
+      }
     },
 
     async addFollowUp(id: string, info: CampaignInfo, followUpId: string): Promise<void> {
@@ -152,6 +181,13 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys) {
         "info",
         JSON.stringify({ ...info, followUps: [...info.followUps, followUpId] }),
       );
+    },
+
+    /** When a job's digest `report` last went out (epoch ms; 0: never), and recording a new one. */
+    lastDigest: async (job: string, report: number) =>
+      Number((await redis.get(keys.digestSince(job, report))) ?? 0),
+    setLastDigest: async (job: string, report: number, at: number) => {
+      await redis.set(keys.digestSince(job, report), String(at), "PX", retentionMs);
     },
 
     /** Records that `version` was sent as progress; false when it (or a later one) already was. */

@@ -8,10 +8,10 @@ import { type CallModel, DEFAULT_CALL_MODEL } from "./call-plan.ts";
 import { createSimClock, type SimClock } from "./clock.ts";
 import { seedDemoRecords } from "./demo-records.ts";
 import { createFaults, type FaultOptions, type Faults, NO_FAULTS, type Rejection } from "./faults.ts";
-import { type HandlerContext, handlers, startDueCampaigns } from "./handlers.ts";
+import { audienceOf, type HandlerContext, handlers, startDueCampaigns } from "./handlers.ts";
 import { createRandom, hash32 } from "./prng.ts";
 import { SimError } from "./sim-error.ts";
-import { createStateSaver, loadState } from "./state-file.ts";
+import { loadState, openDurableState } from "./state-file.ts";
 import { SimStats } from "./stats.ts";
 import { Store } from "./store.ts";
 
@@ -25,7 +25,10 @@ export interface SimulatorOptions {
   timeScale?: number;
   faults?: Partial<FaultOptions>;
   callModel?: Partial<CallModel>;
-  /** Keep the data in this JSON file across restarts. */
+  /**
+   * Keep the data in this JSON file across restarts. Every change is journaled beside it
+   * (`<file>.journal`, fsync'd) before the response, so even a kill -9 loses nothing answered.
+   */
   stateFile?: string;
   imageBaseUrl?: string;
   /** Add a demo assistant and dialer with fixed ids (the embedded default's example job uses them). */
@@ -54,8 +57,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const seed = options.seed ?? 1;
   const expectedKey = digest(options.apiKey);
   const saved = options.stateFile ? loadState(options.stateFile) : undefined;
-  const store = new Store(saved);
-  const saver = options.stateFile ? createStateSaver(options.stateFile, store.data) : undefined;
+  const store = new Store(saved?.data);
   const clock = createSimClock(options.timeScale ?? 1);
   const stats = new SimStats();
   const faultRandom = createRandom(hash32(`${seed}:faults`));
@@ -69,7 +71,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     recordingBaseUrl: "https://recordings.simulator.invalid",
   };
 
+  for (const change of saved?.changes ?? []) store.replay(change, (campaign) => audienceOf(ctx, campaign));
   if (options.demoRecords) seedDemoRecords(store, ctx.imageBaseUrl);
+  const state = options.stateFile ? await openDurableState(options.stateFile, store) : undefined;
 
   let nextRequestId = 0;
   const app = Fastify({
@@ -146,9 +150,12 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
       startDueCampaigns(ctx);
       const result = handlers[op.name as keyof typeof handlers](ctx, { id: id as string | undefined, body });
+      // Nothing is answered before the changes it may show are on disk (a read can start a campaign).
+      await state?.persisted().catch((error) => {
+        throw new SimError(500, `the change was applied but could not be saved: ${String(error)}`);
+      });
       if (op.effect !== "read") {
         stats.applied += 1;
-        saver?.changed();
         const failure = active.commitThenFail();
         if (failure) {
           stats.committedThenFailed += 1;
@@ -194,7 +201,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     },
     async close() {
       await app.close();
-      await saver?.flush();
+      await state?.close();
     },
   };
 }

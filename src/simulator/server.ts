@@ -42,8 +42,13 @@ export interface Simulator {
   store: Store;
   clock: SimClock;
   stats: SimStats;
-  /** Changes the faults while running. */
+  /**
+   * Changes the faults while running. A `rateLimit` or a `rateLimitSchedule` replaces the limit in
+   * force (given alone, it clears the other); a new schedule starts now.
+   */
   setFaults(faults: Partial<FaultOptions>): void;
+  /** Epoch ms (real time) from which the rate-limit schedule counts its seconds. */
+  readonly rateLimitScheduleStartedAt: number;
   close(): Promise<void>;
 }
 
@@ -197,7 +202,21 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     clock,
     stats,
     setFaults(partial) {
-      faults = createFaults({ ...faults.options, ...partial }, faultRandom);
+      const limit: Partial<FaultOptions> =
+        partial.rateLimitSchedule !== undefined
+          ? { rateLimit: 0 }
+          : partial.rateLimit !== undefined
+            ? { rateLimitSchedule: [] }
+            : {};
+      const restart = partial.rateLimitSchedule !== undefined;
+      faults = createFaults(
+        { ...faults.options, ...limit, ...partial },
+        faultRandom,
+        restart ? Date.now() : faults.scheduleStartedAt,
+      );
+    },
+    get rateLimitScheduleStartedAt() {
+      return faults.scheduleStartedAt;
     },
     async close() {
       await app.close();

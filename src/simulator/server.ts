@@ -155,12 +155,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
       startDueCampaigns(ctx);
       const result = handlers[op.name as keyof typeof handlers](ctx, { id: id as string | undefined, body });
+      const write = op.effect !== "read";
+      if (write) stats.applied += 1;
       // Nothing is answered before the changes it may show are on disk (a read can start a campaign).
       await state?.persisted().catch((error) => {
         throw new SimError(500, `the change was applied but could not be saved: ${String(error)}`);
       });
-      if (op.effect !== "read") {
-        stats.applied += 1;
+      if (write) {
         const failure = active.commitThenFail();
         if (failure) {
           stats.committedThenFailed += 1;

@@ -1,3 +1,5 @@
+import { allowedBetweenMs, checkRateSchedule, limitAt, type RateSchedule } from "./rate-schedule.ts";
+
 /** Fault injection: what the simulator does wrong on purpose. Every fault is off by default. */
 export interface FaultOptions {
   /** Added to every request. */
@@ -6,6 +8,12 @@ export interface FaultOptions {
   jitterMs: number;
   /** Requests per second accepted (token bucket, one second of burst); 0 = unlimited. */
   rateLimit: number;
+  /**
+   * A limit that moves instead (real seconds since these faults were set: the simulator's start, or
+   * the `setFaults` that set the schedule); empty = `rateLimit`. The bucket holds one second of the
+   * limit in force.
+   */
+  rateLimitSchedule: RateSchedule;
   /** Requests handled at once; more are answered 429. 0 = unlimited. */
   maxInflight: number;
   /** Share of requests answered with a 5xx before anything is applied. */
@@ -19,6 +27,7 @@ export const NO_FAULTS: FaultOptions = {
   latencyMs: 0,
   jitterMs: 0,
   rateLimit: 0,
+  rateLimitSchedule: [],
   maxInflight: 0,
   errorRate: 0,
   commitThenFailRate: 0,
@@ -29,6 +38,8 @@ export type Rejection = { status: 429 | 500 | 502 | 503; message: string; retryA
 
 export interface Faults {
   options: FaultOptions;
+  /** Epoch ms at which the rate-limit schedule starts. */
+  readonly scheduleStartedAt: number;
   /** Called when a request arrives: a rejection, or undefined to go on. Counts it in flight. */
   admit(now: number): Rejection | undefined;
   /** Called when a request admitted by `admit` is done. */
@@ -41,26 +52,47 @@ export interface Faults {
   readonly inflight: number;
 }
 
-export function createFaults(options: FaultOptions, random: () => number): Faults {
-  let inflight = 0;
-  let tokens = options.rateLimit;
-  let refilledAt: number | undefined;
+/** The schedule the token bucket follows: the moving limit, the fixed one, or none (unlimited). */
+function scheduleOf(options: FaultOptions): RateSchedule {
+  if (options.rateLimitSchedule.length === 0) {
+    return options.rateLimit > 0 ? [{ atSec: 0, perSecond: options.rateLimit }] : [];
+  }
+  if (options.rateLimit > 0) throw new RangeError("set rateLimit or rateLimitSchedule, not both");
+  return checkRateSchedule(options.rateLimitSchedule);
+}
 
-  function takeToken(now: number): number | undefined {
-    if (options.rateLimit <= 0) return undefined;
-    const capacity = Math.max(1, options.rateLimit);
-    if (refilledAt !== undefined)
-      tokens = Math.min(capacity, tokens + ((now - refilledAt) / 1000) * options.rateLimit);
-    refilledAt = now;
+export function createFaults(
+  options: FaultOptions,
+  random: () => number,
+  scheduleStartedAt = Date.now(),
+): Faults {
+  const schedule = scheduleOf(options);
+  let inflight = 0;
+  let tokens = 0;
+  let refilledAtMs: number | undefined;
+
+  /** undefined when admitted; else the limit in force and the seconds until a token is there. */
+  function takeToken(now: number): { limit: number; waitSec: number } | undefined {
+    if (schedule.length === 0) return undefined;
+    const ms = now - scheduleStartedAt;
+    const limit = limitAt(schedule, ms / 1000);
+    const capacity = Math.max(1, limit);
+    // Full at the first request; then refilled by what the schedule allowed since the last one.
+    tokens =
+      refilledAtMs === undefined
+        ? capacity
+        : Math.min(capacity, tokens + allowedBetweenMs(schedule, refilledAtMs, ms));
+    refilledAtMs = Math.max(ms, refilledAtMs ?? ms);
     if (tokens >= 1) {
       tokens -= 1;
       return undefined;
     }
-    return Math.max(1, Math.ceil((1 - tokens) / options.rateLimit));
+    return { limit, waitSec: Math.max(1, Math.ceil((1 - tokens) / limit)) };
   }
 
   return {
     options,
+    scheduleStartedAt,
     get inflight() {
       return inflight;
     },
@@ -72,12 +104,12 @@ export function createFaults(options: FaultOptions, random: () => number): Fault
           retryAfterSec: 1,
         };
       }
-      const wait = takeToken(now);
-      if (wait !== undefined) {
+      const refused = takeToken(now);
+      if (refused) {
         return {
           status: 429,
-          message: `rate limit of ${options.rateLimit} requests per second exceeded`,
-          retryAfterSec: wait,
+          message: `rate limit of ${refused.limit} requests per second exceeded`,
+          retryAfterSec: refused.waitSec,
         };
       }
       inflight += 1;

@@ -96,31 +96,39 @@ function contactListView(c: StoredContact) {
   };
 }
 
+/** The audience of a campaign starting now: its segment's contacts created by its start, each call planned. */
+export function audienceOf(
+  ctx: Pick<HandlerContext, "store" | "seed" | "callModel">,
+  campaign: StoredCampaign,
+) {
+  const members = ctx.store.contactsOf(campaign.segmentId).filter((c) => c.createdAt <= campaign.startAt);
+  return members.map((c, index) => {
+    const contact = {
+      first_name: c.fields.first_name,
+      last_name: c.fields.last_name,
+      description: c.fields.description,
+      phone: c.fields.phone as string,
+    };
+    return {
+      contact,
+      plan: planCall(
+        ctx.seed,
+        String(campaign.ordinal),
+        index,
+        contact.phone,
+        campaign.startAt,
+        ctx.callModel,
+      ),
+    };
+  });
+}
+
 /** Starts every campaign whose time has come: its audience is the segment's contacts at that moment. */
 export function startDueCampaigns(ctx: HandlerContext): void {
   const now = ctx.clock.now();
   for (const campaign of ctx.store.list<StoredCampaign>("campaigns")) {
     if (campaign.audience || campaign.startAt > now) continue;
-    const members = ctx.store.contactsOf(campaign.segmentId).filter((c) => c.createdAt <= campaign.startAt);
-    campaign.audience = members.map((c, index) => {
-      const contact = {
-        first_name: c.fields.first_name,
-        last_name: c.fields.last_name,
-        description: c.fields.description,
-        phone: c.fields.phone as string,
-      };
-      return {
-        contact,
-        plan: planCall(
-          ctx.seed,
-          String(campaign.ordinal),
-          index,
-          contact.phone,
-          campaign.startAt,
-          ctx.callModel,
-        ),
-      };
-    });
+    ctx.store.start(campaign, audienceOf(ctx, campaign));
   }
 }
 
@@ -134,7 +142,7 @@ export const handlers: Record<OperationName, Handler> = {
     const check = DialerCreate.safeParse(merged);
     if (!check.success)
       throw new SimError(400, `Invalid dialer after update: ${formatIssues(toFieldIssues(check.error))}`);
-    dialer.fields = merged;
+    store.update("dialers", dialer.id, merged);
     // Documented as returning an Assistant record; the simulator returns the dialer (docs/spec-gaps.md).
     return ok(dialerView(dialer));
   },
@@ -160,7 +168,10 @@ export const handlers: Record<OperationName, Handler> = {
   },
   "segments.update": ({ store }, { id, body }) => {
     const segment = store.get("segments", id!);
-    segment.fields = { name: body!.name, description: body!.description ?? segment.fields.description };
+    store.update("segments", segment.id, {
+      name: body!.name,
+      description: body!.description ?? segment.fields.description,
+    });
     return ok(plainView(segment));
   },
   "segments.list": ({ store }) => ok(store.list("segments").map(plainView)),
@@ -179,7 +190,7 @@ export const handlers: Record<OperationName, Handler> = {
   },
   "contacts.update": ({ store }, { id, body }) => {
     const contact = store.get("contacts", id!);
-    contact.fields = { ...contact.fields, ...body };
+    store.update("contacts", contact.id, { ...contact.fields, ...body });
     return ok({ message: "Contact updated successfully" });
   },
   "contacts.list": ({ store }, { id }) => {

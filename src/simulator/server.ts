@@ -8,10 +8,10 @@ import { type CallModel, DEFAULT_CALL_MODEL } from "./call-plan.ts";
 import { createSimClock, type SimClock } from "./clock.ts";
 import { seedDemoRecords } from "./demo-records.ts";
 import { createFaults, type FaultOptions, type Faults, NO_FAULTS, type Rejection } from "./faults.ts";
-import { type HandlerContext, handlers, startDueCampaigns } from "./handlers.ts";
+import { audienceOf, type HandlerContext, handlers, startDueCampaigns } from "./handlers.ts";
 import { createRandom, hash32 } from "./prng.ts";
 import { SimError } from "./sim-error.ts";
-import { createStateSaver, loadState } from "./state-file.ts";
+import { loadState, openDurableState } from "./state-file.ts";
 import { SimStats } from "./stats.ts";
 import { Store } from "./store.ts";
 
@@ -25,7 +25,10 @@ export interface SimulatorOptions {
   timeScale?: number;
   faults?: Partial<FaultOptions>;
   callModel?: Partial<CallModel>;
-  /** Keep the data in this JSON file across restarts. */
+  /**
+   * Keep the data in this JSON file across restarts. Every change is journaled beside it
+   * (`<file>.journal`, fsync'd) before the response, so even a kill -9 loses nothing answered.
+   */
   stateFile?: string;
   imageBaseUrl?: string;
   /** Add a demo assistant and dialer with fixed ids (the embedded default's example job uses them). */
@@ -39,8 +42,13 @@ export interface Simulator {
   store: Store;
   clock: SimClock;
   stats: SimStats;
-  /** Changes the faults while running. */
+  /**
+   * Changes the faults while running. A `rateLimit` or a `rateLimitSchedule` replaces the limit in
+   * force (given alone, it clears the other); a new schedule starts now.
+   */
   setFaults(faults: Partial<FaultOptions>): void;
+  /** Epoch ms (real time) from which the rate-limit schedule counts its seconds. */
+  readonly rateLimitScheduleStartedAt: number;
   close(): Promise<void>;
 }
 
@@ -54,8 +62,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   const seed = options.seed ?? 1;
   const expectedKey = digest(options.apiKey);
   const saved = options.stateFile ? loadState(options.stateFile) : undefined;
-  const store = new Store(saved);
-  const saver = options.stateFile ? createStateSaver(options.stateFile, store.data) : undefined;
+  const store = new Store(saved?.data);
   const clock = createSimClock(options.timeScale ?? 1);
   const stats = new SimStats();
   const faultRandom = createRandom(hash32(`${seed}:faults`));
@@ -69,7 +76,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     recordingBaseUrl: "https://recordings.simulator.invalid",
   };
 
+  for (const change of saved?.changes ?? []) store.replay(change, (campaign) => audienceOf(ctx, campaign));
   if (options.demoRecords) seedDemoRecords(store, ctx.imageBaseUrl);
+  const state = options.stateFile ? await openDurableState(options.stateFile, store) : undefined;
 
   let nextRequestId = 0;
   const app = Fastify({
@@ -146,9 +155,13 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
 
       startDueCampaigns(ctx);
       const result = handlers[op.name as keyof typeof handlers](ctx, { id: id as string | undefined, body });
-      if (op.effect !== "read") {
-        stats.applied += 1;
-        saver?.changed();
+      const write = op.effect !== "read";
+      if (write) stats.applied += 1;
+      // Nothing is answered before the changes it may show are on disk (a read can start a campaign).
+      await state?.persisted().catch((error) => {
+        throw new SimError(500, `the change was applied but could not be saved: ${String(error)}`);
+      });
+      if (write) {
         const failure = active.commitThenFail();
         if (failure) {
           stats.committedThenFailed += 1;
@@ -190,11 +203,25 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     clock,
     stats,
     setFaults(partial) {
-      faults = createFaults({ ...faults.options, ...partial }, faultRandom);
+      const limit: Partial<FaultOptions> =
+        partial.rateLimitSchedule !== undefined
+          ? { rateLimit: 0 }
+          : partial.rateLimit !== undefined
+            ? { rateLimitSchedule: [] }
+            : {};
+      const restart = partial.rateLimitSchedule !== undefined;
+      faults = createFaults(
+        { ...faults.options, ...limit, ...partial },
+        faultRandom,
+        restart ? Date.now() : faults.scheduleStartedAt,
+      );
+    },
+    get rateLimitScheduleStartedAt() {
+      return faults.scheduleStartedAt;
     },
     async close() {
       await app.close();
-      await saver?.flush();
+      await state?.close();
     },
   };
 }

@@ -34,6 +34,8 @@ export interface StoredCampaign extends StoredRecord {
 export interface StoreData {
   instance: string;
   counter: number;
+  /** Changes applied so far: each change's number in the journal (absent from old state files). */
+  changes?: number;
   dialers: StoredRecord[];
   assistants: StoredRecord[];
   segments: StoredRecord[];
@@ -43,12 +45,15 @@ export interface StoreData {
   knowledgeBases: StoredRecord[];
 }
 
-export type Collection = Exclude<keyof StoreData, "instance" | "counter">;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export type Collection = Exclude<keyof StoreData, "instance" | "counter" | "changes">;
 
 export const emptyStoreData = (): StoreData => ({
   // Distinct per simulator so ids never repeat across restarts (a worker may remember old ids).
   instance: randomBytes(3).toString("hex"),
   counter: 0,
+  changes: 0,
   dialers: [],
   assistants: [],
   segments: [],
@@ -78,15 +83,40 @@ const LABEL: Record<Collection, string> = {
   knowledgeBases: "knowledge base",
 };
 
-/** Indexed access over StoreData. Records keep insertion order, as list operations return them. */
+/**
+ * One change to the data, as the journal keeps it: `seq` numbers changes from the first, so that a
+ * replay skips what a snapshot already holds. A campaign's start names the campaign only: its
+ * audience follows from the data at that point and the seed (`audienceOf` in handlers.ts).
+ */
+export type Change = { seq: number } & (
+  | { op: "add"; collection: Collection; record: StoredRecord; counter: number }
+  | { op: "update"; collection: Collection; id: string; fields: Fields }
+  | { op: "remove"; collection: Collection; id: string }
+  | { op: "start"; id: string }
+);
+
+/** Draws the audience of a campaign that starts now. */
+export type AudienceOf = (campaign: StoredCampaign) => AudienceMember[];
+
+/**
+ * Indexed access over StoreData. Records keep insertion order, as list operations return them.
+ * Every change goes through a method here and is told to `onChange`, which journals it.
+ */
 export class Store {
   private readonly byId = new Map<string, StoredRecord>();
   private readonly contactsBySegment = new Map<string, StoredContact[]>();
+  onChange: ((change: Change) => void) | undefined;
 
   constructor(readonly data: StoreData = emptyStoreData()) {
+    data.changes ??= 0;
     for (const collection of Object.keys(PREFIX) as Collection[]) {
       for (const record of data[collection]) this.index(collection, record);
     }
+  }
+
+  /** Number of the last change applied. */
+  get seq(): number {
+    return this.data.changes ?? 0;
   }
 
   newId(collection: Collection): string {
@@ -97,7 +127,49 @@ export class Store {
   add<R extends StoredRecord>(collection: Collection, record: R): R {
     (this.data[collection] as StoredRecord[]).push(record);
     this.index(collection, record);
+    this.changed({ op: "add", collection, record, counter: this.data.counter });
     return record;
+  }
+
+  /** Replaces a record's fields. */
+  update(collection: Collection, id: string, fields: Fields): void {
+    this.get(collection, id).fields = fields;
+    this.changed({ op: "update", collection, id, fields });
+  }
+
+  /** Starts a campaign with its audience. */
+  start(campaign: StoredCampaign, audience: AudienceMember[]): void {
+    campaign.audience = audience;
+    this.changed({ op: "start", id: campaign.id });
+  }
+
+  /**
+   * Applies a change read back from the journal: false when the data holds it already (a snapshot
+   * taken after it). A change missing in between means the journal is not this data's.
+   */
+  replay(change: Change, audienceOf: AudienceOf): boolean {
+    if (change.seq <= this.seq) return false;
+    if (change.seq !== this.seq + 1) {
+      throw new Error(`change ${change.seq} follows change ${this.seq}: the journal has a gap`);
+    }
+    switch (change.op) {
+      case "add":
+        this.data.counter = Math.max(this.data.counter, change.counter);
+        this.add(change.collection, change.record);
+        break;
+      case "update":
+        this.update(change.collection, change.id, change.fields);
+        break;
+      case "remove":
+        this.remove(change.collection, change.id);
+        break;
+      case "start": {
+        const campaign = this.get<StoredCampaign>("campaigns", change.id);
+        this.start(campaign, audienceOf(campaign));
+        break;
+      }
+    }
+    return true;
   }
 
   /** The record, or a 404 naming what was looked for (`field` says where the id came from). */
@@ -118,6 +190,7 @@ export class Store {
       const peers = this.contactsBySegment.get((record as StoredContact).segmentId) ?? [];
       peers.splice(peers.indexOf(record as StoredContact), 1);
     }
+    this.changed({ op: "remove", collection, id });
   }
 
   list<R extends StoredRecord = StoredRecord>(collection: Collection): readonly R[] {
@@ -126,6 +199,11 @@ export class Store {
 
   contactsOf(segmentId: string): readonly StoredContact[] {
     return this.contactsBySegment.get(segmentId) ?? [];
+  }
+
+  private changed(change: DistributiveOmit<Change, "seq">): void {
+    this.data.changes = this.seq + 1;
+    this.onChange?.({ ...change, seq: this.seq } as Change);
   }
 
   private index(collection: Collection, record: StoredRecord): void {

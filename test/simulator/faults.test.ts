@@ -28,6 +28,43 @@ describe("faults", () => {
     expect(f.admit(1100)).toMatchObject({ status: 429 });
   });
 
+  it("rate-limit schedule: the bucket refills at the limit in force and holds one second of it", () => {
+    const schedule = [
+      { atSec: 0, perSecond: 10 },
+      { atSec: 2, perSecond: 2 },
+      { atSec: 4, perSecond: 10 },
+    ];
+    const f = createFaults({ ...NO_FAULTS, rateLimitSchedule: schedule }, createRandom(1), 50_000);
+    const admitted = (atMs: number, n: number) => {
+      let ok = 0;
+      for (let i = 0; i < n; i++) if (f.admit(50_000 + atMs) === undefined) ok++;
+      return ok;
+    };
+    expect(admitted(0, 15)).toBe(10);
+    expect(admitted(1_000, 15)).toBe(10);
+    // 1.5 s to 2 s at 10/s, then 2/s: the bucket is cut to 2.
+    expect(admitted(2_500, 15)).toBe(2);
+    expect(f.admit(52_500)).toEqual({
+      status: 429,
+      message: "rate limit of 2 requests per second exceeded",
+      retryAfterSec: 1,
+    });
+    expect(admitted(3_500, 15)).toBe(2);
+    // 3.5 s to 4 s at 2/s and 4 s to 4.2 s at 10/s: 1 + 2.
+    expect(admitted(4_200, 15)).toBe(3);
+    expect(admitted(60_000, 15)).toBe(10);
+    expect(f.scheduleStartedAt).toBe(50_000);
+  });
+
+  it("a rate limit is fixed or scheduled, not both", () => {
+    expect(() => faults({ rateLimit: 5, rateLimitSchedule: [{ atSec: 0, perSecond: 5 }] })).toThrow(
+      "set rateLimit or rateLimitSchedule, not both",
+    );
+    expect(() => faults({ rateLimitSchedule: [{ atSec: 3, perSecond: 5 }] })).toThrow(
+      "the first entry must be at second 0",
+    );
+  });
+
   it("in-flight cap counts requests until released", () => {
     const f = faults({ maxInflight: 2 });
     expect(f.admit(0)).toBeUndefined();

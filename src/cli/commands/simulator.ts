@@ -1,4 +1,5 @@
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
+import { parseRateSchedule } from "../../simulator/rate-schedule.ts";
 import { startSimulator } from "../../simulator/server.ts";
 import { integer, nonNegative, port, positive, share } from "../options.ts";
 
@@ -13,6 +14,14 @@ export function simulatorCommand(): Command {
     .option("--latency-ms <ms>", "latency added to every request", nonNegative, 0)
     .option("--jitter-ms <ms>", "up to this much more latency, at random", nonNegative, 0)
     .option("--rate-limit <n>", "requests per second accepted, then 429 (0 = off)", nonNegative, 0)
+    .addOption(
+      new Option(
+        "--rate-limit-schedule <list>",
+        "a limit that moves: SECONDS:PER_SECOND,... from the start, e.g. 0:200,30:100,60:200 (the last holds)",
+      )
+        .argParser(rateSchedule)
+        .conflicts("rateLimit"),
+    )
     .option("--max-inflight <n>", "requests handled at once, then 429 (0 = off)", nonNegative, 0)
     .option("--error-rate <share>", "share of requests answered with a 5xx", share, 0)
     .option(
@@ -42,6 +51,7 @@ export function simulatorCommand(): Command {
           latencyMs: o.latencyMs,
           jitterMs: o.jitterMs,
           rateLimit: o.rateLimit,
+          rateLimitSchedule: o.rateLimitSchedule ?? [],
           maxInflight: o.maxInflight,
           errorRate: o.errorRate,
           commitThenFailRate: o.commitThenFailRate,
@@ -56,4 +66,12 @@ export function simulatorCommand(): Command {
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
     });
+}
+
+function rateSchedule(value: string) {
+  try {
+    return parseRateSchedule(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
 }

@@ -224,7 +224,11 @@ describe("drop folder -> segment, on real Redis against the simulator", () => {
     );
     expect(summary.status).toBe("rejected");
     expect(summary.reason).toMatch(/binary/i);
-    expect(await daemon!.queues.imports.getFailedCount()).toBe(1);
+    // The summary is written just before the job is failed: wait for BullMQ to record it.
+    await waitFor(
+      async () => ((await daemon!.queues.imports.getFailedCount()) === 1 ? true : undefined),
+      10_000,
+    );
   });
 
   it("file names from the folder are never used as paths", async () => {

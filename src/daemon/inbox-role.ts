@@ -5,6 +5,7 @@ import { type AdmitDeps, type AdmitResult, admitFile, recoverFile } from "../inb
 import { dropFolder, isCandidate, isDuplicateName } from "../inbox/drop-folder.ts";
 import type { FileRegistry } from "../inbox/file-registry.ts";
 import { type InboxWatcher, watchInbox } from "../inbox/watcher.ts";
+import { sweepTemporaryFiles } from "../lib/atomic-file.ts";
 import { enqueueImport } from "../queue/enqueue-import.ts";
 import type { Queues } from "../queue/queues.ts";
 
@@ -78,6 +79,12 @@ export async function startInboxRole(o: InboxRoleOptions): Promise<InboxRole> {
     const removed = await o.registry.prune(o.def.name, Date.now() - o.retentionMs);
     if (removed > 0) log.info({ removed }, "forgot file contents settled before the retention period");
   };
+  // Left by a process killed while writing. Other processes may share the folder: only files
+  // untouched for an hour go (a live error report grows as its import runs).
+  for (const dir of [d.folder.processing, d.folder.done, d.folder.rejected]) {
+    const removed = await sweepTemporaryFiles(dir, "", 3_600_000);
+    if (removed > 0) log.info({ dir, removed }, "removed temporary files left by a stopped process");
+  }
   const first = setTimeout(() => void rescan(), o.firstRescanAfterMs ?? 0);
   const timer = setInterval(() => void rescan(), o.rescanMs);
   timer.unref();

@@ -2,6 +2,7 @@ import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
 import Papa from "papaparse";
+import { tempNameFor } from "../lib/atomic-file.ts";
 import type { RowOutcome } from "./outcome.ts";
 import type { RowIssue } from "./row.ts";
 import { formulaSafe } from "./text.ts";
@@ -48,7 +49,7 @@ export function reportLines(outcome: RowOutcome, width: number): string[][] {
  * formula are escaped. Written to a temporary file and renamed into place on `close()`.
  */
 export async function openErrorReport(path: string, headers: readonly string[]) {
-  const tmp = `${path}.${process.pid}.tmp`;
+  const tmp = tempNameFor(path);
   const out = createWriteStream(tmp);
   const write = async (cells: string[]) => {
     if (!out.write(`${Papa.unparse([cells.map(formulaSafe)], { newline: "\r\n" })}\r\n`))

@@ -2,13 +2,15 @@ import { basename, extname } from "node:path";
 
 /**
  * A file name from the folder, made safe to use as one path segment of ours: no directories,
- * no control or reserved characters, no leading dots, at most 100 characters.
+ * no control or reserved characters, no bidirectional controls (a right-to-left override makes
+ * `evil\u202Evsc.csv` read as another name), no leading dots, at most 100 characters.
  */
 export function safeFileName(name: string): string {
   const cleaned = basename(name.replaceAll("\\", "/"))
     .normalize("NFC")
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
     .replace(/[\u0000-\u001f\u007f<>:"/\\|?*]/g, "_")
+    .replace(/[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "")
     .replace(/^[.\s]+/, "")
     .trim();
   if (!cleaned) return "file";

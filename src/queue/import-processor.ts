@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { access, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
 import { dropFolder, settleFile, sha256File } from "../inbox/drop-folder.ts";
 import { waitUntilStable } from "../inbox/stable-file.ts";
 import { IngestFileError } from "../ingest/ingest-file-error.ts";
+import { fileExists } from "../lib/file-exists.ts";
 import { afterImport } from "../pipeline/campaign/lifecycle.ts";
 import { isPermanent } from "../pipeline/errors.ts";
 import type { ImportCheckpoint } from "../pipeline/import/import-file.ts";
@@ -68,7 +69,7 @@ export function createImportProcessor(d: WorkDeps) {
         d,
       );
 
-    if (!(await exists(path))) {
+    if (!(await fileExists(path))) {
       // Finished by an attempt that died before it could report: its summary is in done/.
       const previous = await readFile(join(folder.done, `${data.file}.summary.json`), "utf8").catch(() => "");
       if (previous) {
@@ -205,9 +206,3 @@ function asCheckpoint(progress: unknown): ImportCheckpoint | undefined {
   const p = progress as Partial<ImportCheckpoint>;
   return typeof p.cursor === "number" ? (p as ImportCheckpoint) : undefined;
 }
-
-const exists = (path: string) =>
-  access(path).then(
-    () => true,
-    () => false,
-  );

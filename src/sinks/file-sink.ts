@@ -3,7 +3,7 @@ import { join } from "node:path";
 import Papa from "papaparse";
 import lockfile from "proper-lockfile";
 import { appendOnce } from "../lib/append-once.ts";
-import { writeFileAtomic } from "../lib/atomic-file.ts";
+import { sweepTemporaryFiles, writeFileAtomic } from "../lib/atomic-file.ts";
 import { formulaSafe } from "../lib/formula-safe.ts";
 import { safeFileName } from "../lib/safe-file-name.ts";
 import type { ResultRecord } from "../pipeline/results/model.ts";
@@ -74,6 +74,8 @@ export function fileSink(o: { dir: string }): Sink {
         retries: { retries: 200, minTimeout: 10, maxTimeout: 250, randomize: true },
       });
       try {
+        // Under the lock no other writer of this file is alive: a temporary file is a killed one's.
+        await sweepTemporaryFiles(o.dir, `${base}.`);
         if (p.kind !== "digest" && d.records)
           await writeResultsCsv(join(o.dir, `${base}.results.csv`), d.records());
         await appendOnce(log, d.idempotencyKey, () =>

@@ -32,8 +32,13 @@ describe("vcw import, status and start", () => {
     expect(summary).toMatchObject({ status: "imported", created: 12, known: 0 });
     expect(summary.totals).toMatchObject({ total: 13, valid: 12, rejected: 1 });
     expect(summary.errorsFile).toBe(`${file}.errors.csv`);
+    // The error report is there: a second run won't overwrite it unless told.
+    const refused = await runCli(["import", file, "--segment", segment, "--country", "US"], env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`${file}.errors.csv already exists: give --errors PATH`);
     const again = JSON.parse(
-      (await runCli(["import", file, "--segment", segment, "--country", "US", "--json"], env)).stdout,
+      (await runCli(["import", file, "--segment", segment, "--country", "US", "--json", "--force"], env))
+        .stdout,
     );
     expect(again).toMatchObject({ created: 0, known: 12 });
     const phones = (await t.client.contacts.list(summary.segment.id)).map((c) => c.phone);

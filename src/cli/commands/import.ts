@@ -5,6 +5,7 @@ import { resolveSettings } from "../../config/settings.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import { openServices } from "../../daemon/services.ts";
 import { sha256File } from "../../inbox/drop-folder.ts";
+import { fileExists } from "../../lib/file-exists.ts";
 import type { ImportCheckpoint } from "../../pipeline/import/import-file.ts";
 import { type ImportedFile, type ImportSpec, importSpecOf } from "../../pipeline/import/import-use-case.ts";
 import { CliError } from "../cli-error.ts";
@@ -18,7 +19,8 @@ export function importCommand(): Command {
     .option("--segment <name>", "import into this segment (found by name, or created)")
     .option("--country <code>", "country of phone numbers written without +country code (with --segment)")
     .option("--json", "print the summary as one JSON object")
-    .option("--force", "import even if the same content was imported for this job before")
+    .option("--errors <file>", "where to write the error report (default: FILE.errors.csv)")
+    .option("--force", "import even if the same content was imported before; overwrite the error report")
     .action(async (file: string, o) => {
       if (!o.job === !o.segment) throw new CliError("give either --job NAME or --segment NAME");
       const settings = resolveSettings();
@@ -37,6 +39,11 @@ export function importCommand(): Command {
           const defaultCountry = countryOption(o.country) as ImportSpec["ingest"]["defaultCountry"];
           spec = { segment: { name: o.segment as string }, ingest: { defaultCountry }, concurrency: 8 };
         }
+        const errorsPath = o.errors ?? `${file}.errors.csv`;
+        if (!o.force && (await fileExists(errorsPath)))
+          throw new CliError(
+            `${errorsPath} already exists: give --errors PATH for the new report, or --force to overwrite it`,
+          );
         const sha256 = await sha256File(file).catch(() => {
           throw new CliError(`${file}: no such file`, 1);
         });
@@ -55,7 +62,7 @@ export function importCommand(): Command {
           original: basename(file),
           admittedAt: Date.now(),
           owner: `cli-${randomBytes(6).toString("hex")}`,
-          errorsPath: `${file}.errors.csv`,
+          errorsPath,
           checkpoint: async (at) => progress.update(at),
           checkpointMs: 200,
         });

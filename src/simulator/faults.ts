@@ -20,7 +20,11 @@ export interface FaultOptions {
   errorRate: number;
   /** Share of writes that are applied and then answered with a 500 or a dropped connection. */
   commitThenFailRate: number;
-  commitThenFailMode: "500" | "drop" | "mixed";
+  /**
+   * How an applied write fails: a 500, a dropped connection, a 200 whose body is an HTML page (a
+   * proxy's), or 500 and drop at random.
+   */
+  commitThenFailMode: "500" | "drop" | "html" | "mixed";
 }
 
 export const NO_FAULTS: FaultOptions = {
@@ -48,7 +52,7 @@ export interface Faults {
   /** A 5xx to answer instead of handling the request. */
   injectedError(): Rejection | undefined;
   /** For a write that was applied: fail its response? */
-  commitThenFail(): "500" | "drop" | undefined;
+  commitThenFail(): "500" | "drop" | "html" | undefined;
   readonly inflight: number;
 }
 

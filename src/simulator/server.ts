@@ -170,6 +170,11 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
             req.raw.socket.destroy();
             return reply;
           }
+          if (failure === "html")
+            return reply
+              .code(200)
+              .type("text/html")
+              .send("<html><body><h1>Service temporarily unavailable</h1></body></html>");
           return fail(reply, 500, "internal error after the change was saved");
         }
       }

@@ -190,6 +190,19 @@ describe("drop folder -> segment, on real Redis against the simulator", () => {
     await expectExactly(30_000, 1_100);
   }, 60_000);
 
+  it("a service that stores each contact but answers 200 with an HTML page: each contact once, none 'refused'", async () => {
+    t.sim.setFaults({ ...NO_FAULTS, commitThenFailRate: 1, commitThenFailMode: "html" });
+    await start();
+    drop(inbox, "proxied.csv", contactsCsv(50, { from: 60_000 }));
+    const summary = await waitFor(() => summaryOf(inbox, "proxied.csv"), 30_000, "proxied.csv imported");
+    expect(summary).toMatchObject({ status: "imported", created: 50, failed: 0 });
+    expect(summary.totals.codes?.service_rejected).toBeUndefined();
+    drop(inbox, "proxied-again.csv", `${contactsCsv(50, { from: 60_000 })}\n`);
+    const again = await waitFor(() => summaryOf(inbox, "proxied-again.csv"), 30_000, "re-dropped");
+    expect(again).toMatchObject({ created: 0, known: 50 });
+    await expectExactly(60_000, 50);
+  });
+
   it("files already waiting when the daemon starts are imported too", async () => {
     drop(inbox, "early-1.csv", contactsCsv(5));
     drop(inbox, "early-2.csv", contactsCsv(5, { from: 5 }));

@@ -32,7 +32,7 @@ export function simulatorCommand(): Command {
     )
     .addOption(
       new Option("--commit-then-fail-mode <mode>", "how such a write fails")
-        .choices(["500", "drop", "mixed"])
+        .choices(["500", "drop", "html", "mixed"])
         .default("mixed"),
     )
     .option("--state-file <path>", "keep the simulator's data in this JSON file across restarts")

@@ -73,6 +73,8 @@ export async function run(): Promise<void> {
       final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
       retry: [...AUDIENCE_STATUSES.retry],
       optedOut: [...AUDIENCE_STATUSES.optedOut],
+      pending: [...AUDIENCE_STATUSES.pending],
+      unknownIs: "final" as const,
     },
     stuckAfterMs: 86_400_000,
     keys: redisKeys("bench"),

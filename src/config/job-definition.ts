@@ -25,6 +25,11 @@ const cronExpression = z
 
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a 24-hour time such as 09:00");
 
+const ianaZone = z.string().refine(isTimeZone, "must be an IANA time zone such as America/New_York");
+
+/** The callee's own time zone, from their number (`timezone: callee`). */
+export const CALLEE = "callee";
+
 const CallingWindowSchema = z
   .strictObject({
     days: z
@@ -32,9 +37,23 @@ const CallingWindowSchema = z
       .min(1, "must name at least one day"),
     from: clock,
     to: clock,
-    timezone: z.string().refine(isTimeZone, "must be an IANA time zone such as America/New_York"),
+    timezone: z
+      .union([z.literal(CALLEE), ianaZone], {
+        error: "must be an IANA time zone such as America/New_York, or callee",
+      })
+      .meta({
+        description:
+          "The window's zone, or callee: each contact's own zone from their number (one campaign per zone).",
+      }),
+    fallbackTimezone: ianaZone.optional().meta({
+      description: "With timezone: callee, the zone of numbers whose zone is unknown or ambiguous.",
+    }),
   })
-  .refine((w) => w.from < w.to, { message: "from must be before to", path: ["to"] });
+  .refine((w) => w.from < w.to, { message: "from must be before to", path: ["to"] })
+  .refine((w) => w.timezone !== CALLEE || w.fallbackTimezone !== undefined, {
+    message: "is required with timezone: callee (the zone of numbers whose own zone is unknown)",
+    path: ["fallbackTimezone"],
+  });
 
 const Start = z.union(
   [
@@ -96,8 +115,12 @@ export const JobDefinition = z
           .optional()
           .meta({ description: "field: Column header, wins over the header synonyms." }),
         emailPolicy: z.enum(["reject", "drop"]).default("reject"),
+        recallAfterDays: z.number().min(0).default(7).meta({
+          description:
+            "A number any campaign called in the last N days is not put in a new campaign (skipped as recently_called); 0 turns it off.",
+        }),
       })
-      .default({ emailPolicy: "reject" }),
+      .default({ emailPolicy: "reject", recallAfterDays: 7 }),
     limits: z
       .strictObject({
         maxFileBytes: z.number().int().positive().optional(),
@@ -132,6 +155,10 @@ export const JobDefinition = z
           description: "Name pattern: {job}, {date} (UTC, YYYY-MM-DD), {file}. The file hash is appended.",
         }),
         isAutomation: z.boolean().default(false),
+        audience: z.enum(["file", "segment"]).default("file").meta({
+          description:
+            "file (default): each campaign calls exactly the file's new, callable contacts, in a segment of its own. segment: the campaign calls the job's whole standing segment.",
+        }),
         start: Start.default("asap").meta({
           description: "asap, a fixed time, or the next opening of a calling window.",
         }),
@@ -151,12 +178,15 @@ export const JobDefinition = z
             ]),
             retry: statusList.default([...AUDIENCE_STATUSES.retry]),
             optedOut: statusList.default([...AUDIENCE_STATUSES.optedOut]),
+            pending: statusList.default([...AUDIENCE_STATUSES.pending]).meta({
+              description: "Statuses of calls not over yet.",
+            }),
+            unknownIs: z.enum(["final", "pending"]).default("final").meta({
+              description:
+                "How a status in no list counts (it is warned about once per campaign and counted under unknown).",
+            }),
           })
-          .default({
-            final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
-            retry: [...AUDIENCE_STATUSES.retry],
-            optedOut: [...AUDIENCE_STATUSES.optedOut],
-          }),
+          .prefault({}),
       })
       .prefault({}),
     followUps: z
@@ -178,6 +208,18 @@ export const JobDefinition = z
       .default([])
       .meta({ description: "Scheduled digests of all of the job's campaigns." }),
   })
+  .refine(
+    (d) =>
+      !d.campaign ||
+      d.campaign.audience === "file" ||
+      d.campaign.start === "asap" ||
+      !("window" in d.campaign.start) ||
+      d.campaign.start.window.timezone !== CALLEE,
+    {
+      message: "timezone: callee needs campaign.audience: file (a standing segment can't be split by zone)",
+      path: ["campaign", "start", "window", "timezone"],
+    },
+  )
   .meta({ id: "JobDefinition", title: "vcw job definition" });
 
 export type JobDefinition = z.output<typeof JobDefinition>;

@@ -112,6 +112,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     queues,
     store: services.store,
     suppression: services.suppression,
+    history: services.history,
     registry: services.registry,
     imports: services.imports,
     leaseMs: services.leaseMs,

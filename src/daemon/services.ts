@@ -8,6 +8,7 @@ import { createFileRegistry, type FileRegistry } from "../inbox/file-registry.ts
 import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from "../lib/redis.ts";
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shared-rate-limiter.ts";
+import { type CallHistory, createCallHistory } from "../pipeline/campaign/call-history.ts";
 import { createSuppressionList, type SuppressionList } from "../pipeline/campaign/suppression.ts";
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
@@ -28,6 +29,7 @@ export interface Services {
   registry: FileRegistry;
   store: CampaignStore;
   suppression: SuppressionList;
+  history: CallHistory;
   imports: ImportUseCase;
   /** Ledger lease: longer than any request can stay in flight. */
   leaseMs: number;
@@ -98,6 +100,12 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     const leaseMs = leaseMsOf(s);
     const registry = createFileRegistry(redis, keys);
     const suppression = createSuppressionList(redis, keys);
+    // A number's history outlives the longest cooldown of any job.
+    const longestRecall = Math.max(
+      0,
+      ...[...jobs.values()].map((j) => j.contacts.recallAfterDays * 86_400_000),
+    );
+    const history = createCallHistory(redis, keys, { keepMs: Math.max(retentionMsOf(s), longestRecall) });
     return {
       redis,
       redisTarget: redisAt.target,
@@ -110,6 +118,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       registry,
       store: createCampaignStore(redis, keys, { retentionMs: retentionMsOf(s) }),
       suppression,
+      history,
       imports: createImportUseCase({
         client,
         redis,
@@ -118,6 +127,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
         retentionMs: retentionMsOf(s),
         registry,
         suppression,
+        history,
       }),
       leaseMs,
       onClose: (cleanup) => cleanups.push(cleanup),

@@ -30,6 +30,11 @@ export function redisKeys(prefix: string) {
     activeCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:active`,
     /** When a job's digest `report` last went out: the next covers what happened since. */
     digestSince: (job: string, report: number) => `${prefix}:campaigns:{${job}}:digest:${report}`,
+    /** One number's call history: when it was last called, by which campaign, and how it went. */
+    calls: (phone: string) => `${prefix}:calls:{${phone}}`,
+    /** Jobs paused by the operator, and campaigns canceled before they were created. */
+    paused: `${prefix}:paused`,
+    canceled: `${prefix}:canceled`,
     /** Phones that opted out. */
     suppressed: `${prefix}:suppressed`,
     /** The request rate shared by every worker. */

@@ -25,14 +25,17 @@ async function processCampaign(
   if (!def.campaign) throw new Error(`job ${data.job} has no campaign section`);
   const c = def.campaign;
   const now = d.now();
-  const name = campaignName(c.name, {
-    job: data.job,
-    file: data.original,
-    sha256: data.sha256,
-    now: job.timestamp,
-    attempt: data.attempt,
-  });
-  const scheduledAt = scheduledAtFor(c.start, now, data.notBefore ?? now);
+  // Requests queued by an earlier version carry no name: it is made as it was then.
+  const name =
+    data.name ??
+    campaignName(c.name, {
+      job: data.job,
+      file: data.original,
+      sha256: data.sha256,
+      now: job.timestamp,
+      attempt: data.attempt,
+    });
+  const scheduledAt = scheduledAtFor(c.start, now, data.notBefore ?? now, data.zone);
   const result = await createCampaignOnce(
     d.client,
     d.redis,
@@ -60,6 +63,7 @@ async function processCampaign(
     scheduledAt,
     state: "active",
     attempt: data.attempt,
+    ...(data.zone ? { zone: data.zone } : {}),
     followUps: [],
   };
   await d.store.register(info, now);

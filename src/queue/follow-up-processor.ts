@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import { followUpCampaign, followUpSegmentName } from "../pipeline/campaign/lifecycle.ts";
+import { campaignKey, followUpCampaign } from "../pipeline/campaign/lifecycle.ts";
 import { createContactLedger } from "../pipeline/import/contact-ledger.ts";
 import { type ContactToImport, importContacts } from "../pipeline/import/import-contacts.ts";
 import { resolveSegment } from "../pipeline/import/resolve-segment.ts";
@@ -30,14 +30,13 @@ export function createFollowUpProcessor(d: WorkDeps) {
     const again = candidates.filter((r) => !suppressed.has(r.phone));
     if (again.length === 0) return { contacts: 0 };
 
+    const intent = followUpCampaign(def, info, "", stored.lastChangeAt);
+    const request = intent.request;
     const segment = await resolveSegment(
       d.client,
       d.redis,
       d.keys,
-      {
-        name: followUpSegmentName(info),
-        description: `Follow-up ${info.attempt + 1} of campaign ${info.id}`,
-      },
+      { name: request.name, description: `Follow-up ${request.attempt} of campaign ${info.id}` },
       { lockMs: d.leaseMs },
     );
     async function* rows(): AsyncGenerator<ContactToImport> {
@@ -56,7 +55,10 @@ export function createFollowUpProcessor(d: WorkDeps) {
       segmentId: segment.id,
       owner: `${job.id}#${job.attemptsStarted}`,
     });
-    await applyIntents([followUpCampaign(def, info, segment.id, stored.lastChangeAt)], d);
+    // Follow-ups are exempt from the cooldown, but they count as calls.
+    const plannedAt = request.notBefore ?? d.now();
+    for (const r of again) await d.history.reserve(r.phone, campaignKey(request), plannedAt, 0, true);
+    await applyIntents([{ ...intent, request: { ...request, segmentId: segment.id } }], d);
     d.logger.info(
       { campaign: info.id, attempt: info.attempt + 1, contacts: again.length },
       "follow-up requested",

@@ -6,10 +6,15 @@ import { dropFolder, settleFile, sha256File } from "../inbox/drop-folder.ts";
 import { waitUntilStable } from "../inbox/stable-file.ts";
 import { IngestFileError } from "../ingest/ingest-file-error.ts";
 import { fileExists } from "../lib/file-exists.ts";
-import { afterImport } from "../pipeline/campaign/lifecycle.ts";
+import { type AudienceReport, audiencesOf } from "../pipeline/campaign/audience.ts";
 import { isPermanent } from "../pipeline/errors.ts";
 import type { ImportCheckpoint } from "../pipeline/import/import-file.ts";
-import { contactsIn, type ImportedFile, importSpecOf } from "../pipeline/import/import-use-case.ts";
+import {
+  contactsIn,
+  fileIdentity,
+  type ImportedFile,
+  importSpecOf,
+} from "../pipeline/import/import-use-case.ts";
 import { applyIntents } from "./intents.ts";
 import type { ImportJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
@@ -24,6 +29,8 @@ export interface ImportSummary extends Partial<ImportedFile> {
   sha256: string;
   /** Times the file changed while it was imported (each time, its new rows were imported too). */
   changedWhileImporting?: number;
+  /** Who its campaigns call: its new contacts, less those opted out or called meanwhile, by zone. */
+  audience?: AudienceReport;
   /** Something the operator should know although the file was imported. */
   warning?: string;
   /** Why the file was rejected. */
@@ -55,26 +62,39 @@ export function createImportProcessor(d: WorkDeps) {
     const path = join(folder.processing, data.file);
     const base = { job: data.job, file: data.file, original: data.original, sha256: data.sha256 };
     const gen = data.gen ?? 1;
-    // The campaign is asked for before the file is settled: a crash in between asks again (same job id).
-    const next = (imported: ImportSummary) =>
-      applyIntents(
-        afterImport(
-          def,
-          { sha256: data.sha256, gen, original: data.original },
-          {
-            segmentId: imported.segment?.id ?? "",
-            contacts: imported.segment ? contactsIn(counts(imported)) : 0,
-          },
-        ),
+    const creator = fileIdentity(data.job, data.sha256, gen);
+    // The campaigns are asked for before the file is settled: a crash in between asks again (same
+    // segments, ledger, reservations and job ids), so nothing is made twice.
+    const next = async (imported: ImportSummary, at: string): Promise<AudienceReport> => {
+      const { requests, report } = await audiencesOf(
+        def,
+        {
+          job: data.job,
+          sha256: data.sha256,
+          gen,
+          original: data.original,
+          path: at,
+          admittedAt: job.timestamp,
+          creator,
+          segmentId: imported.segment?.id ?? "",
+          contacts: imported.segment ? contactsIn(counts(imported)) : 0,
+        },
+        d,
+        d.now(),
+      );
+      await applyIntents(
+        requests.map((request) => ({ kind: "create-campaign" as const, request })),
         d,
       );
+      return report;
+    };
 
     if (!(await fileExists(path))) {
       // Finished by an attempt that died before it could report: its summary is in done/.
       const previous = await readFile(join(folder.done, `${data.file}.summary.json`), "utf8").catch(() => "");
       if (previous) {
         const summary = JSON.parse(previous) as ImportSummary;
-        await next(summary);
+        await next(summary, join(folder.done, data.file));
         await d.registry.settle(data.job, data.sha256, "done");
         return summary;
       }
@@ -92,6 +112,7 @@ export function createImportProcessor(d: WorkDeps) {
         original: data.original,
         admittedAt: job.timestamp,
         owner: `${job.id}#${job.attemptsStarted}-${randomBytes(4).toString("hex")}`,
+        creator,
         errorsPath: `${path}.errors.csv`,
         resume,
         checkpoint: (at, id) => {
@@ -171,7 +192,7 @@ export function createImportProcessor(d: WorkDeps) {
       attempts: job.attemptsStarted,
       finishedAt: new Date().toISOString(),
     };
-    await next(summary);
+    summary.audience = await next(summary, path);
     try {
       await settleFile(folder, data.file, "done", summary, imported.errorsFile);
     } catch (error) {

@@ -12,9 +12,9 @@ export const idPart = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, "_");
 export const importJobId = (job: string, sha256: string, gen: number) =>
   `import-${idPart(job)}-${sha256.slice(0, 16)}-${gen}`;
 
-/** One campaign per file content, generation and attempt (0, then each follow-up). */
-export const campaignJobId = (r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt">) =>
-  `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}`;
+/** One campaign per file content, generation, attempt (0, then each follow-up) and callee zone. */
+export const campaignJobId = (r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone">) =>
+  `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${r.zone ? `-${idPart(r.zone)}` : ""}`;
 
 /** One poll per campaign and cron tick (the second it was scheduled for). */
 export const pollJobId = (campaignId: string, tick: number) => `poll-${idPart(campaignId)}-${tick}`;

@@ -20,7 +20,13 @@ export function createPollProcessor(d: WorkDeps) {
       stuckAfterMs: def.polling.stuckAfterMinutes * 60_000,
       now: d.now,
       signal: d.stopping,
+      history: d.history,
     });
+    for (const status of outcome.newUnknownStatuses ?? [])
+      d.logger.warn(
+        { campaign: campaignId, job: job.data.job, status, countsAs: def.polling.statuses.unknownIs },
+        `campaign ${campaignId} shows status "${status}", in no list of polling.statuses: counted as ${def.polling.statuses.unknownIs} and under unknown (add it to a list in the job)`,
+      );
     if (outcome.unreadable)
       d.logger.warn(
         { campaign: campaignId, unreadable: outcome.unreadable },

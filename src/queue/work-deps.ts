@@ -6,6 +6,7 @@ import type { SinkDefinition } from "../config/sink-definition.ts";
 import type { FileRegistry } from "../inbox/file-registry.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
+import type { CallHistory } from "../pipeline/campaign/call-history.ts";
 import type { SuppressionList } from "../pipeline/campaign/suppression.ts";
 import type { ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
@@ -21,6 +22,7 @@ export interface WorkDeps {
   queues: Queues;
   store: CampaignStore;
   suppression: SuppressionList;
+  history: CallHistory;
   registry: FileRegistry;
   imports: ImportUseCase;
   /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */

@@ -37,7 +37,12 @@ export function importCommand(): Command {
           spec = importSpecOf(def);
         } else {
           const defaultCountry = countryOption(o.country) as ImportSpec["ingest"]["defaultCountry"];
-          spec = { segment: { name: o.segment as string }, ingest: { defaultCountry }, concurrency: 8 };
+          spec = {
+            segment: { name: o.segment as string },
+            ingest: { defaultCountry },
+            concurrency: 8,
+            recallAfterMs: 0,
+          };
         }
         const errorsPath = o.errors ?? `${file}.errors.csv`;
         if (!o.force && (await fileExists(errorsPath)))

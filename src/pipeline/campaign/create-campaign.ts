@@ -7,14 +7,22 @@ import { PermanentError } from "../errors.ts";
 import { fillPattern } from "../name-pattern.ts";
 import { type CallingWindow, nextOpening } from "./calling-window.ts";
 
-export type StartRule = "asap" | { at: string } | { window: CallingWindow };
+export type StartRule =
+  | "asap"
+  | { at: string }
+  | { window: CallingWindow & { fallbackTimezone?: string | undefined } };
 
-/** When to call, as the ISO 8601 UTC time the service expects (docs/spec-gaps.md). */
-export function scheduledAtFor(start: StartRule, now: number, notBefore = now): string {
+/**
+ * When to call, as the ISO 8601 UTC time the service expects (docs/spec-gaps.md). A window in the
+ * callee's zone (`timezone: callee`) opens in `zone`, the zone of the campaign's contacts.
+ */
+export function scheduledAtFor(start: StartRule, now: number, notBefore = now, zone?: string): string {
   const from = Math.max(now, notBefore);
   if (start === "asap") return new Date(from).toISOString();
   if ("at" in start) return new Date(Math.max(Date.parse(start.at), notBefore)).toISOString();
-  const opening = nextOpening(start.window, from);
+  const w = start.window;
+  const timezone = w.timezone === "callee" ? (zone ?? w.fallbackTimezone ?? "UTC") : w.timezone;
+  const opening = nextOpening({ ...w, timezone }, from);
   if (opening === undefined)
     throw new PermanentError(
       "the calling window never opens",
@@ -26,10 +34,11 @@ export function scheduledAtFor(start: StartRule, now: number, notBefore = now): 
 /** The pattern filled in; the file hash keeps names unique, so a name finds its campaign. */
 export function campaignName(
   pattern: string,
-  v: { job: string; file: string; sha256: string; now: number; attempt: number },
+  v: { job: string; file: string; sha256: string; now: number; attempt: number; zone?: string | undefined },
 ) {
   const name = fillPattern(pattern, { job: v.job, file: v.file, sha256: v.sha256, at: v.now });
-  return `${name} #${v.sha256.slice(0, 8)}${v.attempt > 0 ? ` follow-up ${v.attempt}` : ""}`;
+  const zone = v.zone ? ` [${v.zone}]` : "";
+  return `${name} #${v.sha256.slice(0, 8)}${zone}${v.attempt > 0 ? ` follow-up ${v.attempt}` : ""}`;
 }
 
 /**

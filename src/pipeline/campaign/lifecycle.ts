@@ -3,8 +3,8 @@ import type { CampaignInfo, CampaignSummary } from "../results/model.ts";
 import type { PollOutcome } from "../results/poll-campaign.ts";
 
 /**
- * The campaign lifecycle, decided in one place: what follows an import, a poll, a finished
- * campaign. Pure: it returns intents, and the queue layer turns each into a job with a
+ * The campaign lifecycle, decided in one place: what follows a poll, a finished campaign (what
+ * follows an import is `audience.ts`: it needs I/O). Pure: it returns intents, and the queue layer turns each into a job with a
  * deterministic id, so acting on the same intent twice is a no-op.
  */
 
@@ -18,6 +18,10 @@ export interface CampaignRequest {
   segmentId: string;
   /** 0 for the file's own campaign, n for its n-th follow-up. */
   attempt: number;
+  /** Its unique name, decided once (the service finds it by this name). */
+  name: string;
+  /** The zone of its contacts when the window is in the callee's zone. */
+  zone?: string;
   parentId?: string;
   /** Earliest start (epoch ms): follow-up spacing. */
   notBefore?: number;
@@ -29,30 +33,8 @@ export type Intent =
   | { kind: "follow-up"; job: string; campaignId: string };
 
 /** The identity of a campaign across retries, crashes and workers (its create-once memo). */
-export const campaignKey = (r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt">) =>
-  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}`;
-
-/** After a file's import: its campaign, when the job has one and some contact is in. */
-export function afterImport(
-  def: JobDefinition,
-  file: { sha256: string; gen: number; original: string },
-  imported: { segmentId: string; contacts: number },
-): Intent[] {
-  if (!def.campaign || imported.contacts === 0) return [];
-  return [
-    {
-      kind: "create-campaign",
-      request: {
-        job: def.name,
-        sha256: file.sha256,
-        gen: file.gen,
-        original: file.original,
-        segmentId: imported.segmentId,
-        attempt: 0,
-      },
-    },
-  ];
-}
+export const campaignKey = (r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone">) =>
+  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.zone ? `:${r.zone}` : ""}`;
 
 /** After a poll: on the campaign's end, its final (or stuck) summary, and a follow-up if one is due. */
 export function afterPoll(def: JobDefinition, info: CampaignInfo, outcome: PollOutcome): Intent[] {
@@ -76,7 +58,7 @@ export function followUpCampaign(
   parent: CampaignInfo,
   segmentId: string,
   parentEndedAt: number,
-): Intent {
+): Extract<Intent, { kind: "create-campaign" }> {
   return {
     kind: "create-campaign",
     request: {
@@ -86,12 +68,10 @@ export function followUpCampaign(
       original: parent.file,
       segmentId,
       attempt: parent.attempt + 1,
+      name: `${parent.name.replace(/ follow-up \d+$/, "")} follow-up ${parent.attempt + 1}`,
+      ...(parent.zone ? { zone: parent.zone } : {}),
       parentId: parent.id,
       notBefore: parentEndedAt + (def.followUps?.spacingMinutes ?? 0) * 60_000,
     },
   };
 }
-
-/** The name of the segment a follow-up calls. */
-export const followUpSegmentName = (parent: CampaignInfo) =>
-  `${parent.name} → follow-up ${parent.attempt + 1}`;

@@ -4,7 +4,8 @@ import { defineScript, LUA_NOW_MS } from "../../lib/scripts.ts";
 
 /**
  * Per-segment ledger of contacts sent to the service, keyed by E.164 phone, in a Redis hash:
- * `d` = the service has it; `p|<owner>|<ms>` = claimed by an import attempt that may be sending it.
+ * `d` = the service has it (`d|<creator>`: created by that file's import); `p|<owner>|<ms>` =
+ * claimed by an import attempt that may be sending it.
  * The ledger is what makes imports exactly-once without idempotency keys.
  */
 export type ClaimResult =
@@ -27,7 +28,7 @@ if not v then
   redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms)
   return 'claimed'
 end
-if v == 'd' then return 'done' end
+if string.sub(v, 1, 1) == 'd' then return 'done' end
 local owner, ts = string.match(v, '^p|(.*)|(%d+)$')
 if owner == ARGV[2] then return 'claimed' end
 if now_ms - tonumber(ts) > tonumber(ARGV[3]) then return 'stale' end
@@ -66,10 +67,26 @@ return 0
 `,
 );
 
+/** Marks listed phones done, keeping who created those already done. */
+const seedScript = defineScript<number>(
+  "ledger_seed",
+  1,
+  `
+for _, phone in ipairs(ARGV) do
+  local v = redis.call('HGET', KEYS[1], phone)
+  if not v or string.sub(v, 1, 1) ~= 'd' then redis.call('HSET', KEYS[1], phone, 'd') end
+end
+return #ARGV
+`,
+);
+
 export interface ContactLedger {
   claim(segmentId: string, phone: string, owner: string): Promise<ClaimResult>;
   takeOver(segmentId: string, phone: string, owner: string): Promise<boolean>;
-  markDone(segmentId: string, phones: readonly string[]): Promise<void>;
+  /** The service has these; `creator` (a file's identity) says who created them. */
+  markDone(segmentId: string, phones: readonly string[], creator?: string): Promise<void>;
+  /** The phones `creator` created in the segment: a file's new contacts. */
+  createdBy(segmentId: string, creator: string): Promise<string[]>;
   release(segmentId: string, phone: string, owner: string): Promise<void>;
   /** Counts of done and claimed entries. */
   stats(segmentId: string): Promise<{ done: number; claimed: number }>;
@@ -104,9 +121,21 @@ export function createContactLedger(redis: RedisClient, options: LedgerOptions):
     claim: (segmentId, phone, owner) => claim(redis, [key(segmentId)], [phone, owner, lease]),
     takeOver: async (segmentId, phone, owner) =>
       (await takeOver(redis, [key(segmentId)], [phone, owner, lease])) === 1,
-    async markDone(segmentId, phones) {
+    async markDone(segmentId, phones, creator) {
       if (phones.length === 0) return;
-      await redis.hset(key(segmentId), Object.fromEntries(phones.map((p) => [p, "d"])));
+      const done = creator ? `d|${creator}` : "d";
+      await redis.hset(key(segmentId), Object.fromEntries(phones.map((p) => [p, done])));
+    },
+    async createdBy(segmentId, creator) {
+      const mark = `d|${creator}`;
+      const phones: string[] = [];
+      let cursor = "0";
+      do {
+        const [next, flat] = await redis.hscan(key(segmentId), cursor, "COUNT", 1000);
+        cursor = next;
+        for (let i = 0; i < flat.length; i += 2) if (flat[i + 1] === mark) phones.push(flat[i]!);
+      } while (cursor !== "0");
+      return phones;
     },
     async release(segmentId, phone, owner) {
       await release(redis, [key(segmentId)], [phone, owner]);
@@ -115,16 +144,14 @@ export function createContactLedger(redis: RedisClient, options: LedgerOptions):
       const all = await redis.hgetall(key(segmentId));
       delete all[SEEDED];
       const values = Object.values(all);
-      const done = values.filter((v) => v === "d").length;
+      const done = values.filter((v) => v.startsWith("d")).length;
       return { done, claimed: values.length - done };
     },
-    isDone: async (segmentId, phone) => (await redis.hget(key(segmentId), phone)) === "d",
+    isDone: async (segmentId, phone) => (await redis.hget(key(segmentId), phone))?.startsWith("d") === true,
     isSeeded: async (segmentId) => (await redis.hexists(key(segmentId), SEEDED)) === 1,
     async seed(segmentId, phones) {
-      for (let i = 0; i < phones.length; i += 1_000) {
-        const part = phones.slice(i, i + 1_000);
-        await redis.hset(key(segmentId), Object.fromEntries(part.map((p) => [p, "d"])));
-      }
+      for (let i = 0; i < phones.length; i += 1_000)
+        await seedScript(redis, [key(segmentId)], phones.slice(i, i + 1_000));
       await redis.hset(key(segmentId), SEEDED, String(Date.now()));
     },
     async touch(segmentId) {

@@ -36,6 +36,8 @@ export interface ImportOptions {
   segmentId: string;
   /** Identifies this attempt; a new one per process or retry. */
   owner: string;
+  /** Who the contacts created are recorded as created by (a file's identity): its audience. */
+  creator?: string;
   /** Creates in flight at once. */
   concurrency?: number;
   /** Reconcile ambiguous writes once this many are waiting (and at the end). */
@@ -91,7 +93,7 @@ export async function importContacts(
     for (;;) {
       try {
         await o.client.contacts.create(o.segmentId, row.contact, { signal: o.signal });
-        await o.ledger.markDone(o.segmentId, [row.phone]);
+        await o.ledger.markDone(o.segmentId, [row.phone], o.creator);
         counts.created += 1;
         o.onSettled?.(row.index);
         return;
@@ -146,6 +148,7 @@ export async function importContacts(
       await o.ledger.markDone(
         o.segmentId,
         found.map((r) => r.phone),
+        o.creator,
       );
       counts.created += found.length;
       for (const row of found) o.onSettled?.(row.index);

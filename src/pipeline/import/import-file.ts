@@ -1,11 +1,20 @@
 import type { Client } from "../../api/client.ts";
 import { openErrorReport } from "../../ingest/error-report.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
-import { skipValid, type Totals, topCodes } from "../../ingest/outcome.ts";
+import { type SkipReason, skipValid, type Totals, topCodes } from "../../ingest/outcome.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
 import type { ContactLedger } from "./contact-ledger.ts";
 import { type ContactToImport, type ImportCounts, importContacts } from "./import-contacts.ts";
 import { Watermark } from "./watermark.ts";
+
+/** Valid rows not to send, and why. */
+export interface SkipRule {
+  reason: SkipReason;
+  /** Which of `phones` the rule skips. */
+  which: (phones: string[]) => Promise<Set<string>>;
+  /** What the error report says of a skipped phone. */
+  message: (phone: string) => string;
+}
 
 /** Where an import stands: saved as it goes, so a restarted attempt resumes from `cursor`. */
 export interface ImportCheckpoint {
@@ -47,8 +56,10 @@ export interface ImportFileOptions {
   checkpointMs?: number;
   waitPollMs?: number;
   signal?: AbortSignal;
-  /** Phones never to send (opted out): reported as skipped, reason opted_out. */
-  suppressed?: (phones: string[]) => Promise<Set<string>>;
+  /** Rows not to send (opted out, recently called), in order: reported as skipped with their reason. */
+  skip?: readonly SkipRule[];
+  /** Contacts created are recorded as this file's (its identity): the file's audience. */
+  creator?: string;
 }
 
 export interface ImportFileResult {
@@ -92,25 +103,32 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
     reconciles: base.reconciles + (live?.reconciles ?? 0),
   });
 
+  /** The rule that skips this row, if one does. */
+  const skipping = async (phone: string, index: number): Promise<SkipRule | undefined> => {
+    for (const rule of o.skip ?? []) {
+      if ((await rule.which([phone])).size === 0) continue;
+      // A row an earlier attempt imported before the rule applied to it (an opt-out, its own
+      // campaign) stays imported.
+      if (index < base.cursor && (await o.ledger.isDone(o.segmentId, phone))) return undefined;
+      return rule;
+    }
+    return undefined;
+  };
+
   async function* rows(): AsyncGenerator<ContactToImport> {
     for await (const outcome of reader) {
       rowsRead += 1;
-      if (
-        outcome.kind === "valid" &&
-        o.suppressed &&
-        (await o.suppressed([outcome.phone])).size > 0 &&
-        // A row an earlier attempt imported before the contact opted out stays imported.
-        !(outcome.index < base.cursor && (await o.ledger.isDone(o.segmentId, outcome.phone)))
-      ) {
-        skipValid(reader.totals, "opted_out");
+      const rule = outcome.kind === "valid" ? await skipping(outcome.phone, outcome.index) : undefined;
+      if (outcome.kind === "valid" && rule) {
+        skipValid(reader.totals, rule.reason);
         mark.read(outcome.index, true);
         await report.add({
           kind: "skipped",
           line: outcome.line,
           index: outcome.index,
           cells: outcome.cells,
-          reason: "opted_out",
-          message: `${outcome.phone} opted out in an earlier campaign (vcw suppress remove to call it again)`,
+          reason: rule.reason,
+          message: rule.message(outcome.phone),
         });
         continue;
       }
@@ -139,6 +157,7 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
       ledger: o.ledger,
       segmentId: o.segmentId,
       owner: o.owner,
+      ...(o.creator ? { creator: o.creator } : {}),
       ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
       ...(o.waitPollMs === undefined ? {} : { waitPollMs: o.waitPollMs }),
       ...(o.signal ? { signal: o.signal } : {}),

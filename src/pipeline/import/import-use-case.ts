@@ -6,10 +6,11 @@ import type { FileRecord, FileRegistry } from "../../inbox/file-registry.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { CallHistory } from "../campaign/call-history.ts";
 import type { SuppressionList } from "../campaign/suppression.ts";
 import { fillPattern } from "../name-pattern.ts";
 import { createContactLedger } from "./contact-ledger.ts";
-import { type ImportCheckpoint, type ImportFileResult, importFile } from "./import-file.ts";
+import { type ImportCheckpoint, type ImportFileResult, importFile, type SkipRule } from "./import-file.ts";
 import { forgetSegment, resolveSegment, type SegmentTarget } from "./resolve-segment.ts";
 
 /** What to import into where: a job's definition, or an ad-hoc segment (`vcw import --segment`). */
@@ -20,6 +21,8 @@ export interface ImportSpec {
   segment: SegmentTarget;
   ingest: Partial<IngestOptions>;
   concurrency: number;
+  /** Numbers a campaign called less than this ago are skipped (`recently_called`); 0: never. */
+  recallAfterMs: number;
 }
 
 export const importSpecOf = (def: JobDefinition): ImportSpec => ({
@@ -27,7 +30,12 @@ export const importSpecOf = (def: JobDefinition): ImportSpec => ({
   segment: def.segment,
   ingest: ingestOptionsOf(def),
   concurrency: def.import.concurrency,
+  // Without a campaign, nobody is called: nothing is too recent to file.
+  recallAfterMs: def.campaign ? def.contacts.recallAfterDays * 86_400_000 : 0,
 });
+
+/** A file's identity across attempts: who its new contacts were created by, and its campaigns' prefix. */
+export const fileIdentity = (job: string, sha256: string, gen: number) => `${job}:${sha256}:${gen}`;
 
 export interface ImportRequest {
   spec: ImportSpec;
@@ -40,6 +48,8 @@ export interface ImportRequest {
   admittedAt: number;
   /** This attempt, in the ledger. */
   owner: string;
+  /** The file's identity (`fileIdentity`): its new contacts are recorded as its own. */
+  creator?: string;
   errorsPath: string;
   resume?: ImportCheckpoint | undefined;
   /** Saves progress; `segmentId` lets a later attempt and `vcw status` say where it goes. */
@@ -64,6 +74,7 @@ export interface ImportUseCaseDeps {
   retentionMs?: number;
   registry: FileRegistry;
   suppression: SuppressionList;
+  history: CallHistory;
 }
 
 /**
@@ -102,7 +113,8 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
           ...(r.checkpointMs === undefined ? {} : { checkpointMs: r.checkpointMs }),
           ...(r.waitPollMs === undefined ? {} : { waitPollMs: r.waitPollMs }),
           ...(r.signal ? { signal: r.signal } : {}),
-          suppressed: (phones) => d.suppression.which(phones),
+          skip: skipRules(d, r),
+          ...(r.creator ? { creator: r.creator } : {}),
         });
       } catch (error) {
         // The service lost the remembered segment (deleted, or its data reset): look again next time.
@@ -116,6 +128,25 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
 }
 
 export type ImportUseCase = ReturnType<typeof createImportUseCase>;
+
+/** Rows not sent: opted out (every path), and numbers another campaign called recently. */
+function skipRules(d: ImportUseCaseDeps, r: ImportRequest): SkipRule[] {
+  const days = Math.round((10 * r.spec.recallAfterMs) / 86_400_000) / 10;
+  return [
+    {
+      reason: "opted_out",
+      which: (phones) => d.suppression.which(phones),
+      message: (phone) => `${phone} opted out in an earlier campaign (vcw suppress remove to call it again)`,
+    },
+    {
+      reason: "recently_called",
+      which: (phones) =>
+        d.history.recentlyCalled(phones, r.spec.recallAfterMs, Date.now(), r.creator && `${r.creator}:`),
+      message: (phone) =>
+        `${phone} was called by another campaign in the last ${days} days (contacts.recallAfterDays; vcw contact ${phone})`,
+    },
+  ];
+}
 
 /** The segment of one file: a name pattern filled with the file's values. */
 export function segmentTargetFor(

@@ -1,11 +1,28 @@
 import type { CampaignInfo, CampaignSummary, ResultRecord, Unreadable } from "./model.ts";
 
-/** Which statuses end a contact's call for this campaign, mean "try again", or mean "opted out". */
+/**
+ * Which statuses end a contact's call for this campaign, mean "try again", mean "opted out", or
+ * mean "not over yet"; a status in none of them is unknown, and counts as `unknownIs` says.
+ */
 export interface StatusClasses {
   final: readonly string[];
   retry: readonly string[];
   optedOut: readonly string[];
+  pending: readonly string[];
+  unknownIs: "final" | "pending";
 }
+
+/** A status in no list (an empty status is a call not started: pending). */
+export const isUnknownStatus = (status: string, c: StatusClasses) =>
+  status !== "" &&
+  !c.final.includes(status) &&
+  !c.pending.includes(status) &&
+  !c.retry.includes(status) &&
+  !c.optedOut.includes(status);
+
+/** Whether a record's call is over. */
+export const isFinalStatus = (status: string, c: StatusClasses) =>
+  c.final.includes(status) || (c.unknownIs === "final" && isUnknownStatus(status, c));
 
 /** Running totals of a campaign's results, kept up to date change by change. */
 export interface CampaignTotals {
@@ -20,6 +37,10 @@ export interface CampaignTotals {
   transfers: number;
   messages: number;
   errors: Record<string, number>;
+  /** Records whose status is in no list, by status. */
+  unknown?: Record<string, number>;
+  /** Every unknown status a poll has seen in this campaign (each is warned about once). */
+  unknownSeen?: string[];
   /** What the last poll that changed something could not read (kept entries lost these fields). */
   unreadable?: Unreadable | undefined;
 }
@@ -51,8 +72,12 @@ export function applyRecord(
   classes: StatusClasses,
 ): void {
   totals.contacts += sign;
-  if (classes.final.includes(r.status)) totals.final += sign;
-  bump(totals.byStatus, r.status || "unknown", sign);
+  if (isFinalStatus(r.status, classes)) totals.final += sign;
+  bump(totals.byStatus, r.status || "none", sign);
+  if (isUnknownStatus(r.status, classes)) {
+    totals.unknown ??= {};
+    bump(totals.unknown, r.status, sign);
+  }
   if (r.sentiment) bump(totals.sentiment, r.sentiment, sign);
   if (r.durationSec > 0) {
     totals.calls += sign;
@@ -94,6 +119,9 @@ export function summarize(
       .map(([message, count]) => ({ message, count })),
     completion: totals.contacts > 0 ? Math.round((10_000 * totals.final) / totals.contacts) / 10_000 : 0,
     ...(totals.unreadable ? { unreadable: totals.unreadable } : {}),
+    ...(totals.unknown && Object.keys(totals.unknown).length > 0
+      ? { unknownStatuses: { ...totals.unknown } }
+      : {}),
     generatedAt: new Date(now).toISOString(),
   };
 }

@@ -32,6 +32,10 @@ export interface CampaignInfo {
   state: "active" | "finished" | "stuck";
   /** 0 for the first campaign of a file, n for its n-th follow-up. */
   attempt: number;
+  /** The zone of its contacts, when the window is in the callee's zone. */
+  zone?: string;
+  /** Contacts it was made for. */
+  audience?: number;
   followUps: string[];
 }
 
@@ -50,6 +54,8 @@ export interface CampaignSummary {
   errors: { message: string; count: number }[];
   /** Share of contacts whose call is final, 0..1. */
   completion: number;
+  /** Records whose status is in no list of the job's `polling.statuses`, by status. */
+  unknownStatuses?: Record<string, number>;
   /** What the service's answers held that could not be read: the operator should know. */
   unreadable?: Unreadable;
   generatedAt: string;

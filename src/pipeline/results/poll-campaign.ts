@@ -4,9 +4,16 @@ import type { AudienceEntry } from "../../api/schemas/campaign.ts";
 import { withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { CallHistory } from "../campaign/call-history.ts";
 import type { SuppressionList } from "../campaign/suppression.ts";
 import type { CampaignStore } from "./campaign-store.ts";
-import { applyRecord, isFinished, type StatusClasses } from "./campaign-totals.ts";
+import {
+  applyRecord,
+  isFinalStatus,
+  isFinished,
+  isUnknownStatus,
+  type StatusClasses,
+} from "./campaign-totals.ts";
 import type { ResultRecord, Unreadable } from "./model.ts";
 import { audienceDigest, diffRecords, encodeAll, toRecord } from "./result-record.ts";
 
@@ -31,6 +38,8 @@ export interface PollOutcome {
   optedOut: number;
   /** What this poll could not read, when it changed something. */
   unreadable?: Unreadable | undefined;
+  /** Statuses in no list that this campaign shows for the first time. */
+  newUnknownStatuses?: string[];
   skipped?: "busy" | "unknown" | "not-active";
 }
 
@@ -43,6 +52,8 @@ export interface PollOptions {
   classes: StatusClasses;
   /** Non-final entries unchanged this long make the campaign stuck. */
   stuckAfterMs: number;
+  /** Each number's call history: told how each call ended. */
+  history?: CallHistory;
   /** Aborts the audience request (the daemon stopping, the poll's lock lost). */
   signal?: AbortSignal;
   now?: () => number;
@@ -117,15 +128,21 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
   totals.unreadable = unreadableOf(read, duplicatePhones);
   const transitions = [];
   const optedOut: string[] = [];
+  const ended: { phone: string; status: string }[] = [];
+  const newUnknown = new Set<string>();
   for (const [i, change] of changes.entries()) {
     const old = before[i];
     if (old) applyRecord(totals, old, -1, o.classes);
     applyRecord(totals, change.record, 1, o.classes);
-    if (old?.status !== change.record.status) {
-      transitions.push({ phone: change.phone, from: old?.status ?? "", to: change.record.status });
-      if (o.classes.optedOut.includes(change.record.status)) optedOut.push(change.phone);
+    const status = change.record.status;
+    if (old?.status !== status) {
+      transitions.push({ phone: change.phone, from: old?.status ?? "", to: status });
+      if (o.classes.optedOut.includes(status)) optedOut.push(change.phone);
+      if (isFinalStatus(status, o.classes)) ended.push({ phone: change.phone, status });
     }
+    if (isUnknownStatus(status, o.classes) && !totals.unknownSeen?.includes(status)) newUnknown.add(status);
   }
+  if (newUnknown.size > 0) totals.unknownSeen = [...(totals.unknownSeen ?? []), ...newUnknown];
   const finished = isFinished(totals);
   const version = stored.version + (changes.length > 0 ? 1 : 0);
   await o.store.commit(
@@ -137,6 +154,12 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
   for (const change of changes) seen.set(change.phone, change.fingerprint);
   remember(campaignId, { version, seen });
   if (optedOut.length > 0) await o.suppression.add(optedOut);
+  // Each number's history learns how its call ended (a few at a time: one key per number).
+  for (let i = 0; i < ended.length && o.history; i += 200) {
+    await Promise.all(
+      ended.slice(i, i + 200).map((e) => o.history!.recordOutcome(e.phone, campaignId, e.status, at)),
+    );
+  }
   return {
     changed: changes.length,
     version,
@@ -144,6 +167,7 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     ended: finished,
     optedOut: optedOut.length,
     ...(totals.unreadable ? { unreadable: totals.unreadable } : {}),
+    ...(newUnknown.size > 0 ? { newUnknownStatuses: [...newUnknown] } : {}),
   };
 }
 

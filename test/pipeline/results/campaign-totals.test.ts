@@ -17,6 +17,8 @@ const classes: StatusClasses = {
   final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
   retry: [...AUDIENCE_STATUSES.retry],
   optedOut: [...AUDIENCE_STATUSES.optedOut],
+  pending: [...AUDIENCE_STATUSES.pending],
+  unknownIs: "final" as const,
 };
 const STATUSES = [...AUDIENCE_STATUSES.pending, ...classes.final];
 

@@ -13,6 +13,8 @@ const classes = {
   final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
   retry: [...AUDIENCE_STATUSES.retry],
   optedOut: [...AUDIENCE_STATUSES.optedOut],
+  pending: [...AUDIENCE_STATUSES.pending],
+  unknownIs: "final" as const,
 };
 
 describe("pollCampaign (real Redis, simulator with frozen time moved by hand)", () => {

@@ -1,0 +1,156 @@
+import type { Client } from "../../api/client.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { ContactFileReader } from "../../ingest/reader.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { createContactLedger } from "../import/contact-ledger.ts";
+import { type ContactToImport, importContacts } from "../import/import-contacts.ts";
+import { importSpecOf } from "../import/import-use-case.ts";
+import { resolveSegment } from "../import/resolve-segment.ts";
+import type { CallHistory } from "./call-history.ts";
+import { calleeZone } from "./callee-zone.ts";
+import { campaignName, scheduledAtFor } from "./create-campaign.ts";
+import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
+import type { SuppressionList } from "./suppression.ts";
+
+export interface AudienceDeps {
+  client: Client;
+  redis: RedisClient;
+  keys: RedisKeys;
+  leaseMs: number;
+  retentionMs: number;
+  suppression: SuppressionList;
+  history: CallHistory;
+}
+
+/** An imported file, as its campaigns need it. */
+export interface ImportedFileRef {
+  job: string;
+  sha256: string;
+  gen: number;
+  original: string;
+  /** Where it is now, to read its rows again. */
+  path: string;
+  /** When it was admitted: `{date}` in names, the same for every attempt. */
+  admittedAt: number;
+  /** Its identity: its new contacts are recorded in the ledger as its own. */
+  creator: string;
+  /** The job's segment it was filed in, and how many of its contacts are in it. */
+  segmentId: string;
+  contacts: number;
+}
+
+/** Who a file's campaigns call, as the file's summary reports it. */
+export interface AudienceReport {
+  /** The file's new contacts: created by its import. */
+  new: number;
+  /** Of those, opted out since, or put in another campaign within the cooldown meanwhile. */
+  optedOut: number;
+  recentlyCalled: number;
+  /** One campaign per zone (one with no zone unless the window says `timezone: callee`). */
+  campaigns: { zone?: string; name: string; contacts: number; scheduledAt: string }[];
+}
+
+/**
+ * The campaigns of an imported file (audience `file`, the default): exactly its new, callable
+ * contacts, grouped by their own time zone when the window says `timezone: callee`, each group in a
+ * segment of its own (named like its campaign) and reserved in the call history, so no other
+ * campaign calls them within the cooldown. With audience `segment`, the job's whole segment.
+ * Repeatable: segments are created once, contacts through the ledger, reservations by key.
+ */
+export async function audiencesOf(
+  def: JobDefinition,
+  f: ImportedFileRef,
+  d: AudienceDeps,
+  now: number,
+): Promise<{ requests: CampaignRequest[]; report: AudienceReport }> {
+  const c = def.campaign;
+  const report: AudienceReport = { new: 0, optedOut: 0, recentlyCalled: 0, campaigns: [] };
+  if (!c || f.contacts === 0) return { requests: [], report };
+  const base = { job: f.job, sha256: f.sha256, gen: f.gen, original: f.original, attempt: 0 };
+  const name = (zone?: string) =>
+    campaignName(c.name, {
+      job: f.job,
+      file: f.original,
+      sha256: f.sha256,
+      now: f.admittedAt,
+      attempt: 0,
+      zone,
+    });
+  if (c.audience === "segment") {
+    const request = { ...base, segmentId: f.segmentId, name: name() };
+    report.campaigns.push({
+      name: request.name,
+      contacts: f.contacts,
+      scheduledAt: scheduledAtFor(c.start, now),
+    });
+    return { requests: [request], report };
+  }
+
+  const ledger = createContactLedger(d.redis, {
+    keys: d.keys,
+    leaseMs: d.leaseMs,
+    retentionMs: d.retentionMs,
+  });
+  const created = await ledger.createdBy(f.segmentId, f.creator);
+  report.new = created.length;
+  const suppressed = await d.suppression.which(created);
+  report.optedOut = suppressed.size;
+  const window = c.start !== "asap" && "window" in c.start ? c.start.window : undefined;
+  const byZone = new Map<string | undefined, string[]>();
+  for (const phone of created.filter((p) => !suppressed.has(p))) {
+    const zone =
+      window?.timezone === "callee" ? await calleeZone(phone, window.fallbackTimezone!) : undefined;
+    byZone.set(zone, [...(byZone.get(zone) ?? []), phone]);
+  }
+
+  const recallMs = def.contacts.recallAfterDays * 86_400_000;
+  const requests: CampaignRequest[] = [];
+  for (const [zone, phones] of [...byZone].sort((a, b) => String(a[0]).localeCompare(String(b[0])))) {
+    const scheduledAt = scheduledAtFor(c.start, now, now, zone);
+    const request: CampaignRequest = { ...base, segmentId: "", name: name(zone), ...(zone ? { zone } : {}) };
+    const key = campaignKey(request);
+    const callable = new Set<string>();
+    for (const phone of phones) {
+      if (await d.history.reserve(phone, key, Date.parse(scheduledAt), recallMs)) callable.add(phone);
+      else report.recentlyCalled += 1;
+    }
+    if (callable.size === 0) continue;
+    const segment = await resolveSegment(
+      d.client,
+      d.redis,
+      d.keys,
+      { name: request.name, description: `Contacts of ${f.original} called by campaign ${request.name}` },
+      { lockMs: d.leaseMs },
+    );
+    await importContacts(rowsOf(def, f.path, callable), {
+      client: d.client,
+      ledger,
+      segmentId: segment.id,
+      owner: `audience-${key}`,
+    });
+    requests.push({ ...request, segmentId: segment.id });
+    report.campaigns.push({
+      ...(zone ? { zone } : {}),
+      name: request.name,
+      contacts: callable.size,
+      scheduledAt,
+    });
+  }
+  return { requests, report };
+}
+
+/** The file's valid rows whose phone is in `phones`, each phone once, read again from the file. */
+async function* rowsOf(
+  def: JobDefinition,
+  path: string,
+  phones: ReadonlySet<string>,
+): AsyncGenerator<ContactToImport> {
+  const reader = await ContactFileReader.open(path, importSpecOf(def).ingest);
+  const seen = new Set<string>();
+  for await (const row of reader) {
+    if (row.kind !== "valid" || !phones.has(row.phone) || seen.has(row.phone)) continue;
+    seen.add(row.phone);
+    yield { phone: row.phone, contact: row.contact, index: row.index };
+  }
+}

@@ -1,0 +1,95 @@
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { defineScript } from "../../lib/scripts.ts";
+
+/** What vcw knows of one number's calls, across all jobs. */
+export interface CallRecord {
+  /** When it was last put in a campaign: that campaign's planned start (epoch ms). */
+  lastAt: number;
+  /** The campaign: its key until the service gave it an id, then its id. */
+  campaign: string;
+  /** Campaigns it was put in. */
+  attempts: number;
+  /** The last final status a poll read, and when. */
+  outcome?: string;
+  outcomeAt?: number;
+}
+
+// Check and record in one step, per number: two imports at once never both put it in a campaign.
+const reserve = defineScript<string>(
+  "calls_reserve",
+  1,
+  `
+local h = redis.call('HMGET', KEYS[1], 'lastAt', 'campaign')
+if h[2] == ARGV[1] then return 'ok' end
+local last = tonumber(h[1])
+if ARGV[4] ~= 'force' and last and tonumber(ARGV[2]) - last < tonumber(ARGV[3]) then return 'recent' end
+redis.call('HSET', KEYS[1], 'lastAt', ARGV[2], 'campaign', ARGV[1])
+redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 'ok'
+`,
+);
+
+export interface CallHistoryOptions {
+  /** How long a number's history is kept after its last call: at least the longest cooldown. */
+  keepMs: number;
+}
+
+/** Per-number call history in Redis (a small hash per number, its own hash tag). */
+export function createCallHistory(redis: RedisClient, keys: RedisKeys, o: CallHistoryOptions) {
+  return {
+    /**
+     * Which of `phones` were put in a campaign planned less than `withinMs` before `now` (or
+     * after it) by another campaign than those whose key starts with `exceptPrefix` (a file's own).
+     */
+    async recentlyCalled(
+      phones: readonly string[],
+      withinMs: number,
+      now: number,
+      exceptPrefix?: string,
+    ): Promise<Set<string>> {
+      if (withinMs <= 0) return new Set();
+      const found = await Promise.all(phones.map((p) => redis.hmget(keys.calls(p), "lastAt", "campaign")));
+      return new Set(
+        phones.filter((_, i) => {
+          const [lastAt, campaign] = found[i]!;
+          if (!lastAt || (exceptPrefix && campaign?.startsWith(exceptPrefix))) return false;
+          return now - Number(lastAt) < withinMs;
+        }),
+      );
+    },
+
+    /**
+     * Puts `phone` in campaign `campaign`, planned at `at`, unless another campaign did within
+     * `withinMs` (`force`: regardless, for follow-ups). True when it is in.
+     */
+    async reserve(phone: string, campaign: string, at: number, withinMs: number, force = false) {
+      const r = await reserve(
+        redis,
+        [keys.calls(phone)],
+        [campaign, at, withinMs, force ? "force" : "", o.keepMs],
+      );
+      return r === "ok";
+    },
+
+    /** A poll read a final status for `phone` in campaign `campaignId`. */
+    async recordOutcome(phone: string, campaignId: string, status: string, at: number): Promise<void> {
+      await redis.hset(keys.calls(phone), { campaign: campaignId, outcome: status, outcomeAt: String(at) });
+      await redis.pexpire(keys.calls(phone), o.keepMs);
+    },
+
+    async get(phone: string): Promise<CallRecord | undefined> {
+      const h = await redis.hgetall(keys.calls(phone));
+      if (!h.lastAt) return undefined;
+      return {
+        lastAt: Number(h.lastAt),
+        campaign: h.campaign ?? "",
+        attempts: Number(h.attempts ?? 0),
+        ...(h.outcome ? { outcome: h.outcome, outcomeAt: Number(h.outcomeAt) } : {}),
+      };
+    },
+  };
+}
+
+export type CallHistory = ReturnType<typeof createCallHistory>;

@@ -45,16 +45,16 @@ describe("vcw validate", () => {
     expect(existsSync(out)).toBe(true);
   });
 
-  it("--map chooses a column explicitly", async () => {
+  it("two phone columns are ranked; --map chooses one explicitly", async () => {
     const f = writeFixture(dir, "two-phones.csv", "Name,Phone,Mobile\nAna,4155550101,4155550102\n");
-    const failed = await runCli(["validate", f, "--country", "US"]);
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/columns "Phone" and "Mobile" both map to phone/);
-    const mapped = await runCli(["validate", f, "--country", "US", "--map", "phone=Mobile", "--json"]);
+    const ranked = await runCli(["validate", f, "--country", "US", "--json"]);
+    expect(ranked.code).toBe(0);
+    expect(JSON.parse(ranked.stdout)).toMatchObject({ valid: 1, columns: { phone: "Mobile" } });
+    const mapped = await runCli(["validate", f, "--country", "US", "--map", "phone=Phone", "--json"]);
     expect(JSON.parse(mapped.stdout)).toMatchObject({
       valid: 1,
-      columns: { phone: "Mobile" },
-      unknownColumns: ["Phone"],
+      columns: { phone: "Phone" },
+      unknownColumns: ["Mobile"],
     });
   });
 

@@ -14,10 +14,12 @@ export const CONTACT_FIELDS = [
 export type ContactField = (typeof CONTACT_FIELDS)[number];
 export type MappedField = ContactField | "full_name";
 
-/** Header as compared: BOM gone, NFKC, lower case, letters and digits only. */
+/** Header as compared: BOM gone, NFKC, accents dropped ("Prénom" is "prenom"), lower case, letters and digits only. */
 export const normalizeHeader = (header: string): string =>
   header
     .replace(/^\uFEFF/, "")
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
     .normalize("NFKC")
     .toLowerCase()
     .replace(/[^\p{L}\p{N}]+/gu, "");
@@ -25,8 +27,19 @@ export const normalizeHeader = (header: string): string =>
 /** Normalized names of each field, best first: when two columns name one field, the better name wins. */
 export const SYNONYMS: Record<MappedField, string[]> = {
   first_name: ["firstname", "first", "givenname", "forename", "fname", "prenom", "vorname", "nombre"],
-  last_name: ["lastname", "last", "surname", "familyname", "lname", "nachname", "apellido", "apellidos"],
-  full_name: ["name", "fullname", "contactname", "contact", "customername", "nom"],
+  // French "Nom" beside "Prénom" is the family name.
+  last_name: [
+    "lastname",
+    "last",
+    "surname",
+    "familyname",
+    "lname",
+    "nachname",
+    "apellido",
+    "apellidos",
+    "nom",
+  ],
+  full_name: ["name", "fullname", "contactname", "contact", "customername", "nomcomplet"],
   phone: [
     "phone",
     "phonenumber",

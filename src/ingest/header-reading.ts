@@ -29,7 +29,7 @@ export type HeaderReading =
 
 const NONE: HeaderReading = { role: "none" };
 /** Number words that make a phone on their own: "Number", not "No" (a row number) or "Nr". */
-const WHOLE_NUMBER_WORDS = new Set(["number", "numbers", "numero", "número", "nummer"]);
+const WHOLE_NUMBER_WORDS = new Set(["number", "numbers", "numero", "nummer"]);
 const EMAIL_PART = new Set([...EMAIL_WORDS, "address", "addresses", "id"]);
 /** Kind words that name a phone alone (Outlook's "Callback", "ISDN"); "Home" or "Work" alone do not. */
 const PHONE_ALONE = new Set(["callback", "isdn", "voip", "landline"]);

@@ -20,7 +20,6 @@ export const KIND_WORDS: Record<string, PhoneKind | NeverKind> = {
   whatsapp: "mobile",
   sms: "mobile",
   movil: "mobile",
-  móvil: "mobile",
   celular: "mobile",
   portable: "mobile",
   main: "main",
@@ -33,11 +32,14 @@ export const KIND_WORDS: Record<string, PhoneKind | NeverKind> = {
   office: "work",
   direct: "work",
   corporate: "work",
+  bureau: "work",
   home: "home",
   private: "home",
   personal: "home",
   residence: "home",
   landline: "home",
+  fixe: "home",
+  domicile: "home",
   other: "other",
   additional: "other",
   alternate: "other",
@@ -86,7 +88,11 @@ export function kindOfWords(words: readonly string[]): PhoneKind | NeverKind | u
  * is an unlabelled number, tried like a plain "Phone" column; an unknown one is "other".
  */
 export function kindOfLabel(label: string): PhoneKind | NeverKind {
-  const words = label.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  const words = label
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu);
   if (!words) return "main";
   return kindOfWords(words) ?? "other";
 }

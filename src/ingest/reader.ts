@@ -90,7 +90,7 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
 
     const { source, opened } = await openSource(file, options);
     try {
-      const found = await findHeader(source, file, options.mapping);
+      const found = await findHeader(source, file, options.mapping, opened.sheet);
       const columns = mapColumns(found.header.cells, file, options.mapping);
       const info: FileInfo = {
         file,
@@ -150,15 +150,17 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
           ? "repeated_header"
           : checkRow(cells, this.info.columns, this.options);
         const row: Checked = { cells, line, check };
-        // A row with no phone and one or two cells may be a report's footer: held until a marker says so.
-        if (check !== "repeated_header" && !check.ok && isPhoneMissing(check.issues) && mayBeFooter(cells)) {
-          if (inFooter || isFooterMarker(cells)) {
+        // A row of one or two cells and no phone may be a report's footer: a marker ("Copyright",
+        // "Grand Totals") says so; rows after a blank line are held until one does.
+        if (check !== "repeated_header" && !check.ok && mayBeFooter(cells)) {
+          const noPhone = isPhoneMissing(check.issues);
+          if (isFooterMarker(cells) || (inFooter && noPhone)) {
             this.totals.footerLines += held.length + 1;
             held.length = 0;
             inFooter = true;
             continue;
           }
-          if (afterBlank && held.length < MAX_HELD) {
+          if (afterBlank && noPhone && held.length < MAX_HELD) {
             held.push(row);
             continue;
           }
@@ -238,7 +240,12 @@ async function openSource(
 }
 
 /** Reads records until the header is known: see `headerIndex`. The records below it are kept. */
-async function findHeader(source: RowSource, file: string, mapping: ExplicitMapping) {
+async function findHeader(
+  source: RowSource,
+  file: string,
+  mapping: ExplicitMapping,
+  sheet: string | undefined,
+) {
   const read: RawRow[] = [];
   const filled: RawRow[] = [];
   let ended = false;
@@ -264,8 +271,10 @@ async function findHeader(source: RowSource, file: string, mapping: ExplicitMapp
     );
   } while (at === undefined && !ended);
   const header = filled[at ?? 0];
-  if (!header)
-    throw new IngestFileError("empty", file, "the file has no header row (it holds only blank lines)");
+  if (!header) {
+    const what = sheet === undefined ? "the file" : `the sheet "${sheet}"`;
+    throw new IngestFileError("empty", file, `${what} has no header row (it holds only blank lines)`);
+  }
   return {
     header: { cells: header.cells.map((h) => h.trim()), line: header.line },
     preambleLines: at ?? 0,

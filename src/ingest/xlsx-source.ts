@@ -1,5 +1,4 @@
 import { createReadStream, type ReadStream } from "node:fs";
-import ExcelJS from "exceljs";
 import { IngestFileError } from "./ingest-file-error.ts";
 import { asFileError, type RowSource } from "./row-source.ts";
 
@@ -15,7 +14,7 @@ interface StreamedSheet {
   name: string;
   /** A temporary file's stream when exceljs deferred the sheet until after the shared strings. */
   iterator: unknown;
-  [Symbol.asyncIterator](): AsyncIterator<{ number: number; values: unknown }>;
+  [Symbol.asyncIterator](): AsyncIterator<StreamedRow>;
 }
 
 export interface OpenedSheet {
@@ -24,30 +23,53 @@ export interface OpenedSheet {
   sheets: string[];
 }
 
-/** A cell as text, the way a CSV export would have written it. Pure. */
-export function cellText(value: unknown): string {
+const ZEROS = /^0+$/;
+
+/**
+ * A cell as text, the way a CSV export would have written it. Pure. Integers keep every digit
+ * (14155550123, not 1.4E+10), and the leading zeros of a "0000000000" format; past 1e21 JavaScript
+ * writes 1e+21, which the phone check reports as scientific notation, as for such a CSV cell.
+ */
+export function cellText(value: unknown, numFmt?: unknown): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "string") return value;
-  // Integers keep every digit (14155550123, not 1.4E+10); past 1e21 JavaScript writes 1e+21, which
-  // the phone check reports as scientific notation, as it does for such a CSV cell.
-  if (typeof value === "number") return String(value);
+  if (typeof value === "number") {
+    const text = String(value);
+    return typeof numFmt === "string" && ZEROS.test(numFmt) && /^\d+$/.test(text)
+      ? text.padStart(numFmt.length, "0")
+      : text;
+  }
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) {
+    const iso = value.toISOString();
+    return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
+  }
   if (typeof value === "object") {
     const v = value as { richText?: { text?: string }[]; result?: unknown; error?: string; text?: unknown };
     if (Array.isArray(v.richText)) return v.richText.map((r) => r.text ?? "").join("");
-    if ("result" in v || "formula" in v || "sharedFormula" in v) return cellText(v.result);
+    if ("result" in v || "formula" in v || "sharedFormula" in v) return cellText(v.result, numFmt);
     if (v.error !== undefined) return String(v.error);
     if (v.text !== undefined) return cellText(v.text);
   }
   return String(value);
 }
 
-/** Row values as exceljs gives them (1-based, with holes) to an array of cell texts. Pure. */
-export function rowCells(values: unknown): string[] {
-  if (!Array.isArray(values)) return [];
-  const cells = new Array<string>(Math.max(0, values.length - 1));
-  for (let i = 1; i < values.length; i++) cells[i - 1] = cellText(values[i]);
+interface StreamedCell {
+  value: unknown;
+  numFmt?: unknown;
+}
+export interface StreamedRow {
+  number: number;
+  eachCell(each: (cell: StreamedCell, column: number) => void): void;
+}
+
+/** A row's cells as texts, from column A; cells never written are empty. */
+export function rowCells(row: StreamedRow): string[] {
+  const cells: string[] = [];
+  row.eachCell((cell, column) => {
+    cells[column - 1] = cellText(cell.value, cell.numFmt);
+  });
+  for (let i = 0; i < cells.length; i++) cells[i] ??= "";
   return cells;
 }
 
@@ -74,12 +96,15 @@ const isFileStream = (value: unknown): value is ReadStream =>
  * ends, if reading stops early).
  */
 export async function openXlsx(file: string, wanted: string | number | undefined): Promise<OpenedSheet> {
+  // Loaded on first use: CSV readers do not pay for exceljs's module graph.
+  const { default: ExcelJS } = await import("exceljs");
   const input = createReadStream(file, { highWaterMark: 64 * 1024 });
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: "emit",
     sharedStrings: "cache",
     hyperlinks: "ignore",
-    styles: "ignore",
+    // Number formats tell dates from numbers, and keep the zeros of "0000000000".
+    styles: "cache",
     entries: "ignore",
   });
   const workbook = reader as unknown as StreamedWorkbook;
@@ -95,22 +120,33 @@ export async function openXlsx(file: string, wanted: string | number | undefined
     }
     finished = true;
   };
-  const stop = () => {
-    if (!finished) input.destroy();
+  // Stops early. A sheet read from a temporary file means the whole archive was read already:
+  // draining is then quick and removes the files. Otherwise reading stops where it is.
+  const release = (sheet: StreamedSheet | undefined) => {
+    if (finished) return;
+    if (sheet && isFileStream(sheet.iterator)) {
+      sheet.iterator.destroy();
+      drain().catch(() => input.destroy());
+    } else input.destroy();
   };
 
   let target: StreamedSheet | undefined;
+  let current: StreamedSheet | undefined;
   try {
     for (;;) {
       const next = await worksheets.next();
-      if (next.done) break;
-      const name = chooseSheet(sheetsOf(), wanted);
-      if (name === undefined) break;
-      if (next.value.name === name) {
-        target = next.value;
+      if (next.done) {
+        finished = true;
         break;
       }
-      if (isFileStream(next.value.iterator)) next.value.iterator.destroy();
+      current = next.value;
+      const name = chooseSheet(sheetsOf(), wanted);
+      if (name === undefined) break;
+      if (current.name === name) {
+        target = current;
+        break;
+      }
+      if (isFileStream(current.iterator)) current.iterator.destroy();
     }
   } catch (error) {
     input.destroy();
@@ -118,7 +154,7 @@ export async function openXlsx(file: string, wanted: string | number | undefined
   }
   const sheets = sheetsOf().map((s) => s.name);
   if (!target) {
-    input.destroy();
+    release(current);
     if (sheets.length === 0)
       throw new IngestFileError(
         "not_a_workbook",
@@ -133,10 +169,11 @@ export async function openXlsx(file: string, wanted: string | number | undefined
   }
 
   let line = 0;
-  const sheetRows = target[Symbol.asyncIterator]();
+  const sheet = target;
+  const sheetRows = sheet[Symbol.asyncIterator]();
   const rows: AsyncIterator<string[]> = {
     async next() {
-      let next: IteratorResult<{ number: number; values: unknown }>;
+      let next: IteratorResult<StreamedRow>;
       try {
         next = await sheetRows.next();
       } catch (error) {
@@ -147,10 +184,10 @@ export async function openXlsx(file: string, wanted: string | number | undefined
         return { done: true, value: undefined };
       }
       line = next.value.number;
-      return { done: false, value: rowCells(next.value.values) };
+      return { done: false, value: rowCells(next.value) };
     },
   };
-  return { source: { rows, lineOf: () => line, close: stop }, sheet: target.name, sheets };
+  return { source: { rows, lineOf: () => line, close: () => release(sheet) }, sheet: sheet.name, sheets };
 }
 
 function workbookError(error: unknown, file: string): IngestFileError {

@@ -16,10 +16,11 @@ export interface PhoneTry {
 
 export type PhonePick =
   /** `refused`: values tried before the one used (a fallback). */
-  | { ok: true; e164: string; header: string; refused: PhoneTry[] }
+  | { ok: true; e164: string; header: string; refused: readonly PhoneTry[] }
   /** `refused` is empty when every phone cell is empty. */
-  | { ok: false; refused: PhoneTry[] };
+  | { ok: false; refused: readonly PhoneTry[] };
 
+const NONE: readonly PhoneTry[] = Object.freeze([]);
 const labelKinds = new Map<string, PhoneKind | NeverKind>();
 function labelKind(label: string): PhoneKind | NeverKind {
   let kind = labelKinds.get(label);
@@ -75,13 +76,18 @@ export function pickPhone(
   country: CountryCode | undefined,
   maxChars: number,
 ): PhonePick {
-  const refused: PhoneTry[] = [];
+  // Allocated only when a value is refused: most rows have one valid number.
+  let tried: PhoneTry[] | undefined;
+  const refuse = (t: PhoneTry) => {
+    tried ??= [];
+    tried.push(t);
+  };
   const never: PhoneTry[] = [];
   for (const phone of labelled ? rowOrder(cells, phones, never) : phones) {
     const raw = cleanCell(cells[phone.column]);
     if (raw === "") continue;
     if (raw.length > maxChars) {
-      refused.push({
+      refuse({
         header: phone.header,
         value: `${raw.slice(0, 50)}…`,
         code: "value_too_long",
@@ -92,16 +98,16 @@ export function pickPhone(
     const values = splitValues(raw);
     for (const value of values) {
       const result = normalizePhone(value, country);
-      if (result.ok) return { ok: true, e164: result.e164, header: phone.header, refused };
-      refused.push({ header: phone.header, value, code: result.code, message: result.message });
+      if (result.ok) return { ok: true, e164: result.e164, header: phone.header, refused: tried ?? NONE };
+      refuse({ header: phone.header, value, code: result.code, message: result.message });
     }
     if (values.length > 1) {
       // "030 / 1234567" may be one number written with a spaced slash.
       const whole = normalizePhone(raw, country);
-      if (whole.ok) return { ok: true, e164: whole.e164, header: phone.header, refused };
+      if (whole.ok) return { ok: true, e164: whole.e164, header: phone.header, refused: tried ?? NONE };
     }
   }
-  return { ok: false, refused: never.length ? [...refused, ...never] : refused };
+  return { ok: false, refused: [...(tried ?? NONE), ...never] };
 }
 
 const tryText = (t: PhoneTry, many: boolean) => (many ? `${t.header}: ${t.message}` : t.message);

@@ -38,8 +38,9 @@ interface RawRow {
   cells: string[];
   line: number;
 }
+type Check = RowCheck | "repeated_header";
 interface Checked extends RawRow {
-  check: RowCheck | "repeated_header";
+  check: Check;
 }
 
 const isBlank = (cells: readonly string[]) => cells.every((c) => c.trim() === "");
@@ -115,7 +116,7 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
     const held: Checked[] = [];
     let afterBlank = false;
     let inFooter = false;
-    const settle = (row: Checked) => {
+    const settle = (cells: string[], line: number, check: Check) => {
       if (index >= this.options.maxRows) {
         throw new IngestFileError(
           "too_many_rows",
@@ -123,14 +124,17 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
           `the file has more than ${this.options.maxRows} data rows, the limit`,
         );
       }
-      const outcome = this.classify(row, index++);
+      const outcome = this.classify(cells, line, check, index++);
       count(this.totals, outcome);
       return outcome;
     };
     try {
       for (;;) {
-        let record = this.pending.shift();
-        if (record === undefined) {
+        let cells: string[];
+        let line: number;
+        if (this.pending.length > 0) {
+          ({ cells, line } = this.pending.shift()!);
+        } else {
           let next: IteratorResult<string[]>;
           try {
             next = await rows.next();
@@ -138,9 +142,9 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
             throw asFileError(error, this.info.file);
           }
           if (next.done) break;
-          record = { cells: next.value, line: this.source.lineOf(next.value) };
+          cells = next.value;
+          line = this.source.lineOf(cells);
         }
-        const { cells, line } = record;
         if (isBlank(cells)) {
           this.totals.blankLines += 1;
           afterBlank = true;
@@ -149,7 +153,6 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
         const check = this.isRepeatedHeader(cells, headerKey)
           ? "repeated_header"
           : checkRow(cells, this.info.columns, this.options);
-        const row: Checked = { cells, line, check };
         // A row of one or two cells and no phone may be a report's footer: a marker ("Copyright",
         // "Grand Totals") says so; rows after a blank line are held until one does.
         if (check !== "repeated_header" && !check.ok && mayBeFooter(cells)) {
@@ -161,16 +164,16 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
             continue;
           }
           if (afterBlank && noPhone && held.length < MAX_HELD) {
-            held.push(row);
+            held.push({ cells, line, check });
             continue;
           }
         }
         inFooter = false;
         afterBlank = false;
-        for (const h of held.splice(0)) yield settle(h);
-        yield settle(row);
+        if (held.length > 0) for (const h of held.splice(0)) yield settle(h.cells, h.line, h.check);
+        yield settle(cells, line, check);
       }
-      for (const h of held.splice(0)) yield settle(h);
+      for (const h of held.splice(0)) yield settle(h.cells, h.line, h.check);
     } finally {
       this.source.close();
     }
@@ -185,7 +188,7 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
     );
   }
 
-  private classify({ cells, line, check }: Checked, index: number): RowOutcome {
+  private classify(cells: string[], line: number, check: Check, index: number): RowOutcome {
     if (check === "repeated_header") {
       return { kind: "skipped", line, index, cells, reason: check, message: "the header row, repeated" };
     }

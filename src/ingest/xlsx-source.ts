@@ -1,6 +1,7 @@
 import { createReadStream, type ReadStream } from "node:fs";
 import { IngestFileError } from "./ingest-file-error.ts";
 import { asFileError, type RowSource } from "./row-source.ts";
+import { SharedStrings } from "./shared-strings.ts";
 
 /** The workbook's sheets in tab order, as exceljs reads them from xl/workbook.xml. */
 interface SheetModel {
@@ -17,6 +18,14 @@ interface StreamedSheet {
   [Symbol.asyncIterator](): AsyncIterator<StreamedRow>;
 }
 
+/** What exceljs's parse() yields: a sheet, or (with sharedStrings: "emit") one shared string. */
+interface ParseEvent {
+  eventType?: string;
+  value?: StreamedSheet;
+  index?: number;
+  text?: unknown;
+}
+
 export interface OpenedSheet {
   source: RowSource;
   sheet: string;
@@ -30,7 +39,7 @@ const ZEROS = /^0+$/;
  * (14155550123, not 1.4E+10), and the leading zeros of a "0000000000" format; past 1e21 JavaScript
  * writes 1e+21, which the phone check reports as scientific notation, as for such a CSV cell.
  */
-export function cellText(value: unknown, numFmt?: unknown): string {
+export function cellText(value: unknown, numFmt?: unknown, strings?: SharedStrings): string {
   if (value === null || value === undefined) return "";
   if (typeof value === "string") return value;
   if (typeof value === "number") {
@@ -45,9 +54,16 @@ export function cellText(value: unknown, numFmt?: unknown): string {
     return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
   }
   if (typeof value === "object") {
-    const v = value as { richText?: { text?: string }[]; result?: unknown; error?: string; text?: unknown };
+    const v = value as {
+      sharedString?: number;
+      richText?: { text?: string }[];
+      result?: unknown;
+      error?: string;
+      text?: unknown;
+    };
+    if (typeof v.sharedString === "number") return strings?.get(v.sharedString) ?? "";
     if (Array.isArray(v.richText)) return v.richText.map((r) => r.text ?? "").join("");
-    if ("result" in v || "formula" in v || "sharedFormula" in v) return cellText(v.result, numFmt);
+    if ("result" in v || "formula" in v || "sharedFormula" in v) return cellText(v.result, numFmt, strings);
     if (v.error !== undefined) return String(v.error);
     if (v.text !== undefined) return cellText(v.text);
   }
@@ -64,10 +80,10 @@ export interface StreamedRow {
 }
 
 /** A row's cells as texts, from column A; cells never written are empty. */
-export function rowCells(row: StreamedRow): string[] {
+export function rowCells(row: StreamedRow, strings?: SharedStrings): string[] {
   const cells: string[] = [];
   row.eachCell((cell, column) => {
-    cells[column - 1] = cellText(cell.value, cell.numFmt);
+    cells[column - 1] = cellText(cell.value, cell.numFmt, strings);
   });
   for (let i = 0; i < cells.length; i++) cells[i] ??= "";
   return cells;
@@ -91,9 +107,9 @@ const isFileStream = (value: unknown): value is ReadStream =>
 
 /**
  * One sheet of an .xlsx workbook as a stream of rows, with exceljs's streaming reader: shared
- * strings are held in memory, rows are not. Excel writes the shared strings after the sheets, so
- * exceljs first inflates each sheet to a temporary file, removed once read (or when the process
- * ends, if reading stops early).
+ * strings are held in memory (packed), rows are not. exceljs first inflates each sheet to a
+ * temporary file, read once the shared strings are (Excel writes them after the sheets); the files
+ * are removed once read, or when the process ends.
  */
 export async function openXlsx(file: string, wanted: string | number | undefined): Promise<OpenedSheet> {
   // Loaded on first use: CSV readers do not pay for exceljs's module graph.
@@ -101,7 +117,9 @@ export async function openXlsx(file: string, wanted: string | number | undefined
   const input = createReadStream(file, { highWaterMark: 64 * 1024 });
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
     worksheets: "emit",
-    sharedStrings: "cache",
+    // Emitted to a packed store of ours rather than cached by exceljs as an array (see SharedStrings).
+    // exceljs then reads every sheet from a temporary file, once the shared strings are all read.
+    sharedStrings: "emit",
     hyperlinks: "ignore",
     // Number formats tell dates from numbers, and keep the zeros of "0000000000".
     styles: "cache",
@@ -109,7 +127,20 @@ export async function openXlsx(file: string, wanted: string | number | undefined
   });
   const workbook = reader as unknown as StreamedWorkbook;
   const sheetsOf = () => workbook.model?.sheets ?? [];
-  const worksheets = (reader as unknown as AsyncIterable<StreamedSheet>)[Symbol.asyncIterator]();
+  const strings = new SharedStrings();
+  const events = (reader as unknown as { parse(): AsyncIterator<ParseEvent> }).parse();
+  // Worksheets, in the order of the archive; the shared strings met on the way are stored.
+  const worksheets: AsyncIterator<StreamedSheet> = {
+    async next() {
+      for (;;) {
+        const event = await events.next();
+        if (event.done) return { done: true, value: undefined };
+        const e = event.value;
+        if (e.eventType === "worksheet" && e.value) return { done: false, value: e.value };
+        if (typeof e.index === "number") strings.add(cellText(e.text));
+      }
+    },
+  };
   let finished = false;
   // Runs exceljs to its end, skipping the other sheets, so that it removes its temporary files.
   const drain = async () => {
@@ -184,7 +215,7 @@ export async function openXlsx(file: string, wanted: string | number | undefined
         return { done: true, value: undefined };
       }
       line = next.value.number;
-      return { done: false, value: rowCells(next.value) };
+      return { done: false, value: rowCells(next.value, strings) };
     },
   };
   return { source: { rows, lineOf: () => line, close: () => release(sheet) }, sheet: sheet.name, sheets };

@@ -1,7 +1,7 @@
 /** The phone of one row: the first valid number among its phone columns, in rank order. Pure. */
 import type { CountryCode } from "libphonenumber-js/max";
 import type { PhoneColumn } from "./headers.ts";
-import { splitValues } from "./multi-value.ts";
+import { mayHoldSeveral, splitValues } from "./multi-value.ts";
 import { normalizePhone } from "./phone.ts";
 import { isNever, kindOfLabel, type NeverKind, type PhoneKind, rankOf } from "./phone-kind.ts";
 import { cleanCell } from "./text.ts";
@@ -65,6 +65,19 @@ function rowOrder(
   return order.sort((a, b) => a.rank - b.rank || a.at - b.at).map((o) => o.phone);
 }
 
+const picked = (e164: string, phone: PhoneColumn, tried: PhoneTry[] | undefined): PhonePick => ({
+  ok: true,
+  e164,
+  header: phone.header,
+  refused: tried ?? NONE,
+});
+const refusal = (phone: PhoneColumn, value: string, r: { code: string; message: string }): PhoneTry => ({
+  header: phone.header,
+  value,
+  code: r.code,
+  message: r.message,
+});
+
 /**
  * Tries the row's phone columns in order, and each value of a multi-value cell in order; the first
  * valid number wins. With `labelled`, label cells reorder the columns of this row.
@@ -78,36 +91,34 @@ export function pickPhone(
 ): PhonePick {
   // Allocated only when a value is refused: most rows have one valid number.
   let tried: PhoneTry[] | undefined;
-  const refuse = (t: PhoneTry) => {
-    tried ??= [];
-    tried.push(t);
-  };
-  const never: PhoneTry[] = [];
-  for (const phone of labelled ? rowOrder(cells, phones, never) : phones) {
+  const never: PhoneTry[] | undefined = labelled ? [] : undefined;
+  for (const phone of never ? rowOrder(cells, phones, never) : phones) {
     const raw = cleanCell(cells[phone.column]);
     if (raw === "") continue;
     if (raw.length > maxChars) {
-      refuse({
-        header: phone.header,
-        value: `${raw.slice(0, 50)}…`,
-        code: "value_too_long",
-        message: `phone is ${raw.length} characters long; the limit is ${maxChars}`,
-      });
+      const message = `phone is ${raw.length} characters long; the limit is ${maxChars}`;
+      (tried ??= []).push(refusal(phone, `${raw.slice(0, 50)}…`, { code: "value_too_long", message }));
+      continue;
+    }
+    if (!mayHoldSeveral(raw)) {
+      const result = normalizePhone(raw, country);
+      if (result.ok) return picked(result.e164, phone, tried);
+      (tried ??= []).push(refusal(phone, raw, result));
       continue;
     }
     const values = splitValues(raw);
     for (const value of values) {
       const result = normalizePhone(value, country);
-      if (result.ok) return { ok: true, e164: result.e164, header: phone.header, refused: tried ?? NONE };
-      refuse({ header: phone.header, value, code: result.code, message: result.message });
+      if (result.ok) return picked(result.e164, phone, tried);
+      (tried ??= []).push(refusal(phone, value, result));
     }
     if (values.length > 1) {
       // "030 / 1234567" may be one number written with a spaced slash.
       const whole = normalizePhone(raw, country);
-      if (whole.ok) return { ok: true, e164: whole.e164, header: phone.header, refused: tried ?? NONE };
+      if (whole.ok) return picked(whole.e164, phone, tried);
     }
   }
-  return { ok: false, refused: [...(tried ?? NONE), ...never] };
+  return { ok: false, refused: never?.length ? [...(tried ?? NONE), ...never] : (tried ?? NONE) };
 }
 
 const tryText = (t: PhoneTry, many: boolean) => (many ? `${t.header}: ${t.message}` : t.message);

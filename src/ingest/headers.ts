@@ -63,6 +63,8 @@ const FIELD_ORDER: MappedField[] = [
 ];
 
 const quote = (header: string) => `"${header}"`;
+/** A field as words: "job title"; a full name is a name. */
+const fieldName = (field: MappedField) => (field === "full_name" ? "name" : field.replace("_", " "));
 
 function explicitColumns(headers: readonly string[], file: string, explicit: ExplicitMapping) {
   const normalized = headers.map(normalizeHeader);
@@ -107,12 +109,12 @@ function rankPhones(
   return phones.sort((a, b) => rankOf(a.kind) - rankOf(b.kind) || a.column - b.column);
 }
 
-export function phoneWhy(phone: PhoneColumn, position: number, headers: readonly string[]): string {
+function phoneWhy(phone: PhoneColumn, position: number, phones: number, headers: readonly string[]): string {
   const kind =
     phone.labelColumn === undefined
       ? KIND_WHY[phone.kind]
       : `its kind read row by row from "${headers[phone.labelColumn]}", mobile first`;
-  return `${ordinal(position + 1)} phone tried: ${kind}`;
+  return phones === 1 ? `the only phone column: ${kind}` : `${ordinal(position + 1)} phone tried: ${kind}`;
 }
 
 function noPhone(file: string, headers: readonly string[], readings: HeaderReading[]): IngestFileError {
@@ -131,9 +133,9 @@ function ignoredWhy(r: HeaderReading, winner: string | undefined): string | unde
     case "never":
       return `a ${r.kind} number: ${NEVER_WHY}`;
     case "label_of":
-      return `the type or label of a ${r.field} column`;
+      return `the type or label of another ${fieldName(r.field)} column`;
     case "other_party":
-      return `the ${r.field.replace("_", " ")} of an organization or assistant, not of the contact`;
+      return `the ${fieldName(r.field)} of an organization or assistant, not the contact's`;
     case "field":
       return winner === undefined ? undefined : `also reads as ${r.field}; "${winner}" is preferred`;
     default:
@@ -202,7 +204,8 @@ export function mapColumns(
     if (field === "phone") {
       phones.forEach((p, n) => {
         fields[p.column] = "phone";
-        const why = explicit.phone !== undefined ? "mapped explicitly" : phoneWhy(p, n, headers);
+        const why =
+          explicit.phone !== undefined ? "mapped explicitly" : phoneWhy(p, n, phones.length, headers);
         chosen.push({ header: p.header, field: "phone", why });
       });
       continue;
@@ -213,7 +216,11 @@ export function mapColumns(
     chosen.push({
       header: headers[column]!,
       field,
-      why: byColumn.has(column) ? "mapped explicitly" : `header names ${field.replace("_", " ")}`,
+      why: byColumn.has(column)
+        ? "mapped explicitly"
+        : field === "full_name"
+          ? "header names a full name, split into first and last name"
+          : `header names ${fieldName(field)}`,
     });
   }
   readings.forEach((r, i) => {

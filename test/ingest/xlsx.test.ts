@@ -185,6 +185,14 @@ describe("files that look like spreadsheets but cannot be read", () => {
     expect((error as Error).message).toMatch(message);
   });
 
+  it("a workbook named .csv is read as a workbook", async () => {
+    const path = join(dir, "leads-renamed.csv");
+    writeFileSync(path, readFileSync(leads));
+    const { info, totals } = await read(path);
+    expect(info).toMatchObject({ format: "xlsx", sheet: "Leads" });
+    expect(totals).toMatchObject({ total: 7, valid: 5 });
+  });
+
   it("a ZIP named .csv that is no workbook is refused as binary", async () => {
     const path = join(dir, "archive.csv");
     writeFileSync(path, zip({ "a.txt": "x\u0000y" }));

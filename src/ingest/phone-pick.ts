@@ -71,6 +71,12 @@ const picked = (e164: string, phone: PhoneColumn, tried: PhoneTry[] | undefined)
   header: phone.header,
   refused: tried ?? NONE,
 });
+/** `list` with `t` added; a list is made only for the first refusal. */
+function appended(list: PhoneTry[] | undefined, t: PhoneTry): PhoneTry[] {
+  if (list === undefined) return [t];
+  list.push(t);
+  return list;
+}
 const refusal = (phone: PhoneColumn, value: string, r: { code: string; message: string }): PhoneTry => ({
   header: phone.header,
   value,
@@ -97,20 +103,20 @@ export function pickPhone(
     if (raw === "") continue;
     if (raw.length > maxChars) {
       const message = `phone is ${raw.length} characters long; the limit is ${maxChars}`;
-      (tried ??= []).push(refusal(phone, `${raw.slice(0, 50)}…`, { code: "value_too_long", message }));
+      tried = appended(tried, refusal(phone, `${raw.slice(0, 50)}…`, { code: "value_too_long", message }));
       continue;
     }
     if (!mayHoldSeveral(raw)) {
       const result = normalizePhone(raw, country);
       if (result.ok) return picked(result.e164, phone, tried);
-      (tried ??= []).push(refusal(phone, raw, result));
+      tried = appended(tried, refusal(phone, raw, result));
       continue;
     }
     const values = splitValues(raw);
     for (const value of values) {
       const result = normalizePhone(value, country);
       if (result.ok) return picked(result.e164, phone, tried);
-      (tried ??= []).push(refusal(phone, value, result));
+      tried = appended(tried, refusal(phone, value, result));
     }
     if (values.length > 1) {
       // "030 / 1234567" may be one number written with a spaced slash.

@@ -13,7 +13,7 @@ describe("SharedStrings", () => {
           const strings = new SharedStrings();
           for (const t of texts) strings.add(t);
           expect(strings.size).toBe(texts.length);
-          texts.forEach((t, i) => expect(strings.get(i)).toBe(t));
+          expect(texts.map((_, i) => strings.get(i))).toEqual(texts);
           expect(strings.get(texts.length)).toBe("");
           expect(strings.get(-1)).toBe("");
         },

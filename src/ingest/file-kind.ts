@@ -30,6 +30,26 @@ export function kindOf(head: Uint8Array, file: string): FileKind {
   return "text";
 }
 
+const END_OF_DIRECTORY = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
+/** The end record sits in the last 22 bytes, or before a comment of at most 64 KiB. */
+const END_SEARCH = 22 + 0xffff;
+
+/**
+ * True when a ZIP archive ends with its central directory, as a whole one does; a file cut short
+ * (still being copied, a broken download) does not.
+ */
+export async function zipIsWhole(file: string, size: number): Promise<boolean> {
+  const handle = await open(file, "r");
+  try {
+    const length = Math.min(size, END_SEARCH);
+    const tail = Buffer.alloc(length);
+    await handle.read(tail, 0, length, size - length);
+    return tail.lastIndexOf(END_OF_DIRECTORY) >= 0;
+  } finally {
+    await handle.close();
+  }
+}
+
 export async function fileKind(file: string): Promise<FileKind> {
   const handle = await open(file, "r");
   try {

@@ -89,7 +89,7 @@ export class ContactFileReader implements AsyncIterable<RowOutcome> {
     }
     if (size === 0) throw new IngestFileError("empty", file, "the file is empty");
 
-    const { source, opened } = await openSource(file, options);
+    const { source, opened } = await openSource(file, size, options);
     try {
       const found = await findHeader(source, file, options.mapping, opened.sheet);
       const columns = mapColumns(found.header.cells, file, options.mapping);
@@ -218,11 +218,12 @@ type Opened = Pick<FileInfo, "format" | "encoding" | "bom" | "delimiter" | "line
  */
 async function openSource(
   file: string,
+  size: number,
   options: IngestOptions,
 ): Promise<{ source: RowSource; opened: Opened }> {
   if ((await fileKind(file)) === "xlsx") {
     try {
-      const { source, sheet, sheets } = await openXlsx(file, options.sheet);
+      const { source, sheet, sheets } = await openXlsx(file, size, options.sheet);
       const opened: Opened = {
         format: "xlsx",
         encoding: "utf-8",

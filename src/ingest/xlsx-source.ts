@@ -1,4 +1,5 @@
 import { createReadStream, type ReadStream } from "node:fs";
+import { zipIsWhole } from "./file-kind.ts";
 import { IngestFileError } from "./ingest-file-error.ts";
 import { asFileError, type RowSource } from "./row-source.ts";
 import { SharedStrings } from "./shared-strings.ts";
@@ -111,7 +112,19 @@ const isFileStream = (value: unknown): value is ReadStream =>
  * temporary file, read once the shared strings are (Excel writes them after the sheets); the files
  * are removed once read, or when the process ends.
  */
-export async function openXlsx(file: string, wanted: string | number | undefined): Promise<OpenedSheet> {
+export async function openXlsx(
+  file: string,
+  size: number,
+  wanted: string | number | undefined,
+): Promise<OpenedSheet> {
+  // Refused before exceljs starts: it would leave the sheets it had inflated in the temporary folder.
+  if (!(await zipIsWhole(file, size))) {
+    throw new IngestFileError(
+      "unreadable",
+      file,
+      "not a readable Excel workbook (.xlsx): the archive is cut short (no directory at its end); was it still being copied?",
+    );
+  }
   // Loaded on first use: CSV readers do not pay for exceljs's module graph.
   const { default: ExcelJS } = await import("exceljs");
   const input = createReadStream(file, { highWaterMark: 64 * 1024 });

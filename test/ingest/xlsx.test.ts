@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import ExcelJS from "exceljs";
@@ -106,6 +107,16 @@ describe(".xlsx workbooks", () => {
     );
   });
 
+  it("leaves no temporary file behind, whether the sheet is read to its end or not there", async () => {
+    const ours = () => readdirSync(tmpdir()).filter((f) => f.startsWith(`tmp-${process.pid}-`));
+    await read(leads);
+    await read(leads, { sheet: "Nope" }).catch(() => undefined);
+    const reader = await ContactFileReader.open(leads, { defaultCountry: "US" });
+    for await (const _ of reader) break; // stopped after one row
+    for (let i = 0; i < 50 && ours().length > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(ours()).toEqual([]);
+  });
+
   it("a large workbook written by a streaming writer (shared strings after the sheet) reads whole", async () => {
     const path = join(dir, "big.xlsx");
     const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useSharedStrings: true });
@@ -173,7 +184,7 @@ describe("files that look like spreadsheets but cannot be read", () => {
       "cut.xlsx",
       () => readFileSync(leads).subarray(0, 2000),
       "unreadable",
-      /not a readable Excel workbook \(\.xlsx\)/,
+      /not a readable Excel workbook \(\.xlsx\): the archive is cut short/,
     ],
   ])("%s", async (name, content, code, message) => {
     const path = join(dir, name);

@@ -22,15 +22,14 @@ const FORMATS = [
   (n: string) => `+1${n}`,
 ];
 
+export const CONTACT_HEADERS = ["First Name", "Last Name", "Phone Number", "Email", "Notes"];
+
 /**
- * Writes a contacts CSV of `rows` data rows, the way CRMs export them: US phones in mixed formats,
- * names with accents, quoted notes with commas. Deterministic from `seed`. About 1 row in 200 is bad.
+ * `rows` contacts the way CRMs export them: US phones in mixed formats, names with accents, notes
+ * with commas. Deterministic from `seed`. About 1 row in 200 is bad.
  */
-export async function writeContactsCsv(path: string, rows: number, seed = 1): Promise<number> {
+export function* contactRows(rows: number, seed = 1): Generator<string[]> {
   const random = createRandom(seed);
-  const out = createWriteStream(path);
-  out.write("First Name,Last Name,Phone Number,Email,Notes\r\n");
-  let bytes = 0;
   for (let i = 0; i < rows; i++) {
     // Unique numbers: area codes 201-989 with valid exchanges.
     const area = 201 + (Math.floor(i / 8_000_000) % 700);
@@ -42,7 +41,17 @@ export async function writeContactsCsv(path: string, rows: number, seed = 1): Pr
     const bad = random() < 0.005;
     const phone = bad ? "12345" : FORMATS[i % FORMATS.length]!(national);
     const email = `${first}.${last}${i}@example.com`.toLowerCase().replace(/[^a-z0-9.@]/g, "");
-    const text = `${first},"${last}",${phone},${email},"Lead ${i}, imported from CRM"\r\n`;
+    yield [first, last, phone, email, `Lead ${i}, imported from CRM`];
+  }
+}
+
+/** Writes `rows` contacts as a CSV file (see `contactRows`). */
+export async function writeContactsCsv(path: string, rows: number, seed = 1): Promise<number> {
+  const out = createWriteStream(path);
+  out.write(`${CONTACT_HEADERS.join(",")}\r\n`);
+  let bytes = 0;
+  for (const [first, last, phone, email, notes] of contactRows(rows, seed)) {
+    const text = `${first},"${last}",${phone},${email},"${notes}"\r\n`;
     bytes += text.length;
     if (!out.write(text)) await once(out, "drain");
   }

@@ -1,7 +1,8 @@
 /**
  * One measured pass over a file, in its own process so that its peak RSS is its own:
- * `validate FILE` (ours: read, check, dedupe, write the error report) or `parse FILE` (papaparse
- * alone, same decoding and streaming). Prints one JSON line.
+ * `validate FILE` (ours: read, check, dedupe, write the error report), `parse FILE` (papaparse
+ * alone, same decoding and streaming) or `parse-xlsx FILE` (exceljs's streaming reader alone, as its
+ * documentation sets it up). Prints one JSON line.
  */
 import { createReadStream } from "node:fs";
 import { Writable } from "node:stream";
@@ -15,6 +16,14 @@ let rows = 0;
 if (mode === "validate") {
   const summary = await validateFile(file!, { defaultCountry: "US" }, { errorsPath: `${file}.errors.csv` });
   rows = summary.total;
+} else if (mode === "parse-xlsx") {
+  const { default: ExcelJS } = await import("exceljs");
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader(file!, { sharedStrings: "cache", styles: "cache" });
+  for await (const sheet of reader) {
+    for await (const _row of sheet) rows++;
+    break;
+  }
+  rows -= 1; // the header
 } else {
   const parser = Papa.parse(Papa.NODE_STREAM_INPUT, {
     delimiter: ",",

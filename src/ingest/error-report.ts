@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rename, rm } from "node:fs/promises";
+import { finished } from "node:stream/promises";
 import Papa from "papaparse";
 import { tempNameFor } from "../lib/atomic-file.ts";
 import type { RowOutcome } from "./outcome.ts";
@@ -75,7 +76,11 @@ export async function openErrorReport(path: string, headers: readonly string[]) 
       await rename(tmp, path);
     },
     async discard() {
+      // Writes still pending (a file read in a blink) fail once destroyed: not an error here. The
+      // file is removed once closed, or an open still under way would create it again.
+      out.on("error", () => undefined);
       out.destroy();
+      await finished(out).catch(() => undefined);
       await rm(tmp, { force: true });
     },
   };

@@ -1,87 +1,74 @@
+import { type MappedField, normalizeHeader } from "./field-synonyms.ts";
+import { type HeaderReading, readHeader } from "./header-reading.ts";
 import { IngestFileError } from "./ingest-file-error.ts";
+import { ordinal, type PhoneKind, rankOf } from "./phone-kind.ts";
 
-/** Contact fields a column can feed (spec 2.5), plus a full name that is split in two. */
-export const CONTACT_FIELDS = [
-  "first_name",
-  "last_name",
-  "phone",
-  "email",
-  "description",
-  "job_title",
-  "lifecycle_stage",
-  "lead_status",
-] as const;
-export type ContactField = (typeof CONTACT_FIELDS)[number];
-export type MappedField = ContactField | "full_name";
+export * from "./field-synonyms.ts";
 
-/** Header as compared: BOM gone, NFKC, lower case, letters and digits only. */
-export const normalizeHeader = (header: string): string =>
-  header
-    .replace(/^\uFEFF/, "")
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, "");
-
-const SYNONYMS: Record<MappedField, string[]> = {
-  first_name: ["firstname", "first", "givenname", "forename", "fname", "prenom", "vorname", "nombre"],
-  last_name: ["lastname", "last", "surname", "familyname", "lname", "nachname", "apellido", "apellidos"],
-  full_name: ["name", "fullname", "contactname", "contact", "customername", "nom"],
-  phone: [
-    "phone",
-    "phonenumber",
-    "phoneno",
-    "phonenum",
-    "mobile",
-    "mobilephone",
-    "mobilenumber",
-    "mobileno",
-    "cell",
-    "cellphone",
-    "cellnumber",
-    "cellular",
-    "tel",
-    "telephone",
-    "telephonenumber",
-    "telefon",
-    "telefono",
-    "msisdn",
-    "contactnumber",
-    "primaryphone",
-    "whatsapp",
-  ],
-  email: ["email", "emailaddress", "mail", "emailid", "courriel"],
-  description: ["description", "notes", "note", "comment", "comments", "remarks"],
-  job_title: ["jobtitle", "title", "position", "role", "designation"],
-  lifecycle_stage: ["lifecyclestage", "lifecycle", "stage"],
-  lead_status: ["leadstatus", "status"],
-};
-
-const BY_SYNONYM = new Map<string, MappedField>(
-  Object.entries(SYNONYMS).flatMap(([field, names]) => names.map((n) => [n, field as MappedField] as const)),
-);
-
-/** `field -> header as written in the file`; wins over the synonyms. */
+/** `field -> header as written in the file`; wins over the synonyms and patterns. */
 export type ExplicitMapping = Partial<Record<MappedField, string>>;
 
+/** A column that may supply the phone; a row takes the first valid number in `ColumnMap.phones` order. */
+export interface PhoneColumn {
+  column: number;
+  header: string;
+  kind: PhoneKind;
+  /** Column whose cell says, row by row, which kind of number this one holds ("Phone 1 - Label"). */
+  labelColumn: number | undefined;
+}
+
+/** A column and why it was chosen, or why not. */
+export interface ColumnNote {
+  header: string;
+  field: MappedField | undefined;
+  why: string;
+}
+
 export interface ColumnMap {
-  /** For each column of the file, the field it feeds, or undefined. */
+  /** For each column of the file, the field it feeds, or undefined. Every phone column says "phone". */
   fields: (MappedField | undefined)[];
-  /** Field -> header, for reporting. */
+  /** Field -> header, for reporting; for the phone, the column tried first. */
   mapped: Partial<Record<MappedField, string>>;
   /** Headers that feed no field: kept for the error report, not sent. */
   unknown: string[];
+  /** Phone columns, in the order they are tried. */
+  phones: PhoneColumn[];
+  /** Some phone column has a label column: rows reorder the phones by their labels. */
+  phonesLabelled: boolean;
+  /** Each column used, and why, in field order. */
+  chosen: ColumnNote[];
+  /** Columns that looked like a field but are not used, and why. */
+  ignored: ColumnNote[];
 }
 
-/** Matches the file's headers to contact fields. Throws when the file cannot be mapped. */
-export function mapColumns(
-  headers: readonly string[],
-  file: string,
-  explicit: ExplicitMapping = {},
-): ColumnMap {
-  const fields: (MappedField | undefined)[] = headers.map(() => undefined);
-  const normalized = headers.map(normalizeHeader);
-  const explicitFields = new Set<MappedField>();
+const KIND_WHY: Record<PhoneKind, string> = {
+  mobile: "a mobile number",
+  main: "a main or unlabelled number",
+  work: "a work number",
+  home: "a home number",
+  other: "another number",
+  company: "an organization's or assistant's number",
+};
+const NEVER_WHY = "never called";
+const FIELD_ORDER: MappedField[] = [
+  "first_name",
+  "last_name",
+  "full_name",
+  "phone",
+  "email",
+  "job_title",
+  "description",
+  "lifecycle_stage",
+  "lead_status",
+];
 
+const quote = (header: string) => `"${header}"`;
+/** A field as words: "job title"; a full name is a name. */
+const fieldName = (field: MappedField) => (field === "full_name" ? "name" : field.replace("_", " "));
+
+function explicitColumns(headers: readonly string[], file: string, explicit: ExplicitMapping) {
+  const normalized = headers.map(normalizeHeader);
+  const byColumn = new Map<number, MappedField>();
   for (const [field, header] of Object.entries(explicit) as [MappedField, string][]) {
     const index = normalized.indexOf(normalizeHeader(header));
     if (index < 0) {
@@ -91,40 +78,179 @@ export function mapColumns(
         `the mapping sends column "${header}" to ${field}, but the file has no such column (columns: ${headers.join(", ")})`,
       );
     }
-    fields[index] = field;
-    explicitFields.add(field);
-  }
-  normalized.forEach((key, i) => {
-    if (fields[i] !== undefined) return;
-    const field = BY_SYNONYM.get(key);
-    if (field && !explicitFields.has(field)) fields[i] = field;
-  });
-
-  const mapped: ColumnMap["mapped"] = {};
-  for (const [i, field] of fields.entries()) {
-    if (!field) continue;
-    const previous = mapped[field];
-    if (previous !== undefined) {
+    const other = byColumn.get(index);
+    if (other !== undefined) {
       throw new IngestFileError(
         "duplicate_mapping",
         file,
-        `columns "${previous}" and "${headers[i]}" both map to ${field}; give an explicit mapping for ${field} to choose one`,
+        `the mapping sends column "${headers[index]}" to both ${other} and ${field}; a column feeds one field`,
       );
     }
-    mapped[field] = headers[i]!;
+    byColumn.set(index, field);
   }
-  // A full name only fills in when there are no separate name columns.
-  if (mapped.full_name !== undefined && (mapped.first_name !== undefined || mapped.last_name !== undefined)) {
-    fields[fields.indexOf("full_name")] = undefined;
-    delete mapped.full_name;
+  return byColumn;
+}
+
+/** Phone columns by kind, then by position; label columns paired by group. */
+function rankPhones(
+  readings: HeaderReading[],
+  headers: readonly string[],
+  taken: ReadonlyMap<number, MappedField>,
+): PhoneColumn[] {
+  const labels = new Map<string, number>();
+  readings.forEach((r, i) => {
+    if (r.role === "phone_label" && !labels.has(r.group)) labels.set(r.group, i);
+  });
+  const phones: PhoneColumn[] = [];
+  readings.forEach((r, i) => {
+    if (r.role === "phone" && !taken.has(i))
+      phones.push({ column: i, header: headers[i]!, kind: r.kind, labelColumn: labels.get(r.group) });
+  });
+  return phones.sort((a, b) => rankOf(a.kind) - rankOf(b.kind) || a.column - b.column);
+}
+
+function phoneWhy(phone: PhoneColumn, position: number, phones: number, headers: readonly string[]): string {
+  const kind =
+    phone.labelColumn === undefined
+      ? KIND_WHY[phone.kind]
+      : `its kind read row by row from "${headers[phone.labelColumn]}", mobile first`;
+  return phones === 1 ? `the only phone column: ${kind}` : `${ordinal(position + 1)} phone tried: ${kind}`;
+}
+
+function noPhone(file: string, headers: readonly string[], readings: HeaderReading[]): IngestFileError {
+  const never = readings.flatMap((r, i) =>
+    r.role === "never" ? [`"${headers[i]}" is a ${r.kind} number`] : [],
+  );
+  return new IngestFileError(
+    "no_phone_column",
+    file,
+    `no phone column found (columns: ${headers.map(quote).join(", ")})${never.length ? `; ${never.join(", ")}, ${NEVER_WHY}` : ""}; name one "phone" or map it explicitly`,
+  );
+}
+
+function ignoredWhy(r: HeaderReading, winner: string | undefined): string | undefined {
+  switch (r.role) {
+    case "never":
+      return `a ${r.kind} number: ${NEVER_WHY}`;
+    case "label_of":
+      return `the type or label of another ${fieldName(r.field)} column`;
+    case "other_party":
+      return `the ${fieldName(r.field)} of an organization or assistant, not the contact's`;
+    case "field":
+      return winner === undefined ? undefined : `also reads as ${r.field}; "${winner}" is preferred`;
+    default:
+      return undefined;
   }
-  if (mapped.phone === undefined) {
-    throw new IngestFileError(
-      "no_phone_column",
-      file,
-      `no phone column found (columns: ${headers.map((h) => `"${h}"`).join(", ")}); name one "phone" or map it explicitly`,
-    );
+}
+
+/**
+ * Matches the file's headers to contact fields: an explicit mapping first, then header names and
+ * patterns. Every phone column is kept, ranked (mobile, main, work, home, other, organization); for
+ * any other field the best-named column wins (Job Title over a bare Title, first and last name over a
+ * full name). Throws only when no phone column can be found. Pure apart from the error.
+ */
+export function mapColumns(
+  headers: readonly string[],
+  file: string,
+  explicit: ExplicitMapping = {},
+): ColumnMap {
+  const readings = headers.map(readHeader);
+  const byColumn = explicitColumns(headers, file, explicit);
+  const fields: (MappedField | undefined)[] = headers.map(() => undefined);
+  const chosen: ColumnNote[] = [];
+  const ignored: ColumnNote[] = [];
+  const winners = new Map<MappedField, number>();
+  for (const [column, field] of byColumn) winners.set(field, column);
+
+  // Best column of each field not mapped explicitly.
+  readings.forEach((r, i) => {
+    if (r.role !== "field" || byColumn.has(i)) return;
+    if (explicit[r.field] !== undefined) return;
+    const best = winners.get(r.field);
+    const bestReading = best === undefined ? undefined : readings[best];
+    if (best === undefined || (bestReading?.role === "field" && r.score < bestReading.score))
+      winners.set(r.field, i);
+  });
+  // First and last name columns win over a full-name column.
+  const full = winners.get("full_name");
+  if (full !== undefined && !byColumn.has(full) && (winners.has("first_name") || winners.has("last_name"))) {
+    winners.delete("full_name");
+    ignored.push({
+      header: headers[full]!,
+      field: "full_name",
+      why: "a full name; the first and last name columns are used",
+    });
   }
+
+  let phones: PhoneColumn[];
+  const explicitPhone = winners.get("phone");
+  if (explicit.phone !== undefined && explicitPhone !== undefined) {
+    const r = readings[explicitPhone]!;
+    phones = [
+      {
+        column: explicitPhone,
+        header: headers[explicitPhone]!,
+        kind: r.role === "phone" ? r.kind : "main",
+        labelColumn: undefined,
+      },
+    ];
+  } else {
+    phones = rankPhones(readings, headers, byColumn);
+  }
+  if (phones.length === 0) throw noPhone(file, headers, readings);
+  winners.delete("phone");
+
+  for (const field of FIELD_ORDER) {
+    if (field === "phone") {
+      phones.forEach((p, n) => {
+        fields[p.column] = "phone";
+        const why =
+          explicit.phone !== undefined ? "mapped explicitly" : phoneWhy(p, n, phones.length, headers);
+        chosen.push({ header: p.header, field: "phone", why });
+      });
+      continue;
+    }
+    const column = winners.get(field);
+    if (column === undefined) continue;
+    fields[column] = field;
+    chosen.push({
+      header: headers[column]!,
+      field,
+      why: byColumn.has(column)
+        ? "mapped explicitly"
+        : field === "full_name"
+          ? "header names a full name, split into first and last name"
+          : `header names ${fieldName(field)}`,
+    });
+  }
+  readings.forEach((r, i) => {
+    if (fields[i] !== undefined) return;
+    if (ignored.some((n) => n.header === headers[i])) return;
+    const field =
+      r.role === "field" || r.role === "label_of" || r.role === "other_party" ? r.field : undefined;
+    const winner = field === undefined ? undefined : winners.get(field);
+    const why =
+      r.role === "phone" && explicit.phone !== undefined
+        ? `also a phone; the mapping names "${explicit.phone}"`
+        : r.role === "phone_label" && phones.every((p) => p.labelColumn !== i)
+          ? "a phone label without its phone column"
+          : ignoredWhy(r, winner === undefined ? undefined : headers[winner]);
+    if (why !== undefined) ignored.push({ header: headers[i]!, field, why });
+  });
+
+  const mapped: ColumnMap["mapped"] = {};
+  for (const note of chosen)
+    if (note.field && mapped[note.field] === undefined) mapped[note.field] = note.header;
   const unknown = headers.filter((_, i) => fields[i] === undefined);
-  return { fields, mapped, unknown };
+  const phonesLabelled = phones.some((p) => p.labelColumn !== undefined);
+  return { fields, mapped, unknown, phones, phonesLabelled, chosen, ignored };
+}
+
+/** True when a row of cells could be a header: some cell names a phone (or the explicitly mapped one). */
+export function namesAPhone(cells: readonly string[], explicit: ExplicitMapping = {}): boolean {
+  if (explicit.phone !== undefined) {
+    const wanted = normalizeHeader(explicit.phone);
+    return cells.some((c) => normalizeHeader(c) === wanted);
+  }
+  return cells.some((c) => readHeader(c).role === "phone");
 }

@@ -11,6 +11,9 @@ export type FileErrorCode =
   | "no_phone_column"
   | "duplicate_mapping"
   | "unknown_mapped_column"
+  | "legacy_excel"
+  | "not_a_workbook"
+  | "sheet_not_found"
   | "unreadable";
 
 /** The file as a whole cannot be read as contacts; `code` says why, the message says what to do. */

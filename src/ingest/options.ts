@@ -10,6 +10,8 @@ export interface IngestOptions extends RowOptions {
   maxLineChars: number;
   /** `field -> header`, wins over the synonyms. */
   mapping: ExplicitMapping;
+  /** Sheet of a spreadsheet to read, by name or position from 1; default the first visible sheet. */
+  sheet: string | number | undefined;
 }
 
 export const DEFAULT_INGEST_OPTIONS: IngestOptions = {
@@ -20,4 +22,5 @@ export const DEFAULT_INGEST_OPTIONS: IngestOptions = {
   maxRows: 5_000_000,
   maxLineChars: 1_000_000,
   mapping: {},
+  sheet: undefined,
 };

@@ -14,7 +14,14 @@ interface RowBase {
 
 /** What became of one data row. */
 export type RowOutcome =
-  | (RowBase & { kind: "valid"; contact: ContactCreate; phone: string; warnings: RowIssue[] })
+  | (RowBase & {
+      kind: "valid";
+      contact: ContactCreate;
+      phone: string;
+      /** Header of the column that supplied the phone. */
+      phoneColumn: string;
+      warnings: RowIssue[];
+    })
   | (RowBase & { kind: "rejected"; issues: RowIssue[] })
   | (RowBase & { kind: "duplicate"; phone: string; firstLine: number })
   | (RowBase & { kind: "skipped"; reason: SkipReason; message: string });
@@ -28,6 +35,8 @@ export interface Totals {
   skipped: number;
   /** Blank lines, which are not data rows. */
   blankLines: number;
+  /** Footer and summary lines of a report export ("Grand Totals", "Copyright"), not data rows either. */
+  footerLines: number;
   /** Problem codes and how often they occurred (a rejected row may have several). */
   codes: Record<string, number>;
 }
@@ -39,6 +48,7 @@ export const emptyTotals = (): Totals => ({
   duplicates: 0,
   skipped: 0,
   blankLines: 0,
+  footerLines: 0,
   codes: {},
 });
 

@@ -2,7 +2,8 @@ import type { CountryCode } from "libphonenumber-js/max";
 import type { ContactCreate } from "../api/schemas/contact.ts";
 import { normalizeEmail } from "./email.ts";
 import type { ColumnMap } from "./headers.ts";
-import { normalizePhone } from "./phone.ts";
+import { splitValues } from "./multi-value.ts";
+import { fallbackMessage, noPhoneMessage, pickPhone } from "./phone-pick.ts";
 import { cleanCell } from "./text.ts";
 
 export interface RowOptions {
@@ -23,8 +24,20 @@ export interface RowIssue {
 }
 
 export type RowCheck =
-  | { ok: true; contact: ContactCreate; phone: string; warnings: RowIssue[] }
+  /** `phoneColumn`: the header of the column that supplied the phone. */
+  | { ok: true; contact: ContactCreate; phone: string; phoneColumn: string; warnings: RowIssue[] }
   | { ok: false; issues: RowIssue[] };
+
+/** The first valid address of a cell that may hold several ("a@x.com ::: b@y.com"). */
+function firstEmail(value: string) {
+  const values = splitValues(value);
+  let first = normalizeEmail(values[0]!);
+  for (let i = 1; i < values.length && !first.ok; i++) {
+    const next = normalizeEmail(values[i]!);
+    if (next.ok) first = next;
+  }
+  return first.ok || values.length === 1 ? first : normalizeEmail(value);
+}
 
 /** Checks and normalizes one data row. Pure. */
 export function checkRow(cells: readonly string[], columns: ColumnMap, options: RowOptions): RowCheck {
@@ -42,7 +55,7 @@ export function checkRow(cells: readonly string[], columns: ColumnMap, options: 
   let fullName = "";
   for (let i = 0; i < columns.fields.length; i++) {
     const field = columns.fields[i];
-    if (field === undefined) continue;
+    if (field === undefined || field === "phone") continue;
     const value = cleanCell(cells[i]);
     if (value === "") continue;
     if (value.length > options.maxFieldChars) {
@@ -63,13 +76,37 @@ export function checkRow(cells: readonly string[], columns: ColumnMap, options: 
     if (space >= 0) contact.last_name = fullName.slice(space).trim();
   }
 
-  const rawPhone = contact.phone ?? "";
-  const phone = normalizePhone(rawPhone, options.defaultCountry);
-  if (phone.ok) contact.phone = phone.e164;
-  else issues.push({ field: "phone", value: rawPhone, code: phone.code, message: phone.message });
+  const { phones } = columns;
+  const phone = pickPhone(
+    cells,
+    phones,
+    columns.phonesLabelled,
+    options.defaultCountry,
+    options.maxFieldChars,
+  );
+  if (phone.ok) {
+    contact.phone = phone.e164;
+    const first = phone.refused[0];
+    if (first) {
+      warnings.push({
+        field: "phone",
+        value: first.value,
+        code: "phone_fallback",
+        message: fallbackMessage(phone.refused, phone.header, phones.length),
+      });
+    }
+  } else {
+    const first = phone.refused[0];
+    issues.push({
+      field: "phone",
+      value: first?.value ?? "",
+      code: first?.code ?? "phone_missing",
+      message: noPhoneMessage(phone.refused, phones),
+    });
+  }
 
   if (contact.email !== undefined) {
-    const email = normalizeEmail(contact.email);
+    const email = firstEmail(contact.email);
     if (email.ok) contact.email = email.email;
     else {
       const issue = { field: "email", value: contact.email, code: "email_invalid", message: email.message };
@@ -97,6 +134,12 @@ export function checkRow(cells: readonly string[], columns: ColumnMap, options: 
       message: "a contact needs a first name, a last name or an e-mail besides the phone",
     });
   }
-  if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, contact: contact as ContactCreate, phone: contact.phone!, warnings };
+  if (issues.length > 0 || !phone.ok) return { ok: false, issues };
+  return {
+    ok: true,
+    contact: contact as ContactCreate,
+    phone: phone.e164,
+    phoneColumn: phone.header,
+    warnings,
+  };
 }

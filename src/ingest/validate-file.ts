@@ -1,16 +1,30 @@
 import { openErrorReport } from "./error-report.ts";
+import type { ColumnNote } from "./headers.ts";
 import type { IngestOptions } from "./options.ts";
 import { type Totals, topCodes } from "./outcome.ts";
 import { ContactFileReader, type FileInfo } from "./reader.ts";
 
 export interface ValidationSummary extends Totals {
   file: string;
+  format: FileInfo["format"];
   encoding: string;
   bom: boolean;
   delimiter: string;
   linebreak: string;
-  /** Contact field -> column header. */
+  /** The sheet read and the workbook's sheets (workbooks only). */
+  sheet: string | undefined;
+  sheets: string[];
+  headerLine: number;
+  /** Lines above the header that were skipped (a note, a title). */
+  preambleLines: number;
+  /** Contact field -> column header; for the phone, the column tried first. */
   columns: FileInfo["columns"]["mapped"];
+  /** Phone columns in the order they are tried. */
+  phoneColumns: string[];
+  /** Each column used, and why. */
+  mapping: ColumnNote[];
+  /** Columns that looked like a field but are not used, and why. */
+  ignoredColumns: ColumnNote[];
   unknownColumns: string[];
   topErrors: { code: string; rows: number }[];
   /** Where the error report was written, when it was. */
@@ -56,11 +70,19 @@ export function summarize(
   const { info, totals } = reader;
   return {
     file: info.file,
+    format: info.format,
     encoding: info.encoding,
     bom: info.bom,
     delimiter: info.delimiter,
     linebreak: info.linebreak,
+    sheet: info.sheet,
+    sheets: info.sheets,
+    headerLine: info.headerLine,
+    preambleLines: info.preambleLines,
     columns: info.columns.mapped,
+    phoneColumns: info.columns.phones.map((p) => p.header),
+    mapping: info.columns.chosen,
+    ignoredColumns: info.columns.ignored,
     unknownColumns: info.columns.unknown,
     ...totals,
     topErrors: topCodes(totals),

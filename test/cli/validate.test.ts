@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.ts";
 import { tempDir, writeFixture } from "../support/files.ts";
@@ -45,17 +46,55 @@ describe("vcw validate", () => {
     expect(existsSync(out)).toBe(true);
   });
 
-  it("--map chooses a column explicitly", async () => {
+  it("two phone columns are ranked; --map chooses one explicitly", async () => {
     const f = writeFixture(dir, "two-phones.csv", "Name,Phone,Mobile\nAna,4155550101,4155550102\n");
-    const failed = await runCli(["validate", f, "--country", "US"]);
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(/columns "Phone" and "Mobile" both map to phone/);
-    const mapped = await runCli(["validate", f, "--country", "US", "--map", "phone=Mobile", "--json"]);
+    const ranked = await runCli(["validate", f, "--country", "US", "--json"]);
+    expect(ranked.code).toBe(0);
+    expect(JSON.parse(ranked.stdout)).toMatchObject({ valid: 1, columns: { phone: "Mobile" } });
+    const mapped = await runCli(["validate", f, "--country", "US", "--map", "phone=Phone", "--json"]);
     expect(JSON.parse(mapped.stdout)).toMatchObject({
       valid: 1,
-      columns: { phone: "Mobile" },
-      unknownColumns: ["Phone"],
+      columns: { phone: "Phone" },
+      unknownColumns: ["Mobile"],
     });
+  });
+
+  it("explains the mapping: each column chosen and why, the ones set aside and why", async () => {
+    const f = writeFixture(
+      dir,
+      "outlook.csv",
+      "Title,First Name,Job Title,Business Phone,Mobile Phone,Business Fax\nMs,Ana,Buyer,4155550101,4155550102,4155550103\n",
+    );
+    const result = await runCli(["validate", f, "--country", "US"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('phone      <- "Mobile Phone": 1st phone tried: a mobile number');
+    expect(result.stdout).toContain('phone      <- "Business Phone": 2nd phone tried: a work number');
+    expect(result.stdout).toContain('job_title  <- "Job Title": header names job title');
+    expect(result.stdout).toContain('ignored    "Title": also reads as job_title; "Job Title" is preferred');
+    expect(result.stdout).toContain('"Business Fax": a fax number: never called');
+    const json = JSON.parse((await runCli(["validate", f, "--country", "US", "--json"])).stdout);
+    expect(json).toMatchObject({
+      columns: { first_name: "First Name", job_title: "Job Title", phone: "Mobile Phone" },
+      phoneColumns: ["Mobile Phone", "Business Phone"],
+      ignoredColumns: expect.arrayContaining([expect.objectContaining({ header: "Business Fax" })]),
+    });
+  });
+
+  it("reads a workbook's chosen sheet", async () => {
+    const book = new ExcelJS.Workbook();
+    book.addWorksheet("Summary").addRow(["Calls this week", 3]);
+    const leads = book.addWorksheet("Leads");
+    leads.addRow(["Name", "Mobile"]);
+    leads.addRow(["Ana Lima", 14155550101]);
+    const f = join(dir, "book.xlsx");
+    await book.xlsx.writeFile(f);
+    const result = await runCli(["validate", f, "--country", "US", "--sheet", "leads"]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('sheet      "Leads" of an Excel workbook (sheets: "Summary", "Leads")');
+    expect(result.stdout).toContain("rows       1 = 1 valid + 0 rejected + 0 duplicate + 0 skipped");
+    const missing = await runCli(["validate", f, "--sheet", "Contacts"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/the workbook has no sheet "Contacts" \(sheets: "Summary", "Leads"\)/);
   });
 
   it.each([

@@ -31,6 +31,16 @@ describe("header mapping", () => {
     });
   });
 
+  it("several phone columns are ranked, not refused: mobile first", () => {
+    const map = mapColumns(["Phone", "Mobile", "Home Phone"], "f.csv");
+    expect(map.phones.map((p) => [p.header, p.kind])).toEqual([
+      ["Mobile", "mobile"],
+      ["Phone", "main"],
+      ["Home Phone", "home"],
+    ]);
+    expect(map.mapped).toEqual({ phone: "Mobile" });
+  });
+
   it("an explicit mapping wins over the synonyms", () => {
     const map = mapColumns(["Phone", "Cell"], "f.csv", { phone: "Cell" });
     expect(map.mapped).toEqual({ phone: "Cell" });
@@ -44,7 +54,12 @@ describe("header mapping", () => {
       "no_phone_column",
       /no phone column found \(columns: "First Name", "Email"\)/,
     ],
-    [["Phone", "Mobile"], {}, "duplicate_mapping", /columns "Phone" and "Mobile" both map to phone/],
+    [
+      ["Phone", "Name"],
+      { first_name: "Name", last_name: "Name" },
+      "duplicate_mapping",
+      /sends column "Name" to both first_name and last_name/,
+    ],
     [
       ["Phone"],
       { first_name: "Given" },

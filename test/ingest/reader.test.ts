@@ -123,6 +123,38 @@ describe("rows", () => {
   });
 });
 
+describe("preambles and report footers", () => {
+  it("the header is found below a preamble; lines count from the top of the file", async () => {
+    const text = "Contacts export\nGenerated for: Dana\n\nName,Phone\nAna,4155550101\n";
+    const { info, outcomes } = await readAll(writeFixture(dir, "preamble.csv", text));
+    expect(info).toMatchObject({ headerLine: 4, preambleLines: 2, headers: ["Name", "Phone"] });
+    expect(outcomes.map((o) => [o.kind, o.line, o.index])).toEqual([["valid", 5, 0]]);
+  });
+
+  it("rows without phone after a blank line stay rows when no footer marker follows", async () => {
+    const text = "Name,Phone,Email\nAna,4155550101,\n\nBob,,\nCy,,\nDee,4155550102,\n\nEd,,\n";
+    const { outcomes, totals } = await readAll(writeFixture(dir, "held.csv", text));
+    expect(outcomes.map((o) => [o.kind, o.line, o.index])).toEqual([
+      ["valid", 2, 0],
+      ["rejected", 4, 1],
+      ["rejected", 5, 2],
+      ["valid", 6, 3],
+      ["rejected", 8, 4],
+    ]);
+    expect(totals).toMatchObject({ total: 5, footerLines: 0, blankLines: 2 });
+  });
+
+  it("a totals line between rows is counted apart, and rows go on after it", async () => {
+    const text = "Name,Phone\nAna,4155550101\nTotal: 1,\nBen,4155550102\n";
+    const { outcomes, totals } = await readAll(writeFixture(dir, "totals.csv", text));
+    expect(outcomes.map((o) => [o.kind, o.line, o.index])).toEqual([
+      ["valid", 2, 0],
+      ["valid", 4, 1],
+    ]);
+    expect(totals).toMatchObject({ total: 2, footerLines: 1 });
+  });
+});
+
 describe("files that cannot be read", () => {
   it.each([
     ["empty.csv", "", "empty", /the file is empty/],

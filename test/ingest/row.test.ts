@@ -15,6 +15,7 @@ describe("checkRow", () => {
     expect(check).toEqual({
       ok: true,
       phone: "+14155550123",
+      phoneColumn: "Phone",
       contact: { first_name: "Ana", last_name: "Lima", phone: "+14155550123", email: "ana@example.com" },
       warnings: [],
     });

@@ -30,30 +30,55 @@ export function countryOption(value: string | undefined) {
 const SHOW_DELIMITER: Record<string, string> = { ",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe" };
 const SHOW_LINEBREAK: Record<string, string> = { "\n": "LF", "\r\n": "CRLF", "\r": "CR" };
 
+/** A label, then lines: the first beside the label, the others under it. */
+function block(out: (line: string) => void, label: string, lines: string[]): void {
+  for (const [i, line] of lines.entries()) out(`  ${(i === 0 ? label : "").padEnd(10)} ${line}`);
+}
+
 export function printSummary(s: ValidationSummary, out: (line: string) => void = console.log): void {
   out(`${s.file}`);
-  out(`  encoding   ${s.encoding}${s.bom ? " (with BOM)" : ""}`);
-  out(
-    `  delimiter  ${SHOW_DELIMITER[s.delimiter] ?? JSON.stringify(s.delimiter)}, line ends ${SHOW_LINEBREAK[s.linebreak] ?? "?"}`,
-  );
+  if (s.format === "xlsx") {
+    const others = s.sheets.length > 1 ? ` (sheets: ${s.sheets.map((n) => `"${n}"`).join(", ")})` : "";
+    out(`  sheet      "${s.sheet}" of an Excel workbook${others}`);
+  } else {
+    out(`  encoding   ${s.encoding}${s.bom ? " (with BOM)" : ""}`);
+    out(
+      `  delimiter  ${SHOW_DELIMITER[s.delimiter] ?? JSON.stringify(s.delimiter)}, line ends ${SHOW_LINEBREAK[s.linebreak] ?? "?"}`,
+    );
+  }
+  if (s.preambleLines) out(`  header     line ${s.headerLine}; ${s.preambleLines} line(s) above it skipped`);
   out(
     `  columns    ${Object.entries(s.columns)
       .map(([field, header]) => `${header} -> ${field}`)
       .join(", ")}`,
   );
+  const width = Math.max(...s.mapping.map((n) => (n.field ?? "").length));
+  block(
+    out,
+    "why",
+    s.mapping.map((n) => `${(n.field ?? "").padEnd(width)} <- "${n.header}": ${n.why}`),
+  );
   if (s.unknownColumns.length) out(`  not sent   ${s.unknownColumns.join(", ")}`);
+  block(
+    out,
+    "ignored",
+    s.ignoredColumns.map((n) => `"${n.header}": ${n.why}`),
+  );
   out(
     `  rows       ${s.total} = ${s.valid} valid + ${s.rejected} rejected + ${s.duplicates} duplicate + ${s.skipped} skipped`,
   );
   if (s.blankLines) out(`  blank lines ignored: ${s.blankLines}`);
+  if (s.footerLines) out(`  report footer and summary lines ignored: ${s.footerLines}`);
   if (s.topErrors.length) out(`  top issues ${s.topErrors.map((e) => `${e.code} (${e.rows})`).join(", ")}`);
   if (s.errorsFile) out(`  error report: ${s.errorsFile}`);
 }
 
 export function validateCommand(): Command {
   return new Command("validate")
-    .description("Dry run: read a contacts CSV, write its error report, print a summary (no network)")
-    .argument("<file>", "CSV file")
+    .description(
+      "Dry run: read a contacts file (CSV or .xlsx), write its error report, print a summary (no network)",
+    )
+    .argument("<file>", "CSV file or Excel workbook (.xlsx)")
     .option("--country <code>", "country of phone numbers written without +country code, e.g. US")
     .option("--json", "print the summary as one JSON object")
     .option(
@@ -61,6 +86,10 @@ export function validateCommand(): Command {
       "where to write the error report (default: <file>.errors.csv, when there are errors)",
     )
     .option("--map <field=Column...>", "map a column to a contact field explicitly (repeatable)")
+    .option(
+      "--sheet <name|n>",
+      "sheet of an .xlsx workbook to read, by name or position (default: the first)",
+    )
     .addOption(
       new Option("--email-policy <policy>", "an invalid e-mail rejects the row or is dropped")
         .choices(["reject", "drop"])
@@ -75,6 +104,7 @@ export function validateCommand(): Command {
           defaultCountry: countryOption(o.country),
           mapping: parseMapping(o.map ?? []),
           emailPolicy: o.emailPolicy,
+          sheet: o.sheet,
           ...(o.maxRows ? { maxRows: o.maxRows } : {}),
           ...(o.maxBytes ? { maxFileBytes: o.maxBytes } : {}),
         },

@@ -22,7 +22,9 @@ export function summaryLines(s: CampaignSummary): string[] {
     lines.push(`Errors: ${s.errors.map((e) => `${e.message} (${e.count})`).join("; ")}`);
   if (s.campaign.followUps.length > 0) lines.push(`Follow-ups: ${s.campaign.followUps.join(", ")}`);
   if (s.unknownStatuses)
-    lines.push(`Statuses in no list of polling.statuses: ${counts(s.unknownStatuses)} (see the job's unknownIs)`);
+    lines.push(
+      `Statuses in no list of polling.statuses: ${counts(s.unknownStatuses)} (see the job's unknownIs)`,
+    );
   if (s.campaign.zone) lines.push(`Callee zone ${s.campaign.zone}`);
   if (s.unreadable) {
     const u = s.unreadable;

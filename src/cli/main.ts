@@ -2,6 +2,8 @@ import { Command, CommanderError } from "commander";
 import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
+import { contactCommand } from "./commands/contact.ts";
+import { cancelCommand, pauseCommands } from "./commands/controls.ts";
 import { demoCommand } from "./commands/demo.ts";
 import { importCommand } from "./commands/import.ts";
 import { jobsCommand } from "./commands/jobs.ts";
@@ -14,6 +16,7 @@ import { suppressCommand } from "./commands/suppress.ts";
 import { validateCommand } from "./commands/validate.ts";
 
 export function buildProgram(): Command {
+  const [pause, resume] = pauseCommands();
   return new Command("vcw")
     .description("voice-campaign-worker: campaign orchestration for the Voice Assistant Calling Service")
     .exitOverride()
@@ -25,6 +28,10 @@ export function buildProgram(): Command {
     .addCommand(reportCommand())
     .addCommand(retryCommand())
     .addCommand(suppressCommand())
+    .addCommand(contactCommand())
+    .addCommand(pause!)
+    .addCommand(resume!)
+    .addCommand(cancelCommand())
     .addCommand(simulatorCommand())
     .addCommand(apiCommand())
     .addCommand(validateCommand())

@@ -8,6 +8,7 @@ export function ingestOptionsOf(def: JobDefinition): Partial<IngestOptions> {
     defaultCountry: def.contacts.country?.toUpperCase() as CountryCode | undefined,
     emailPolicy: def.contacts.emailPolicy,
     mapping: def.contacts.mapping ?? {},
+    ...(def.contacts.sheet !== undefined ? { sheet: def.contacts.sheet } : {}),
     ...(def.limits.maxFileBytes ? { maxFileBytes: def.limits.maxFileBytes } : {}),
     ...(def.limits.maxRows ? { maxRows: def.limits.maxRows } : {}),
   };

@@ -113,8 +113,17 @@ export const JobDefinition = z
             z.string().min(1),
           )
           .optional()
-          .meta({ description: "field: Column header, wins over the header synonyms." }),
+          .meta({ description: "field: Column header, wins over header names and patterns." }),
         emailPolicy: z.enum(["reject", "drop"]).default("reject"),
+        sheet: z
+          .union([z.string().min(1, "must not be empty"), z.number().int().min(1)], {
+            error: "must be a sheet name or its position from 1",
+          })
+          .optional()
+          .meta({
+            description:
+              "Sheet of an .xlsx workbook to read: its name (any case) or its position from 1. Default: the first visible sheet. Ignored for CSV files.",
+          }),
         recallAfterDays: z.number().min(0).default(7).meta({
           description:
             "A number any campaign called in the last N days is not put in a new campaign (skipped as recently_called); 0 turns it off.",

@@ -58,7 +58,13 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
 
     const roles: InboxRole[] = [];
     if (o.watch) {
-      const scheduler = startScheduler({ jobs, queues, store: services.store, logger });
+      const scheduler = startScheduler({
+        jobs,
+        queues,
+        store: services.store,
+        controls: services.controls,
+        logger,
+      });
       services.onClose(() => scheduler.stop());
       // Redis that has no record of this deployment (first start, or it lost its data): files left in
       // processing/ are taken up after a lease, once any request still in flight has landed.
@@ -113,6 +119,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     store: services.store,
     suppression: services.suppression,
     history: services.history,
+    controls: services.controls,
     registry: services.registry,
     imports: services.imports,
     leaseMs: services.leaseMs,

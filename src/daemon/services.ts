@@ -9,6 +9,7 @@ import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shared-rate-limiter.ts";
 import { type CallHistory, createCallHistory } from "../pipeline/campaign/call-history.ts";
+import { type Controls, createControls } from "../pipeline/campaign/controls.ts";
 import { createSuppressionList, type SuppressionList } from "../pipeline/campaign/suppression.ts";
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
@@ -30,6 +31,7 @@ export interface Services {
   store: CampaignStore;
   suppression: SuppressionList;
   history: CallHistory;
+  controls: Controls;
   imports: ImportUseCase;
   /** Ledger lease: longer than any request can stay in flight. */
   leaseMs: number;
@@ -119,6 +121,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       store: createCampaignStore(redis, keys, { retentionMs: retentionMsOf(s) }),
       suppression,
       history,
+      controls: createControls(redis, keys),
       imports: createImportUseCase({
         client,
         redis,

@@ -36,7 +36,9 @@ export type Candidacy =
   | "foreign";
 
 export function candidacy(name: string): Candidacy {
-  if (name.startsWith(".") || TEMPORARY.test(name) || REPORTS.test(name)) return "skip";
+  // `~$name.xlsx` is the lock file Excel keeps beside a workbook it has open.
+  if (name.startsWith(".") || name.startsWith("~$") || TEMPORARY.test(name) || REPORTS.test(name))
+    return "skip";
   const lower = name.toLowerCase();
   return CONTACT_FILE_EXTENSIONS.some((ext) => lower.endsWith(ext)) ? "contacts" : "foreign";
 }

@@ -1,4 +1,4 @@
-import type { Job } from "bullmq";
+import { DelayedError, type Job } from "bullmq";
 import {
   campaignName,
   createCampaignOnce,
@@ -13,15 +13,26 @@ import { jobOf, type WorkDeps } from "./work-deps.ts";
 
 /** Creates the campaign of an imported file (or a follow-up) exactly once, and registers it for polling. */
 export function createCampaignProcessor(d: WorkDeps) {
-  return (job: Job<CampaignJobData>) => failFastOnPermanent(() => processCampaign(d, job));
+  return (job: Job<CampaignJobData>, token?: string) =>
+    failFastOnPermanent(() => processCampaign(d, job, token));
 }
 
 async function processCampaign(
   d: WorkDeps,
   job: Job<CampaignJobData>,
-): Promise<{ id: string; created: boolean }> {
+  token?: string,
+): Promise<{ id: string; created: boolean } | { canceled: true }> {
   const data = job.data;
   const def = jobOf(d, data.job);
+  if (await d.controls.isCanceled(campaignKey(data))) {
+    d.logger.info({ job: data.job, name: data.name }, "campaign canceled before it was created");
+    return { canceled: true };
+  }
+  if (token && (await d.controls.isPaused(data.job))) {
+    // No campaign while the job is paused: look again later (not a failed attempt).
+    await job.moveToDelayed(Date.now() + (d.pausedRetryMs ?? 5_000), token);
+    throw new DelayedError();
+  }
   if (!def.campaign) throw new Error(`job ${data.job} has no campaign section`);
   const c = def.campaign;
   const now = d.now();

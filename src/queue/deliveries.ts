@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { Controls } from "../pipeline/campaign/controls.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { summarize } from "../pipeline/results/campaign-totals.ts";
 import type { CampaignSummary, Payload } from "../pipeline/results/model.ts";
@@ -35,10 +36,12 @@ export async function enqueueSummary(
   sinks: readonly string[],
   kind: CampaignSummary["kind"],
   now: number,
+  controls?: Pick<Controls, "isPaused">,
 ): Promise<CampaignSummary | undefined> {
   const stored = await store.get(campaignId);
   if (!stored) return undefined;
   const summary = summarize(stored.info, stored.totals, stored.version, kind, now);
+  if (await controls?.isPaused(stored.info.job)) summary.jobPaused = true;
   await enqueueDeliveries(queues, sinks, campaignId, summary, stored.version);
   return summary;
 }

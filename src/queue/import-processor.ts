@@ -5,8 +5,11 @@ import { DelayedError, type Job, UnrecoverableError } from "bullmq";
 import { dropFolder, settleFile, sha256File } from "../inbox/drop-folder.ts";
 import { waitUntilStable } from "../inbox/stable-file.ts";
 import { IngestFileError } from "../ingest/ingest-file-error.ts";
+import type { Totals } from "../ingest/outcome.ts";
+import { validateFile } from "../ingest/validate-file.ts";
 import { fileExists } from "../lib/file-exists.ts";
 import { type AudienceReport, audiencesOf } from "../pipeline/campaign/audience.ts";
+import { abortWhenPaused } from "../pipeline/campaign/controls.ts";
 import { isPermanent } from "../pipeline/errors.ts";
 import type { ImportCheckpoint } from "../pipeline/import/import-file.ts";
 import {
@@ -43,6 +46,8 @@ export interface ImportSummary extends Partial<ImportedFile> {
 export interface ImportProgress extends ImportCheckpoint {
   phase: "importing" | "paused";
   segmentId: string;
+  /** While the job is paused: the file's rows as validated. */
+  validated?: Pick<Totals, "total" | "valid" | "rejected" | "duplicates" | "skipped">;
 }
 
 /** Rounds of "the file changed: import its new rows" before it is settled with a warning. */
@@ -101,7 +106,38 @@ export function createImportProcessor(d: WorkDeps) {
       throw new UnrecoverableError(`the file ${data.file} is no longer in ${folder.processing}`);
     }
 
+    // Paused: the file is validated (once), nothing is sent, and the job looks again later.
+    const waitWhilePaused = async (): Promise<never> => {
+      if ((job.progress as Partial<ImportProgress>)?.phase !== "paused") {
+        const validated = await validateFile(path, importSpecOf(def).ingest, {
+          errorsPath: `${path}.errors.csv`,
+        }).catch(() => undefined);
+        await job.updateProgress({
+          ...(asCheckpoint(job.progress) ?? {}),
+          phase: "paused",
+          ...(validated
+            ? {
+                validated: {
+                  total: validated.total,
+                  valid: validated.valid,
+                  rejected: validated.rejected,
+                  duplicates: validated.duplicates,
+                  skipped: validated.skipped,
+                },
+              }
+            : {}),
+        });
+        log.info("job paused: the file is validated and waits; nothing is sent");
+      }
+      if (!token) throw new Error(`job ${data.job} is paused`);
+      await job.moveToDelayed(Date.now() + (d.pausedRetryMs ?? 5_000), token);
+      throw new DelayedError();
+    };
+    if (await d.controls.isPaused(data.job)) await waitWhilePaused();
+
     let segmentId: string | undefined;
+    const pause = abortWhenPaused(d.controls, data.job);
+    const signal = AbortSignal.any([d.stopping, pause.signal]);
     const importOnce = () => {
       const resume = asCheckpoint(job.progress);
       log.info(resume ? { cursor: resume.cursor } : {}, resume ? "resuming import" : "import started");
@@ -119,7 +155,7 @@ export function createImportProcessor(d: WorkDeps) {
           segmentId = id;
           return job.updateProgress({ ...at, phase: "importing", segmentId: id } satisfies ImportProgress);
         },
-        signal: d.stopping,
+        signal,
         ...(d.checkpointMs === undefined ? {} : { checkpointMs: d.checkpointMs }),
         ...(d.waitPollMs === undefined ? {} : { waitPollMs: d.waitPollMs }),
       });
@@ -146,6 +182,8 @@ export function createImportProcessor(d: WorkDeps) {
         imported = await importOnce();
       }
     } catch (error) {
+      pause.stop();
+      if (pause.signal.aborted && !d.stopping.aborted) await waitWhilePaused();
       if (d.stopping.aborted && token) {
         // Stopping: the checkpoint is saved; the job waits for the next worker, not counted as failed.
         log.info("import paused: the daemon is stopping");
@@ -176,6 +214,7 @@ export function createImportProcessor(d: WorkDeps) {
       throw error instanceof UnrecoverableError ? error : new UnrecoverableError(reason);
     }
 
+    pause.stop();
     // Imported: from here on a failure is retried (the ledger makes a rerun send nothing); the file is
     // never "rejected" after its contacts went in.
     if (content !== data.sha256) await d.registry.markDone(data.job, content, data.file);

@@ -1,3 +1,4 @@
+import type { Controls } from "../pipeline/campaign/controls.ts";
 import type { Intent } from "../pipeline/campaign/lifecycle.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { enqueueSummary } from "./deliveries.ts";
@@ -7,7 +8,7 @@ import type { Queues } from "./queues.ts";
 /** Turns the lifecycle's intents into jobs. Each job id is deterministic: acting twice adds nothing. */
 export async function applyIntents(
   intents: readonly Intent[],
-  ctx: { queues: Queues; store: CampaignStore; now: () => number },
+  ctx: { queues: Queues; store: CampaignStore; now: () => number; controls?: Pick<Controls, "isPaused"> },
 ): Promise<void> {
   for (const intent of intents) {
     switch (intent.kind) {
@@ -25,6 +26,7 @@ export async function applyIntents(
           intent.sinks,
           intent.summary,
           ctx.now(),
+          ctx.controls,
         );
         break;
       case "follow-up":

@@ -1,6 +1,7 @@
 import cron, { type ScheduledTask, type TaskContext } from "node-cron";
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
+import type { Controls } from "../pipeline/campaign/controls.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { summarize } from "../pipeline/results/campaign-totals.ts";
 import { type CampaignSummary, kindOf } from "../pipeline/results/model.ts";
@@ -12,6 +13,7 @@ export interface SchedulerDeps {
   jobs: ReadonlyMap<string, JobDefinition>;
   queues: Queues;
   store: CampaignStore;
+  controls?: Pick<Controls, "isPaused">;
   logger: Logger;
   now?: () => number;
 }
@@ -53,7 +55,7 @@ export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
         for (const id of await d.store.activeOf(def.name)) {
           const stored = await d.store.get(id);
           if (!stored || stored.version <= stored.sentVersion) continue;
-          await enqueueSummary(d.queues, d.store, id, def.summaries.sinks, "progress", now());
+          await enqueueSummary(d.queues, d.store, id, def.summaries.sinks, "progress", now(), d.controls);
           await d.store.markSent(id, stored.version);
         }
       });

@@ -7,6 +7,7 @@ import type { FileRegistry } from "../inbox/file-registry.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import type { CallHistory } from "../pipeline/campaign/call-history.ts";
+import type { Controls } from "../pipeline/campaign/controls.ts";
 import type { SuppressionList } from "../pipeline/campaign/suppression.ts";
 import type { ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
@@ -23,6 +24,9 @@ export interface WorkDeps {
   store: CampaignStore;
   suppression: SuppressionList;
   history: CallHistory;
+  controls: Controls;
+  /** How often a paused job's files and campaigns look again whether it was resumed. */
+  pausedRetryMs?: number;
   registry: FileRegistry;
   imports: ImportUseCase;
   /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */

@@ -21,6 +21,7 @@ export function summaryLines(s: CampaignSummary): string[] {
   if (s.errors.length > 0)
     lines.push(`Errors: ${s.errors.map((e) => `${e.message} (${e.count})`).join("; ")}`);
   if (s.campaign.followUps.length > 0) lines.push(`Follow-ups: ${s.campaign.followUps.join(", ")}`);
+  if (s.jobPaused) lines.push("Job paused: no contact is sent and no campaign created until vcw resume");
   if (s.unknownStatuses)
     lines.push(
       `Statuses in no list of polling.statuses: ${counts(s.unknownStatuses)} (see the job's unknownIs)`,

@@ -2,6 +2,7 @@ import { readdir } from "node:fs/promises";
 import { Command } from "commander";
 import { loadJobs } from "../../config/load-jobs.ts";
 import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
+import { createControls } from "../../pipeline/campaign/controls.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { withRedis } from "../with-redis.ts";
 
@@ -71,8 +72,20 @@ export function statusCommand(): Command {
             file: j.data.original,
             reason: j.failedReason,
           }));
+          const paused = await createControls(redis, keys).paused();
+          const pendingCampaigns = (await queues.campaigns.getJobs(["waiting", "delayed"], 0, 50)).map(
+            (j) => ({
+              id: j.id,
+              job: j.data.job,
+              file: j.data.original,
+              name: j.data.name,
+              ...(j.data.zone ? { zone: j.data.zone } : {}),
+            }),
+          );
           const status = {
             redis: url,
+            paused,
+            pendingCampaigns,
             queue: counts,
             rate: rate === null ? undefined : Number(rate),
             folders,
@@ -86,6 +99,12 @@ export function statusCommand(): Command {
             return;
           }
           console.log(`redis ${url}`);
+          for (const job of paused)
+            console.log(
+              `job ${job} is PAUSED: files wait in processing/, no contact is sent, no campaign created (vcw resume ${job})`,
+            );
+          for (const c of pendingCampaigns)
+            console.log(`  campaign to create: ${c.name ?? c.file} (${c.id}; vcw cancel ${c.id})`);
           console.log(
             `import queue: ${Object.entries(counts)
               .map(([k, v]) => `${v} ${k}`)

@@ -54,6 +54,8 @@ export interface CampaignSummary {
   errors: { message: string; count: number }[];
   /** Share of contacts whose call is final, 0..1. */
   completion: number;
+  /** The job was paused when this summary was made: it sends no contact and creates no campaign. */
+  jobPaused?: boolean;
   /** Records whose status is in no list of the job's `polling.statuses`, by status. */
   unknownStatuses?: Record<string, number>;
   /** What the service's answers held that could not be read: the operator should know. */

@@ -1,0 +1,42 @@
+import { Command } from "commander";
+import { normalizePhone } from "../../ingest/phone.ts";
+import { createCallHistory } from "../../pipeline/campaign/call-history.ts";
+import { createSuppressionList } from "../../pipeline/campaign/suppression.ts";
+import { CliError } from "../cli-error.ts";
+import { withRedis } from "../with-redis.ts";
+import { countryOption } from "./validate.ts";
+
+/** `vcw contact +1...`: a number's call history across all jobs, and whether it opted out. */
+export function contactCommand(): Command {
+  return new Command("contact")
+    .description("Show a number's call history (last call, campaign, attempts, outcome) and suppression")
+    .argument("<phone>")
+    .option("--country <code>", "country of a number written without +country code")
+    .option("--json", "print one JSON object")
+    .action((raw: string, o) =>
+      withRedis(async ({ redis, keys }) => {
+        const parsed = normalizePhone(raw, countryOption(o.country));
+        if (!parsed.ok)
+          throw new CliError(
+            `"${raw}" is not a phone number (${parsed.code}); use +country format or --country`,
+          );
+        const phone = parsed.e164;
+        const history = await createCallHistory(redis, keys, { keepMs: 0 }).get(phone);
+        const suppressed = (await createSuppressionList(redis, keys).which([phone])).size > 0;
+        if (o.json) {
+          process.stdout.write(`${JSON.stringify({ phone, suppressed, history: history ?? null })}\n`);
+          return;
+        }
+        console.log(phone);
+        console.log(`  opted out  ${suppressed ? "yes (vcw suppress remove to call it again)" : "no"}`);
+        if (!history) {
+          console.log("  calls      none known");
+          return;
+        }
+        console.log(`  last call  ${new Date(history.lastAt).toISOString()} (campaign ${history.campaign})`);
+        console.log(`  campaigns  ${history.attempts}`);
+        if (history.outcome)
+          console.log(`  outcome    ${history.outcome} (${new Date(history.outcomeAt!).toISOString()})`);
+      }),
+    );
+}

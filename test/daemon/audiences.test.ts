@@ -1,0 +1,301 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { nextOpening } from "../../src/pipeline/campaign/calling-window.ts";
+import { runCli } from "../support/cli.ts";
+import {
+  contactsCsv,
+  drop,
+  phoneOf,
+  quietLogger,
+  summaryOf,
+  testSettings,
+  waitFor,
+} from "../support/daemon.ts";
+import { tempDir } from "../support/files.ts";
+import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
+import { captureLogs } from "../support/log-capture.ts";
+import { useSimulator } from "../support/simulator.ts";
+
+const ALL_WEEK = "[sun, mon, tue, wed, thu, fri, sat]";
+
+/** A simulator, and daemons for jobs of a test's own; the test decides how fast simulated time runs. */
+function useHarness(timeScale: number) {
+  const t = useSimulator({
+    timeScale,
+    callModel: {
+      outcomes: { completed: 40, "no-answer": 30, busy: 30, voicemail: 0, failed: 0, "opted-out": 0 },
+    },
+  });
+  let assistant: string;
+  let dialer: string;
+  const daemons: Daemon[] = [];
+
+  beforeAll(async () => {
+    assistant = (await t.client.assistants.create(validAssistant())).id!;
+    dialer = (await t.client.dialers.create(validDialer())).id!;
+  });
+  afterEach(async () => {
+    for (const d of daemons.splice(0)) await d.close();
+  });
+
+  /** A home with one or more jobs (lines for the campaign section, top-level lines), and a daemon for them. */
+  async function setup(
+    jobs: Record<string, { campaign?: string[]; top?: string[] }>,
+    logger = quietLogger(),
+  ) {
+    const home = tempDir("vcw-aud-");
+    mkdirSync(join(home, "jobs"));
+    const tag = randomBytes(3).toString("hex");
+    for (const [name, job] of Object.entries(jobs)) {
+      writeFileSync(
+        join(home, "jobs", `${name}.yaml`),
+        [
+          `name: ${name}`,
+          `inbox: ${join(home, "inbox", name)}`,
+          `segment: { name: ${name}-${tag} }`,
+          "contacts: { country: US }",
+          "campaign:",
+          `  assistant: { id: ${assistant} }`,
+          `  dialer: { id: ${dialer} }`,
+          `  name: "${name}-${tag} {file}"`,
+          ...(job.campaign ?? ["  start: asap"]),
+          ...(job.top?.some((l) => l.startsWith("polling:")) ? [] : ['polling: { schedule: "* * * * * *" }']),
+          ...(job.top ?? []),
+        ].join("\n"),
+      );
+    }
+    const settings = testSettings(home, t.sim.url);
+    const daemon = await startDaemon({ settings, logger, watch: true, work: true });
+    daemons.push(daemon);
+    await daemon.ready;
+    const campaignsOf = async (name: string) =>
+      (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(`${name}-${tag} `));
+    const calledBy = async (campaignId: string) =>
+      (await t.client.campaigns.audiences(campaignId)).map((e) => e.phone!).sort();
+    return {
+      home,
+      inbox: (job: string) => join(home, "inbox", job),
+      daemon,
+      settings,
+      campaignsOf,
+      calledBy,
+    };
+  }
+
+  return { t, setup };
+}
+
+const phones = (from: number, n: number) => Array.from({ length: n }, (_, i) => phoneOf(from + i)).sort();
+
+/** Who a campaign calls, what the service says of it, end to end: daemon, real Redis, simulator. */
+describe("who gets called, and when", () => {
+  // 600 simulated seconds a real second: a small campaign's calls end within a second or two.
+  const { t, setup } = useHarness(600);
+
+  it("two files with overlapping numbers: each campaign calls exactly its own new numbers", async () => {
+    const s = await setup({ leads: {} });
+    drop(s.inbox("leads"), "monday.csv", contactsCsv(10, { from: 100 }));
+    await waitFor(async () => ((await s.campaignsOf("leads")).length === 1 ? true : undefined), 30_000);
+    drop(s.inbox("leads"), "tuesday.csv", contactsCsv(10, { from: 105 })); // 5 already in the job's segment
+    const campaigns = await waitFor(async () => {
+      const all = await s.campaignsOf("leads");
+      return all.length === 2 ? all : undefined;
+    }, 30_000);
+    const monday = campaigns.find((c) => c.campaigns_name!.includes("monday.csv"))!;
+    const tuesday = campaigns.find((c) => c.campaigns_name!.includes("tuesday.csv"))!;
+    await waitFor(async () => ((await s.calledBy(tuesday.id!)).length > 0 ? true : undefined), 30_000);
+    expect(await s.calledBy(monday.id!)).toEqual(phones(100, 10));
+    expect(await s.calledBy(tuesday.id!)).toEqual(phones(110, 5));
+    // The 5 monday's campaign just called are skipped (filed already, and called within the cooldown).
+    const summary = summaryOf(s.inbox("leads"), "tuesday.csv")!;
+    expect(summary).toMatchObject({
+      created: 5,
+      totals: { skipped: 5, codes: { recently_called: 5 } },
+      audience: { new: 5, campaigns: [{ contacts: 5 }] },
+    });
+    // Each campaign has a segment of exactly its contacts, named after it.
+    const segments = await t.client.segments.list();
+    const own = segments.find((g) => g.name === tuesday.campaigns_name)!;
+    expect((await t.client.contacts.list(own.id!)).map((c) => c.phone).sort()).toEqual(phones(110, 5));
+  });
+
+  it("a number called minutes ago by another job's campaign is skipped as recently_called", async () => {
+    const s = await setup({ alpha: {}, beta: {} });
+    drop(s.inbox("alpha"), "a.csv", contactsCsv(3, { from: 200 }));
+    await waitFor(async () => ((await s.campaignsOf("alpha")).length === 1 ? true : undefined), 30_000);
+    drop(s.inbox("beta"), "b.csv", contactsCsv(4, { from: 201 })); // 201, 202 were just called by alpha
+    const summary = await waitFor(() => summaryOf(s.inbox("beta"), "b.csv"), 30_000);
+    expect(summary.totals).toMatchObject({ valid: 2, skipped: 2, codes: { recently_called: 2 } });
+    expect(readFileSync(summary.errorsFile, "utf8")).toMatch(/recently_called.*called by another campaign/);
+    const [beta] = await waitFor(async () => {
+      const all = await s.campaignsOf("beta");
+      return all.length === 1 ? all : undefined;
+    }, 30_000);
+    await waitFor(async () => ((await s.calledBy(beta!.id!)).length > 0 ? true : undefined), 30_000);
+    expect(await s.calledBy(beta!.id!)).toEqual(phones(203, 2));
+    const contact = await runCli(["contact", phoneOf(201), "--json"], {
+      REDIS_URL: s.settings.redisUrl.value!,
+      VCW_PREFIX: s.settings.prefix.value,
+    });
+    expect(JSON.parse(contact.stdout)).toMatchObject({
+      phone: phoneOf(201),
+      suppressed: false,
+      history: { attempts: 1 },
+    });
+    const alpha = (await s.campaignsOf("alpha"))[0]!;
+    // The campaign's key until a poll read the call's outcome, then the campaign's id.
+    expect(JSON.parse(contact.stdout).history.campaign).toMatch(new RegExp(`^(alpha:|${alpha.id}$)`));
+  });
+
+  it("calling hours where the callee is: one campaign per zone, each at the next 09:00-17:00 opening there", async () => {
+    const window = `    window: { days: ${ALL_WEEK}, from: "09:00", to: "17:00", timezone: callee, fallbackTimezone: America/New_York }`;
+    const s = await setup({ world: { campaign: ["  start:", window] } });
+    const numbers = {
+      "America/New_York": ["+12125550101", "+12125550102"],
+      "America/Los_Angeles": ["+13105550103"],
+      "America/Chicago": ["+13125550104"],
+      "Europe/London": ["+442079460105", "+442079460106"],
+      "Asia/Tokyo": ["+81355550107"],
+    };
+    const csv = [
+      "Phone,First Name",
+      ...Object.values(numbers)
+        .flat()
+        .map((p, i) => `${p},Person ${i}`),
+    ].join("\n");
+    const dropped = Date.now();
+    drop(s.inbox("world"), "world.csv", `${csv}\n`);
+    const campaigns = await waitFor(
+      async () => {
+        const all = await s.campaignsOf("world");
+        return all.length === 5 ? all : undefined;
+      },
+      30_000,
+      "five campaigns",
+    );
+    const created = Date.now();
+    for (const [zone, expected] of Object.entries(numbers)) {
+      const c = campaigns.find((x) => x.campaigns_name!.endsWith(`[${zone}]`));
+      expect(c, zone).toBeDefined();
+      const at = Date.parse((await s.daemon.store.get(c!.id!))!.info.scheduledAt);
+      const opening = nextOpening(
+        {
+          days: ["sun", "mon", "tue", "wed", "thu", "fri", "sat"],
+          from: "09:00",
+          to: "17:00",
+          timezone: zone,
+        },
+        dropped,
+      )!;
+      const local = new Intl.DateTimeFormat("en-GB", {
+        timeZone: zone,
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      }).format(at);
+      if (opening === dropped) {
+        // Open there now: calls start at once.
+        expect(at, zone).toBeGreaterThanOrEqual(dropped - 1_000);
+        expect(at, zone).toBeLessThanOrEqual(created + 1_000);
+        expect(local >= "09:00" && local < "17:00", `${zone} ${local}`).toBe(true);
+      } else {
+        expect(new Date(at).toISOString(), zone).toBe(new Date(opening).toISOString());
+        expect(local, zone).toBe("09:00");
+      }
+      const segment = (await t.client.segments.list()).find((g) => g.name === c!.campaigns_name)!;
+      expect((await t.client.contacts.list(segment.id!)).map((x) => x.phone).sort(), zone).toEqual(
+        [...expected].sort(),
+      );
+    }
+  });
+
+  it("a status in no list is warned about at the first poll, counted as unknown, and the campaign finishes", async () => {
+    const logs = captureLogs();
+    // This job's lists don't know "busy".
+    const s = await setup(
+      {
+        odd: {
+          top: [
+            "polling:",
+            '  schedule: "* * * * * *"',
+            "  statuses:",
+            "    final: [completed, no-answer]",
+            "    retry: [no-answer]",
+          ],
+        },
+      },
+      logs.logger,
+    );
+    drop(s.inbox("odd"), "o.csv", contactsCsv(20, { from: 400 }));
+    const [c] = await waitFor(async () => {
+      const all = await s.campaignsOf("odd");
+      return all.length === 1 ? all : undefined;
+    }, 30_000);
+    const done = await waitFor(
+      async () => {
+        const stored = await s.daemon.store.get(c!.id!);
+        return stored && stored.info.state !== "active" ? stored : undefined;
+      },
+      60_000,
+      "campaign ended",
+    );
+    expect(done.info.state).toBe("finished");
+    const busy = done.totals.byStatus.busy ?? 0;
+    expect(busy).toBeGreaterThan(0);
+    expect(done.totals.unknown).toEqual({ busy });
+    expect(done.totals.final).toBe(20);
+    const warnings = logs
+      .text()
+      .split("\n")
+      .filter((l) => l.includes('shows status \\"busy\\"'));
+    expect(warnings).toHaveLength(1);
+  });
+});
+
+/** With simulated time moved by hand: what happens between a campaign's start and its end. */
+describe("suppression on every path", () => {
+  const { t, setup } = useHarness(1e-9);
+
+  it("a suppressed number is never called: not by a file's campaign, not by a follow-up", async () => {
+    const s = await setup({ calls: { top: ["followUps: { attempts: 1, spacingMinutes: 0 }"] } });
+    const env = {
+      REDIS_URL: s.settings.redisUrl.value!,
+      VCW_PREFIX: s.settings.prefix.value,
+      VCS_API_KEY: API_KEY,
+    };
+    expect((await runCli(["suppress", "add", phoneOf(300)], env)).code).toBe(0);
+    drop(s.inbox("calls"), "w.csv", contactsCsv(12, { from: 300 }));
+    const [first] = await waitFor(async () => {
+      const all = await s.campaignsOf("calls");
+      return all.length === 1 ? all : undefined;
+    }, 30_000);
+    // To the campaign's start: its audience appears, no call has ended yet.
+    const startsAt = Date.parse((await waitFor(() => s.daemon.store.get(first!.id!)))!.info.scheduledAt);
+    t.sim.clock.advance(Math.max(0, startsAt - t.sim.clock.now()) + 1);
+    await waitFor(async () => ((await s.calledBy(first!.id!)).length > 0 ? true : undefined), 30_000);
+    const called = await s.calledBy(first!.id!);
+    expect(called).toEqual(phones(301, 11));
+    // Opted out while the first campaign runs: its follow-up leaves it out.
+    const late = called[0]!;
+    expect((await runCli(["suppress", "add", late], env)).code).toBe(0);
+    t.sim.clock.advance(3_600_000); // every call of the first campaign has ended
+    const followUp = await waitFor(
+      async () => (await s.campaignsOf("calls")).find((c) => c.campaigns_name!.includes("follow-up 1")),
+      60_000,
+      "the follow-up campaign",
+    );
+    const followUpAt = Date.parse((await waitFor(() => s.daemon.store.get(followUp.id!)))!.info.scheduledAt);
+    t.sim.clock.advance(Math.max(0, followUpAt - t.sim.clock.now()) + 1);
+    await waitFor(async () => ((await s.calledBy(followUp.id!)).length > 0 ? true : undefined), 30_000);
+    const again = await s.calledBy(followUp.id!);
+    expect(again).not.toContain(phoneOf(300));
+    expect(again).not.toContain(late);
+    const retried: string[] = [];
+    for await (const r of s.daemon.store.allRecords(first!.id!))
+      if (r.status === "no-answer" || r.status === "busy") retried.push(r.phone);
+    expect(again).toEqual(retried.filter((p) => p !== late).sort());
+  });
+});

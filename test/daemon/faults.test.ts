@@ -65,6 +65,35 @@ describe("faults an operator meets: a Redis password, an unreachable Redis, a se
     for (const [i, text] of outputs.entries()) expect(text, `output ${i}`).not.toContain(CANARY);
   }, 90_000);
 
+  it("a Redis that evicts keys is refused at start; one that keeps nothing on disk is warned about", async () => {
+    const evicting = await startRedisServer({ extraArgs: ["--maxmemory-policy", "allkeys-lru"] });
+    try {
+      const home = tempDir("vcw-evict-");
+      writeJob(join(home, "jobs"), "crm", join(home, "inbox"), "crm-evict");
+      const refused = await runCli(
+        ["import", join(home, "x.csv"), "--job", "crm"],
+        envFor(home, evicting.url),
+      );
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toContain("evicts keys (maxmemory-policy allkeys-lru)");
+      expect(refused.stderr).toContain("Set maxmemory-policy noeviction");
+    } finally {
+      await evicting.stop();
+    }
+    const volatile = await startRedisServer(); // no AOF, no save points
+    try {
+      const home = tempDir("vcw-volatile-");
+      writeJob(join(home, "jobs"), "crm", join(home, "inbox"), "crm-volatile");
+      const daemon = spawnVcw(["start"], envFor(home, volatile.url));
+      await waitFor(() => (daemon.logs().includes("vcw daemon running") ? true : undefined), 30_000);
+      daemon.child.kill("SIGTERM");
+      await daemon.exited;
+      expect(daemon.logs()).toContain("Redis keeps nothing on disk");
+    } finally {
+      await volatile.stop();
+    }
+  }, 60_000);
+
   it.each([
     ["status"],
     ["status", "--json"],

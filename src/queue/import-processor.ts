@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { DelayedError, type Job, UnrecoverableError } from "bullmq";
@@ -138,6 +139,8 @@ export function createImportProcessor(d: WorkDeps) {
     let segmentId: string | undefined;
     const pause = abortWhenPaused(d.controls, data.job);
     const signal = AbortSignal.any([d.stopping, pause.signal]);
+    // Every request in flight (and every wait for the shared limit) listens to it.
+    setMaxListeners(0, signal);
     const importOnce = () => {
       const resume = asCheckpoint(job.progress);
       log.info(resume ? { cursor: resume.cursor } : {}, resume ? "resuming import" : "import started");

@@ -1,6 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { Command } from "commander";
 import { loadJobs } from "../../config/load-jobs.ts";
+import { listDaemons } from "../../daemon/presence.ts";
 import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { withRedis } from "../with-redis.ts";
@@ -71,8 +72,10 @@ export function statusCommand(): Command {
             file: j.data.original,
             reason: j.failedReason,
           }));
+          const daemons = (await listDaemons(redis, keys)).map(({ id: _, stale: __, ...d }) => d);
           const status = {
             redis: url,
+            daemons,
             queue: counts,
             rate: rate === null ? undefined : Number(rate),
             folders,
@@ -86,6 +89,11 @@ export function statusCommand(): Command {
             return;
           }
           console.log(`redis ${url}`);
+          if (daemons.length === 0) console.log("no daemon running");
+          for (const d of daemons)
+            console.log(
+              `daemon ${d.role} on ${d.host} (pid ${d.pid}, since ${d.startedAt}): ${d.http ? `${d.http}/ (dashboard), ${d.http}/metrics` : "HTTP off"}`,
+            );
           console.log(
             `import queue: ${Object.entries(counts)
               .map(([k, v]) => `${v} ${k}`)

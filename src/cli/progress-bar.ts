@@ -74,7 +74,10 @@ export async function rowProgress(
   const progress: Omit<RowProgress, "until"> = {
     update(rows, values) {
       if (values) last = values;
-      if (rows > total) bar.setTotal((total = rows));
+      if (rows > total) {
+        total = rows;
+        bar.setTotal(total);
+      }
       bar.update(rows, payload(rows, values));
     },
     stop(rows) {

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 
 /** Paths an orchestrator probes without credentials: they tell nothing but "alive" and "ready". */
@@ -9,20 +9,25 @@ const digest = (s: string) => createHash("sha256").update(s).digest();
 /** Compared as digests: equal lengths, constant time, nothing learnt from how long a check takes. */
 const same = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
-function presented(req: FastifyRequest): string | undefined {
+/** What the browser keeps: derived from the token, so the token itself never sits in a cookie jar. */
+const sessionOf = (token: string) =>
+  createHmac("sha256", token).update("vcw dashboard session").digest("base64url");
+
+/** Whether a request carries the token (bearer header) or the session cookie derived from it. */
+function authenticated(req: FastifyRequest, token: string): boolean {
   const auth = req.headers.authorization;
-  if (auth?.startsWith("Bearer ")) return auth.slice(7).trim();
+  if (auth?.startsWith("Bearer ")) return same(auth.slice(7).trim(), token);
   for (const part of (req.headers.cookie ?? "").split(";")) {
     const [k, ...v] = part.trim().split("=");
-    if (k === TOKEN_COOKIE) return decodeURIComponent(v.join("="));
+    if (k === TOKEN_COOKIE) return same(v.join("="), sessionOf(token));
   }
-  return undefined;
+  return false;
 }
 
 /**
  * With a token, every path but the probes needs it: `Authorization: Bearer <token>` (Prometheus,
- * curl), or the cookie `/login` sets (a browser; HttpOnly, SameSite=Strict, so another site's page
- * can't act with it). Without a token the server listens on loopback only (server.ts).
+ * curl), or the cookie `/login` sets (a browser; derived from the token, HttpOnly, SameSite=Strict,
+ * so another site's page can't act with it). Without a token the server listens on loopback only (server.ts).
  */
 export function installAuth(app: FastifyInstance, token: string | undefined): void {
   app.addContentTypeParser(
@@ -37,18 +42,14 @@ export function installAuth(app: FastifyInstance, token: string | undefined): vo
     if (!same(given, token)) return loginPage(reply.code(401), true, true);
     const secure = req.protocol === "https" ? "; Secure" : "";
     return reply
-      .header(
-        "set-cookie",
-        `${TOKEN_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Strict${secure}`,
-      )
+      .header("set-cookie", `${TOKEN_COOKIE}=${sessionOf(token)}; Path=/; HttpOnly; SameSite=Strict${secure}`)
       .redirect("/", 303);
   });
   if (!token) return;
   app.addHook("onRequest", async (req, reply) => {
     const path = req.url.split("?")[0]!;
     if (OPEN_PATHS.has(path)) return;
-    const given = presented(req);
-    if (given !== undefined && same(given, token)) return;
+    if (authenticated(req, token)) return;
     if (req.method === "GET" && (path === "/" || req.headers.accept?.includes("text/html")))
       return reply.redirect("/login", 303);
     return reply

@@ -16,6 +16,7 @@ import {
 } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { API_KEY } from "../support/fixtures.ts";
+import { captureLogs } from "../support/log-capture.ts";
 import { useSimulator } from "../support/simulator.ts";
 
 const TOKEN = "op-token-5d1f0c9e8b7a6d4c";
@@ -44,12 +45,12 @@ describe("the operator's surface over HTTP", () => {
     redisServer = undefined;
   });
 
-  async function start(env: NodeJS.ProcessEnv = {}) {
+  async function start(env: NodeJS.ProcessEnv = {}, logger = quietLogger()) {
     const home = tempDir("vcw-http-");
     const inbox = join(home, "inbox");
     writeJob(join(home, "jobs"), "leads", inbox);
     const settings = testSettings(home, t.sim.url, { VCW_HTTP_ADDR: "127.0.0.1:0", ...env });
-    daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
+    daemon = await startDaemon({ settings, logger, watch: true, work: true });
     await daemon.ready;
     return { home, inbox, url: daemon.http!.url, daemon };
   }
@@ -113,7 +114,8 @@ describe("the operator's surface over HTTP", () => {
   });
 
   it("with a token, everything but /livez and /readyz asks for it; phones are shown only then", async () => {
-    const { url, inbox } = await start({ VCW_HTTP_TOKEN: TOKEN });
+    const logs = captureLogs();
+    const { url, inbox } = await start({ VCW_HTTP_TOKEN: TOKEN }, logs.logger);
     expect((await fetch(`${url}/livez`)).status).toBe(200);
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     for (const path of ["/metrics", "/api/overview", "/admin/queues", "/files/leads/done/x.errors.csv"])
@@ -137,7 +139,18 @@ describe("the operator's surface over HTTP", () => {
     expect(login.status).toBe(303);
     const cookie = login.headers.get("set-cookie")!.split(";")[0]!;
     expect(login.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(cookie).not.toContain(TOKEN);
     expect((await fetch(`${url}/api/overview`, { headers: { cookie } })).status).toBe(200);
+    expect((await fetch(`${url}/api/overview`, { headers: { cookie: "vcw_token=forged" } })).status).toBe(
+      401,
+    );
+    const wrong = await fetch(`${url}/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "token=guess-guess-guess-guess",
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("set-cookie")).toBeNull();
 
     // Phones: masked unless asked, and asked only behind the token.
     drop(inbox, "bad.csv", contactsCsv(1, { extra: ["+1415999000,Short Phone,a@example.com"] }));
@@ -154,6 +167,11 @@ describe("the operator's surface over HTTP", () => {
       headers: auth,
     });
     expect(retry.status).toBeLessThan(300);
+    // The token shows nowhere: not in what the server sends, not in the logs.
+    for (const path of ["/", "/api/overview", "/metrics", "/admin/queues"])
+      expect(await (await fetch(`${url}${path}`, { headers: auth })).text(), path).not.toContain(TOKEN);
+    expect(logs.text()).toContain("httpToken: (hidden)");
+    expect(logs.text()).not.toContain(TOKEN);
   });
 
   it("without a token: reports are masked, phones can't be revealed, Bull Board is read-only, only reports are served", async () => {

@@ -1,20 +1,46 @@
-# voice-campaign-worker: compiled build on Node 20.
-FROM node:20-bookworm-slim AS build
+# voice-campaign-worker: the compiled build (dist/) on Node 22, as a non-root user. No TypeScript
+# runner and no dev dependency in the runtime image. Check the stack with `docker compose config`.
+ARG NODE_IMAGE=node:22-bookworm-slim
+
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
 COPY src ./src
 COPY bench ./bench
-RUN npm run build && npm prune --omit=dev
+# tsc, then the dashboard's page, script and style beside the compiled server.
+RUN npm run build
 
-FROM node:20-bookworm-slim
+# Production dependencies only. tsx is a dependency so that `npm start` and `npx vcw` run the sources
+# in a checkout installed with --omit=dev; the image runs dist/ and drops it (and esbuild with it).
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund \
+ && npm uninstall --omit=dev --no-audit --no-fund tsx \
+ && test ! -e node_modules/tsx && test ! -e node_modules/esbuild && test ! -e node_modules/vitest
+
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=build /app/node_modules ./node_modules
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=deps /app/package.json ./package.json
 COPY --from=build /app/dist ./dist
-COPY package.json ./
+COPY bin/healthcheck.js ./bin/healthcheck.js
 COPY jobs ./jobs
+# What the daemon writes: the inboxes (done/, rejected/, processing/), the file sink's reports and the
+# embedded defaults' data. Owned by the user it runs as: as root-owned /app subfolders, `vcw start`
+# failed with EACCES on inbox/.
+RUN mkdir -p inbox reports .vcw && chown node:node inbox reports .vcw
+VOLUME ["/app/inbox", "/app/reports", "/app/.vcw"]
 USER node
+# Loopback by default: the HEALTHCHECK reaches it inside the container. To publish the dashboard and
+# /metrics, set VCW_HTTP_ADDR=0.0.0.0:9400 and VCW_HTTP_TOKEN (refused without a token).
+ENV VCW_HTTP_ADDR=127.0.0.1:9400
+EXPOSE 9400
+# /livez: the process and its event loop, never Redis (an outage must not restart the daemon).
+HEALTHCHECK --interval=15s --timeout=5s --start-period=30s --retries=3 CMD ["node", "bin/healthcheck.js"]
 ENTRYPOINT ["node", "dist/src/cli/bin.js"]
-CMD ["--help"]
+CMD ["start"]

@@ -6,5 +6,7 @@ export default defineConfig({
     globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Daemons the tests spawn inherit this: none binds 127.0.0.1:9400, where a developer's may run.
+    env: { VCW_HTTP_ADDR: "off" },
   },
 });

@@ -60,6 +60,7 @@ export async function run(): Promise<void> {
     VCW_HOME: join(home, ".vcw"),
     VCW_PREFIX: `vcw-bench-${randomBytes(4).toString("hex")}`,
     VCW_STABLE_MS: "200",
+    VCW_HTTP_ADDR: "off", // a daemon of the developer's may have 127.0.0.1:9400
   });
   const daemon = await startDaemon({ settings, logger: pino({ level: "silent" }), watch: true, work: true });
   await daemon.ready;

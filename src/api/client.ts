@@ -2,6 +2,7 @@ import { type AudienceEntries, AudienceEntriesBody } from "./audience-entries.ts
 import { VcwError } from "./errors/index.ts";
 import type { RequestGate } from "./gate.ts";
 import { type ClientLogger, silentLogger } from "./logger.ts";
+import type { RequestObserver } from "./observer.ts";
 import type { OperationName, RequestOf, ResponseOf } from "./operations.ts";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy.ts";
 import { createTransport, type RequestOptions } from "./transport.ts";
@@ -24,6 +25,8 @@ export interface ClientOptions {
   fetch?: typeof globalThis.fetch;
   /** Admits every attempt before it is sent: a shared rate limit. */
   gate?: RequestGate;
+  /** Hears every attempt of every request (operation, status, duration), e.g. for metrics. */
+  observer?: RequestObserver;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -63,6 +66,7 @@ export function createClient(options: ClientOptions = {}) {
     logger,
     fetch: options.fetch,
     gate: options.gate,
+    observer: options.observer,
   });
 
   /**

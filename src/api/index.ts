@@ -3,6 +3,7 @@ export * from "./client.ts";
 export * from "./errors/index.ts";
 export type { AttemptOutcome, RequestGate } from "./gate.ts";
 export type { ClientLogger } from "./logger.ts";
+export type { AttemptRecord, RequestObserver } from "./observer.ts";
 export * from "./operations.ts";
 export * from "./retry-policy.ts";
 export * from "./schemas/index.ts";

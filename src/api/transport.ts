@@ -14,6 +14,7 @@ import {
 import type { RequestGate } from "./gate.ts";
 import type { ClientLogger } from "./logger.ts";
 import { networkErrorCode } from "./network-error.ts";
+import { observedFetch, type RequestObserver } from "./observer.ts";
 import { isIdempotent, type OperationName, operations, type ResponseOf } from "./operations.ts";
 import { readErrorBody } from "./read-error-body.ts";
 import { readResponse, requestIdOf } from "./read-response.ts";
@@ -42,6 +43,8 @@ export interface TransportOptions {
   logger: ClientLogger;
   fetch?: typeof globalThis.fetch | undefined;
   gate?: RequestGate | undefined;
+  /** Hears every attempt (operation, status, duration): request metrics. */
+  observer?: RequestObserver | undefined;
 }
 
 /** Options of one request; they override the client's. */
@@ -97,6 +100,8 @@ export function createTransport(config: TransportOptions): Transport {
     const url = new URL(base + op.path);
     if (op.id) url.searchParams.set("id", input.id as string);
     const where = { operation: name, method: op.method, path: url.pathname + url.search };
+    const observing = (f: typeof globalThis.fetch) =>
+      config.observer ? observedFetch(f, name, config.observer, options.signal) : f;
     const started = performance.now();
     let attempts = 1;
     const { gate } = config;
@@ -121,12 +126,14 @@ export function createTransport(config: TransportOptions): Transport {
         // ky's timeout and signal cover its fetch; this one returns only once the body is in.
         timeout: timeoutMs,
         signal: options.signal,
-        fetch: wholeBodyFetch({
-          fetch: config.fetch ?? globalThis.fetch,
-          operation: name,
-          maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
-          onHeaders: (response) => observe(response.status),
-        }),
+        fetch: observing(
+          wholeBodyFetch({
+            fetch: config.fetch ?? globalThis.fetch,
+            operation: name,
+            maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
+            onHeaders: (response) => observe(response.status),
+          }),
+        ),
         retry: {
           limit: retry.maxRetries,
           methods: ["get", "post", "put", "delete"],

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
+import { formatAddress, type ListenAddress, parseListenAddress } from "../lib/listen-address.ts";
 import { clusterTarget, describeTarget, type RedisTarget, redactUrl } from "../lib/redis.ts";
 import { DEFAULT_ADAPTIVE, type RateLimitOptions } from "../limiter/rate-limit-options.ts";
 
@@ -43,13 +44,21 @@ export interface Settings {
   /** Attempts per sink delivery before the failed set, and the first retry delay (doubling). */
   deliveryAttempts: Setting<number>;
   deliveryBackoffMs: Setting<number>;
+  /** The longest wait between two delivery attempts: the doubling stops there, so retries can span hours. */
+  deliveryBackoffMaxMs: Setting<number>;
   /** How long what vcw keeps in Redis lives after its use: ended campaigns, ledgers, file records, jobs. */
   retentionDays: Setting<number>;
   /** How long a stop waits for running jobs before it goes anyway. */
   shutdownGraceMs: Setting<number>;
   /** Simulated seconds per real second of the embedded simulator. */
   simTimeScale: Setting<number>;
+  /** The operator's HTTP surface (health, metrics, dashboard) of a daemon; undefined: off. */
+  httpAddr: Setting<ListenAddress | undefined>;
+  /** Needed for everything but /livez and /readyz when set; required off the loopback interface. */
+  httpToken: Setting<string | undefined>;
 }
+
+export const DEFAULT_HTTP_ADDR: ListenAddress = { host: "127.0.0.1", port: 9400 };
 
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379";
 
@@ -105,11 +114,14 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     lockMs: int("VCW_LOCK_MS", 30_000),
     stalledIntervalMs: int("VCW_STALLED_INTERVAL_MS", 30_000),
     maxStalledCount: int("VCW_MAX_STALLED", 10, 0),
-    deliveryAttempts: int("VCW_DELIVERY_ATTEMPTS", 12),
+    deliveryAttempts: int("VCW_DELIVERY_ATTEMPTS", 20),
     deliveryBackoffMs: int("VCW_DELIVERY_BACKOFF_MS", 2_000),
+    deliveryBackoffMaxMs: int("VCW_DELIVERY_BACKOFF_MAX_MS", 3_600_000),
     shutdownGraceMs: int("VCW_SHUTDOWN_GRACE_MS", 20_000),
     retentionDays: int("VCW_RETENTION_DAYS", 30),
     simTimeScale: int("VCW_SIM_TIME_SCALE", 60),
+    httpAddr: from("VCW_HTTP_ADDR", (v) => parseListenAddress(v), DEFAULT_HTTP_ADDR, "default"),
+    httpToken: from("VCW_HTTP_TOKEN", parseToken, undefined, "not set: loopback only, no token asked"),
   };
 }
 
@@ -121,6 +133,13 @@ export function parseRate(text: string): RateLimitOptions {
     throw new Error(`VCW_RATE_LIMIT must be "adaptive" or a number of requests per second, not "${text}"`);
   }
   return { mode: "fixed", perSecond: n };
+}
+
+/** A token short enough to guess protects nothing. */
+function parseToken(text: string): string {
+  if (text.length < 16)
+    throw new Error("VCW_HTTP_TOKEN must be at least 16 characters (a long random string)");
+  return text;
 }
 
 function positiveInt(name: string, text: string, min = 1): number {
@@ -139,6 +158,9 @@ export function describeSettings(s: Settings): string[] {
   const show = (v: unknown) => (typeof v === "object" ? JSON.stringify(v) : String(v ?? "auto"));
   return Object.entries(s).map(([name, setting]: [string, Setting<unknown>]) => {
     if (name === "apiKey") return `apiKey: (hidden) from ${setting.source}`;
+    if (name === "httpToken") return `httpToken: ${setting.value ? "(hidden) from " : ""}${setting.source}`;
+    if (name === "httpAddr")
+      return `${name}: ${setting.value ? formatAddress(setting.value as ListenAddress) : "off"} (${setting.source})`;
     if (name === "redisUrl" && typeof setting.value === "string")
       return `${name}: ${redactUrl(setting.value)} (${setting.source})`;
     if (name === "redisCluster" && setting.value)

@@ -11,9 +11,10 @@ export const SinkDefinition = z.discriminatedUnion(
     z.strictObject({
       type: z.literal("webhook"),
       url: z.url({ error: "must be an http(s) URL" }),
-      secretEnv: envName
-        .optional()
-        .meta({ description: "Environment variable holding the HMAC-SHA256 secret." }),
+      secretEnv: envName.optional().meta({
+        description:
+          "Environment variable holding the signing secret: whsec_<base64> (Standard Webhooks) or any text; two separated by a space while rotating, the new one first.",
+      }),
       timeoutMs: z.number().int().positive().default(10_000),
     }),
     z.strictObject({

@@ -2,7 +2,10 @@ import { setMaxListeners } from "node:events";
 import type { Worker } from "bullmq";
 import type { Logger } from "pino";
 import { describeSettings, retentionMsOf, type Settings } from "../config/settings.ts";
+import { createMetrics, type Metrics } from "../http/metrics.ts";
+import { type HttpServer, startHttpServer } from "../http/server.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
+import { cappedExponential } from "../queue/backoff.ts";
 import { createCampaignProcessor } from "../queue/campaign-processor.ts";
 import { createDeliveryProcessor } from "../queue/delivery-processor.ts";
 import { createFollowUpProcessor } from "../queue/follow-up-processor.ts";
@@ -13,6 +16,7 @@ import { startScheduler } from "../queue/scheduler.ts";
 import { startWorker } from "../queue/start-worker.ts";
 import type { WorkDeps } from "../queue/work-deps.ts";
 import { type InboxRole, startInboxRole } from "./inbox-role.ts";
+import { announce } from "./presence.ts";
 import { watchEpoch } from "./redis-health.ts";
 import { openServices, type Services } from "./services.ts";
 
@@ -33,13 +37,24 @@ export interface Daemon extends Omit<Services, "onClose"> {
   ready: Promise<void>;
   /** The inboxes watched (`vcw start`). */
   roles: InboxRole[];
+  workers: Worker[];
+  /** The operator's surface (health, metrics, dashboard), unless VCW_HTTP_ADDR=off. */
+  http: HttpServer | undefined;
+  metrics: Metrics | undefined;
 }
 
 /** Wires the daemon's roles: embedded defaults, inbox watchers, scheduler, workers. */
 export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const { settings: s, logger } = o;
   for (const line of describeSettings(s)) logger.info(line);
-  const services = await openServices(s, logger, { embeddedSimulator: o.watch, daemon: o.oneOff !== true });
+  // One-off runs (`vcw demo`) have no HTTP surface: nothing watches them.
+  const httpAddr = o.oneOff ? undefined : s.httpAddr.value;
+  const metrics = httpAddr ? createMetrics() : undefined;
+  const services = await openServices(s, logger, {
+    embeddedSimulator: o.watch,
+    daemon: o.oneOff !== true,
+    ...(metrics ? { requestObserver: metrics.observeRequest } : {}),
+  });
   try {
     const { redis, jobs, keys } = services;
     if (jobs.size === 0) logger.warn(`no valid job definition in ${s.jobsDir.value}: nothing to import`);
@@ -54,7 +69,37 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     });
     services.onClose(() => closeQueues(queues));
 
-    if (o.work) startWorkers(services, queues, s, logger);
+    const workers: Worker[] = [];
+    const watched = new Set<string>();
+    let stopping = false;
+    // Before the workers, so it closes after them: /readyz says "stopping" while they drain.
+    const http = httpAddr
+      ? await startHttpServer({
+          address: httpAddr,
+          token: s.httpToken.value,
+          health: { redis, workers: () => workers, stopping: () => stopping },
+          overview: { redis, keys, queues, store: services.store, jobs: () => jobs, watched: () => watched },
+          queues,
+          jobs: () => jobs,
+          metrics: metrics!,
+        })
+      : undefined;
+    if (http) {
+      services.onClose(() => http.close());
+      logger.info({ url: http.url }, `dashboard ${http.url}/, metrics ${http.url}/metrics`);
+    }
+    if (o.work) workers.push(...startWorkers(services, queues, s, logger));
+    metrics?.watchWorkers({
+      imports: workers.find((w) => w.name === queues.imports.name),
+      deliveries: workers.find((w) => w.name === queues.deliveries.name),
+    });
+    if (o.oneOff !== true) {
+      const presence = await announce(redis, keys, {
+        role: o.watch ? "start" : "worker",
+        http: http?.url ?? null,
+      });
+      services.onClose(() => presence.stop());
+    }
 
     const roles: InboxRole[] = [];
     if (o.watch) {
@@ -87,16 +132,23 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
           retentionMs: retentionMsOf(s),
         });
         roles.push(role);
+        watched.add(def.name);
       }
       services.onClose(() => Promise.all(roles.map((r) => r.close())));
     }
 
+    services.onClose(async () => {
+      stopping = true; // registered last, so it runs first
+    });
     const { onClose: _, ...rest } = services;
     return {
       ...rest,
       queues,
       ready: Promise.all(roles.map((r) => r.watcher.ready)).then(() => undefined),
       roles,
+      workers,
+      http,
+      metrics,
     };
   } catch (error) {
     await services.close();
@@ -105,7 +157,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
 }
 
 /** The five workers, on a connection of their own (BullMQ blocks on it). */
-function startWorkers(services: Services, queues: Queues, s: Settings, logger: Logger): void {
+function startWorkers(services: Services, queues: Queues, s: Settings, logger: Logger): Worker[] {
   const stopping = new AbortController();
   // Every request waiting for the shared limit listens to it.
   setMaxListeners(0, stopping.signal);
@@ -137,6 +189,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     lockDurationMs: s.lockMs.value,
     stalledIntervalMs: s.stalledIntervalMs.value,
     maxStalledCount: s.maxStalledCount.value,
+    backoffStrategy: cappedExponential(s.deliveryBackoffMaxMs.value),
   };
   const workers = [
     startWorker("imports", createImportProcessor(deps), { ...common, concurrency: s.fileConcurrency.value }),
@@ -173,4 +226,5 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
       await withTimeout(Promise.all(workers.map((w) => w.close(true))), 1_000, undefined);
     }
   });
+  return workers;
 }

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import { type Client, createClient } from "../api/client.ts";
+import type { RequestObserver } from "../api/observer.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { formatProblem, loadJobs } from "../config/load-jobs.ts";
 import { retentionMsOf, type Settings, simulatorStateFile } from "../config/settings.ts";
@@ -45,6 +46,8 @@ export interface ServicesOptions {
   embeddedSimulator: boolean;
   /** A long-running role (false for one-off commands such as `vcw import`): Redis' risks said loudly. */
   daemon?: boolean;
+  /** Hears every API attempt (the daemon's request metrics). */
+  requestObserver?: RequestObserver;
 }
 
 export async function openServices(s: Settings, logger: Logger, o: ServicesOptions): Promise<Services> {
@@ -98,6 +101,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       maxRetries: s.maxRetries.value,
       gate: limiter,
       logger: logger.child({ component: "api" }),
+      ...(o.requestObserver ? { observer: o.requestObserver } : {}),
     });
     const leaseMs = leaseMsOf(s);
     const registry = createFileRegistry(redis, keys);

@@ -37,6 +37,8 @@ export interface ValidateOptions {
   errorsPath?: string;
   /** Write the report even when there is nothing in it. */
   alwaysWriteReport?: boolean;
+  /** Hears the data rows read so far, every 500 rows (a progress bar). */
+  onProgress?: (rows: number) => void;
 }
 
 /** Reads a whole file (no network), writes its error report, returns the summary. */
@@ -49,8 +51,10 @@ export async function validateFile(
   const reader = await ContactFileReader.open(file, options);
   const errors = await openErrorReport(report.errorsPath ?? `${file}.errors.csv`, reader.info.headers);
   try {
+    let rows = 0;
     for await (const outcome of reader) {
       if (outcome.kind !== "valid" || outcome.warnings.length > 0) await errors.add(outcome);
+      if (report.onProgress && ++rows % 500 === 0) report.onProgress(rows);
     }
   } catch (error) {
     await errors.discard();

@@ -39,6 +39,8 @@ export function redisKeys(prefix: string) {
     suppressed: `${prefix}:suppressed`,
     /** The request rate shared by every worker. */
     limiter: `${prefix}:limit:{service}`,
+    /** Daemon processes running now, with where their HTTP surface is (refreshed while they run). */
+    daemons: `${prefix}:daemons`,
     /** A marker of this deployment's data: gone means Redis lost its data (restarted without persistence). */
     epoch: `${prefix}:epoch`,
   };

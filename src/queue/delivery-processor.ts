@@ -1,4 +1,5 @@
 import { type Job, UnrecoverableError } from "bullmq";
+import { SinkError } from "../sinks/sink-error.ts";
 import { createSink } from "./create-sink.ts";
 import type { DeliveryJobData } from "./queues.ts";
 import type { WorkDeps } from "./work-deps.ts";
@@ -11,10 +12,16 @@ export function createDeliveryProcessor(d: WorkDeps) {
     if (!def) throw new UnrecoverableError(`no sink named "${name}" is configured`);
     const sink = createSink(name, def, { logger: d.logger.child({ sink: name }) });
     const campaignId = payload.kind === "digest" ? undefined : payload.campaign.id;
-    await sink.deliver({
-      idempotencyKey,
-      payload,
-      ...(campaignId ? { records: () => d.store.allRecords(campaignId) } : {}),
-    });
+    try {
+      await sink.deliver({
+        idempotencyKey,
+        payload,
+        ...(campaignId ? { records: () => d.store.allRecords(campaignId) } : {}),
+      });
+    } catch (error) {
+      // A 410 ends the delivery at once: it fails without going through the retry schedule.
+      if (error instanceof SinkError && error.permanent) throw new UnrecoverableError(error.message);
+      throw error;
+    }
   };
 }

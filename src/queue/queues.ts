@@ -3,6 +3,7 @@ import type { AdmittedFile } from "../inbox/admit-file.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import type { CampaignRequest } from "../pipeline/campaign/lifecycle.ts";
 import type { Payload } from "../pipeline/results/model.ts";
+import { CAPPED_EXPONENTIAL } from "./backoff.ts";
 
 /** Queue names; each queue's keys carry its own hash tag (redis-keys.ts), so queues spread over a Cluster. */
 export const QUEUE_NAMES = {
@@ -82,10 +83,11 @@ export function createQueues(o: QueueOptions) {
       removeOnFail: { age: Math.min(86_400, keptSec) },
     }),
     followUps: queue<FollowUpJobData>("followUps", retried(8, 2_000)),
-    deliveries: queue<DeliveryJobData>(
-      "deliveries",
-      retried(o.deliveryAttempts ?? 12, o.deliveryBackoffMs ?? 2_000),
-    ),
+    // Doubling up to the workers' cap (backoff.ts): a receiver down for hours still gets its summaries.
+    deliveries: queue<DeliveryJobData>("deliveries", {
+      ...retried(o.deliveryAttempts ?? 20, 0),
+      backoff: { type: CAPPED_EXPONENTIAL, delay: o.deliveryBackoffMs ?? 2_000 },
+    }),
   };
 }
 

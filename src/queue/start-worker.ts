@@ -1,4 +1,4 @@
-import { type ConnectionOptions, type Processor, Worker } from "bullmq";
+import { type BackoffStrategy, type ConnectionOptions, type Processor, Worker } from "bullmq";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import { QUEUE_NAMES, type QueueKind, queuePrefix } from "./queues.ts";
 
@@ -13,6 +13,8 @@ export interface WorkerOptions {
   stalledIntervalMs?: number;
   /** Worker deaths one job may survive before it fails. Default 10. */
   maxStalledCount?: number;
+  /** The backoff of jobs whose type is not built in (backoff.ts). */
+  backoffStrategy?: BackoffStrategy;
 }
 
 export function startWorker<D, R>(
@@ -27,5 +29,6 @@ export function startWorker<D, R>(
     lockDuration: o.lockDurationMs ?? 30_000,
     stalledInterval: o.stalledIntervalMs ?? 30_000,
     maxStalledCount: o.maxStalledCount ?? 10,
+    ...(o.backoffStrategy ? { settings: { backoffStrategy: o.backoffStrategy } } : {}),
   });
 }

@@ -10,4 +10,9 @@ export class SinkError extends VcwError {
   ) {
     super(`sink ${sink}: ${message}`);
   }
+
+  /** 410 Gone: the receiver asks to be sent nothing more (Standard Webhooks); retrying is pointless. */
+  get permanent(): boolean {
+    return this.status === 410;
+  }
 }

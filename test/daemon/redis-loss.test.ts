@@ -95,7 +95,9 @@ describe("a Redis that lost its data", () => {
     const second = s.start();
     const summary = await waitFor(() => summaryOf(s.inbox, "big.csv"), 90_000, "big.csv in done/");
     expect(summary.status).toBe("imported");
-    expect(summary.known).toBeGreaterThanOrEqual(600); // learnt from the service, not sent again
+    // Learnt from the service, not sent again. The ledger counted claims, and a claim precedes its
+    // request: up to import.concurrency (8) of the 600 had not reached the service at the SIGKILL.
+    expect(summary.known).toBeGreaterThanOrEqual(600 - 8);
     expect(second.logs()).not.toContain('"level":50');
     await expectEachOnce(s.segmentId, 40_000, 3_000);
   }, 150_000);

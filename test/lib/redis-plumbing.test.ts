@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RedisServer, startRedisServer } from "../../src/daemon/redis-server.ts";
 import { withLock } from "../../src/lib/lock.ts";
 import { defineScript } from "../../src/lib/scripts.ts";
 import { useRedis } from "../support/redis.ts";
@@ -53,11 +54,21 @@ describe("Redis lock", () => {
 });
 
 describe("Lua scripts", () => {
-  const monitor = new Redis(inject("redisUrl"));
-  afterAll(() => monitor.disconnect());
+  // A Redis of its own: MONITOR on the shared one sees every other test's BullMQ scripts, and
+  // ioredis' monitor parser sometimes fails on them ("Command queue state error").
+  let server: RedisServer;
+  let monitor: Redis;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    monitor = new Redis(server.url);
+  });
+  afterAll(async () => {
+    monitor.disconnect();
+    await server.stop();
+  });
 
   it("are sent by SHA once Redis knows them: the text travels at most once per connection", async () => {
-    const redis = new Redis(inject("redisUrl"));
+    const redis = new Redis(server.url);
     const tag = `vcw-test-script-${randomBytes(4).toString("hex")}`;
     const echo = defineScript<string>(`echo_${randomBytes(3).toString("hex")}`, 1, "return ARGV[1]");
     const seen: string[] = [];

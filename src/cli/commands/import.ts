@@ -6,9 +6,9 @@ import { createLogger } from "../../daemon/logger.ts";
 import { openServices } from "../../daemon/services.ts";
 import { sha256File } from "../../inbox/drop-folder.ts";
 import { fileExists } from "../../lib/file-exists.ts";
-import type { ImportCheckpoint } from "../../pipeline/import/import-file.ts";
 import { type ImportedFile, type ImportSpec, importSpecOf } from "../../pipeline/import/import-use-case.ts";
 import { CliError } from "../cli-error.ts";
+import { rowProgress } from "../progress-bar.ts";
 import { countryOption } from "./validate.ts";
 
 export function importCommand(): Command {
@@ -59,8 +59,12 @@ export function importCommand(): Command {
             return;
           }
         }
-        const progress = progressLine(o.json !== true && process.stderr.isTTY === true, basename(file));
-        const result = await services.imports.run({
+        const progress = await rowProgress(file, {
+          enabled: o.json !== true,
+          label: basename(file),
+          counts: ["created", "known"],
+        });
+        const importing = services.imports.run({
           spec,
           path: file,
           sha256,
@@ -68,10 +72,10 @@ export function importCommand(): Command {
           admittedAt: Date.now(),
           owner: `cli-${randomBytes(6).toString("hex")}`,
           errorsPath,
-          checkpoint: async (at) => progress.update(at),
+          checkpoint: async (at) => progress.update(at.rowsRead, { created: at.created, known: at.known }),
           checkpointMs: 200,
         });
-        progress.done();
+        const result = await progress.until(importing, (r) => r.totals.total);
         report(o.json, { status: "imported", file, sha256, ...result });
       } finally {
         await services.close();
@@ -103,22 +107,4 @@ function report(json: boolean | undefined, s: Report): void {
   if (s.topErrors.length)
     console.log(`  top issues ${s.topErrors.map((e) => `${e.code} (${e.rows})`).join(", ")}`);
   if (s.errorsFile) console.log(`  error report: ${s.errorsFile}`);
-}
-
-/** One self-rewriting status line on a terminal; nothing otherwise. */
-function progressLine(enabled: boolean, name: string) {
-  const started = performance.now();
-  return {
-    update(at: ImportCheckpoint) {
-      if (!enabled) return;
-      const secs = (performance.now() - started) / 1000;
-      const rate = Math.round(at.rowsRead / Math.max(secs, 0.001));
-      process.stderr.write(
-        `\r${name}: ${at.rowsRead} rows read, ${at.created} created, ${at.known} known (${rate} rows/s)   `,
-      );
-    },
-    done() {
-      if (enabled) process.stderr.write("\n");
-    },
-  };
 }

@@ -1,6 +1,7 @@
 import { readdir } from "node:fs/promises";
 import { Command } from "commander";
 import { loadJobs } from "../../config/load-jobs.ts";
+import { listDaemons } from "../../daemon/presence.ts";
 import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
 import { createControls } from "../../pipeline/campaign/controls.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
@@ -82,8 +83,10 @@ export function statusCommand(): Command {
               ...(j.data.zone ? { zone: j.data.zone } : {}),
             }),
           );
+          const daemons = (await listDaemons(redis, keys)).map(({ id: _, stale: __, ...d }) => d);
           const status = {
             redis: url,
+            daemons,
             paused,
             pendingCampaigns,
             queue: counts,
@@ -99,6 +102,11 @@ export function statusCommand(): Command {
             return;
           }
           console.log(`redis ${url}`);
+          if (daemons.length === 0) console.log("no daemon running");
+          for (const d of daemons)
+            console.log(
+              `daemon ${d.role} on ${d.host} (pid ${d.pid}, since ${d.startedAt}): ${d.http ? `${d.http}/ (dashboard), ${d.http}/metrics` : "HTTP off"}`,
+            );
           for (const job of paused)
             console.log(
               `job ${job} is PAUSED: files wait in processing/, no contact is sent, no campaign created (vcw resume ${job})`,

@@ -7,6 +7,7 @@ import {
 } from "../../ingest/index.ts";
 import { CliError } from "../cli-error.ts";
 import { positive } from "../options.ts";
+import { rowProgress } from "../progress-bar.ts";
 
 /** `--map phone=Mobile --map first_name="Given name"` as an explicit mapping. */
 export function parseMapping(pairs: string[]): ExplicitMapping {
@@ -98,7 +99,8 @@ export function validateCommand(): Command {
     .option("--max-rows <n>", "most data rows accepted", positive)
     .option("--max-bytes <n>", "largest file accepted", positive)
     .action(async (file: string, o) => {
-      const summary = await validateFile(
+      const progress = await rowProgress(file, { enabled: o.json !== true, label: "validating" });
+      const validating = validateFile(
         file,
         {
           defaultCountry: countryOption(o.country),
@@ -108,8 +110,12 @@ export function validateCommand(): Command {
           ...(o.maxRows ? { maxRows: o.maxRows } : {}),
           ...(o.maxBytes ? { maxFileBytes: o.maxBytes } : {}),
         },
-        o.errors ? { errorsPath: o.errors, alwaysWriteReport: true } : {},
+        {
+          ...(o.errors ? { errorsPath: o.errors, alwaysWriteReport: true } : {}),
+          onProgress: progress.update,
+        },
       );
+      const summary = await progress.until(validating, (s) => s.total);
       if (o.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
       else printSummary(summary);
     });

@@ -136,6 +136,17 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
       });
     },
 
+    /** The transitions of the last `polls` polls that changed something, newest first (the dashboard). */
+    async recentTransitions(id: string, polls = 2): Promise<(Transition & { at: number })[]> {
+      const entries = await redis.xrevrange(events(id), "+", "-", "COUNT", polls);
+      return entries.flatMap(([streamId, fields]) => {
+        const at = Number(streamId.split("-")[0]);
+        const i = fields.indexOf("transitions");
+        const list = i >= 0 ? (JSON.parse(fields[i + 1] ?? "[]") as Transition[]) : [];
+        return list.reverse().map((t) => ({ ...t, at }));
+      });
+    },
+
     /** Writes what one poll changed, atomically. Nothing is written for an unchanged poll. */
     async commit(id: string, job: string, c: PollCommit, info: CampaignInfo): Promise<void> {
       const tx = redis.multi();

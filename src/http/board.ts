@@ -1,0 +1,41 @@
+import { createBullBoard } from "@bull-board/api";
+import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
+import { FastifyAdapter } from "@bull-board/fastify";
+import type { FastifyInstance } from "fastify";
+import { maskPhonesIn } from "../lib/mask-phone.ts";
+import type { Queues } from "../queue/queues.ts";
+
+export const BOARD_PATH = "/admin/queues";
+
+/** Every string in a value with its phone-like runs masked; numbers and structure untouched. */
+function maskDeep(value: unknown): unknown {
+  if (typeof value === "string") return maskPhonesIn(value);
+  if (Array.isArray(value)) return value.map(maskDeep);
+  if (value && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskDeep(v)]));
+  return value;
+}
+
+/**
+ * Bull Board on every queue. It can retry, clean and remove jobs only for an authenticated operator
+ * (a token is set, and the server asks for it on every path); without a token it is read-only,
+ * since anyone on the machine may reach a loopback port. Job data and results are shown with
+ * phone-like text masked.
+ */
+export async function installBoard(app: FastifyInstance, queues: Queues, writable: boolean): Promise<void> {
+  const serverAdapter = new FastifyAdapter();
+  serverAdapter.setBasePath(BOARD_PATH);
+  const adapters = Object.entries(queues).map(([kind, queue]) => {
+    const adapter = new BullMQAdapter(queue, { readOnlyMode: !writable, displayName: kind });
+    adapter.setFormatter("data", maskDeep);
+    adapter.setFormatter("returnValue", maskDeep);
+    return adapter;
+  });
+  createBullBoard({
+    queues: adapters,
+    serverAdapter,
+    options: { uiConfig: { boardTitle: writable ? "vcw queues" : "vcw queues (read-only)" } },
+  });
+  // Its own plugin scope: bull-board sets an error handler and view engine for its routes only.
+  await app.register(serverAdapter.registerPlugin(), { prefix: BOARD_PATH });
+}

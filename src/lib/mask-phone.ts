@@ -1,0 +1,23 @@
+/**
+ * Phone numbers are personal data: what the operator's surface shows keeps the country prefix and
+ * the last two digits (`+14•••••••23`), enough to tell entries apart, not to call anyone.
+ */
+export function maskPhone(phone: string): string {
+  const digits = phone.replace(/\D/g, "").length;
+  if (digits < 5) return phone.replace(/\d/g, "•");
+  let seen = 0;
+  return phone.replace(/\d/g, (d) => {
+    seen += 1;
+    return seen <= 2 || seen > digits - 2 ? d : "•";
+  });
+}
+
+/**
+ * Every phone-like run in a free text (an error message, a CSV cell): `+` and 7 or more digits, or
+ * 9 or more digits with the usual separators. Dates (2026-12-01) and short numbers stay.
+ */
+const PHONE_LIKE = /\+\d[\d ().-]{5,}\d|(?<![\w-])\(?\d(?:[\d ().-]{7,})\d(?![\w-])/g;
+
+export function maskPhonesIn(text: string): string {
+  return text.replace(PHONE_LIKE, (run) => (run.replace(/\D/g, "").length >= 7 ? maskPhone(run) : run));
+}

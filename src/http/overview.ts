@@ -141,7 +141,11 @@ export async function readOverview(src: OverviewSources): Promise<Overview> {
     redis: { ok: true, readAt: new Date().toISOString() },
     rate: rate === null ? null : Number(rate),
     queues,
-    jobs: await Promise.all(defs.map((def) => jobView(def, src.watched()))),
+    jobs: await Promise.all(
+      defs.map(async (def) =>
+        jobView(def, src.watched(), (await src.redis.sismember(src.keys.paused, def.name)) === 1),
+      ),
+    ),
     inFlight: await filesInFlight(src.queues),
     recentFiles: await recentFiles(src.queues, src.jobs()),
     ...campaigns,
@@ -149,7 +153,7 @@ export async function readOverview(src: OverviewSources): Promise<Overview> {
   };
 }
 
-async function jobView(def: JobDefinition, watched: ReadonlySet<string>): Promise<JobView> {
+async function jobView(def: JobDefinition, watched: ReadonlySet<string>, paused: boolean): Promise<JobView> {
   const f = dropFolder(def.inbox);
   const count = async (dir: string) =>
     (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter(
@@ -160,7 +164,7 @@ async function jobView(def: JobDefinition, watched: ReadonlySet<string>): Promis
     description: def.description,
     inbox: def.inbox,
     watched: watched.has(def.name),
-    paused: false,
+    paused,
     waiting: await count(f.inbox),
     processing: await count(f.processing),
   };

@@ -18,6 +18,10 @@ export function importCommand(): Command {
     .option("--job <name>", "use this job definition's segment and reading options")
     .option("--segment <name>", "import into this segment (found by name, or created)")
     .option("--country <code>", "country of phone numbers written without +country code (with --segment)")
+    .option(
+      "--sheet <name|n>",
+      "sheet of an .xlsx workbook, by name or position (default: the job's, else the first)",
+    )
     .option("--json", "print the summary as one JSON object")
     .option("--errors <file>", "where to write the error report (default: FILE.errors.csv)")
     .option("--force", "import even if the same content was imported before; overwrite the error report")
@@ -35,11 +39,12 @@ export function importCommand(): Command {
             throw new CliError(`no job named "${o.job}" in ${settings.jobsDir.value} (jobs: ${known})`);
           }
           spec = importSpecOf(def);
+          if (o.sheet) spec = { ...spec, ingest: { ...spec.ingest, sheet: o.sheet } };
         } else {
           const defaultCountry = countryOption(o.country) as ImportSpec["ingest"]["defaultCountry"];
           spec = {
             segment: { name: o.segment as string },
-            ingest: { defaultCountry },
+            ingest: { defaultCountry, ...(o.sheet ? { sheet: o.sheet } : {}) },
             concurrency: 8,
             recallAfterMs: 0,
           };

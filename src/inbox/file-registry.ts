@@ -65,7 +65,11 @@ export function createFileRegistry(redis: RedisClient, keys: RedisKeys): FileReg
     async markDone(job, sha256, file) {
       const raw = await redis.hget(key(job), sha256);
       const rec: FileRecord = raw ? (JSON.parse(raw) as FileRecord) : { state: "done", file, gen: 1, at: "" };
-      await redis.hset(key(job), sha256, JSON.stringify({ ...rec, state: "done", at: new Date().toISOString() }));
+      await redis.hset(
+        key(job),
+        sha256,
+        JSON.stringify({ ...rec, state: "done", at: new Date().toISOString() }),
+      );
     },
     async prune(job, before) {
       let cursor = "0";

@@ -2,9 +2,36 @@ import { homedir } from "node:os";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 
 /** Folders of the system: an inbox is never one of them nor inside one. */
-const SYSTEM_TREES = ["/etc", "/bin", "/sbin", "/usr", "/lib", "/lib32", "/lib64", "/libx32", "/boot", "/dev", "/proc", "/sys", "/run"];
+const SYSTEM_TREES = [
+  "/etc",
+  "/bin",
+  "/sbin",
+  "/usr",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/libx32",
+  "/boot",
+  "/dev",
+  "/proc",
+  "/sys",
+  "/run",
+];
 /** Shared folders: an inbox may live inside them, never be one of them. */
-const SHARED_FOLDERS = ["/", "/var", "/var/lib", "/var/log", "/var/tmp", "/opt", "/srv", "/mnt", "/media", "/home", "/root", "/tmp"];
+const SHARED_FOLDERS = [
+  "/",
+  "/var",
+  "/var/lib",
+  "/var/log",
+  "/var/tmp",
+  "/opt",
+  "/srv",
+  "/mnt",
+  "/media",
+  "/home",
+  "/root",
+  "/tmp",
+];
 
 const inside = (child: string, parent: string) => {
   const r = relative(parent, child);
@@ -23,12 +50,18 @@ export function inboxProblem(
   const path = resolve(at.cwd, inbox);
   const home = resolve(at.home ?? homedir());
   const system = SYSTEM_TREES.find((tree) => inside(path, tree));
-  if (system) return `${path} is a system folder (${system}): give the job a folder of its own, such as inbox/<job>`;
-  if (SHARED_FOLDERS.includes(path)) return `${path} is a shared folder: give the job a folder of its own inside it`;
-  if (path === home) return `${path} is the home folder: give the job a folder of its own, such as ${home}${sep}inbox`;
+  if (system)
+    return `${path} is a system folder (${system}): give the job a folder of its own, such as inbox/<job>`;
+  if (SHARED_FOLDERS.includes(path))
+    return `${path} is a shared folder: give the job a folder of its own inside it`;
+  if (path === home)
+    return `${path} is the home folder: give the job a folder of its own, such as ${home}${sep}inbox`;
   if (inside(resolve(at.cwd), path))
     return `${path} is the working directory or one of its parents: give the job a folder of its own, such as inbox/<job>`;
-  const shared = at.others?.find((other) => inside(path, resolve(at.cwd, other)) || inside(resolve(at.cwd, other), path));
-  if (shared) return `${path} overlaps the inbox of another job (${shared}): each job needs a folder of its own`;
+  const shared = at.others?.find(
+    (other) => inside(path, resolve(at.cwd, other)) || inside(resolve(at.cwd, other), path),
+  );
+  if (shared)
+    return `${path} overlaps the inbox of another job (${shared}): each job needs a folder of its own`;
   return undefined;
 }

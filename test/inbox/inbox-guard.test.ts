@@ -68,7 +68,11 @@ describe("an inbox is a folder of its own", () => {
     expect(check.stderr).toContain("is the working directory or one of its parents");
     const daemon = spawnVcw(
       ["start"],
-      { REDIS_URL: inject("redisUrl"), VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`, VCS_BASE_URL: "" },
+      {
+        REDIS_URL: inject("redisUrl"),
+        VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`,
+        VCS_BASE_URL: "",
+      },
       work,
     );
     try {
@@ -85,8 +89,8 @@ describe("an inbox is a folder of its own", () => {
   it("only contact files are candidates; other files are foreign, temporary ones skipped", () => {
     expect(["a.csv", "B.TSV", "c.txt", "d.xlsx"].map(candidacy)).toEqual(Array(4).fill("contacts"));
     expect(["passwd", "notes.pdf", "run.sh", "x.csv.gz"].map(candidacy)).toEqual(Array(4).fill("foreign"));
-    expect([".hidden.csv", "a.csv.part", "a.csv~", "a.csv.errors.csv", "a.csv.summary.json"].map(candidacy)).toEqual(
-      Array(5).fill("skip"),
-    );
+    expect(
+      [".hidden.csv", "a.csv.part", "a.csv~", "a.csv.errors.csv", "a.csv.summary.json"].map(candidacy),
+    ).toEqual(Array(5).fill("skip"));
   });
 });

@@ -1,0 +1,138 @@
+/**
+ * Per phone of a campaign: the fingerprint of its stored record (when known) and how often the
+ * poll under way has seen it. An open-addressing table on typed arrays, like the ingest's
+ * PhoneIndex: 18 bytes a slot, at most 70% full, so about 26 to 52 bytes a phone (1,000,000
+ * phones: 38 MB at most), where a Map of strings costs well over 100.
+ *
+ * An E.164 phone (`+` and up to 15 digits) is its own key, as a number; any other text gets a
+ * negative number of its own from a small Map (a service that sends such phones is rare).
+ */
+export class FingerprintIndex {
+  private keys: Float64Array;
+  /** The stored record's fingerprint, two 32-bit lanes. */
+  private fpA: Uint32Array;
+  private fpB: Uint32Array;
+  /** KNOWN | STORED | STAGED | times seen by the poll under way (5 bits). */
+  private state: Uint8Array;
+  private mask = 0;
+  private capacity = 0;
+  private oddPhones = new Map<string, number>();
+  /** Phones in the table. */
+  size = 0;
+
+  constructor(expected = 1024) {
+    let capacity = 1024;
+    while (capacity * 0.7 < expected) capacity *= 2;
+    this.keys = new Float64Array(capacity);
+    this.fpA = new Uint32Array(capacity);
+    this.fpB = new Uint32Array(capacity);
+    this.state = new Uint8Array(capacity);
+    this.capacity = capacity;
+    this.mask = capacity - 1;
+  }
+
+  /** Bytes held, for the cache's budget. */
+  get bytes(): number {
+    return this.capacity * 18;
+  }
+
+  /** The key of a (trimmed) phone: the number itself when it is E.164, else a number of its own. */
+  keyOf(phone: string): number {
+    if (E164.test(phone)) return Number(phone.slice(1));
+    let key = this.oddPhones.get(phone);
+    if (key === undefined) {
+      key = -(this.oddPhones.size + 1);
+      this.oddPhones.set(phone, key);
+    }
+    return key;
+  }
+
+  /** The slot of `key`, added (with `state`) when new. Slots move when the table grows. */
+  slot(key: number, state: number): number {
+    if ((this.size + 1) * 10 > this.capacity * 7) this.grow();
+    const { keys, mask } = this;
+    let i = hashOf(key) & mask;
+    for (;;) {
+      const k = keys[i]!;
+      if (k === key) return i;
+      if (k === 0) break;
+      i = (i + 1) & mask;
+    }
+    keys[i] = key;
+    this.state[i] = state;
+    this.size += 1;
+    return i;
+  }
+
+  stateAt(i: number): number {
+    return this.state[i]!;
+  }
+
+  setState(i: number, state: number): void {
+    this.state[i] = state;
+  }
+
+  /** Whether slot `i`'s stored fingerprint is known and equal to `a`, `b`. */
+  storedIs(i: number, a: number, b: number): boolean {
+    return (this.state[i]! & STORED) !== 0 && this.fpA[i] === a && this.fpB[i] === b;
+  }
+
+  /** Records what Redis holds for slot `i`: a fingerprint, or none (`a` undefined). */
+  setStored(i: number, a: number | undefined, b = 0): void {
+    if (a === undefined) {
+      this.state[i] = (this.state[i]! & ~STORED) | KNOWN;
+      return;
+    }
+    this.fpA[i] = a;
+    this.fpB[i] = b;
+    this.state[i] = this.state[i]! | KNOWN | STORED;
+  }
+
+  /** A new poll (or attempt) starts: nothing seen yet, nothing staged. */
+  resetPoll(): void {
+    const { state } = this;
+    for (let i = 0; i < state.length; i++)
+      if (state[i]! & (SEEN_MASK | STAGED)) state[i] = state[i]! & (KNOWN | STORED);
+  }
+
+  private grow(): void {
+    const { keys, fpA, fpB, state } = this;
+    const capacity = this.capacity * 2;
+    this.keys = new Float64Array(capacity);
+    this.fpA = new Uint32Array(capacity);
+    this.fpB = new Uint32Array(capacity);
+    this.state = new Uint8Array(capacity);
+    this.capacity = capacity;
+    this.mask = capacity - 1;
+    for (let j = 0; j < keys.length; j++) {
+      const key = keys[j]!;
+      if (key === 0) continue;
+      let i = hashOf(key) & this.mask;
+      while (this.keys[i] !== 0) i = (i + 1) & this.mask;
+      this.keys[i] = key;
+      this.fpA[i] = fpA[j]!;
+      this.fpB[i] = fpB[j]!;
+      this.state[i] = state[j]!;
+    }
+  }
+}
+
+/** The stored fingerprint of the phone is known (from the last poll, or read from Redis). */
+export const KNOWN = 0x80;
+/** ... and there is one (else the phone is new to the campaign). */
+export const STORED = 0x40;
+/** A changed record of this phone waits to be written, in this poll. */
+export const STAGED = 0x20;
+/** Times the poll under way has seen the phone (saturates at 31). */
+export const SEEN_MASK = 0x1f;
+
+const E164 = /^\+[1-9]\d{0,14}$/;
+
+function hashOf(key: number): number {
+  // Mix the low and high parts of the number; multiplicative hashing spreads neighbours apart.
+  const low = key % 0x100000000;
+  const high = Math.floor(key / 0x100000000);
+  const h = Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b);
+  // The table uses the low bits: fold the well-mixed high ones into them.
+  return (h ^ (h >>> 16)) >>> 0;
+}

@@ -32,6 +32,10 @@ export const NO_PHONE = Symbol("no phone");
 export function readPlainEntry(raw: unknown): AudienceEntry | typeof NO_PHONE | undefined {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return undefined;
   const entry = raw as Record<string, unknown>;
+  if (isPlain(entry)) {
+    if (entry.id === undefined && entry._id !== undefined) entry.id = entry._id;
+    return isBlank(entry.phone as string | undefined) ? NO_PHONE : (entry as AudienceEntry);
+  }
   for (const field of TEXT_FIELDS) {
     const v = entry[field];
     if (v === undefined || typeof v === "string") continue;
@@ -48,6 +52,33 @@ export function readPlainEntry(raw: unknown): AudienceEntry | typeof NO_PHONE | 
     else return undefined;
   }
   if (entry.id === undefined) entry.id = entry._id;
-  const phone = entry.phone as string | undefined;
-  return phone !== undefined && phone.trim() !== "" ? (entry as AudienceEntry) : NO_PHONE;
+  return isBlank(entry.phone as string | undefined) ? NO_PHONE : (entry as AudienceEntry);
+}
+
+const text = (v: unknown) => v === undefined || typeof v === "string";
+const flag = (v: unknown) => v === undefined || typeof v === "boolean";
+const isBlank = (phone: string | undefined) => phone === undefined || phone.trim() === "";
+
+/**
+ * Every known field already as the schema would make it: the usual entry, checked with named
+ * property reads (fast in V8, where reads by a computed name are not).
+ */
+function isPlain(e: Record<string, unknown>): boolean {
+  return (
+    text(e.phone) &&
+    text(e.status) &&
+    text(e.first_name) &&
+    text(e.last_name) &&
+    text(e.call_duration_in_sec) &&
+    text(e.call_sentiment) &&
+    text(e.calltranscribe) &&
+    text(e.recording_url) &&
+    text(e.error) &&
+    text(e.description) &&
+    text(e.id) &&
+    text(e._id) &&
+    flag(e.is_call_transferred) &&
+    flag(e.is_meeting_scheduled) &&
+    flag(e.is_message_sent)
+  );
 }

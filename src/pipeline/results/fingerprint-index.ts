@@ -38,7 +38,8 @@ export class FingerprintIndex {
 
   /** The key of a (trimmed) phone: the number itself when it is E.164, else a number of its own. */
   keyOf(phone: string): number {
-    if (E164.test(phone)) return Number(phone.slice(1));
+    const number = e164Number(phone);
+    if (number > 0) return number;
     let key = this.oddPhones.get(phone);
     if (key === undefined) {
       key = -(this.oddPhones.size + 1);
@@ -126,7 +127,18 @@ export const STAGED = 0x20;
 /** Times the poll under way has seen the phone (saturates at 31). */
 export const SEEN_MASK = 0x1f;
 
-const E164 = /^\+[1-9]\d{0,14}$/;
+/** The digits of `+` and 1 to 15 digits, the first not 0, as a number; 0 for anything else. */
+function e164Number(phone: string): number {
+  const n = phone.length;
+  if (n < 2 || n > 16 || phone.charCodeAt(0) !== 43 /* + */ || phone.charCodeAt(1) === 48) return 0;
+  let value = 0;
+  for (let i = 1; i < n; i++) {
+    const d = phone.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return 0;
+    value = value * 10 + d;
+  }
+  return value;
+}
 
 function hashOf(key: number): number {
   // Mix the low and high parts of the number; multiplicative hashing spreads neighbours apart.

@@ -89,6 +89,15 @@ export class FingerprintIndex {
     this.state[i] = this.state[i]! | KNOWN | STORED;
   }
 
+  /** True the first time `phone` is seen since the table was made or `resetPoll`: a compact set of phones. */
+  firstSight(phone: string): boolean {
+    const i = this.slot(this.keyOf(phone), 0);
+    const state = this.state[i]!;
+    if (state & SEEN_MASK) return false;
+    this.state[i] = state | 1;
+    return true;
+  }
+
   /** A new poll (or attempt) starts: nothing seen yet, nothing staged. */
   resetPoll(): void {
     const { state } = this;

@@ -117,10 +117,12 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
   // The index of this process's last poll, if that poll stored the version Redis holds now.
   const cached = indexCache.get(campaignId);
   indexCache.delete(campaignId);
-  const warm = cached?.version === stored.version;
-  const index = warm
+  const cachedNow = cached?.version === stored.version;
+  const index = cachedNow
     ? cached!.index
     : new FingerprintIndex(Math.max(stored.totals.contacts, info.audience ?? 0));
+  // Version 0: nothing was ever stored (any write bumps it), so an empty index knows everything.
+  const warm = cachedNow || stored.version === 0;
   const sink = new AudienceDiffSink({
     index,
     warm,

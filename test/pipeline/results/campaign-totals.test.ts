@@ -7,6 +7,8 @@ import {
   applyRecord,
   emptyTotals,
   isFinished,
+  MAX_ERROR_KINDS,
+  OTHER_ERRORS,
   type StatusClasses,
   summarize,
 } from "../../../src/pipeline/results/campaign-totals.ts";
@@ -151,6 +153,24 @@ describe("campaign totals kept up to date through diffs", () => {
     expect(swapped.digest).not.toBe(one.digest);
     const moved = await diffOf([other, a, b], new Map(), new FingerprintIndex(), false);
     expect(moved.digest).toBe(one.digest);
+  });
+});
+
+describe("error messages in the totals", () => {
+  it("at most MAX_ERROR_KINDS kinds, the rest counted together; taking every record out leaves nothing", () => {
+    const records = Array.from({ length: MAX_ERROR_KINDS + 50 }, (_, i) =>
+      record(`+1415555${1000 + i}`, { status: "failed", error: `SIP 503 call ${i}` }),
+    );
+    const totals = fromScratch(records);
+    expect(Object.keys(totals.errors)).toHaveLength(MAX_ERROR_KINDS + 1);
+    expect(totals.errors[OTHER_ERRORS]).toBe(50);
+    expect(Object.values(totals.errors).reduce((a, b) => a + b, 0)).toBe(records.length);
+    // Out in another order: every count stays >= 0 and all goes back to nothing.
+    for (const r of [...records].reverse()) {
+      applyRecord(totals, r, -1, classes);
+      expect(Object.values(totals.errors).every((n) => n > 0)).toBe(true);
+    }
+    expect(totals).toEqual(emptyTotals());
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * Per phone of a campaign: the fingerprint of its stored record (when known) and how often the
  * poll under way has seen it. An open-addressing table on typed arrays, like the ingest's
- * PhoneIndex: 18 bytes a slot, at most 70% full, so about 26 to 52 bytes a phone (1,000,000
- * phones: 38 MB at most), where a Map of strings costs well over 100.
+ * PhoneIndex: 18 bytes a slot, sized for the campaign's audience at 70% full (1,000,000 phones:
+ * 26 MB), growing by half when 80% full; a Map of strings would cost well over 100 bytes a phone.
+ * Any size works (the slot is the hash scaled to it), so the table is never twice too large.
  *
  * An E.164 phone (`+` and up to 15 digits) is its own key, as a number; any other text gets a
  * negative number of its own from a small Map (a service that sends such phones is rare).
@@ -14,21 +15,18 @@ export class FingerprintIndex {
   private fpB: Uint32Array;
   /** KNOWN | STORED | STAGED | times seen by the poll under way (5 bits). */
   private state: Uint8Array;
-  private mask = 0;
   private capacity = 0;
   private oddPhones = new Map<string, number>();
   /** Phones in the table. */
   size = 0;
 
-  constructor(expected = 1024) {
-    let capacity = 1024;
-    while (capacity * 0.7 < expected) capacity *= 2;
+  constructor(expected = 0) {
+    const capacity = Math.max(1024, Math.ceil(expected / 0.7));
     this.keys = new Float64Array(capacity);
     this.fpA = new Uint32Array(capacity);
     this.fpB = new Uint32Array(capacity);
     this.state = new Uint8Array(capacity);
     this.capacity = capacity;
-    this.mask = capacity - 1;
   }
 
   /** Bytes held, for the cache's budget. */
@@ -50,14 +48,14 @@ export class FingerprintIndex {
 
   /** The slot of `key`, added (with `state`) when new. Slots move when the table grows. */
   slot(key: number, state: number): number {
-    if ((this.size + 1) * 10 > this.capacity * 7) this.grow();
-    const { keys, mask } = this;
-    let i = hashOf(key) & mask;
+    if ((this.size + 1) * 5 > this.capacity * 4) this.grow();
+    const { keys, capacity } = this;
+    let i = slotOf(key, capacity);
     for (;;) {
       const k = keys[i]!;
       if (k === key) return i;
       if (k === 0) break;
-      i = (i + 1) & mask;
+      if (++i === capacity) i = 0;
     }
     keys[i] = key;
     this.state[i] = state;
@@ -107,18 +105,17 @@ export class FingerprintIndex {
 
   private grow(): void {
     const { keys, fpA, fpB, state } = this;
-    const capacity = this.capacity * 2;
+    const capacity = Math.ceil(this.capacity * 1.5);
     this.keys = new Float64Array(capacity);
     this.fpA = new Uint32Array(capacity);
     this.fpB = new Uint32Array(capacity);
     this.state = new Uint8Array(capacity);
     this.capacity = capacity;
-    this.mask = capacity - 1;
     for (let j = 0; j < keys.length; j++) {
       const key = keys[j]!;
       if (key === 0) continue;
-      let i = hashOf(key) & this.mask;
-      while (this.keys[i] !== 0) i = (i + 1) & this.mask;
+      let i = slotOf(key, capacity);
+      while (this.keys[i] !== 0) if (++i === capacity) i = 0;
       this.keys[i] = key;
       this.fpA[i] = fpA[j]!;
       this.fpB[i] = fpB[j]!;
@@ -149,11 +146,15 @@ function e164Number(phone: string): number {
   return value;
 }
 
-function hashOf(key: number): number {
+/** The home slot of `key` in a table of `capacity` slots. */
+function slotOf(key: number, capacity: number): number {
   // Mix the low and high parts of the number; multiplicative hashing spreads neighbours apart.
   const low = key % 0x100000000;
   const high = Math.floor(key / 0x100000000);
-  const h = Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b);
-  // The table uses the low bits: fold the well-mixed high ones into them.
-  return (h ^ (h >>> 16)) >>> 0;
+  let h = Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  // The hash as a fraction of 2^32, scaled to the table: any capacity, no modulo.
+  return Math.floor(((h >>> 0) * capacity) / 0x100000000);
 }

@@ -1,53 +1,19 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { AUDIENCE_STATUSES } from "../../../src/api/schemas/audience-status.ts";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
 import { createSuppressionList } from "../../../src/pipeline/campaign/suppression.ts";
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
 import { applyRecord, emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import type { ResultRecord } from "../../../src/pipeline/results/model.ts";
 import { forgetFingerprintIndexes, pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
-import { campaignInfo, validAssistant, validDialer } from "../../support/fixtures.ts";
+import { campaignInfo } from "../../support/fixtures.ts";
 import { sendJson, startHttpServer, type TestServer } from "../../support/http-server.ts";
-import { useRedis } from "../../support/redis.ts";
-import { testClient, useSimulator } from "../../support/simulator.ts";
+import { STATUS_CLASSES, usePollCampaigns } from "../../support/poll.ts";
+import { testClient } from "../../support/simulator.ts";
 
-const classes = {
-  final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
-  retry: [...AUDIENCE_STATUSES.retry],
-  optedOut: [...AUDIENCE_STATUSES.optedOut],
-  pending: [...AUDIENCE_STATUSES.pending],
-  unknownIs: "final" as const,
-};
+const classes = STATUS_CLASSES;
 
 describe("pollCampaign streams the audience (real Redis, simulator, time moved by hand)", () => {
-  const t = useSimulator({ timeScale: 1e-9 });
-  const { redis, prefix } = useRedis();
-  let ids: { assistant: string; dialer: string };
-
-  beforeAll(async () => {
-    ids = {
-      assistant: (await t.client.assistants.create(validAssistant())).id!,
-      dialer: (await t.client.dialers.create(validDialer())).id!,
-    };
-  });
-
-  async function campaignOf(contacts: number, p: string) {
-    const segment = (await t.client.segments.create({ name: `stream-${p}` })).id!;
-    for (let i = 0; i < contacts; i++) {
-      await t.client.contacts.create(segment, { phone: `+1415556${String(1000 + i)}`, first_name: `S${i}` });
-    }
-    const id = (
-      await t.client.campaigns.create({
-        campaigns_name: `stream-${p}`,
-        assistant_id: ids.assistant,
-        contacts_id: segment,
-        dialer_id: ids.dialer,
-      })
-    ).id!;
-    const store = createCampaignStore(redis, redisKeys(p));
-    await store.register(campaignInfo({ id, name: `stream-${p}`, segmentId: segment }), Date.now());
-    return { id, store };
-  }
+  const { t, redis, prefix, campaignOf } = usePollCampaigns();
 
   /** Everything Redis holds for the campaign. */
   async function snapshot(p: string, id: string) {

@@ -57,12 +57,16 @@ export async function readJsonArray(
   o.signal?.addEventListener("abort", stop, { once: true });
   let started = false;
   let bytesInItem = 0;
+  let read = false;
   try {
     for (;;) {
       o.signal?.throwIfAborted();
       const { done, value } = await reader.read();
       o.signal?.throwIfAborted();
-      if (done) break;
+      if (done) {
+        read = true;
+        break;
+      }
       let chunk = value;
       if (!started) {
         chunk = skipLeadingSpace(chunk);
@@ -85,14 +89,13 @@ export async function readJsonArray(
       const waiting = o.afterChunk?.();
       if (waiting) await waiting.catch(wrapCallback);
     }
-    if (callbackError !== undefined) {
-      await reader.cancel().catch(() => undefined);
-      wrapCallback(callbackError);
-    }
+    if (callbackError !== undefined) wrapCallback(callbackError);
     if (!started) throw new NotAJsonArray("is empty, a JSON array was expected");
     if (!parser.isEnded) throw new NotAJsonArray("is not JSON: it ends before its array does");
   } finally {
     o.signal?.removeEventListener("abort", stop);
+    // A body left unread would pin its keep-alive connection.
+    if (!read) void reader.cancel().catch(() => undefined);
   }
 }
 

@@ -1,37 +1,34 @@
 /**
  * Per phone of a campaign: the fingerprint of its stored record (when known) and how often the
- * poll under way has seen it. An open-addressing table on typed arrays, like the ingest's
- * PhoneIndex: 18 bytes a slot, sized for the campaign's audience at 70% full (1,000,000 phones:
- * 26 MB), growing by half when 80% full; a Map of strings would cost well over 100 bytes a phone.
- * Any size works (the slot is the hash scaled to it), so the table is never twice too large.
+ * poll under way has seen it. An open-addressing table on one typed array, like the ingest's
+ * PhoneIndex: 16 bytes a slot (key, state, fingerprint side by side, so a lookup touches one cache
+ * line: with four arrays it cost 240 ns a lookup at 1,000,000 phones, mostly cache misses), sized
+ * for the campaign's audience at 70% full (1,000,000 phones: 23 MB), growing by half when 80% full.
+ * A Map of strings would cost well over 100 bytes a phone. Any size works (the slot is the hash
+ * scaled to it), so the table is never twice too large.
  *
- * An E.164 phone (`+` and up to 15 digits) is its own key, as a number; any other text gets a
- * negative number of its own from a small Map (a service that sends such phones is rare).
+ * An E.164 phone (`+` and up to 15 digits, below 2^50) is its own key, as a number; any other text
+ * gets a number of its own above 2^50 from a small Map (a service that sends such phones is rare).
  */
 export class FingerprintIndex {
-  private keys: Float64Array;
-  /** The stored record's fingerprint, two 32-bit lanes. */
-  private fpA: Uint32Array;
-  private fpB: Uint32Array;
-  /** KNOWN | STORED | STAGED | times seen by the poll under way (5 bits). */
-  private state: Uint8Array;
+  /**
+   * Four words a slot: the key's low 32 bits; its high 19 bits with the state above them (bits
+   * 19 to 26); the stored fingerprint's two lanes. Key 0 is an empty slot.
+   */
+  private words: Uint32Array;
   private capacity = 0;
   private oddPhones = new Map<string, number>();
   /** Phones in the table. */
   size = 0;
 
   constructor(expected = 0) {
-    const capacity = Math.max(1024, Math.ceil(expected / 0.7));
-    this.keys = new Float64Array(capacity);
-    this.fpA = new Uint32Array(capacity);
-    this.fpB = new Uint32Array(capacity);
-    this.state = new Uint8Array(capacity);
-    this.capacity = capacity;
+    this.capacity = Math.max(1024, Math.ceil(expected / 0.7));
+    this.words = new Uint32Array(this.capacity * 4);
   }
 
   /** Bytes held, for the cache's budget. */
   get bytes(): number {
-    return this.capacity * 18;
+    return this.capacity * 16;
   }
 
   /** The key of a (trimmed) phone: the number itself when it is E.164, else a number of its own. */
@@ -40,7 +37,7 @@ export class FingerprintIndex {
     if (number > 0) return number;
     let key = this.oddPhones.get(phone);
     if (key === undefined) {
-      key = -(this.oddPhones.size + 1);
+      key = ODD_KEYS + this.oddPhones.size + 1;
       this.oddPhones.set(phone, key);
     }
     return key;
@@ -49,80 +46,88 @@ export class FingerprintIndex {
   /** The slot of `key`, added (with `state`) when new. Slots move when the table grows. */
   slot(key: number, state: number): number {
     if ((this.size + 1) * 5 > this.capacity * 4) this.grow();
-    const { keys, capacity } = this;
-    let i = slotOf(key, capacity);
+    const { words, capacity } = this;
+    const low = key % 0x100000000;
+    const high = (key - low) / 0x100000000;
+    let i = slotOf(low, high, capacity);
     for (;;) {
-      const k = keys[i]!;
-      if (k === key) return i;
-      if (k === 0) break;
+      const w = i * 4;
+      const keyHigh = words[w + 1]! & KEY_HIGH;
+      if (words[w] === low && keyHigh === high) return i;
+      if (words[w] === 0 && keyHigh === 0) break;
       if (++i === capacity) i = 0;
     }
-    keys[i] = key;
-    this.state[i] = state;
+    words[i * 4] = low;
+    words[i * 4 + 1] = high | (state << STATE_SHIFT);
     this.size += 1;
     return i;
   }
 
   stateAt(i: number): number {
-    return this.state[i]!;
+    return this.words[i * 4 + 1]! >>> STATE_SHIFT;
   }
 
   setState(i: number, state: number): void {
-    this.state[i] = state;
+    const w = i * 4 + 1;
+    this.words[w] = (this.words[w]! & KEY_HIGH) | (state << STATE_SHIFT);
   }
 
   /** Whether slot `i`'s stored fingerprint is known and equal to `a`, `b`. */
   storedIs(i: number, a: number, b: number): boolean {
-    return (this.state[i]! & STORED) !== 0 && this.fpA[i] === a && this.fpB[i] === b;
+    const w = i * 4;
+    return (this.stateAt(i) & STORED) !== 0 && this.words[w + 2] === a && this.words[w + 3] === b;
   }
 
   /** Records what Redis holds for slot `i`: a fingerprint, or none (`a` undefined). */
   setStored(i: number, a: number | undefined, b = 0): void {
+    const state = this.stateAt(i);
     if (a === undefined) {
-      this.state[i] = (this.state[i]! & ~STORED) | KNOWN;
+      this.setState(i, (state & ~STORED) | KNOWN);
       return;
     }
-    this.fpA[i] = a;
-    this.fpB[i] = b;
-    this.state[i] = this.state[i]! | KNOWN | STORED;
+    this.words[i * 4 + 2] = a;
+    this.words[i * 4 + 3] = b;
+    this.setState(i, state | KNOWN | STORED);
   }
 
   /** True the first time `phone` is seen since the table was made or `resetPoll`: a compact set of phones. */
   firstSight(phone: string): boolean {
     const i = this.slot(this.keyOf(phone), 0);
-    const state = this.state[i]!;
+    const state = this.stateAt(i);
     if (state & SEEN_MASK) return false;
-    this.state[i] = state | 1;
+    this.setState(i, state | 1);
     return true;
   }
 
   /** A new poll (or attempt) starts: nothing seen yet, nothing staged. */
   resetPoll(): void {
-    const { state } = this;
-    for (let i = 0; i < state.length; i++)
-      if (state[i]! & (SEEN_MASK | STAGED)) state[i] = state[i]! & (KNOWN | STORED);
+    const { words } = this;
+    const clear = ~((SEEN_MASK | STAGED) << STATE_SHIFT);
+    for (let w = 1; w < words.length; w += 4) words[w] = words[w]! & clear;
   }
 
   private grow(): void {
-    const { keys, fpA, fpB, state } = this;
+    const old = this.words;
     const capacity = Math.ceil(this.capacity * 1.5);
-    this.keys = new Float64Array(capacity);
-    this.fpA = new Uint32Array(capacity);
-    this.fpB = new Uint32Array(capacity);
-    this.state = new Uint8Array(capacity);
-    this.capacity = capacity;
-    for (let j = 0; j < keys.length; j++) {
-      const key = keys[j]!;
-      if (key === 0) continue;
-      let i = slotOf(key, capacity);
-      while (this.keys[i] !== 0) if (++i === capacity) i = 0;
-      this.keys[i] = key;
-      this.fpA[i] = fpA[j]!;
-      this.fpB[i] = fpB[j]!;
-      this.state[i] = state[j]!;
+    const words = new Uint32Array(capacity * 4);
+    for (let w = 0; w < old.length; w += 4) {
+      const low = old[w]!;
+      const high = old[w + 1]! & KEY_HIGH;
+      if (low === 0 && high === 0) continue;
+      let i = slotOf(low, high, capacity);
+      while (words[i * 4] !== 0 || (words[i * 4 + 1]! & KEY_HIGH) !== 0) if (++i === capacity) i = 0;
+      words.set(old.subarray(w, w + 4), i * 4);
     }
+    this.words = words;
+    this.capacity = capacity;
   }
 }
+
+/** Keys of phones that are not E.164 start above every E.164 number (< 10^15 < 2^50). */
+const ODD_KEYS = 2 ** 50;
+/** The key's high bits in the slot's second word (keys stay below 2^51); the state is above them. */
+const KEY_HIGH = (1 << 19) - 1;
+const STATE_SHIFT = 19;
 
 /** The stored fingerprint of the phone is known (from the last poll, or read from Redis). */
 export const KNOWN = 0x80;
@@ -146,11 +151,9 @@ function e164Number(phone: string): number {
   return value;
 }
 
-/** The home slot of `key` in a table of `capacity` slots. */
-function slotOf(key: number, capacity: number): number {
-  // Mix the low and high parts of the number; multiplicative hashing spreads neighbours apart.
-  const low = key % 0x100000000;
-  const high = Math.floor(key / 0x100000000);
+/** The home slot of a key (its low and high 32-bit parts) in a table of `capacity` slots. */
+function slotOf(low: number, high: number, capacity: number): number {
+  // Mix the two parts; multiplicative hashing spreads neighbours apart; murmur3's end mixes the rest.
   let h = Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);

@@ -143,11 +143,11 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
 
   if (diff.digest === stored.digest) {
     if (diff.spilled) await o.store.dropStaged(campaignId);
-    remember(campaignId, stored.version, index);
     // Quiet before the start is not stuck: count from the later of the last change and the start.
     const since = Math.max(stored.lastChangeAt, Date.parse(info.scheduledAt) || 0);
     const stuck = !isFinished(stored.totals) && at - since > o.stuckAfterMs;
     if (stuck) await o.store.setState(campaignId, info.job, info, "stuck");
+    else remember(campaignId, stored.version, index);
     return {
       changed: 0,
       version: stored.version,
@@ -171,6 +171,8 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     // Too many changes to hold: they were staged; each part is written with the totals it makes.
     await o.store.stage(campaignId, diff.buffered, false);
     for await (const batch of o.store.staged(campaignId)) {
+      // A long write: stop between parts if the poll's lock was lost (another poll may start).
+      o.signal?.throwIfAborted();
       const part = await apply.prepare(batch);
       if (part.changes.length === 0) continue;
       await o.store.commitPart(campaignId, { ...part, totals, version: next, now: at });
@@ -195,7 +197,8 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     info,
   );
   if (commit) ({ changed, optedOut } = await apply.after(commit, changed, optedOut));
-  remember(campaignId, version, index);
+  // A finished campaign is polled no more: its index would only take room.
+  if (!finished) remember(campaignId, version, index);
   return {
     changed,
     version,

@@ -1,6 +1,7 @@
 import { beforeAll } from "vitest";
 import { AUDIENCE_STATUSES } from "../../src/api/schemas/audience-status.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { createSuppressionList } from "../../src/pipeline/campaign/suppression.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
 import { campaignInfo, validAssistant, validDialer } from "./fixtures.ts";
 import { useRedis } from "./redis.ts";
@@ -49,5 +50,16 @@ export function usePollCampaigns() {
     return { id, store };
   }
 
-  return { t, redis, prefix, campaignOf };
+  /** What `pollCampaign` needs for a campaign of prefix `p`; the simulator's client unless told. */
+  const optionsOf = (p: string, store: ReturnType<typeof createCampaignStore>, client = t.client) => ({
+    client,
+    redis,
+    store,
+    suppression: createSuppressionList(redis, redisKeys(p)),
+    classes: STATUS_CLASSES,
+    stuckAfterMs: 3_600_000,
+    keys: redisKeys(p),
+  });
+
+  return { t, redis, prefix, campaignOf, optionsOf };
 }

@@ -11,7 +11,7 @@ import { testClient } from "../../support/simulator.ts";
 const classes = STATUS_CLASSES;
 
 describe("pollCampaign (real Redis, simulator with frozen time moved by hand)", () => {
-  const { t, redis, prefix, campaignOf } = usePollCampaigns();
+  const { t, redis, prefix, campaignOf, optionsOf } = usePollCampaigns();
 
   /** Everything Redis holds for the campaign, to compare before and after a poll. */
   async function snapshot(p: string, id: string) {
@@ -97,15 +97,7 @@ describe("pollCampaign (real Redis, simulator with frozen time moved by hand)", 
       const p = prefix();
       const store = createCampaignStore(redis, redisKeys(p));
       await store.register(campaignInfo({ id: "cmp_odd", name: "odd" }), Date.now());
-      const outcome = await pollCampaign("cmp_odd", {
-        client: testClient({ url: hostile.url }),
-        redis,
-        store,
-        suppression: createSuppressionList(redis, redisKeys(p)),
-        classes,
-        stuckAfterMs: 3_600_000,
-        keys: redisKeys(p),
-      });
+      const outcome = await pollCampaign("cmp_odd", optionsOf(p, store, testClient({ url: hostile.url })));
       expect(outcome).toMatchObject({ changed: 3, state: "finished", ended: true });
       const stored = (await store.get("cmp_odd"))!;
       expect(stored.totals).toMatchObject({

@@ -13,7 +13,7 @@ import { testClient } from "../../support/simulator.ts";
 const classes = STATUS_CLASSES;
 
 describe("pollCampaign streams the audience (real Redis, simulator, time moved by hand)", () => {
-  const { t, redis, prefix, campaignOf } = usePollCampaigns();
+  const { t, redis, prefix, campaignOf, optionsOf } = usePollCampaigns();
 
   /** Everything Redis holds for the campaign. */
   async function snapshot(p: string, id: string) {
@@ -38,16 +38,6 @@ describe("pollCampaign streams the audience (real Redis, simulator, time moved b
     expect(await redis.hlen(redisKeys(p).campaign.fingerprints(id))).toBe(records.length);
     return records;
   }
-
-  const optionsOf = (p: string, store: ReturnType<typeof createCampaignStore>) => ({
-    client: t.client,
-    redis,
-    store,
-    suppression: createSuppressionList(redis, redisKeys(p)),
-    classes,
-    stuckAfterMs: 3_600_000,
-    keys: redisKeys(p),
-  });
 
   it("more changes than a poll keeps in memory: staged, written in parts, the same result, no stage left", async () => {
     const p = prefix();

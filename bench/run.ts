@@ -1,15 +1,19 @@
 /**
- * `npm run bench [-- NAME ...]`: runs the named benchmarks, or all of them. Each prints ratios
- * measured in one run (ours vs a baseline, ours vs a bound), since machines are noisy.
+ * `npm run bench [-- NAME ... [--OPTION ...]]`: runs the named benchmarks, or all of them; options
+ * after the names go to each (`poll --entries 1000000 --json`). Each prints ratios measured in one
+ * run (ours vs a baseline, ours vs a bound), since machines are noisy.
  */
-const benchmarks: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
+const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promise<void> }>> = {
   client: () => import("./client-throughput.ts"),
   ingest: () => import("./ingest.ts"),
   import: () => import("./import.ts"),
   poll: () => import("./poll.ts"),
 };
 
-const wanted = process.argv.slice(2);
+const args = process.argv.slice(2);
+const firstOption = args.findIndex((a) => a.startsWith("--"));
+const wanted = firstOption === -1 ? args : args.slice(0, firstOption);
+const options = firstOption === -1 ? [] : args.slice(firstOption);
 const unknown = wanted.filter((name) => !(name in benchmarks));
 if (unknown.length > 0) {
   console.error(
@@ -20,5 +24,5 @@ if (unknown.length > 0) {
 for (const name of wanted.length > 0 ? wanted : Object.keys(benchmarks)) {
   console.log(`\n=== ${name} ===`);
   const { run } = await benchmarks[name]!();
-  await run();
+  await run(options);
 }

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { NO_PHONE, readPlainEntry } from "./audience-fast-path.ts";
 // The index, not campaign.ts: schemas register in its order, which the OpenAPI document follows.
 import { AudienceEntry } from "./schemas/index.ts";
+import type { JsonArrayReader } from "./streaming-fetch.ts";
 
 /** A field that did not fit its schema, and in how many entries. */
 export interface OddField {
@@ -43,13 +45,20 @@ export function readAudienceEntry(raw: unknown): { entry?: AudienceEntry; odd: s
 
 /**
  * Counts what reading entries one at a time left out, for an audience read as a whole or as a
- * stream: `read` each raw entry, keep what it returns, then `oddities()`.
+ * stream: `read` each raw entry, keep what it returns, then `oddities()`. Plain entries are read
+ * by hand (`readPlainEntry`), the others by the schema. The raw entry may be changed in place.
  */
 export class AudienceTally {
   private readonly oddCounts = new Map<string, number>();
   private droppedCount = 0;
 
   read(raw: unknown): AudienceEntry | undefined {
+    const plain = readPlainEntry(raw);
+    if (plain === NO_PHONE) {
+      this.droppedCount += 1;
+      return undefined;
+    }
+    if (plain) return plain;
     const { entry, odd } = readAudienceEntry(raw);
     for (const field of odd) this.oddCounts.set(field, (this.oddCounts.get(field) ?? 0) + 1);
     if (!entry) this.droppedCount += 1;
@@ -84,3 +93,31 @@ export const AudienceEntriesBody = z.array(z.unknown()).transform(readAudienceEn
 
 /** The same, entries only: what `campaigns.audiences` resolves to. */
 export const AudienceEntryList = AudienceEntriesBody.transform((read) => read.entries);
+
+/** What a streamed audience is given to, entry by entry (`client.campaigns.audiencesStream`). */
+export interface AudienceSink<T> {
+  /** An attempt starts reading the body: forget what an earlier, failed attempt was given. */
+  start(): void | Promise<void>;
+  entry(entry: AudienceEntry): void;
+  /** After each chunk of the body; a promise holds the reading (bounded work on what it gathered). */
+  afterChunk?(): Promise<void> | undefined;
+  /** The whole audience was read; `oddities` is what tolerant reading left out of it. */
+  finish(oddities: AudienceOddities): T | Promise<T>;
+}
+
+/** A sink as a reader of the raw JSON array: each raw entry read tolerantly, counted per attempt. */
+export function audienceArrayReader<T>(sink: AudienceSink<T>): JsonArrayReader<T> {
+  let tally = new AudienceTally();
+  return {
+    start() {
+      tally = new AudienceTally();
+      return sink.start();
+    },
+    item(raw) {
+      const entry = tally.read(raw);
+      if (entry) sink.entry(entry);
+    },
+    afterChunk: () => sink.afterChunk?.(),
+    finish: () => sink.finish(tally.oddities()),
+  };
+}

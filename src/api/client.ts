@@ -1,4 +1,9 @@
-import { type AudienceEntries, AudienceEntriesBody } from "./audience-entries.ts";
+import {
+  type AudienceEntries,
+  AudienceEntriesBody,
+  type AudienceSink,
+  audienceArrayReader,
+} from "./audience-entries.ts";
 import { VcwError } from "./errors/index.ts";
 import type { RequestGate } from "./gate.ts";
 import { type ClientLogger, silentLogger } from "./logger.ts";
@@ -76,6 +81,14 @@ export function createClient(options: ClientOptions = {}) {
   const audiencesReport = (campaignId: string, o?: RequestOptions): Promise<AudienceEntries> =>
     send("campaigns.audiences", { id: campaignId }, o, AudienceEntriesBody);
 
+  /**
+   * A campaign's audience streamed into `sink`, entry by entry, read like `audiencesReport`; the
+   * body is never held whole, and `maxResponseBytes` caps one entry. A read that fails midway is
+   * retried like any read, and the sink restarted (`start`).
+   */
+  const audiencesStream = <T>(campaignId: string, sink: AudienceSink<T>, o?: RequestOptions): Promise<T> =>
+    send.streamed("campaigns.audiences", { id: campaignId }, o, audienceArrayReader(sink));
+
   /** The entries alone; what didn't fit is logged, since the caller doesn't see the report. */
   async function audiences(campaignId: string, o?: RequestOptions): Result<"campaigns.audiences"> {
     const read = await audiencesReport(campaignId, o);
@@ -134,6 +147,7 @@ export function createClient(options: ClientOptions = {}) {
       list: (o?: RequestOptions): Result<"campaigns.list"> => send("campaigns.list", {}, o),
       audiences,
       audiencesReport,
+      audiencesStream,
     },
     playground: {
       call: (body: Body<"playground.call">, o?: RequestOptions): Result<"playground.call"> =>

@@ -12,6 +12,7 @@ import {
   UnexpectedResponseError,
 } from "./errors/index.ts";
 import type { RequestGate } from "./gate.ts";
+import { ItemCallbackError } from "./json-array-stream.ts";
 import type { ClientLogger } from "./logger.ts";
 import { networkErrorCode } from "./network-error.ts";
 import { observedFetch, type RequestObserver } from "./observer.ts";
@@ -28,6 +29,7 @@ import {
   type RetryOptions,
 } from "./retry-policy.ts";
 import { scrubSecrets, secretValuesOf } from "./secrets.ts";
+import { type JsonArrayReader, streamingFetch } from "./streaming-fetch.ts";
 import { wholeBodyFetch } from "./whole-body-fetch.ts";
 import { toFieldIssues } from "./zod-issues.ts";
 
@@ -71,22 +73,68 @@ const READERS: { [N in OperationName]?: z.ZodType<ResponseOf<N>> } = {
 };
 
 /** Sends one operation; `read` replaces the schema its success body is read with. */
-export type Transport = <N extends OperationName, T = ResponseOf<N>>(
+export type Send = <N extends OperationName, T = ResponseOf<N>>(
   name: N,
   input: RequestInput,
   options?: RequestOptions,
   read?: z.ZodType<T>,
 ) => Promise<T>;
 
+/**
+ * Sends one operation whose success body is a JSON array, read as a stream by `reader`: neither
+ * the body nor the array is held. `maxResponseBytes` caps one element instead of the body.
+ */
+export type SendStreamed = <T>(
+  name: OperationName,
+  input: RequestInput,
+  options: RequestOptions | undefined,
+  reader: JsonArrayReader<T>,
+) => Promise<T>;
+
+export type Transport = Send & { streamed: SendStreamed };
+
+/** How an attempt's body is read: ky's fetch for it, then the result once ky has the response. */
+interface BodyReading<T> {
+  fetch(o: { operation: string; maxResponseBytes: number; onHeaders: (r: Response) => void }): typeof fetch;
+  result(response: Response): Promise<T>;
+}
+
 export function createTransport(config: TransportOptions): Transport {
   const base = config.baseUrl.replace(/\/+$/, "");
   const { logger } = config;
+  const fetchImpl = config.fetch ?? globalThis.fetch;
 
-  return async function send<N extends OperationName, T = ResponseOf<N>>(
-    name: N,
+  const send: Send = (name, input, options = {}, read) =>
+    run(name, input, options, (secrets) => ({
+      fetch: (o) => wholeBodyFetch({ fetch: fetchImpl, ...o }),
+      result: async (response) =>
+        (await readResponse(
+          name,
+          response,
+          read ?? READERS[name] ?? operations[name].response,
+          secrets,
+        )) as never,
+    }));
+
+  const streamed: SendStreamed = (name, input, options = {}, reader) =>
+    run(name, input, options, (secrets) => ({
+      fetch: (o) =>
+        streamingFetch({
+          fetch: fetchImpl,
+          ...o,
+          reader,
+          scrub: (message) => scrubSecrets(message, secrets),
+        }),
+      result: async () => reader.finish(),
+    }));
+
+  return Object.assign(send, { streamed });
+
+  async function run<T>(
+    name: OperationName,
     input: RequestInput,
-    options: RequestOptions = {},
-    read?: z.ZodType<T>,
+    options: RequestOptions,
+    reading: (secrets: string[]) => BodyReading<T>,
   ): Promise<T> {
     const op = operations[name];
     const body = validateRequest(name, input);
@@ -118,6 +166,7 @@ export function createTransport(config: TransportOptions): Transport {
       });
     };
 
+    const bodyReading = reading(secrets);
     try {
       const response = await ky(url, {
         method: op.method,
@@ -127,8 +176,7 @@ export function createTransport(config: TransportOptions): Transport {
         timeout: timeoutMs,
         signal: options.signal,
         fetch: observing(
-          wholeBodyFetch({
-            fetch: config.fetch ?? globalThis.fetch,
+          bodyReading.fetch({
             operation: name,
             maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
             onHeaders: (response) => observe(response.status),
@@ -143,6 +191,7 @@ export function createTransport(config: TransportOptions): Transport {
           retryOnTimeout: true,
           delay: (n) => backoffDelay(n, retry),
           shouldRetry: ({ error }) => {
+            if (error instanceof ItemCallbackError) return false;
             const failure = classify(error);
             if (!failure || !mayRetry(failure, isIdempotent(op))) return false;
             // Leave a Retry-After to ky, which honours it up to maxRetryAfter.
@@ -170,14 +219,16 @@ export function createTransport(config: TransportOptions): Transport {
           ],
         },
       });
-      const result = await readResponse(name, response, read ?? READERS[name] ?? op.response, secrets);
+      const result = await bodyReading.result(response);
       logger.debug(
         { ...where, status: response.status, attempts, ms: Math.round(performance.now() - started) },
         "api request",
       );
-      return result as T;
+      return result;
     } catch (error) {
       if (isUserAbort(error, options.signal)) throw error;
+      // The reader's own failure (its storage, say) is neither the service's fault nor retried.
+      if (error instanceof ItemCallbackError) throw error.cause;
       observe(undefined, error);
       const apiError = error instanceof APIError ? error : await toApiError(name, error, timeoutMs, secrets);
       const failure = classify(error);
@@ -195,7 +246,7 @@ export function createTransport(config: TransportOptions): Transport {
       );
       throw final;
     }
-  };
+  }
 }
 
 function validateRequest(name: OperationName, input: RequestInput): unknown {

@@ -35,28 +35,40 @@ export function wholeBodyFetch(o: WholeBodyFetchOptions): typeof globalThis.fetc
   return async (input, init) => {
     const response = await o.fetch(input, init);
     o.onHeaders?.(response);
-    if (!response.body) return response;
-    const tooLarge = () =>
-      new ResponseTooLargeError({
-        operation: o.operation,
-        status: response.status,
-        maxResponseBytes: o.maxResponseBytes,
-      });
-    const limit = response.ok ? o.maxResponseBytes : Math.min(o.maxResponseBytes, FAILURE_BODY_BYTES);
-    if (response.ok && Number(response.headers.get("content-length")) > limit) {
-      await response.body.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    const signal = input instanceof Request ? input.signal : (init?.signal ?? undefined);
-    const body = await readUpTo(response.body, limit, signal);
-    if (body.cut && response.ok) throw tooLarge();
-    const { status, statusText, headers } = response;
-    return new Response(NULL_BODY_STATUSES.has(status) ? null : streamOf(body.chunks), {
-      status,
-      statusText,
-      headers,
-    });
+    return readWholeBody(response, o, signalOf(input, init));
   };
+}
+
+/** The signal a fetch was given, on its Request or in its init. */
+export const signalOf = (input: Parameters<typeof fetch>[0], init: RequestInit | undefined) =>
+  input instanceof Request ? input.signal : (init?.signal ?? undefined);
+
+/** `response` again, its body read whole first (a success under the cap, a failure cut at its limit). */
+export async function readWholeBody(
+  response: Response,
+  o: Pick<WholeBodyFetchOptions, "operation" | "maxResponseBytes">,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  if (!response.body) return response;
+  const tooLarge = () =>
+    new ResponseTooLargeError({
+      operation: o.operation,
+      status: response.status,
+      maxResponseBytes: o.maxResponseBytes,
+    });
+  const limit = response.ok ? o.maxResponseBytes : Math.min(o.maxResponseBytes, FAILURE_BODY_BYTES);
+  if (response.ok && Number(response.headers.get("content-length")) > limit) {
+    await response.body.cancel().catch(() => undefined);
+    throw tooLarge();
+  }
+  const body = await readUpTo(response.body, limit, signal);
+  if (body.cut && response.ok) throw tooLarge();
+  const { status, statusText, headers } = response;
+  return new Response(NULL_BODY_STATUSES.has(status) ? null : streamOf(body.chunks), {
+    status,
+    statusText,
+    headers,
+  });
 }
 
 /** The chunks of a body up to `limit` bytes; `cut` when there was more (the rest is cancelled). */

@@ -23,6 +23,8 @@ export function redisKeys(prefix: string) {
       fingerprints: (id: string) => `${campaign(id)}:fp`,
       results: (id: string) => `${campaign(id)}:results`,
       events: (id: string) => `${campaign(id)}:events`,
+      /** Changed records of a poll too large to keep in memory, until they are written. */
+      staged: (id: string) => `${campaign(id)}:staged`,
       pollLock: (id: string) => `${campaign(id)}:poll-lock`,
     },
     /** Campaigns of a job: all, and those still polled. */

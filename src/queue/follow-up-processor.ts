@@ -3,6 +3,8 @@ import { campaignKey, followUpCampaign } from "../pipeline/campaign/lifecycle.ts
 import { createContactLedger } from "../pipeline/import/contact-ledger.ts";
 import { type ContactToImport, importContacts } from "../pipeline/import/import-contacts.ts";
 import { resolveSegment } from "../pipeline/import/resolve-segment.ts";
+import { FingerprintIndex } from "../pipeline/results/fingerprint-index.ts";
+import type { ResultRecord } from "../pipeline/results/model.ts";
 import { applyIntents } from "./intents.ts";
 import type { FollowUpJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
@@ -24,11 +26,33 @@ export function createFollowUpProcessor(d: WorkDeps) {
     if (!stored || !def.followUps) return { contacts: 0 };
     const { info } = stored;
     const retry = new Set(def.polling.statuses.retry);
-    const candidates = [];
-    for await (const r of d.store.allRecords(info.id)) if (retry.has(r.status)) candidates.push(r);
-    const suppressed = await d.suppression.which(candidates.map((r) => r.phone));
-    const again = candidates.filter((r) => !suppressed.has(r.phone));
-    if (again.length === 0) return { contacts: 0 };
+    /**
+     * The records to call again, each phone once (HSCAN may repeat one), suppressed ones left out,
+     * in batches: read from Redis as they are needed, never all at once.
+     */
+    async function* again(): AsyncGenerator<ResultRecord[]> {
+      const seen = new FingerprintIndex();
+      let batch: ResultRecord[] = [];
+      const callable = async () => {
+        const suppressed = await d.suppression.which(batch.map((r) => r.phone));
+        const out = batch.filter((r) => !suppressed.has(r.phone));
+        batch = [];
+        return out;
+      };
+      for await (const r of d.store.allRecords(info.id)) {
+        if (!retry.has(r.status) || !seen.firstSight(r.phone)) continue;
+        batch.push(r);
+        if (batch.length >= 500) yield await callable();
+      }
+      yield await callable();
+    }
+    let any = false;
+    for await (const batch of again()) {
+      if (batch.length === 0) continue;
+      any = true;
+      break;
+    }
+    if (!any) return { contacts: 0 };
 
     const intent = followUpCampaign(def, info, "", stored.lastChangeAt);
     const request = intent.request;
@@ -39,14 +63,17 @@ export function createFollowUpProcessor(d: WorkDeps) {
       { name: request.name, description: `Follow-up ${request.attempt} of campaign ${info.id}` },
       { lockMs: d.leaseMs },
     );
+    let contacts = 0;
     async function* rows(): AsyncGenerator<ContactToImport> {
-      for (const [index, r] of again.entries()) {
-        const contact = {
-          phone: r.phone,
-          ...(r.first_name ? { first_name: r.first_name } : {}),
-          ...(r.last_name ? { last_name: r.last_name } : {}),
-        };
-        yield { phone: r.phone, index, contact };
+      for await (const batch of again()) {
+        for (const r of batch) {
+          const contact = {
+            phone: r.phone,
+            ...(r.first_name ? { first_name: r.first_name } : {}),
+            ...(r.last_name ? { last_name: r.last_name } : {}),
+          };
+          yield { phone: r.phone, index: contacts++, contact };
+        }
       }
     }
     const counts = await importContacts(rows(), {
@@ -57,12 +84,11 @@ export function createFollowUpProcessor(d: WorkDeps) {
     });
     // Follow-ups are exempt from the cooldown, but they count as calls.
     const plannedAt = request.notBefore ?? d.now();
-    for (const r of again) await d.history.reserve(r.phone, campaignKey(request), plannedAt, 0, true);
+    for await (const batch of again()) {
+      for (const r of batch) await d.history.reserve(r.phone, campaignKey(request), plannedAt, 0, true);
+    }
     await applyIntents([{ ...intent, request: { ...request, segmentId: segment.id } }], d);
-    d.logger.info(
-      { campaign: info.id, attempt: info.attempt + 1, contacts: again.length },
-      "follow-up requested",
-    );
-    return { contacts: again.length, created: counts.created, segmentId: segment.id };
+    d.logger.info({ campaign: info.id, attempt: info.attempt + 1, contacts }, "follow-up requested");
+    return { contacts, created: counts.created, segmentId: segment.id };
   };
 }

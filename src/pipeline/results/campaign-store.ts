@@ -34,7 +34,15 @@ export interface PollCommit {
   version: number;
   now: number;
   state: CampaignInfo["state"];
+  /** The poll staged changes (`stage`): they are all written now, so the stage goes. */
+  dropStaged?: boolean;
 }
+
+/** One part of a poll's changes, written with the totals they make (the poll goes on). */
+export type PollCommitPart = Pick<PollCommit, "changes" | "transitions" | "totals" | "version" | "now">;
+
+/** How long staged changes outlive a poll that died before writing them. */
+const STAGE_TTL_MS = 3_600_000;
 
 /**
  * Keys of one campaign share a hash tag, so a poll's writes (one MULTI) stay on one Redis Cluster
@@ -42,13 +50,25 @@ export interface PollCommit {
  * there is idempotent, and a poll of a campaign that is no longer active removes it from `active`.
  */
 export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { retentionMs?: number } = {}) {
-  const { meta, fingerprints: fps, results, events } = keys.campaign;
+  const { meta, fingerprints: fps, results, events, staged } = keys.campaign;
   const retentionMs = o.retentionMs ?? 30 * 86_400_000;
   /** An ended campaign's data lives `retentionMs` more, then goes. */
   const expire = async (id: string) => {
     const tx = redis.multi();
     for (const key of [meta(id), fps(id), results(id), events(id)]) tx.pexpire(key, retentionMs);
     await tx.exec();
+  };
+  /** A poll's records, fingerprints and one stream entry of transitions, added to `tx`. */
+  const writeChanges = (tx: ReturnType<RedisClient["multi"]>, id: string, c: PollCommitPart) => {
+    // In parts: a first poll of a large campaign changes every entry, too many arguments for one call.
+    for (const part of chunks(c.changes)) {
+      tx.hset(fps(id), ...part.flatMap((ch) => [ch.phone, ch.fingerprint]));
+      tx.hset(results(id), ...part.flatMap((ch) => [ch.phone, JSON.stringify(ch.record)]));
+    }
+    // One stream entry per write holds its transitions: a first poll of 100,000 entries is one command.
+    if (c.transitions.length > 0) {
+      tx.xadd(events(id), "*", "version", String(c.version), "transitions", JSON.stringify(c.transitions));
+    }
   };
   const active = keys.activeCampaignsOf;
   const all = keys.campaignsOf;
@@ -101,6 +121,48 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
       return kept;
     },
     fingerprints: (id: string) => redis.hgetall(fps(id)),
+    /** The stored fingerprints of `phones` (null: none), in their order. */
+    async fingerprintsOf(id: string, phones: readonly string[]): Promise<(string | null)[]> {
+      const out: (string | null)[] = [];
+      for (const part of chunks(phones)) out.push(...(await redis.hmget(fps(id), ...part)));
+      return out;
+    },
+
+    /** Keeps changed records of a poll out of memory; `fresh` empties the stage first. */
+    async stage(id: string, changes: readonly Change[], fresh: boolean): Promise<void> {
+      const tx = redis.multi();
+      if (fresh) tx.del(staged(id));
+      for (const part of chunks(changes)) {
+        tx.hset(
+          staged(id),
+          ...part.flatMap((c) => [c.phone, `${c.fingerprint} ${JSON.stringify(c.record)}`]),
+        );
+      }
+      tx.pexpire(staged(id), STAGE_TTL_MS);
+      await tx.exec();
+    },
+    /** The staged changes, a batch at a time (HSCAN: one may come twice). */
+    async *staged(id: string): AsyncGenerator<Change[]> {
+      let cursor = "0";
+      do {
+        const [next, flat] = await redis.hscan(staged(id), cursor, "COUNT", 1000);
+        cursor = next;
+        const batch: Change[] = [];
+        for (let i = 0; i + 1 < flat.length; i += 2) {
+          const value = flat[i + 1]!;
+          const space = value.indexOf(" ");
+          batch.push({
+            phone: flat[i]!,
+            fingerprint: value.slice(0, space),
+            record: JSON.parse(value.slice(space + 1)) as ResultRecord,
+          });
+        }
+        if (batch.length > 0) yield batch;
+      } while (cursor !== "0");
+    },
+    dropStaged: async (id: string) => {
+      await redis.del(staged(id));
+    },
 
     async records(id: string, phones: readonly string[]): Promise<(ResultRecord | undefined)[]> {
       const out: (ResultRecord | undefined)[] = [];
@@ -150,15 +212,8 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
     /** Writes what one poll changed, atomically. Nothing is written for an unchanged poll. */
     async commit(id: string, job: string, c: PollCommit, info: CampaignInfo): Promise<void> {
       const tx = redis.multi();
-      // In parts: a first poll of a large campaign changes every entry, too many arguments for one call.
-      for (const part of chunks(c.changes)) {
-        tx.hset(fps(id), ...part.flatMap((ch) => [ch.phone, ch.fingerprint]));
-        tx.hset(results(id), ...part.flatMap((ch) => [ch.phone, JSON.stringify(ch.record)]));
-      }
-      // One stream entry per poll holds its transitions: a first poll of 100,000 entries is one command.
-      if (c.transitions.length > 0) {
-        tx.xadd(events(id), "*", "version", String(c.version), "transitions", JSON.stringify(c.transitions));
-      }
+      writeChanges(tx, id, c);
+      if (c.dropStaged) tx.del(staged(id));
       tx.hset(meta(id), {
         info: JSON.stringify({ ...info, state: c.state }),
         totals: JSON.stringify(c.totals),
@@ -172,6 +227,23 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
         await redis.srem(active(job), id);
         await expire(id);
       }
+    },
+
+    /**
+     * Writes one part of a poll's changes with the totals they make, atomically: the stored
+     * records and the totals always agree. The digest is cleared until the poll's last write, so a
+     * poll that dies midway is never taken for unchanged by the next one.
+     */
+    async commitPart(id: string, c: PollCommitPart): Promise<void> {
+      const tx = redis.multi();
+      writeChanges(tx, id, c);
+      tx.hset(meta(id), {
+        totals: JSON.stringify(c.totals),
+        version: String(c.version),
+        digest: "",
+        lastChangeAt: String(c.now),
+      });
+      await tx.exec();
     },
 
     async setState(id: string, job: string, info: CampaignInfo, state: CampaignInfo["state"]): Promise<void> {

@@ -86,7 +86,22 @@ export function applyRecord(
   if (r.meeting) totals.meetings += sign;
   if (r.transferred) totals.transfers += sign;
   if (r.messageSent) totals.messages += sign;
-  if (r.error) bump(totals.errors, r.error, sign);
+  if (r.error) bump(totals.errors, errorKey(totals.errors, r.error, sign), sign);
+}
+
+/** Distinct error messages counted apart; more are counted together, so totals stay small. */
+export const MAX_ERROR_KINDS = 100;
+export const OTHER_ERRORS = "(other errors)";
+
+/**
+ * Where an error message is counted: under its own text while fewer than MAX_ERROR_KINDS are, else
+ * under OTHER_ERRORS (a service that puts ids in its messages would otherwise grow the totals with
+ * the audience). A removal takes from the message's own count when it has one, else from the rest.
+ */
+function errorKey(errors: Record<string, number>, message: string, sign: 1 | -1): string {
+  if (message in errors) return message;
+  if (sign === 1 && Object.keys(errors).length < MAX_ERROR_KINDS) return message;
+  return OTHER_ERRORS;
 }
 
 export const isFinished = (t: CampaignTotals) => t.contacts > 0 && t.final === t.contacts;

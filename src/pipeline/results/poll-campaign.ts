@@ -1,30 +1,49 @@
-import type { AudienceEntries } from "../../api/audience-entries.ts";
+import type { AudienceOddities } from "../../api/audience-entries.ts";
 import type { Client } from "../../api/client.ts";
-import type { AudienceEntry } from "../../api/schemas/campaign.ts";
 import { withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { CallHistory } from "../campaign/call-history.ts";
 import type { SuppressionList } from "../campaign/suppression.ts";
-import type { CampaignStore } from "./campaign-store.ts";
+import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
+import type { CampaignStore, Transition } from "./campaign-store.ts";
 import {
   applyRecord,
+  type CampaignTotals,
   isFinalStatus,
   isFinished,
   isUnknownStatus,
   type StatusClasses,
 } from "./campaign-totals.ts";
-import type { ResultRecord, Unreadable } from "./model.ts";
-import { audienceDigest, diffRecords, encodeAll, toRecord } from "./result-record.ts";
+import { parseFingerprint } from "./entry-fingerprint.ts";
+import { FingerprintIndex } from "./fingerprint-index.ts";
+import type { Unreadable } from "./model.ts";
+import type { Change } from "./result-record.ts";
 
-/** Fingerprints seen by the last poll of recent campaigns, per process (a few MB per 100,000 entries). */
-const seenCache = new Map<string, { version: number; seen: Map<string, string> }>();
-const CACHED_CAMPAIGNS = 16;
+/**
+ * The fingerprint index of the last poll of recent campaigns, per process: with it, a poll reads
+ * no fingerprint from Redis. Kept within a byte budget (a 1,000,000-phone index is about 38 MB);
+ * an index is taken out while its campaign is polled, and put back only after a poll that
+ * succeeded, with the version it stored.
+ */
+const indexCache = new Map<string, { version: number; index: FingerprintIndex }>();
+const INDEX_CACHE_BYTES = 128 * 1024 * 1024;
 
-function remember(campaignId: string, entry: { version: number; seen: Map<string, string> }): void {
-  seenCache.delete(campaignId);
-  seenCache.set(campaignId, entry);
-  if (seenCache.size > CACHED_CAMPAIGNS) seenCache.delete(seenCache.keys().next().value!);
+function remember(campaignId: string, version: number, index: FingerprintIndex): void {
+  indexCache.delete(campaignId);
+  indexCache.set(campaignId, { version, index });
+  let bytes = 0;
+  for (const entry of indexCache.values()) bytes += entry.index.bytes;
+  for (const [id, entry] of indexCache) {
+    if (bytes <= INDEX_CACHE_BYTES || id === campaignId) break;
+    indexCache.delete(id);
+    bytes -= entry.index.bytes;
+  }
+}
+
+/** Forgets every cached index (a test or benchmark of a cold process). */
+export function forgetFingerprintIndexes(): void {
+  indexCache.clear();
 }
 
 export interface PollOutcome {
@@ -57,6 +76,8 @@ export interface PollOptions {
   /** Aborts the audience request (the daemon stopping, the poll's lock lost). */
   signal?: AbortSignal;
   now?: () => number;
+  /** Changed records a poll keeps in memory; more are staged in Redis and written in parts. */
+  maxBufferedChanges?: number;
 }
 
 /**
@@ -93,17 +114,40 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
       skipped: "not-active",
     };
   }
-  const read = await o.client.campaigns.audiencesReport(campaignId, o.signal ? { signal: o.signal } : {});
-  const { records, duplicatePhones } = recordsByPhone(read.entries);
-  const encoded = encodeAll(records);
-  const digest = audienceDigest(records, encoded);
+  // The index of this process's last poll, if that poll stored the version Redis holds now.
+  const cached = indexCache.get(campaignId);
+  indexCache.delete(campaignId);
+  const cachedNow = cached?.version === stored.version;
+  const index = cachedNow
+    ? cached!.index
+    : new FingerprintIndex(Math.max(stored.totals.contacts, info.audience ?? 0));
+  // Version 0: nothing was ever stored (any write bumps it), so an empty index knows everything.
+  const warm = cachedNow || stored.version === 0;
+  const sink = new AudienceDiffSink({
+    index,
+    warm,
+    storedFingerprints: (phones) => o.store.fingerprintsOf(campaignId, phones),
+    spill: (changes, fresh) => o.store.stage(campaignId, changes, fresh),
+    dropSpilled: () => o.store.dropStaged(campaignId),
+    ...(o.maxBufferedChanges ? { maxBuffered: o.maxBufferedChanges } : {}),
+  });
+  let diff: AudienceDiff;
+  try {
+    diff = await o.client.campaigns.audiencesStream(campaignId, sink, o.signal ? { signal: o.signal } : {});
+  } catch (error) {
+    // Nothing was written but the stage, if anything; it goes too.
+    await o.store.dropStaged(campaignId).catch(() => undefined);
+    throw error;
+  }
   const at = now();
 
-  if (digest === stored.digest) {
+  if (diff.digest === stored.digest) {
+    if (diff.spilled) await o.store.dropStaged(campaignId);
     // Quiet before the start is not stuck: count from the later of the last change and the start.
     const since = Math.max(stored.lastChangeAt, Date.parse(info.scheduledAt) || 0);
     const stuck = !isFinished(stored.totals) && at - since > o.stuckAfterMs;
     if (stuck) await o.store.setState(campaignId, info.job, info, "stuck");
+    else remember(campaignId, stored.version, index);
     return {
       changed: 0,
       version: stored.version,
@@ -113,82 +157,133 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     };
   }
 
-  // The fingerprints of the last poll are usually still in memory; Redis is read only when not.
-  const cached = seenCache.get(campaignId);
-  const seen =
-    cached?.version === stored.version
-      ? cached.seen
-      : new Map(Object.entries(await o.store.fingerprints(campaignId)));
-  const changes = diffRecords(seen, records, encoded);
-  const before = await o.store.records(
-    campaignId,
-    changes.map((c) => c.phone),
-  );
   const totals = stored.totals;
-  totals.unreadable = unreadableOf(read, duplicatePhones);
-  const transitions = [];
-  const optedOut: string[] = [];
-  const ended: { phone: string; status: string }[] = [];
-  const newUnknown = new Set<string>();
-  for (const [i, change] of changes.entries()) {
-    const old = before[i];
-    if (old) applyRecord(totals, old, -1, o.classes);
-    applyRecord(totals, change.record, 1, o.classes);
-    const status = change.record.status;
-    if (old?.status !== status) {
-      transitions.push({ phone: change.phone, from: old?.status ?? "", to: status });
-      if (o.classes.optedOut.includes(status)) optedOut.push(change.phone);
-      if (isFinalStatus(status, o.classes)) ended.push({ phone: change.phone, status });
+  totals.unreadable = unreadableOf(diff.oddities, diff.duplicatePhones);
+  const apply = changeApplier(campaignId, o, index, totals, at);
+  const next = stored.version + 1;
+  let changed = 0;
+  let optedOut = 0;
+  let commit: Prepared | undefined;
+  if (!diff.spilled) {
+    // The usual poll: every change in memory, written in one MULTI with the meta.
+    commit = await apply.prepare(diff.buffered);
+  } else {
+    // Too many changes to hold: they were staged; each part is written with the totals it makes.
+    await o.store.stage(campaignId, diff.buffered, false);
+    for await (const batch of o.store.staged(campaignId)) {
+      // A long write: stop between parts if the poll's lock was lost (another poll may start).
+      o.signal?.throwIfAborted();
+      const part = await apply.prepare(batch);
+      if (part.changes.length === 0) continue;
+      await o.store.commitPart(campaignId, { ...part, totals, version: next, now: at });
+      ({ changed, optedOut } = await apply.after(part, changed, optedOut));
     }
-    if (isUnknownStatus(status, o.classes) && !totals.unknownSeen?.includes(status)) newUnknown.add(status);
   }
-  if (newUnknown.size > 0) totals.unknownSeen = [...(totals.unknownSeen ?? []), ...newUnknown];
+  const version = changed > 0 || (commit?.changes.length ?? 0) > 0 ? next : stored.version;
   const finished = isFinished(totals);
-  const version = stored.version + (changes.length > 0 ? 1 : 0);
   await o.store.commit(
     campaignId,
     info.job,
-    { changes, transitions, totals, digest, version, now: at, state: finished ? "finished" : "active" },
+    {
+      changes: commit?.changes ?? [],
+      transitions: commit?.transitions ?? [],
+      totals,
+      digest: diff.digest,
+      version,
+      now: at,
+      state: finished ? "finished" : "active",
+      dropStaged: diff.spilled,
+    },
     info,
   );
-  for (const change of changes) seen.set(change.phone, change.fingerprint);
-  remember(campaignId, { version, seen });
-  if (optedOut.length > 0) await o.suppression.add(optedOut);
-  // Each number's history learns how its call ended (a few at a time: one key per number).
-  for (let i = 0; i < ended.length && o.history; i += 200) {
-    await Promise.all(
-      ended.slice(i, i + 200).map((e) => o.history!.recordOutcome(e.phone, campaignId, e.status, at)),
-    );
-  }
+  if (commit) ({ changed, optedOut } = await apply.after(commit, changed, optedOut));
+  // A finished campaign is polled no more: its index would only take room.
+  if (!finished) remember(campaignId, version, index);
   return {
-    changed: changes.length,
+    changed,
     version,
     state: finished ? "finished" : "active",
     ended: finished,
-    optedOut: optedOut.length,
+    optedOut,
     ...(totals.unreadable ? { unreadable: totals.unreadable } : {}),
-    ...(newUnknown.size > 0 ? { newUnknownStatuses: [...newUnknown] } : {}),
+    ...(apply.newUnknown.size > 0 ? { newUnknownStatuses: [...apply.newUnknown] } : {}),
   };
 }
 
-/** One record per phone: an audience that lists a phone twice counts it once (the last entry). */
-function recordsByPhone(entries: readonly AudienceEntry[]): {
-  records: ResultRecord[];
-  duplicatePhones: number;
-} {
-  const byPhone = new Map<string, ResultRecord>();
-  let duplicatePhones = 0;
-  for (const entry of entries) {
-    const record = toRecord(entry);
-    if (!record) continue;
-    if (byPhone.has(record.phone)) duplicatePhones += 1;
-    byPhone.set(record.phone, record);
-  }
-  return { records: [...byPhone.values()], duplicatePhones };
+/** Changes ready to write: the records, their transitions, and who opted out or ended. */
+interface Prepared {
+  changes: Change[];
+  transitions: Transition[];
+  optedOut: string[];
+  ended: { phone: string; status: string }[];
+}
+
+/**
+ * Applies changes to the running totals, a batch at a time: each record's stored version is read,
+ * taken out of the totals and the new one added. A change whose fingerprint is already stored
+ * (staged twice, or written by an earlier part) is left out.
+ */
+function changeApplier(
+  campaignId: string,
+  o: PollOptions,
+  index: FingerprintIndex,
+  totals: CampaignTotals,
+  at: number,
+) {
+  const newUnknown = new Set<string>();
+  const fp = new Uint32Array(2);
+  const stillChanged = (c: Change) => {
+    const i = index.slot(index.keyOf(c.phone), 0);
+    return !(parseFingerprint(c.fingerprint, fp) && index.storedIs(i, fp[0]!, fp[1]!));
+  };
+  return {
+    newUnknown,
+    async prepare(batch: readonly Change[]): Promise<Prepared> {
+      const changes = batch.filter(stillChanged);
+      const before = await o.store.records(
+        campaignId,
+        changes.map((c) => c.phone),
+      );
+      const out: Prepared = { changes, transitions: [], optedOut: [], ended: [] };
+      for (const [i, change] of changes.entries()) {
+        const old = before[i];
+        if (old) applyRecord(totals, old, -1, o.classes);
+        applyRecord(totals, change.record, 1, o.classes);
+        const status = change.record.status;
+        if (old?.status !== status) {
+          out.transitions.push({ phone: change.phone, from: old?.status ?? "", to: status });
+          if (o.classes.optedOut.includes(status)) out.optedOut.push(change.phone);
+          if (isFinalStatus(status, o.classes)) out.ended.push({ phone: change.phone, status });
+        }
+        if (isUnknownStatus(status, o.classes) && !totals.unknownSeen?.includes(status)) {
+          newUnknown.add(status);
+          totals.unknownSeen = [...(totals.unknownSeen ?? []), status];
+        }
+      }
+      return out;
+    },
+    /** After a part is written: the index learns it, opt-outs are suppressed, histories told. */
+    async after(part: Prepared, changed: number, optedOut: number) {
+      for (const c of part.changes) {
+        if (parseFingerprint(c.fingerprint, fp))
+          index.setStored(index.slot(index.keyOf(c.phone), 0), fp[0]!, fp[1]!);
+      }
+      if (part.optedOut.length > 0) await o.suppression.add(part.optedOut);
+      // Each number's history learns how its call ended (a few at a time: one key per number).
+      for (let i = 0; i < part.ended.length && o.history; i += 200) {
+        await Promise.all(
+          part.ended
+            .slice(i, i + 200)
+            .map((e) => o.history!.recordOutcome(e.phone, campaignId, e.status, at)),
+        );
+      }
+      return { changed: changed + part.changes.length, optedOut: optedOut + part.optedOut.length };
+    },
+  };
 }
 
 /** What the service's answer held that could not be read, as of this poll. */
-function unreadableOf(read: AudienceEntries, duplicatePhones: number): Unreadable | undefined {
+function unreadableOf(read: AudienceOddities, duplicatePhones: number): Unreadable | undefined {
   if (read.dropped === 0 && read.odd.length === 0 && duplicatePhones === 0) return undefined;
   return {
     fields: Object.fromEntries(read.odd.map((o) => [o.field, o.count])),

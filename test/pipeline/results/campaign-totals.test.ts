@@ -2,15 +2,20 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AUDIENCE_STATUSES } from "../../../src/api/schemas/audience-status.ts";
 import { AudienceEntry } from "../../../src/api/schemas/campaign.ts";
+import { AudienceDiffSink } from "../../../src/pipeline/results/audience-diff.ts";
 import {
   applyRecord,
   emptyTotals,
   isFinished,
+  MAX_ERROR_KINDS,
+  OTHER_ERRORS,
   type StatusClasses,
   summarize,
 } from "../../../src/pipeline/results/campaign-totals.ts";
+import { parseFingerprint } from "../../../src/pipeline/results/entry-fingerprint.ts";
+import { FingerprintIndex } from "../../../src/pipeline/results/fingerprint-index.ts";
 import type { ResultRecord } from "../../../src/pipeline/results/model.ts";
-import { diffRecords, fingerprint, toRecord } from "../../../src/pipeline/results/result-record.ts";
+import { toRecord } from "../../../src/pipeline/results/result-record.ts";
 import { campaignInfo, resultRecord } from "../../support/fixtures.ts";
 
 const classes: StatusClasses = {
@@ -43,33 +48,129 @@ const fromScratch = (records: ResultRecord[]) => {
   return t;
 };
 
+/** The audience entry a record comes from. */
+const entryOf = (r: ResultRecord): AudienceEntry => ({
+  id: undefined,
+  _id: undefined,
+  description: undefined,
+  phone: r.phone,
+  first_name: r.first_name,
+  last_name: r.last_name,
+  status: r.status,
+  call_duration_in_sec: String(r.durationSec),
+  call_sentiment: r.sentiment,
+  is_call_transferred: r.transferred,
+  is_meeting_scheduled: r.meeting,
+  is_message_sent: r.messageSent,
+  error: r.error,
+  recording_url: r.recordingUrl,
+  calltranscribe: r.transcript,
+});
+
+/** One poll's diff, as the poll makes it, against fingerprints stored in a Map. */
+async function diffOf(
+  poll: ResultRecord[],
+  stored: Map<string, string>,
+  index: FingerprintIndex,
+  warm: boolean,
+) {
+  const sink = new AudienceDiffSink({
+    index,
+    warm,
+    storedFingerprints: async (phones) => phones.map((p) => stored.get(p) ?? null),
+    spill: async () => {
+      throw new Error("nothing spills here");
+    },
+    dropSpilled: async () => undefined,
+  });
+  await sink.start();
+  for (const r of poll) sink.entry(entryOf(r));
+  return sink.finish({ odd: [], dropped: 0 });
+}
+
 describe("campaign totals kept up to date through diffs", () => {
-  it("equal the totals computed from scratch after any sequence of polls", () => {
+  it("equal the totals computed from scratch after any sequence of polls, warm index or cold", async () => {
     const phones = ["+14155550001", "+14155550002", "+14155550003", "+14155550004"];
-    fc.assert(
-      fc.property(fc.array(fc.tuple(...phones.map(arbRecord)), { minLength: 1, maxLength: 8 }), (polls) => {
-        const seen = new Map<string, string>();
-        const kept = new Map<string, ResultRecord>();
-        const totals = emptyTotals();
-        for (const poll of polls) {
-          for (const change of diffRecords(seen, poll)) {
-            const old = kept.get(change.phone);
-            if (old) applyRecord(totals, old, -1, classes);
-            applyRecord(totals, change.record, 1, classes);
-            kept.set(change.phone, change.record);
-            seen.set(change.phone, change.fingerprint);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(...phones.map(arbRecord)), { minLength: 1, maxLength: 8 }),
+        fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+        async (polls, warmth) => {
+          const stored = new Map<string, string>();
+          const kept = new Map<string, ResultRecord>();
+          const totals = emptyTotals();
+          let index = new FingerprintIndex();
+          for (const [n, poll] of polls.entries()) {
+            // A cold poll: another process polled last, this one starts from Redis.
+            const warm = n > 0 && warmth[n]!;
+            if (!warm) index = new FingerprintIndex();
+            const diff = await diffOf(poll, stored, index, warm);
+            for (const change of diff.buffered) {
+              const old = kept.get(change.phone);
+              if (old) applyRecord(totals, old, -1, classes);
+              applyRecord(totals, change.record, 1, classes);
+              kept.set(change.phone, change.record);
+              stored.set(change.phone, change.fingerprint);
+              const fp = new Uint32Array(2);
+              parseFingerprint(change.fingerprint, fp);
+              index.setStored(index.slot(index.keyOf(change.phone), 0), fp[0]!, fp[1]!);
+            }
           }
-        }
-        expect(totals).toEqual(fromScratch(polls.at(-1)!));
-      }),
+          expect(totals).toEqual(fromScratch(polls.at(-1)!));
+        },
+      ),
     );
   });
 
-  it("an unchanged poll has no changes", () => {
-    const poll = [record("+1", { status: "completed", durationSec: 30 }), record("+2")];
-    const seen = new Map(poll.map((r) => [r.phone, fingerprint(r)]));
-    expect(diffRecords(seen, poll)).toEqual([]);
-    expect(diffRecords(seen, [{ ...poll[0]!, sentiment: "positive" }, poll[1]!])).toHaveLength(1);
+  it("an unchanged poll has no changes and the same digest, in any order", async () => {
+    const poll = [record("+14155550001", { status: "completed", durationSec: 30 }), record("+14155550002")];
+    const stored = new Map<string, string>();
+    const index = new FingerprintIndex();
+    const first = await diffOf(poll, stored, index, false);
+    expect(first.buffered).toHaveLength(2);
+    for (const c of first.buffered) stored.set(c.phone, c.fingerprint);
+    const again = await diffOf([...poll].reverse(), stored, new FingerprintIndex(), false);
+    expect(again.buffered).toEqual([]);
+    expect(again.digest).toBe(first.digest);
+    const changed = await diffOf(
+      [{ ...poll[0]!, sentiment: "positive" }, poll[1]!],
+      stored,
+      new FingerprintIndex(),
+      false,
+    );
+    expect(changed.buffered).toHaveLength(1);
+    expect(changed.digest).not.toBe(first.digest);
+  });
+
+  it("a phone listed twice: the last entry wins, the digest tells the order of its entries", async () => {
+    const a = record("+14155550001", { status: "completed" });
+    const b = record("+14155550001", { status: "no-answer" });
+    const other = record("+14155550002");
+    const one = await diffOf([a, other, b], new Map(), new FingerprintIndex(), false);
+    expect(one.buffered.map((c) => c.record.status).sort()).toEqual(["no-answer", "queued"].sort());
+    expect(one.duplicatePhones).toBe(1);
+    const swapped = await diffOf([b, other, a], new Map(), new FingerprintIndex(), false);
+    expect(swapped.digest).not.toBe(one.digest);
+    const moved = await diffOf([other, a, b], new Map(), new FingerprintIndex(), false);
+    expect(moved.digest).toBe(one.digest);
+  });
+});
+
+describe("error messages in the totals", () => {
+  it("at most MAX_ERROR_KINDS kinds, the rest counted together; taking every record out leaves nothing", () => {
+    const records = Array.from({ length: MAX_ERROR_KINDS + 50 }, (_, i) =>
+      record(`+1415555${1000 + i}`, { status: "failed", error: `SIP 503 call ${i}` }),
+    );
+    const totals = fromScratch(records);
+    expect(Object.keys(totals.errors)).toHaveLength(MAX_ERROR_KINDS + 1);
+    expect(totals.errors[OTHER_ERRORS]).toBe(50);
+    expect(Object.values(totals.errors).reduce((a, b) => a + b, 0)).toBe(records.length);
+    // Out in another order: every count stays >= 0 and all goes back to nothing.
+    for (const r of [...records].reverse()) {
+      applyRecord(totals, r, -1, classes);
+      expect(Object.values(totals.errors).every((n) => n > 0)).toBe(true);
+    }
+    expect(totals).toEqual(emptyTotals());
   });
 });
 

@@ -1,51 +1,17 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { AUDIENCE_STATUSES } from "../../../src/api/schemas/audience-status.ts";
+import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
 import { createSuppressionList } from "../../../src/pipeline/campaign/suppression.ts";
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
 import { pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
-import { campaignInfo, validAssistant, validDialer } from "../../support/fixtures.ts";
+import { campaignInfo } from "../../support/fixtures.ts";
 import { sendJson, startHttpServer } from "../../support/http-server.ts";
-import { useRedis } from "../../support/redis.ts";
-import { testClient, useSimulator } from "../../support/simulator.ts";
+import { STATUS_CLASSES, usePollCampaigns } from "../../support/poll.ts";
+import { testClient } from "../../support/simulator.ts";
 
-const classes = {
-  final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
-  retry: [...AUDIENCE_STATUSES.retry],
-  optedOut: [...AUDIENCE_STATUSES.optedOut],
-  pending: [...AUDIENCE_STATUSES.pending],
-  unknownIs: "final" as const,
-};
+const classes = STATUS_CLASSES;
 
 describe("pollCampaign (real Redis, simulator with frozen time moved by hand)", () => {
-  const t = useSimulator({ timeScale: 1e-9 });
-  const { redis, prefix } = useRedis();
-  let ids: { assistant: string; dialer: string };
-
-  beforeAll(async () => {
-    ids = {
-      assistant: (await t.client.assistants.create(validAssistant())).id!,
-      dialer: (await t.client.dialers.create(validDialer())).id!,
-    };
-  });
-
-  async function campaignOf(contacts: number, p: string) {
-    const segment = (await t.client.segments.create({ name: `poll-${p}` })).id!;
-    for (let i = 0; i < contacts; i++) {
-      await t.client.contacts.create(segment, { phone: `+1415555${String(1000 + i)}`, first_name: `P${i}` });
-    }
-    const id = (
-      await t.client.campaigns.create({
-        campaigns_name: `poll-${p}`,
-        assistant_id: ids.assistant,
-        contacts_id: segment,
-        dialer_id: ids.dialer,
-      })
-    ).id!;
-    const store = createCampaignStore(redis, redisKeys(p));
-    await store.register(campaignInfo({ id, name: `poll-${p}`, segmentId: segment }), Date.now());
-    return { id, store };
-  }
+  const { t, redis, prefix, campaignOf, optionsOf } = usePollCampaigns();
 
   /** Everything Redis holds for the campaign, to compare before and after a poll. */
   async function snapshot(p: string, id: string) {
@@ -131,15 +97,7 @@ describe("pollCampaign (real Redis, simulator with frozen time moved by hand)", 
       const p = prefix();
       const store = createCampaignStore(redis, redisKeys(p));
       await store.register(campaignInfo({ id: "cmp_odd", name: "odd" }), Date.now());
-      const outcome = await pollCampaign("cmp_odd", {
-        client: testClient({ url: hostile.url }),
-        redis,
-        store,
-        suppression: createSuppressionList(redis, redisKeys(p)),
-        classes,
-        stuckAfterMs: 3_600_000,
-        keys: redisKeys(p),
-      });
+      const outcome = await pollCampaign("cmp_odd", optionsOf(p, store, testClient({ url: hostile.url })));
       expect(outcome).toMatchObject({ changed: 3, state: "finished", ended: true });
       const stored = (await store.get("cmp_odd"))!;
       expect(stored.totals).toMatchObject({

@@ -1,0 +1,112 @@
+import { JSONParser } from "@streamparser/json";
+
+export interface JsonArrayStreamOptions {
+  /** Called with each element of the top-level array, in order, as soon as it is parsed. */
+  onItem(item: unknown): void;
+  /** Called after each chunk; a promise makes reading wait for it (bounded work: Redis, batches). */
+  afterChunk?(): Promise<void> | undefined;
+  /** An element may take this many bytes of the body; counted per chunk, so up to a chunk more. */
+  maxItemBytes: number;
+  signal?: AbortSignal | undefined;
+}
+
+/** The body is not a readable JSON array; `message` says what it is instead. */
+export class NotAJsonArray extends Error {
+  override name = "NotAJsonArray";
+}
+
+/** One element took more than `maxItemBytes`. */
+export class JsonItemTooLarge extends Error {
+  override name = "JsonItemTooLarge";
+}
+
+/** A callback of the caller failed: its error is `cause`, never taken for a fault of the body. */
+export class ItemCallbackError extends Error {
+  override name = "ItemCallbackError";
+}
+
+const BOM = [0xef, 0xbb, 0xbf];
+const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
+
+/**
+ * Reads a body that is one JSON array, element by element, with @streamparser/json: neither the
+ * body nor the array is ever held, only the element being parsed. Failures of the connection
+ * (and aborts) propagate as they are, so the transport retries them; a body that is not a JSON
+ * array is a NotAJsonArray; what the callbacks throw is wrapped in ItemCallbackError.
+ */
+export async function readJsonArray(
+  body: ReadableStream<Uint8Array>,
+  o: JsonArrayStreamOptions,
+): Promise<void> {
+  // keepStack false: each element is dropped from the array once emitted.
+  const parser = new JSONParser({ paths: ["$.*"], keepStack: false, stringBufferSize: 64 * 1024 });
+  let callbackError: unknown;
+  let completed = 0;
+  parser.onValue = ({ value }) => {
+    if (callbackError !== undefined) return;
+    completed += 1;
+    try {
+      o.onItem(value);
+    } catch (error) {
+      callbackError = error;
+    }
+  };
+  const reader = body.getReader();
+  // Not every fetch stops its body on abort; cancelling the reader ends a pending read at once.
+  const stop = () => void reader.cancel(o.signal?.reason).catch(() => undefined);
+  o.signal?.addEventListener("abort", stop, { once: true });
+  let started = false;
+  let bytesInItem = 0;
+  let read = false;
+  try {
+    for (;;) {
+      o.signal?.throwIfAborted();
+      const { done, value } = await reader.read();
+      o.signal?.throwIfAborted();
+      if (done) {
+        read = true;
+        break;
+      }
+      let chunk = value;
+      if (!started) {
+        chunk = skipLeadingSpace(chunk);
+        if (chunk.length === 0) continue;
+        if (chunk[0] !== 0x5b /* [ */) throw new NotAJsonArray("is not a JSON array");
+        started = true;
+      }
+      const before = completed;
+      try {
+        parser.write(chunk);
+      } catch (error) {
+        if (callbackError !== undefined) break;
+        throw new NotAJsonArray(`is not JSON (${(error as Error).message})`);
+      }
+      if (callbackError !== undefined) break;
+      bytesInItem = completed > before ? 0 : bytesInItem + chunk.length;
+      if (bytesInItem > o.maxItemBytes) {
+        throw new JsonItemTooLarge(`an element is larger than the cap of ${o.maxItemBytes} bytes`);
+      }
+      const waiting = o.afterChunk?.();
+      if (waiting) await waiting.catch(wrapCallback);
+    }
+    if (callbackError !== undefined) wrapCallback(callbackError);
+    if (!started) throw new NotAJsonArray("is empty, a JSON array was expected");
+    if (!parser.isEnded) throw new NotAJsonArray("is not JSON: it ends before its array does");
+  } finally {
+    o.signal?.removeEventListener("abort", stop);
+    // A body left unread would pin its keep-alive connection.
+    if (!read) void reader.cancel().catch(() => undefined);
+  }
+}
+
+function wrapCallback(error: unknown): never {
+  throw new ItemCallbackError("a callback of the JSON array reader failed", { cause: error });
+}
+
+/** The chunk without a leading byte-order mark and whitespace (only before the array starts). */
+function skipLeadingSpace(chunk: Uint8Array): Uint8Array {
+  let i = 0;
+  if (chunk[0] === BOM[0] && chunk[1] === BOM[1] && chunk[2] === BOM[2]) i = 3;
+  while (i < chunk.length && WHITESPACE.has(chunk[i]!)) i += 1;
+  return i === 0 ? chunk : chunk.subarray(i);
+}

@@ -1,0 +1,158 @@
+import type { AudienceOddities, AudienceSink } from "../../api/audience-entries.ts";
+import type { AudienceEntry } from "../../api/schemas/campaign.ts";
+import { AudienceDigest } from "./audience-digest.ts";
+import { entryFingerprint, formatFingerprint, parseFingerprint } from "./entry-fingerprint.ts";
+import { type FingerprintIndex, KNOWN, SEEN_MASK, STAGED } from "./fingerprint-index.ts";
+import type { ResultRecord } from "./model.ts";
+import { toRecord } from "./result-record.ts";
+
+/** A record that differs from the stored one (or is new), waiting to be written. */
+export interface StagedChange {
+  phone: string;
+  fingerprint: string;
+  record: ResultRecord;
+}
+
+export interface AudienceDiffOptions {
+  index: FingerprintIndex;
+  /**
+   * The index holds every phone the campaign's last poll stored (this process made that poll): a
+   * phone it doesn't hold is new. Otherwise stored fingerprints are read as entries come.
+   */
+  warm: boolean;
+  /** Stored fingerprints of `phones` (null: none stored). */
+  storedFingerprints(phones: string[]): Promise<(string | null)[]>;
+  /** Writes changes out of memory; `fresh`: the first of this attempt (anything staged before goes). */
+  spill(changes: StagedChange[], fresh: boolean): Promise<void>;
+  /** Removes what an earlier attempt spilled. */
+  dropSpilled(): Promise<void>;
+  /** Changes kept in memory before they are spilled. */
+  maxBuffered?: number;
+  /** Entries whose stored fingerprint is unknown, looked up together. */
+  lookupBatch?: number;
+}
+
+/** What one read of an audience found. */
+export interface AudienceDiff {
+  digest: string;
+  oddities: AudienceOddities;
+  /** Entries whose phone came earlier in the audience (the last one is kept). */
+  duplicatePhones: number;
+  /** Changed records still in memory: all of them, unless `spilled`. */
+  buffered: StagedChange[];
+  /** Some changes were written to the stage (Redis) instead of being kept. */
+  spilled: boolean;
+}
+
+interface Pending {
+  key: number;
+  phone: string;
+  entry: AudienceEntry;
+  a: number;
+  b: number;
+}
+
+/**
+ * Diffs an audience with what is stored while it streams, entry by entry, in bounded memory: each
+ * entry's fingerprint is compared with the stored one (from the index, or read from Redis in
+ * batches when the index doesn't know it), and only changed entries become records. Changes wait
+ * in memory up to `maxBuffered`, then are spilled to the stage. The last entry of a phone listed
+ * twice wins. Each attempt (`start`) begins again from nothing.
+ */
+export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
+  private readonly maxBuffered: number;
+  private readonly lookupBatch: number;
+  private digest = new AudienceDigest();
+  private duplicatePhones = 0;
+  private buffer = new Map<string, StagedChange>();
+  private pending: Pending[] = [];
+  private spilledNow = false;
+  private spilledEver = false;
+  private readonly fp = new Uint32Array(2);
+
+  constructor(private readonly o: AudienceDiffOptions) {
+    this.maxBuffered = o.maxBuffered ?? 2_000;
+    this.lookupBatch = o.lookupBatch ?? 1_000;
+  }
+
+  async start(): Promise<void> {
+    this.o.index.resetPoll();
+    this.digest = new AudienceDigest();
+    this.duplicatePhones = 0;
+    this.buffer.clear();
+    this.pending = [];
+    if (this.spilledEver) await this.o.dropSpilled();
+    this.spilledNow = false;
+  }
+
+  entry(entry: AudienceEntry): void {
+    const { index } = this.o;
+    const { fp } = this;
+    // The reader keeps only entries with a phone.
+    const phone = entry.phone!.trim();
+    entryFingerprint(entry, fp);
+    const key = index.keyOf(phone);
+    const i = index.slot(key, this.o.warm ? KNOWN : 0);
+    const state = index.stateAt(i);
+    const seen = state & SEEN_MASK;
+    if (seen > 0) this.duplicatePhones += 1;
+    this.digest.add(fp[0]!, fp[1]!, seen);
+    index.setState(i, (state & ~SEEN_MASK) | (seen < SEEN_MASK ? seen + 1 : seen));
+    if (state & KNOWN) this.decide(i, phone, entry, fp[0]!, fp[1]!);
+    else this.pending.push({ key, phone, entry, a: fp[0]!, b: fp[1]! });
+  }
+
+  afterChunk(): Promise<void> | undefined {
+    if (this.pending.length < this.lookupBatch && this.buffer.size < this.maxBuffered) return undefined;
+    return this.drain();
+  }
+
+  async finish(oddities: AudienceOddities): Promise<AudienceDiff> {
+    await this.drain();
+    return {
+      digest: this.digest.value(),
+      oddities,
+      duplicatePhones: this.duplicatePhones,
+      buffered: [...this.buffer.values()],
+      spilled: this.spilledNow,
+    };
+  }
+
+  /** Staged unless the stored record has this fingerprint (and no earlier entry of it was staged). */
+  private decide(i: number, phone: string, entry: AudienceEntry, a: number, b: number): void {
+    const { index } = this.o;
+    const state = index.stateAt(i);
+    if (index.storedIs(i, a, b) && !(state & STAGED)) return;
+    index.setState(i, state | STAGED);
+    this.buffer.set(phone, { phone, fingerprint: formatFingerprint(a, b), record: toRecord(entry)! });
+  }
+
+  private async drain(): Promise<void> {
+    if (this.pending.length > 0) {
+      const pending = this.pending;
+      this.pending = [];
+      const stored = await this.o.storedFingerprints(pending.map((p) => p.phone));
+      const { index } = this.o;
+      const fp = new Uint32Array(2);
+      for (const [j, p] of pending.entries()) {
+        const i = index.slot(p.key, 0);
+        // A phone listed twice in one batch: its first entry made it known.
+        if (!(index.stateAt(i) & KNOWN)) {
+          const text = stored[j];
+          if (text && parseFingerprint(text, fp)) index.setStored(i, fp[0]!, fp[1]!);
+          // Not one of ours: it matches nothing, so the record is written again.
+          else if (text) index.setStored(i, 0, 0);
+          else index.setStored(i, undefined);
+        }
+        this.decide(i, p.phone, p.entry, p.a, p.b);
+      }
+    }
+    if (this.buffer.size >= this.maxBuffered) {
+      const changes = [...this.buffer.values()];
+      this.buffer.clear();
+      await this.o.spill(changes, !this.spilledNow);
+      this.spilledNow = true;
+      this.spilledEver = true;
+    }
+  }
+}

@@ -89,15 +89,17 @@ describe("the operator's surface over HTTP", () => {
     drop(inbox, "five.csv", contactsCsv(5, { extra: ["not-a-phone,Bad Row,bad@example.com"] }));
     const summary = await waitFor(() => summaryOf(inbox, "five.csv"), 20_000, "import");
     expect(summary.created).toBe(5);
-    // The worker's "completed" event follows the summary on disk.
+    // The worker's "completed" event follows the summary on disk, and the queue gauges are read
+    // from an overview refreshed at most every second or so: wait for both.
     const text = await waitFor(
       async () => {
         const body = await (await fetch(`${url}/metrics`)).text();
-        return sample(body, "vcw_files_total", { job: "leads", outcome: "imported" }) === 1
+        return sample(body, "vcw_files_total", { job: "leads", outcome: "imported" }) === 1 &&
+          sample(body, "vcw_queue_jobs", { queue: "imports", state: "completed" }) === 1
           ? body
           : undefined;
       },
-      5_000,
+      10_000,
       "the import counted",
     );
 

@@ -2,22 +2,14 @@ import { randomBytes } from "node:crypto";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
-import { runCli, spawnVcw } from "../support/cli.ts";
+import { cliEnv, runCli, spawnVcw } from "../support/cli.ts";
 import { contactsCsv, phoneOf, summaryOf, waitFor, writeJob } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
-import { API_KEY } from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
 
 describe("vcw import, status and start", () => {
   const t = useSimulator();
-  const envFor = (home: string): NodeJS.ProcessEnv => ({
-    REDIS_URL: inject("redisUrl"),
-    VCS_BASE_URL: t.sim.url,
-    VCS_API_KEY: API_KEY,
-    VCW_JOBS_DIR: join(home, "jobs"),
-    VCW_HOME: join(home, ".vcw"),
-    VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`,
-  });
+  const envFor = (home: string) => cliEnv(home, t.sim.url);
 
   it("vcw import --segment imports a file in the foreground; run again, it creates nothing", async () => {
     const home = tempDir("vcw-cli-");

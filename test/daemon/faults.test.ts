@@ -3,10 +3,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, type RedisServer, startRedisServer } from "../../src/daemon/redis-server.ts";
-import { runCli, spawnVcw } from "../support/cli.ts";
+import { cliEnv, runCli, spawnVcw } from "../support/cli.ts";
 import { contactsCsv, waitFor, writeJob } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
-import { API_KEY } from "../support/fixtures.ts";
 import { sendTrickle, startHttpServer, type TestServer } from "../support/http-server.ts";
 import { useSimulator } from "../support/simulator.ts";
 
@@ -22,15 +21,8 @@ describe("faults an operator meets: a Redis password, an unreachable Redis, a se
     await secured?.stop();
   });
 
-  const envFor = (home: string, redisUrl: string): NodeJS.ProcessEnv => ({
-    REDIS_URL: redisUrl,
-    VCS_BASE_URL: t.sim.url,
-    VCS_API_KEY: API_KEY,
-    VCW_JOBS_DIR: join(home, "jobs"),
-    VCW_HOME: join(home, ".vcw"),
-    VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`,
-    LOG_LEVEL: "info",
-  });
+  const envFor = (home: string, redisUrl: string) =>
+    cliEnv(home, t.sim.url, { REDIS_URL: redisUrl, LOG_LEVEL: "info" });
 
   it("the Redis password never shows: not in the daemon's logs, vcw status (text or JSON), vcw import, or errors", async () => {
     expect(secured.url).toContain(CANARY);

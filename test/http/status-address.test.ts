@@ -1,13 +1,11 @@
 import { execFile } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, inject, it } from "vitest";
-import { runCli, spawnVcw, type VcwProcess } from "../support/cli.ts";
+import { afterEach, describe, expect, it } from "vitest";
+import { cliEnv, runCli, spawnVcw, type VcwProcess } from "../support/cli.ts";
 import { waitFor, writeJob } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
-import { API_KEY } from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
 
 const HEALTHCHECK = fileURLToPath(new URL("../../bin/healthcheck.js", import.meta.url));
@@ -30,15 +28,7 @@ describe("a running daemon's HTTP address", () => {
   it("vcw status prints where each running daemon's dashboard and metrics are; the healthcheck finds /livez", async () => {
     const home = tempDir("vcw-status-http-");
     writeJob(join(home, "jobs"), "leads", join(home, "inbox"));
-    const env = {
-      REDIS_URL: inject("redisUrl"),
-      VCS_BASE_URL: t.sim.url,
-      VCS_API_KEY: API_KEY,
-      VCW_JOBS_DIR: join(home, "jobs"),
-      VCW_HOME: join(home, ".vcw"),
-      VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`,
-      LOG_LEVEL: "info",
-    };
+    const env = cliEnv(home, t.sim.url, { LOG_LEVEL: "info" });
     // Two processes on one machine, each on a port of its own.
     const start = spawnVcw(["start"], { ...env, VCW_HTTP_ADDR: "127.0.0.1:0" }, home);
     const worker = spawnVcw(["worker"], { ...env, VCW_HTTP_ADDR: "127.0.0.1:0" }, home);

@@ -1,7 +1,11 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { once } from "node:events";
+import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
+import { API_KEY } from "./fixtures.ts";
 
 export const VCW = [fileURLToPath(new URL("../../bin/vcw.js", import.meta.url))];
 
@@ -77,4 +81,17 @@ export function spawnVcw(args: string[], env: NodeJS.ProcessEnv, cwd?: string): 
   });
   const exited = once(child, "exit").then(() => undefined);
   return { child, logs: () => logs, exited };
+}
+
+/** The environment of a `vcw` process in a test: its own folders and key space, the given service. */
+export function cliEnv(home: string, serviceUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    REDIS_URL: inject("redisUrl"),
+    VCS_BASE_URL: serviceUrl,
+    VCS_API_KEY: API_KEY,
+    VCW_JOBS_DIR: join(home, "jobs"),
+    VCW_HOME: join(home, ".vcw"),
+    VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`,
+    ...extra,
+  };
 }

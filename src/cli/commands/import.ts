@@ -5,6 +5,7 @@ import { resolveSettings } from "../../config/settings.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import { openServices } from "../../daemon/services.ts";
 import { sha256File } from "../../inbox/drop-folder.ts";
+import { isVcwErrorReport } from "../../ingest/report-ownership.ts";
 import { fileExists } from "../../lib/file-exists.ts";
 import { type ImportedFile, type ImportSpec, importSpecOf } from "../../pipeline/import/import-use-case.ts";
 import { CliError } from "../cli-error.ts";
@@ -24,7 +25,10 @@ export function importCommand(): Command {
     )
     .option("--json", "print the summary as one JSON object")
     .option("--errors <file>", "where to write the error report (default: FILE.errors.csv)")
-    .option("--force", "import even if the same content was imported before; overwrite the error report")
+    .option(
+      "--force",
+      "import even if the same content was imported before; overwrite a file at the report's path that vcw did not write",
+    )
     .action(async (file: string, o) => {
       if (!o.job === !o.segment) throw new CliError("give either --job NAME or --segment NAME");
       const settings = resolveSettings();
@@ -50,9 +54,10 @@ export function importCommand(): Command {
           };
         }
         const errorsPath = o.errors ?? `${file}.errors.csv`;
-        if (!o.force && (await fileExists(errorsPath)))
+        // A report vcw wrote (an earlier run's) is replaced; a file of anyone else is never overwritten.
+        if (!o.force && (await fileExists(errorsPath)) && !(await isVcwErrorReport(errorsPath)))
           throw new CliError(
-            `${errorsPath} already exists: give --errors PATH for the new report, or --force to overwrite it`,
+            `${errorsPath} already exists and was not written by vcw: give --errors PATH for the new report, or --force to overwrite it`,
           );
         const sha256 = await sha256File(file).catch(() => {
           throw new CliError(`${file}: no such file`, 1);

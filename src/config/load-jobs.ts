@@ -18,6 +18,8 @@ export interface LoadedJobs {
   jobs: { file: string; job: JobDefinition }[];
   /** Sinks by name: jobs/sinks.yaml plus the built-in `log`. */
   sinks: Record<string, SinkDefinition>;
+  /** The file each configured sink was defined in. */
+  sinkFiles: Record<string, string>;
   problems: JobProblem[];
 }
 
@@ -27,10 +29,12 @@ export const SINKS_FILE = /^sinks\.ya?ml$/;
 /** Reads and validates every *.yaml / *.yml in `dir`; collects every problem with its file, path and line. */
 export async function loadJobs(dir: string): Promise<LoadedJobs> {
   const all = (await readdir(dir).catch(() => [] as string[])).filter((f) => /\.ya?ml$/.test(f)).sort();
-  const result: LoadedJobs = { jobs: [], sinks: { ...BUILTIN_SINKS }, problems: [] };
+  const result: LoadedJobs = { jobs: [], sinks: { ...BUILTIN_SINKS }, sinkFiles: {}, problems: [] };
   for (const name of all.filter((f) => SINKS_FILE.test(f))) {
     const parsed = await parseFile(join(dir, name), SinksFile, result.problems);
-    if (parsed) Object.assign(result.sinks, parsed.value.sinks);
+    if (!parsed) continue;
+    Object.assign(result.sinks, parsed.value.sinks);
+    for (const sink of Object.keys(parsed.value.sinks)) result.sinkFiles[sink] = join(dir, name);
   }
   const files = all.filter((f) => !SINKS_FILE.test(f));
   const lineOf = new Map<string, (path: string) => number | undefined>();
@@ -81,6 +85,29 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
   }
   result.jobs = result.jobs.filter((j) => !failed.has(j.file));
   return result;
+}
+
+/**
+ * Sinks that could never deliver here because the variable holding their secret or URL is unset
+ * (read at delivery, so otherwise found only after hours of retries): one problem each, naming it.
+ */
+export function unsetSinkVariables(loaded: LoadedJobs, env: NodeJS.ProcessEnv): JobProblem[] {
+  const problems: JobProblem[] = [];
+  for (const [sink, def] of Object.entries(loaded.sinks)) {
+    const needed =
+      def.type === "webhook" && def.secretEnv
+        ? { field: "secretEnv", variable: def.secretEnv, what: "its signing secret" }
+        : def.type === "slack"
+          ? { field: "urlEnv", variable: def.urlEnv, what: "its webhook URL" }
+          : undefined;
+    if (!needed || env[needed.variable]) continue;
+    problems.push({
+      file: loaded.sinkFiles[sink] ?? "sinks.yaml",
+      path: `sinks.${sink}.${needed.field}`,
+      message: `the environment variable ${needed.variable} (${needed.what}) is not set: sink "${sink}" could not deliver`,
+    });
+  }
+  return problems;
 }
 
 /** Parses and validates one YAML file; every problem is recorded with its path and line. */

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { describeSettings, retentionMsOf, type Settings } from "../config/settings.ts";
 import { createMetrics, type Metrics } from "../http/metrics.ts";
 import { type HttpServer, startHttpServer } from "../http/server.ts";
+import { deleteMatching } from "../lib/delete-keys.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
 import { cappedExponential } from "../queue/backoff.ts";
 import { createCampaignProcessor } from "../queue/campaign-processor.ts";
@@ -15,6 +16,7 @@ import { closeQueues, createQueues, type Queues } from "../queue/queues.ts";
 import { startScheduler } from "../queue/scheduler.ts";
 import { startWorker } from "../queue/start-worker.ts";
 import type { WorkDeps } from "../queue/work-deps.ts";
+import { ensureAddressFree } from "./http-address.ts";
 import { type InboxRole, startInboxRole } from "./inbox-role.ts";
 import { announce } from "./presence.ts";
 import { watchEpoch } from "./redis-health.ts";
@@ -29,6 +31,8 @@ export interface DaemonOptions {
   work: boolean;
   /** A run that ends by itself (`vcw demo`): Redis' risks are noted, not warned about. */
   oneOff?: boolean;
+  /** Delete every key of the prefix once stopped (`vcw demo`: it leaves nothing in the Redis it used). */
+  forgetOnClose?: boolean;
 }
 
 export interface Daemon extends Omit<Services, "onClose"> {
@@ -49,6 +53,8 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   for (const line of describeSettings(s)) logger.info(line);
   // One-off runs (`vcw demo`) have no HTTP surface: nothing watches them.
   const httpAddr = o.oneOff ? undefined : s.httpAddr.value;
+  // A taken address is refused before the embedded simulator or anything else starts.
+  if (httpAddr) await ensureAddressFree(httpAddr);
   const metrics = httpAddr ? createMetrics() : undefined;
   const services = await openServices(s, logger, {
     embeddedSimulator: o.watch,
@@ -57,6 +63,8 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   });
   try {
     const { redis, jobs, keys } = services;
+    // Registered first, so it runs last: after the workers, queues and scheduler have stopped writing.
+    if (o.forgetOnClose) services.onClose(() => deleteMatching(redis, keys.everything));
     if (jobs.size === 0) logger.warn(`no valid job definition in ${s.jobsDir.value}: nothing to import`);
     const queues = createQueues({
       connection: redis,

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import { type Client, createClient } from "../api/client.ts";
 import type { RequestObserver } from "../api/observer.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
-import { formatProblem, loadJobs } from "../config/load-jobs.ts";
+import { formatProblem, type LoadedJobs, loadJobs, unsetSinkVariables } from "../config/load-jobs.ts";
 import { retentionMsOf, type Settings, simulatorStateFile } from "../config/settings.ts";
 import type { SinkDefinition } from "../config/sink-definition.ts";
 import { createFileRegistry, type FileRegistry } from "../inbox/file-registry.ts";
@@ -15,6 +15,7 @@ import { createSuppressionList, type SuppressionList } from "../pipeline/campaig
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
 import { startSimulator } from "../simulator/server.ts";
+import { StartupError } from "./errors.ts";
 import { resolveRedis } from "./redis-connection.ts";
 import { checkRedis } from "./redis-health.ts";
 
@@ -58,6 +59,11 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     }
   };
   try {
+    // Read first: a daemon with a sink that could never deliver refuses to start before anything runs.
+    const loaded = await loadJobs(s.jobsDir.value);
+    for (const p of loaded.problems) logger.error(formatProblem(p));
+    const jobs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));
+    if (o.daemon !== false) refuseUnsetSinkVariables(loaded);
     const redisAt = await resolveRedis(s, s.home.value);
     if (redisAt.server) cleanups.push(() => redisAt.server!.stop());
     logger.info({ redis: describeTarget(redisAt.target) }, `redis: ${redisAt.source}`);
@@ -83,10 +89,6 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       baseUrl = sim.url;
       logger.info({ url: baseUrl, stateFile }, "embedded simulator started");
     }
-
-    const loaded = await loadJobs(s.jobsDir.value);
-    for (const p of loaded.problems) logger.error(formatProblem(p));
-    const jobs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));
 
     const limiter = createSharedRateLimiter({
       redis,
@@ -149,3 +151,12 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
 /** The ledger lease: longer than any request can stay in flight, so a live attempt is never overtaken. */
 export const leaseMsOf = (s: Settings) =>
   s.requestTimeoutMs.value * (s.maxRetries.value + 1) + s.leaseMarginMs.value;
+
+/** A sink whose secret or URL variable is unset would fail every delivery for hours: refuse now. */
+function refuseUnsetSinkVariables(loaded: LoadedJobs): void {
+  const unset = unsetSinkVariables(loaded, process.env);
+  if (unset.length === 0) return;
+  throw new StartupError(
+    `${unset.map(formatProblem).join("; ")}. Set the variable${unset.length > 1 ? "s" : ""}, or remove the sink`,
+  );
+}

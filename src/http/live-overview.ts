@@ -11,6 +11,7 @@ const EMPTY: Omit<Overview, "generatedAt" | "redis"> = {
   campaigns: [],
   campaignCounts: [],
   failedDeliveries: [],
+  retryingDeliveries: [],
 };
 
 /**
@@ -81,6 +82,7 @@ export function present(o: Overview, reveal: boolean): Overview & { phones: "mas
     })),
     recentFiles: o.recentFiles.map((f) => ({ ...f, reason: f.reason && maskPhonesIn(f.reason) })),
     failedDeliveries: o.failedDeliveries.map((d) => ({ ...d, reason: maskPhonesIn(d.reason) })),
+    retryingDeliveries: o.retryingDeliveries.map((d) => ({ ...d, reason: maskPhonesIn(d.reason) })),
     ...(o.redis.error ? { redis: { ...o.redis, error: maskPhonesIn(o.redis.error) } } : {}),
   };
 }

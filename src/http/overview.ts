@@ -29,6 +29,8 @@ export interface Overview {
   /** Every kept campaign, by job and state (the dashboard lists only the latest). */
   campaignCounts: { job: string; state: CampaignInfo["state"]; count: number }[];
   failedDeliveries: FailedDelivery[];
+  /** Deliveries whose last attempt failed and that wait for their next: trouble, although not failed yet. */
+  retryingDeliveries: RetryingDelivery[];
 }
 
 export interface QueueView {
@@ -101,6 +103,11 @@ export interface FailedDelivery {
   reason: string;
 }
 
+export interface RetryingDelivery extends Omit<FailedDelivery, "failedAt"> {
+  /** About when the next attempt is due (the last attempt's start plus its backoff). */
+  nextAttemptAt: string | null;
+}
+
 export interface OverviewSources {
   redis: RedisClient;
   keys: RedisKeys;
@@ -150,6 +157,7 @@ export async function readOverview(src: OverviewSources): Promise<Overview> {
     recentFiles: await recentFiles(src.queues, src.jobs()),
     ...campaigns,
     failedDeliveries: await failedDeliveries(src.queues),
+    retryingDeliveries: await retryingDeliveries(src.queues),
   };
 }
 
@@ -292,16 +300,33 @@ async function readCampaigns(
 
 async function failedDeliveries(queues: Queues): Promise<FailedDelivery[]> {
   const jobs = await queues.deliveries.getJobs(["failed"], 0, LISTED.failedDeliveries - 1);
-  return jobs.filter(Boolean).map((j: Job<DeliveryJobData>) => {
-    const p = j.data.payload;
-    return {
-      id: j.id,
-      sink: j.data.sink,
-      kind: p.kind,
-      campaign: p.kind === "digest" ? null : p.campaign.name,
-      attempts: j.attemptsMade,
-      failedAt: j.finishedOn ? new Date(j.finishedOn).toISOString() : null,
-      reason: j.failedReason,
-    };
-  });
+  return jobs.filter(Boolean).map((j: Job<DeliveryJobData>) => ({
+    ...deliveryOf(j),
+    failedAt: j.finishedOn ? new Date(j.finishedOn).toISOString() : null,
+  }));
+}
+
+/** Delayed deliveries that have failed an attempt (a delivery enqueued with a delay has not). */
+async function retryingDeliveries(queues: Queues): Promise<RetryingDelivery[]> {
+  const jobs = await queues.deliveries.getJobs(["delayed"], 0, 4 * LISTED.failedDeliveries - 1);
+  return jobs
+    .filter((j): j is Job<DeliveryJobData> => Boolean(j) && j.attemptsMade > 0)
+    .slice(0, LISTED.failedDeliveries)
+    .map((j) => ({
+      ...deliveryOf(j),
+      nextAttemptAt: j.delay > 0 ? new Date((j.processedOn ?? j.timestamp) + j.delay).toISOString() : null,
+    }));
+}
+
+/** What the overview shows of any delivery job. */
+function deliveryOf(j: Job<DeliveryJobData>) {
+  const p = j.data.payload;
+  return {
+    id: j.id,
+    sink: j.data.sink,
+    kind: p.kind,
+    campaign: p.kind === "digest" ? null : p.campaign.name,
+    attempts: j.attemptsMade,
+    reason: j.failedReason ?? "",
+  };
 }

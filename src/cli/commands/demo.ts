@@ -49,7 +49,8 @@ export function demoCommand(): Command {
         VCS_BASE_URL: "",
         VCW_JOBS_DIR: join(dir, "jobs"),
         VCW_HOME: join(dir, "home"),
-        VCW_PREFIX: `vcw-demo-${randomBytes(3).toString("hex")}`,
+        // Its own key space (under VCW_PREFIX when given), deleted when the demo ends.
+        VCW_PREFIX: `${process.env.VCW_PREFIX || "vcw"}-demo-${randomBytes(3).toString("hex")}`,
         VCW_SIM_TIME_SCALE: "600",
         VCW_STABLE_MS: "200",
       });
@@ -57,11 +58,18 @@ export function demoCommand(): Command {
       const started = performance.now();
       const say = (line: string) =>
         console.log(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${line}`);
-      const daemon = await startDaemon({ settings, logger, watch: true, work: true, oneOff: true });
+      const daemon = await startDaemon({
+        settings,
+        logger,
+        watch: true,
+        work: true,
+        oneOff: true,
+        forgetOnClose: true,
+      });
       try {
         await daemon.ready;
         say(
-          `simulator at ${daemon.baseUrl} (600 simulated seconds a real second), Redis at ${describeTarget(daemon.redisTarget)}`,
+          `simulator at ${daemon.baseUrl} (600 simulated seconds a real second), Redis at ${describeTarget(daemon.redisTarget)} (keys under ${daemon.keys.prefix}:, deleted at the end)`,
         );
         const inbox = join(dir, "inbox");
         await copyFile(o.sample, join(inbox, ".sample.part"));

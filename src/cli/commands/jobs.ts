@@ -1,22 +1,26 @@
 import { Command } from "commander";
-import { formatProblem, loadJobs } from "../../config/load-jobs.ts";
+import { formatProblem, loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
 
 export function jobsCommand(): Command {
   const jobs = new Command("jobs").description("Job definitions (jobs/*.yaml)");
   jobs
     .command("check")
-    .description("Validate every job definition; print each error with its file, line and path")
-    .argument("[dir]", "folder of job definitions", "jobs")
-    .action(async (dir: string) => {
-      const { jobs: loaded, problems } = await loadJobs(dir);
-      for (const { file, job } of loaded)
+    .description(
+      "Validate every job definition and sink (their variables set too); print each error with its file, line and path",
+    )
+    .argument("[dir]", "folder of job definitions (default: VCW_JOBS_DIR, else ./jobs)")
+    .action(async (given: string | undefined) => {
+      const dir = given ?? (process.env.VCW_JOBS_DIR || "jobs");
+      const loaded = await loadJobs(dir);
+      const problems = [...loaded.problems, ...unsetSinkVariables(loaded, process.env)];
+      for (const { file, job } of loaded.jobs)
         console.log(
           `ok   ${file} (${job.name}: ${job.inbox} -> segment ${"id" in job.segment ? job.segment.id : `"${job.segment.name}"`})`,
         );
       for (const problem of problems) console.error(`fail ${formatProblem(problem)}`);
-      if (loaded.length === 0 && problems.length === 0)
+      if (loaded.jobs.length === 0 && problems.length === 0)
         console.error(`no job definitions (*.yaml) in ${dir}`);
-      if (problems.length > 0 || loaded.length === 0) process.exitCode = 1;
+      if (problems.length > 0 || loaded.jobs.length === 0) process.exitCode = 1;
     });
   return jobs;
 }

@@ -17,6 +17,7 @@ import { startScheduler } from "../queue/scheduler.ts";
 import { startWorker } from "../queue/start-worker.ts";
 import type { WorkDeps } from "../queue/work-deps.ts";
 import { ensureAddressFree } from "./http-address.ts";
+import { claimInbox } from "./inbox-claim.ts";
 import { type InboxRole, startInboxRole } from "./inbox-role.ts";
 import { announce } from "./presence.ts";
 import { watchEpoch } from "./redis-health.ts";
@@ -128,6 +129,11 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
           setTimeout(() => void Promise.all(roles.map((r) => r.rescan())), services.leaseMs).unref(),
       });
       services.onClose(async () => epoch.stop());
+      // Every inbox claimed before any is watched: a folder another daemon watches for another job is refused.
+      for (const def of jobs.values()) {
+        const claim = await claimInbox(redis, keys, { inbox: def.inbox, job: def.name, logger });
+        services.onClose(() => claim.stop());
+      }
       for (const def of jobs.values()) {
         const role = await startInboxRole({
           firstRescanAfterMs: epoch.fresh ? services.leaseMs : 0,
@@ -198,6 +204,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     stalledIntervalMs: s.stalledIntervalMs.value,
     maxStalledCount: s.maxStalledCount.value,
     backoffStrategy: cappedExponential(s.deliveryBackoffMaxMs.value),
+    logger,
   };
   const workers = [
     startWorker("imports", createImportProcessor(deps), { ...common, concurrency: s.fileConcurrency.value }),

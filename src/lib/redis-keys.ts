@@ -43,6 +43,8 @@ export function redisKeys(prefix: string) {
     limiter: `${prefix}:limit:{service}`,
     /** Daemon processes running now, with where their HTTP surface is (refreshed while they run). */
     daemons: `${prefix}:daemons`,
+    /** The daemons watching one inbox (by a hash of its path), with the job each watches it for. */
+    inboxClaim: (pathHash: string) => `${prefix}:inbox:{${pathHash}}`,
     /** A SCAN pattern matching every key of this prefix (a one-off run forgets what it wrote). */
     everything: `${prefix}:*`,
     /** A marker of this deployment's data: gone means Redis lost its data (restarted without persistence). */

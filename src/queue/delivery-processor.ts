@@ -1,6 +1,7 @@
 import { type Job, UnrecoverableError } from "bullmq";
 import { SinkError } from "../sinks/sink-error.ts";
 import { createSink } from "./create-sink.ts";
+import { NotDefinedHereError } from "./errors.ts";
 import type { DeliveryJobData } from "./queues.ts";
 import type { WorkDeps } from "./work-deps.ts";
 
@@ -9,7 +10,7 @@ export function createDeliveryProcessor(d: WorkDeps) {
   return async function processDelivery(job: Job<DeliveryJobData>): Promise<void> {
     const { sink: name, payload, idempotencyKey } = job.data;
     const def = d.sinks()[name];
-    if (!def) throw new UnrecoverableError(`no sink named "${name}" is configured`);
+    if (!def) throw new NotDefinedHereError("sink", name);
     const sink = createSink(name, def, { logger: d.logger.child({ sink: name }) });
     const campaignId = payload.kind === "digest" ? undefined : payload.campaign.id;
     try {

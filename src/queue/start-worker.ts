@@ -1,5 +1,14 @@
-import { type BackoffStrategy, type ConnectionOptions, type Processor, Worker } from "bullmq";
+import {
+  type BackoffStrategy,
+  type ConnectionOptions,
+  DelayedError,
+  type Job,
+  type Processor,
+  Worker,
+} from "bullmq";
+import type { Logger } from "pino";
 import type { RedisKeys } from "../lib/redis-keys.ts";
+import { NotDefinedHereError } from "./errors.ts";
 import { QUEUE_NAMES, type QueueKind, queuePrefix } from "./queues.ts";
 
 export interface WorkerOptions {
@@ -15,6 +24,9 @@ export interface WorkerOptions {
   maxStalledCount?: number;
   /** The backoff of jobs whose type is not built in (backoff.ts). */
   backoffStrategy?: BackoffStrategy;
+  /** Work this process lacks the definition for goes back to the queue for this long. Default 2 s. */
+  handBackMs?: number;
+  logger?: Logger;
 }
 
 export function startWorker<D, R>(
@@ -22,7 +34,7 @@ export function startWorker<D, R>(
   processor: Processor<D, R>,
   o: WorkerOptions,
 ): Worker<D, R> {
-  return new Worker<D, R>(QUEUE_NAMES[kind], processor, {
+  return new Worker<D, R>(QUEUE_NAMES[kind], handingBack(processor, o), {
     connection: o.connection,
     prefix: queuePrefix(o.keys, kind),
     concurrency: o.concurrency ?? 1,
@@ -31,4 +43,32 @@ export function startWorker<D, R>(
     maxStalledCount: o.maxStalledCount ?? 10,
     ...(o.backoffStrategy ? { settings: { backoffStrategy: o.backoffStrategy } } : {}),
   });
+}
+
+/** Said once a minute per missing definition: a job no process has waits visibly, not silently. */
+const WARN_EVERY_MS = 60_000;
+
+/**
+ * A job naming a definition this process lacks (a rolling deploy: another daemon has it) goes back
+ * to the delayed set, not counted as an attempt, so a process that has it takes it up.
+ */
+function handingBack<D, R>(processor: Processor<D, R>, o: WorkerOptions): Processor<D, R> {
+  const warned = new Map<string, number>();
+  return async (job: Job<D, R>, token?: string, signal?: AbortSignal) => {
+    try {
+      return await processor(job, token, signal);
+    } catch (error) {
+      if (!(error instanceof NotDefinedHereError) || !token) throw error;
+      const key = `${error.what}:${error.definition}`;
+      if (Date.now() - (warned.get(key) ?? 0) > WARN_EVERY_MS) {
+        warned.set(key, Date.now());
+        o.logger?.warn(
+          { queue: job.queueName, jobId: job.id, [error.what]: error.definition },
+          `${error.message}: another daemon must have it (a rolling deploy), or its jobs wait until one does`,
+        );
+      }
+      await job.moveToDelayed(Date.now() + (o.handBackMs ?? 2_000), token);
+      throw new DelayedError();
+    }
+  };
 }

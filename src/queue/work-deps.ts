@@ -1,4 +1,3 @@
-import { UnrecoverableError } from "bullmq";
 import type { Logger } from "pino";
 import type { Client } from "../api/client.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
@@ -11,6 +10,7 @@ import type { Controls } from "../pipeline/campaign/controls.ts";
 import type { SuppressionList } from "../pipeline/campaign/suppression.ts";
 import type { ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import { NotDefinedHereError } from "./errors.ts";
 import type { Queues } from "./queues.ts";
 
 /** What the processors share; the daemon builds it once. */
@@ -43,9 +43,12 @@ export interface WorkDeps {
   waitPollMs?: number;
 }
 
-/** The job definition a queued job names; a job that is no longer loaded can't be run by retrying. */
+/**
+ * The job definition a queued job names. One this process lacks (another daemon of a rolling deploy
+ * has it) is no failure: the worker hands the job back (start-worker.ts).
+ */
 export function jobOf(d: Pick<WorkDeps, "jobs">, name: string): JobDefinition {
   const def = d.jobs().get(name);
-  if (!def) throw new UnrecoverableError(`no job definition named "${name}" is loaded`);
+  if (!def) throw new NotDefinedHereError("job", name);
   return def;
 }

@@ -1,0 +1,75 @@
+import { createHash, randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import type { Logger } from "pino";
+import type { RedisClient } from "../lib/redis.ts";
+import type { RedisKeys } from "../lib/redis-keys.ts";
+import { defineScript, LUA_NOW_MS } from "../lib/scripts.ts";
+import { StartupError } from "./errors.ts";
+
+/**
+ * One hash per inbox: daemon -> "<job>\n<expiry ms>". Claims lapse unless renewed, so a daemon that
+ * died frees its inbox. Returns "" when claimed, else the job another live daemon watches it for.
+ */
+const claim = defineScript<string>(
+  "inbox_claim",
+  1,
+  `${LUA_NOW_MS}
+local entries = redis.call('HGETALL', KEYS[1])
+for i = 1, #entries, 2 do
+  local sep = string.find(entries[i + 1], '\\n', 1, true)
+  local job = string.sub(entries[i + 1], 1, sep - 1)
+  local expiry = tonumber(string.sub(entries[i + 1], sep + 1))
+  if expiry < now_ms then
+    redis.call('HDEL', KEYS[1], entries[i])
+  elseif job ~= ARGV[2] and entries[i] ~= ARGV[1] then
+    return job
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '\\n' .. (now_ms + tonumber(ARGV[3])))
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
+return ''`,
+);
+
+export interface InboxClaim {
+  stop(): Promise<void>;
+}
+
+/**
+ * Claims `inbox` for `job` across every daemon on this Redis: two jobs watching one folder would
+ * take each other's files. Refused (StartupError) while a live daemon watches it for another job;
+ * the claim is renewed every third of `ttlMs` and given up on stop.
+ */
+export async function claimInbox(
+  redis: RedisClient,
+  keys: RedisKeys,
+  o: { inbox: string; job: string; logger: Logger; ttlMs?: number },
+): Promise<InboxClaim> {
+  const path = resolve(o.inbox);
+  const key = keys.inboxClaim(createHash("sha256").update(path).digest("hex").slice(0, 32));
+  const me = randomBytes(8).toString("hex");
+  const ttlMs = o.ttlMs ?? 30_000;
+  const other = await claim(redis, [key], [me, o.job, ttlMs]);
+  if (other)
+    throw new StartupError(
+      `the inbox ${path} of job "${o.job}" is watched by another daemon for job "${other}": two jobs can't share a drop folder (give each its own inbox)`,
+    );
+  const timer = setInterval(() => {
+    claim(redis, [key], [me, o.job, ttlMs]).then(
+      (taken) => {
+        if (taken)
+          o.logger.error(
+            { inbox: path, job: o.job, other: taken },
+            `job "${taken}" now watches this inbox too (its claim was taken while ours had lapsed): stop one of them`,
+          );
+      },
+      () => undefined, // Redis away: renewed on the next tick
+    );
+  }, ttlMs / 3);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await redis.hdel(key, me).catch(() => undefined);
+    },
+  };
+}

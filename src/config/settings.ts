@@ -50,6 +50,8 @@ export interface Settings {
   retentionDays: Setting<number>;
   /** How long a stop waits for running jobs before it goes anyway. */
   shutdownGraceMs: Setting<number>;
+  /** Deliveries to one sink at once in one process; the delivery worker has this many per sink. */
+  sinkConcurrency: Setting<number>;
   /** Simulated seconds per real second of the embedded simulator. */
   simTimeScale: Setting<number>;
   /** The operator's HTTP surface (health, metrics, dashboard) of a daemon; undefined: off. */
@@ -115,6 +117,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     stalledIntervalMs: int("VCW_STALLED_INTERVAL_MS", 30_000),
     maxStalledCount: int("VCW_MAX_STALLED", 10, 0),
     deliveryAttempts: int("VCW_DELIVERY_ATTEMPTS", 20),
+    sinkConcurrency: int("VCW_SINK_CONCURRENCY", 4),
     deliveryBackoffMs: int("VCW_DELIVERY_BACKOFF_MS", 2_000),
     deliveryBackoffMaxMs: int("VCW_DELIVERY_BACKOFF_MAX_MS", 3_600_000),
     shutdownGraceMs: int("VCW_SHUTDOWN_GRACE_MS", 20_000),

@@ -206,12 +206,17 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     backoffStrategy: cappedExponential(s.deliveryBackoffMaxMs.value),
     logger,
   };
+  const perSink = s.sinkConcurrency.value;
   const workers = [
     startWorker("imports", createImportProcessor(deps), { ...common, concurrency: s.fileConcurrency.value }),
     startWorker("campaigns", createCampaignProcessor(deps), { ...common, concurrency: 2 }),
     startWorker("polls", createPollProcessor(deps), { ...common, concurrency: 4 }),
     startWorker("followUps", createFollowUpProcessor(deps), { ...common, concurrency: 1 }),
-    startWorker("deliveries", createDeliveryProcessor(deps), { ...common, concurrency: 4 }),
+    // Each sink has its own slots, and the worker enough for all of them: a slow sink holds only its own.
+    startWorker("deliveries", createDeliveryProcessor(deps, { perSink }), {
+      ...common,
+      concurrency: perSink * Math.max(2, Object.keys(services.sinks).length),
+    }),
   ] as Worker[];
   for (const w of workers) {
     w.on("error", (error) => logger.error({ queue: w.name, err: error.message }, "worker error"));

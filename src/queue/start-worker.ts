@@ -8,7 +8,7 @@ import {
 } from "bullmq";
 import type { Logger } from "pino";
 import type { RedisKeys } from "../lib/redis-keys.ts";
-import { NotDefinedHereError } from "./errors.ts";
+import { HandBackError } from "./errors.ts";
 import { QUEUE_NAMES, type QueueKind, queuePrefix } from "./queues.ts";
 
 export interface WorkerOptions {
@@ -49,8 +49,9 @@ export function startWorker<D, R>(
 const WARN_EVERY_MS = 60_000;
 
 /**
- * A job naming a definition this process lacks (a rolling deploy: another daemon has it) goes back
- * to the delayed set, not counted as an attempt, so a process that has it takes it up.
+ * A job this process should not run now (a definition it lacks in a rolling deploy, a sink whose
+ * slots are busy) goes back to the delayed set, not counted as an attempt, for a process or a
+ * moment that can run it.
  */
 function handingBack<D, R>(processor: Processor<D, R>, o: WorkerOptions): Processor<D, R> {
   const warned = new Map<string, number>();
@@ -58,12 +59,11 @@ function handingBack<D, R>(processor: Processor<D, R>, o: WorkerOptions): Proces
     try {
       return await processor(job, token, signal);
     } catch (error) {
-      if (!(error instanceof NotDefinedHereError) || !token) throw error;
-      const key = `${error.what}:${error.definition}`;
-      if (Date.now() - (warned.get(key) ?? 0) > WARN_EVERY_MS) {
-        warned.set(key, Date.now());
+      if (!(error instanceof HandBackError) || !token) throw error;
+      if (error.warn && Date.now() - (warned.get(error.topic) ?? 0) > WARN_EVERY_MS) {
+        warned.set(error.topic, Date.now());
         o.logger?.warn(
-          { queue: job.queueName, jobId: job.id, [error.what]: error.definition },
+          { queue: job.queueName, jobId: job.id },
           `${error.message}: another daemon must have it (a rolling deploy), or its jobs wait until one does`,
         );
       }

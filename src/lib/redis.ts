@@ -11,6 +11,9 @@ export interface ClusterNode {
   port: number;
 }
 
+/** Redirections (and failover retries) one command may take: ~300 x 200 ms, a minute at most. */
+const CLUSTER_REDIRECTIONS = 300;
+
 /**
  * A connection. `blocking` ones (BullMQ workers) never give up on a command while Redis is away:
  * BullMQ requires `maxRetriesPerRequest: null` for them, and the daemon uses it throughout.
@@ -20,9 +23,16 @@ export function connectRedis(target: RedisTarget, options: RedisOptions = {}): R
   if ("url" in target) return new Redis(target.url, o);
   return new Cluster(target.cluster, {
     redisOptions: { ...o, ...(target.password ? { password: target.password } : {}) },
-    maxRedirections: 32,
     // Commands wait for the cluster to come back instead of failing, as on a single Redis.
     enableOfflineQueue: true,
+    // A failover (a master lost, its replica promoted after cluster-node-timeout) answers CLUSTERDOWN,
+    // MOVED to the dead node or nothing for seconds: each is a redirection, retried after a pause, so
+    // a command rides out about a minute of it (ioredis' 100 ms x 16 gave up within two seconds).
+    maxRedirections: CLUSTER_REDIRECTIONS,
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 200,
+    retryDelayOnTryAgain: 200,
+    retryDelayOnMoved: 50,
   });
 }
 

@@ -24,9 +24,9 @@ export function createDeliveryProcessor(d: WorkDeps, o: { perSink?: number } = {
     const inFlight = busy.get(name) ?? 0;
     if (inFlight >= perSink) throw new SinkBusyError(name);
     busy.set(name, inFlight + 1);
-    const sink = createSink(name, def, { logger: d.logger.child({ sink: name }) });
     const campaignId = payload.kind === "digest" ? undefined : payload.campaign.id;
     try {
+      const sink = createSink(name, def, { logger: d.logger.child({ sink: name }) });
       await sink.deliver({
         idempotencyKey,
         payload,

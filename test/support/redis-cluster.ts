@@ -18,9 +18,14 @@ export interface LocalCluster {
 
 /**
  * A real Redis Cluster on loopback: `masters` redis-servers with `--cluster-enabled yes`, joined by
- * `redis-cli --cluster create` with no replicas. Ready once every node says cluster_state:ok.
+ * `redis-cli --cluster create`, with `replicas` replicas per master (none unless asked) and the
+ * given `cluster-node-timeout`. Ready once every node says cluster_state:ok.
  */
-export async function startLocalCluster(masters = 3): Promise<LocalCluster> {
+export async function startLocalCluster(
+  masters = 3,
+  o: { replicas?: number; nodeTimeoutMs?: number } = {},
+): Promise<LocalCluster> {
+  const replicas = o.replicas ?? 0;
   const dir = mkdtempSync(join(tmpdir(), "vcw-cluster-"));
   const servers: RedisServer[] = [];
   const stop = async () => {
@@ -28,16 +33,23 @@ export async function startLocalCluster(masters = 3): Promise<LocalCluster> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    for (let i = 0; i < masters; i++) {
+    for (let i = 0; i < masters * (1 + replicas); i++) {
       servers.push(
         await startRedisServer({
           dir: join(dir, String(i)),
-          extraArgs: ["--cluster-enabled", "yes", "--cluster-node-timeout", "2000"],
+          extraArgs: ["--cluster-enabled", "yes", "--cluster-node-timeout", String(o.nodeTimeoutMs ?? 2000)],
         }),
       );
     }
     const addresses = servers.map((s) => `127.0.0.1:${s.port}`);
-    await run("redis-cli", ["--cluster", "create", ...addresses, "--cluster-replicas", "0", "--cluster-yes"]);
+    await run("redis-cli", [
+      "--cluster",
+      "create",
+      ...addresses,
+      "--cluster-replicas",
+      String(replicas),
+      "--cluster-yes",
+    ]);
     for (const s of servers) await waitClusterOk(s.url);
     return { nodes: addresses.join(","), servers, stop };
   } catch (error) {

@@ -27,7 +27,7 @@ export function connectRedis(target: RedisTarget, options: RedisOptions = {}): R
     enableOfflineQueue: true,
     // A failover (a master lost, its replica promoted after cluster-node-timeout) answers CLUSTERDOWN,
     // MOVED to the dead node or nothing for seconds: each is a redirection, retried after a pause, so
-    // a command rides out about a minute of it (ioredis' 100 ms x 16 gave up within two seconds).
+    // a command rides out about a minute of it (32 with 100 ms pauses gave up within seconds).
     maxRedirections: CLUSTER_REDIRECTIONS,
     retryDelayOnFailover: 200,
     retryDelayOnClusterDown: 200,

@@ -109,6 +109,8 @@ describe("mistakes caught at start", () => {
   it("npm run demo leaves no key behind in the Redis it used, run twice", async () => {
     const prefix = `vcw-test-${randomBytes(4).toString("hex")}`;
     const redis = new Redis(inject("redisUrl"));
+    // A key of another deployment on the same Redis (a daemon beside the demo) is left alone.
+    await redis.set(`${prefix}:not-the-demos`, "kept");
     try {
       for (const round of [1, 2]) {
         const demo = await runCli(
@@ -121,7 +123,9 @@ describe("mistakes caught at start", () => {
         const used = /keys under (\S+):,/.exec(demo.stdout)?.[1];
         expect(used?.startsWith(`${prefix}-demo-`), demo.stdout).toBe(true);
         expect(await redis.keys(`${used}:*`), `round ${round}`).toEqual([]);
+        expect(await redis.get(`${prefix}:not-the-demos`)).toBe("kept");
       }
+      await redis.del(`${prefix}:not-the-demos`);
     } finally {
       redis.disconnect();
     }

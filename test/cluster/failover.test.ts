@@ -49,7 +49,7 @@ describe("vcw import through a Redis Cluster failover", () => {
     writeFileSync(file, contactsCsv(n, { from: 50_000 }));
     const segment = `failover-${randomBytes(3).toString("hex")}`;
     const args = ["import", file, "--segment", segment, "--country", "US", "--json"];
-    const importing = runCli(args, env, 120_000);
+    const importing = runCli(args, env, 150_000);
 
     // Mid-import: the segment exists and some of its contacts are in.
     const segmentId = await waitFor(
@@ -81,5 +81,5 @@ describe("vcw import through a Redis Cluster failover", () => {
     const again = await runCli(args, env, 60_000);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, known: n });
-  }, 180_000);
+  }, 240_000);
 });

@@ -67,6 +67,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     // Registered first, so it runs last: after the workers, queues and scheduler have stopped writing.
     if (o.forgetOnClose) services.onClose(() => deleteMatching(redis, keys.everything));
     if (jobs.size === 0) logger.warn(`no valid job definition in ${s.jobsDir.value}: nothing to import`);
+    if (o.watch) await claimInboxes(services, logger);
     const queues = createQueues({
       connection: redis,
       keys,
@@ -129,11 +130,6 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
           setTimeout(() => void Promise.all(roles.map((r) => r.rescan())), services.leaseMs).unref(),
       });
       services.onClose(async () => epoch.stop());
-      // Every inbox claimed before any is watched: a folder another daemon watches for another job is refused.
-      for (const def of jobs.values()) {
-        const claim = await claimInbox(redis, keys, { inbox: def.inbox, job: def.name, logger });
-        services.onClose(() => claim.stop());
-      }
       for (const def of jobs.values()) {
         const role = await startInboxRole({
           firstRescanAfterMs: epoch.fresh ? services.leaseMs : 0,
@@ -167,6 +163,21 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   } catch (error) {
     await services.close();
     throw error;
+  }
+}
+
+/**
+ * Every inbox claimed before anything runs: a folder another daemon watches for another job refuses
+ * the start (StartupError). Claims are given up when the daemon stops.
+ */
+async function claimInboxes(services: Services, logger: Logger): Promise<void> {
+  for (const def of services.jobs.values()) {
+    const claim = await claimInbox(services.redis, services.keys, {
+      inbox: def.inbox,
+      job: def.name,
+      logger,
+    });
+    services.onClose(() => claim.stop());
   }
 }
 

@@ -44,7 +44,7 @@ describe("vcw import through a Redis Cluster failover", () => {
       VCW_HOME: join(home, ".vcw"),
       VCW_PREFIX: prefix,
     };
-    const n = 800;
+    const n = 400;
     const file = join(home, "big.csv");
     writeFileSync(file, contactsCsv(n, { from: 50_000 }));
     const segment = `failover-${randomBytes(3).toString("hex")}`;

@@ -16,6 +16,11 @@ const byIdOrName = (what: string) =>
     { error: `must be { id: ... } or { name: ... } of the ${what}` },
   );
 
+/** A resource of resources/ (vcw apply): its current version, whichever that is when a campaign is made. */
+const byResource = z.strictObject({
+  resource: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be the name of a resource in resources/"),
+});
+
 const cronExpression = z
   .string()
   .refine(
@@ -149,17 +154,23 @@ export const JobDefinition = z
       .default({ concurrency: 8 }),
     campaign: z
       .strictObject({
-        assistant: byIdOrName("assistant").meta({
-          description: "By id, or by name through assistants.list.",
-        }),
+        assistant: z
+          .union([...byIdOrName("assistant").options, byResource], {
+            error: "must be { id: ... }, { name: ... } or { resource: ... } of the assistant",
+          })
+          .meta({
+            description:
+              "By id, by name through assistants.list, or { resource: NAME } of resources/ (its current version).",
+          }),
         dialer: z
-          .strictObject(
-            { id: z.string().min(1, "must not be empty") },
-            {
-              error: "must be { id: ... }: the service has no dialer list, so a dialer is named by its id",
-            },
-          )
-          .meta({ description: "By id (the spec has no dialer list operation to find one by name)." }),
+          .union([z.strictObject({ id: z.string().min(1, "must not be empty") }), byResource], {
+            error:
+              "must be { id: ... } or { resource: ... }: the service has no dialer list, so a dialer is named by its id",
+          })
+          .meta({
+            description:
+              "By id, or { resource: NAME } of resources/ (the spec has no dialer list to find one by name).",
+          }),
         name: z.string().min(1).default("{job} {date} {file}").meta({
           description: "Name pattern: {job}, {date} (UTC, YYYY-MM-DD), {file}. The file hash is appended.",
         }),
@@ -212,6 +223,18 @@ export const JobDefinition = z
       })
       .prefault({})
       .meta({ description: "Where campaign summaries go (names from jobs/sinks.yaml)." }),
+    preflight: z
+      .strictObject({
+        to: z
+          .array(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 phone number such as +14155550123"))
+          .min(1, "must name at least one number")
+          .max(5, "must name at most 5 numbers"),
+      })
+      .optional()
+      .meta({
+        description:
+          "Before the job's first campaign of a day (UTC), a playground test call from its assistant and dialer to these numbers (the operator's own).",
+      }),
     reports: z
       .array(z.strictObject({ cron: cronExpression, sinks: z.array(z.string().min(1)).min(1) }))
       .default([])
@@ -229,6 +252,10 @@ export const JobDefinition = z
       path: ["campaign", "start", "window", "timezone"],
     },
   )
+  .refine((d) => !d.preflight || d.campaign, {
+    message: "needs a campaign section (the test call uses its assistant and dialer)",
+    path: ["preflight"],
+  })
   .meta({ id: "JobDefinition", title: "vcw job definition" });
 
 export type JobDefinition = z.output<typeof JobDefinition>;

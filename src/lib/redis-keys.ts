@@ -43,6 +43,14 @@ export function redisKeys(prefix: string) {
     limiter: `${prefix}:limit:{service}`,
     /** Daemon processes running now, with where their HTTP surface is (refreshed while they run). */
     daemons: `${prefix}:daemons`,
+    /** Resources as code: what was applied (`kind/name` -> JSON), and the lock of `vcw apply`. */
+    resources: `${prefix}:resources:{state}`,
+    resourcesLock: `${prefix}:resources:{state}:lock`,
+    /** Which assistant version each campaign (by its key) was made with, until it ends. */
+    resourceUses: `${prefix}:resources:{uses}`,
+    /** A job's test call of one day (taken once), and the last test call of each job. */
+    preflightDay: (job: string, day: string) => `${prefix}:preflight:{${job}}:${day}`,
+    preflights: `${prefix}:preflights`,
     /** A marker of this deployment's data: gone means Redis lost its data (restarted without persistence). */
     epoch: `${prefix}:epoch`,
   };

@@ -78,7 +78,6 @@ async function loadFile(file: string, out: LoadedResources, env: NodeJS.ProcessE
       problems.push(...read.problems);
       spec.data = read.pairs;
     }
-    if (kind === "dialer" && env) problems.push(...missingSecrets(file, doc, lines, spec, env));
     if (problems.length === 0) {
       const composed = { ...withPlaceholders(kind, spec), ...API_CHECK[kind].fill };
       const check = API_CHECK[kind].schema.safeParse(composed);
@@ -87,6 +86,7 @@ async function loadFile(file: string, out: LoadedResources, env: NodeJS.ProcessE
         problems.push(...zodProblems(file, doc, lines, issues));
       }
     }
+    if (kind === "dialer" && env) problems.push(...missingSecrets(file, doc, lines, spec, env));
     out.problems.push(...problems);
     if (problems.length === 0) out.resources.push({ kind, name, file, line, spec });
   }

@@ -5,6 +5,7 @@ import type { JobDefinition } from "../config/job-definition.ts";
 import { dropFolder, isCandidate } from "../inbox/drop-folder.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
+import { type PreflightRecord, readPreflights } from "../pipeline/resources/preflight.ts";
 import type { CampaignStore, StoredCampaign } from "../pipeline/results/campaign-store.ts";
 import type { CampaignInfo, Payload } from "../pipeline/results/model.ts";
 import type { DeliveryJobData, ImportJobData, QueueKind, Queues } from "../queue/queues.ts";
@@ -29,6 +30,8 @@ export interface Overview {
   /** Every kept campaign, by job and state (the dashboard lists only the latest). */
   campaignCounts: { job: string; state: CampaignInfo["state"]; count: number }[];
   failedDeliveries: FailedDelivery[];
+  /** Each job's last test call (`preflight`), numbers masked. */
+  preflights: PreflightRecord[];
 }
 
 export interface QueueView {
@@ -150,6 +153,7 @@ export async function readOverview(src: OverviewSources): Promise<Overview> {
     recentFiles: await recentFiles(src.queues, src.jobs()),
     ...campaigns,
     failedDeliveries: await failedDeliveries(src.queues),
+    preflights: await readPreflights(src.redis, src.keys),
   };
 }
 

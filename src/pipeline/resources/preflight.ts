@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Client } from "../../api/client.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { maskPhone } from "../../lib/mask-phone.ts";
+import { maskPhone, maskPhonesIn } from "../../lib/mask-phone.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 
@@ -63,7 +63,7 @@ export async function preflightOnce(
     d.logger.info({ job: def.name, to: record.to, assistant: ids.assistantId }, "preflight test call placed");
   } catch (error) {
     record.ok = false;
-    record.error = error instanceof Error ? error.message : String(error);
+    record.error = maskPhonesIn(error instanceof Error ? error.message : String(error));
     d.logger.warn({ job: def.name, to: record.to, err: record.error }, "preflight test call failed");
   }
   await d.redis.hset(d.keys.preflights, def.name, JSON.stringify(record));

@@ -25,6 +25,10 @@ export function applyCommand(): Command {
     .option("--dry-run", "print the plan and the drift; change nothing")
     .option("--prune", "delete old versions (and removed resources) that no job and no running campaign uses")
     .option("--json", "print the plan, the drift and what was done as one JSON object")
+    .option(
+      "--resend-secrets",
+      "update every dialer, so secrets rotated in the environment reach the service",
+    )
     .option("--dir <dir>", "folder of resource files (default: VCW_RESOURCES_DIR, else ./resources)")
     .option(
       "--adopt <dialer=id>",
@@ -63,6 +67,7 @@ export function applyCommand(): Command {
             jobs,
             env: process.env,
             adopt: adoptions(o.adopt),
+            resendSecrets: o.resendSecrets === true,
           },
         );
       });

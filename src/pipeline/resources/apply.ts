@@ -32,6 +32,8 @@ export interface ApplyOptions {
   env: NodeJS.ProcessEnv;
   /** Dialer name -> its id on the service (null: create it again), after a create whose answer was lost. */
   adopt?: ReadonlyMap<string, string | null>;
+  /** Update every dialer, to send secrets that changed in the environment only. */
+  resendSecrets?: boolean;
   /** How long the apply lock holds after its holder died. */
   lockTtlMs?: number;
 }
@@ -84,7 +86,14 @@ async function planNow(
     ...jobUses(o.jobs, applied),
     ...(await campaignUses(deps.redis, deps.keys, deps.store, now, !o.dryRun)),
   ]);
-  const steps = planResources({ declared, state: applied, live, inUse, prune: o.prune });
+  const steps = planResources({
+    declared,
+    state: applied,
+    live,
+    inUse,
+    prune: o.prune,
+    resendSecrets: o.resendSecrets === true,
+  });
   return { steps, drift: findDrift([...applied.values()], declared, live) };
 }
 

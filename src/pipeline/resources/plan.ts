@@ -19,6 +19,8 @@ export interface PlanInput {
   /** Record ids something still uses, and what: "job leads", "campaign 42 (running)". */
   inUse: ReadonlyMap<string, string>;
   prune: boolean;
+  /** Update every dialer even when its file is unchanged: a rotated secret is not in the hash. */
+  resendSecrets?: boolean;
 }
 
 /** Each declared resource's content hash; an assistant's covers the knowledge base it names. */
@@ -78,7 +80,10 @@ function stepFor(r: ResourceEntry, hash: string, prev: AppliedResource | undefin
         recordName: r.name,
         ...(prev?.pending ? { reason: "pending" } : {}),
       };
-    return { ...base, recordName: r.name, action: prev.hash === hash ? "unchanged" : "update" };
+    if (prev.hash !== hash) return { ...base, recordName: r.name, action: "update" };
+    if (input.resendSecrets)
+      return { ...base, recordName: r.name, action: "update", reason: "secrets re-sent" };
+    return { ...base, recordName: r.name, action: "unchanged" };
   }
   const recordName = versionName(r.name, hash);
   const live = input.live[r.kind];

@@ -186,6 +186,16 @@ describe("vcw apply against the simulator", () => {
       JSON.stringify(state),
     ])
       expect(out).not.toContain(TOKEN);
+    const rotated = "tok-SECRET-rotated-2";
+    expect((await w.apply({ env: { TEST_DIALER_TOKEN: rotated } })).steps[0]!.action).toBe("update"); // AC9
+    await w.apply({ env: { TEST_DIALER_TOKEN: "tok-SECRET-rotated-3" } });
+    expect(dialersNamed("line5")[0]!.fields.auth_token).toBe(rotated); // unchanged file: not sent
+    const resent = await w.apply({ env: { TEST_DIALER_TOKEN: "tok-SECRET-rotated-3" }, resendSecrets: true });
+    expect(resent.steps[0]).toMatchObject({ action: "update", reason: "secrets re-sent" });
+    expect(dialersNamed("line5")[0]!.fields.auth_token).toBe("tok-SECRET-rotated-3");
+    expect(JSON.stringify(resent) + JSON.stringify(await redis.hgetall(w.keys.resources))).not.toMatch(
+      /rotated/,
+    );
     s.sim.setFaults({ errorRate: 1 });
     const error = await w.apply().catch((e: Error) => e);
     s.sim.setFaults({ errorRate: 0 });

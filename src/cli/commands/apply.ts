@@ -43,7 +43,12 @@ export function applyCommand(): Command {
         for (const p of loaded.problems) console.error(`fail ${formatProblem(p)}`);
         throw new CliError(`${loaded.problems.length} problem(s) in ${dir}: nothing applied`, 1);
       }
-      if (loaded.resources.length === 0) console.error(`no resources (*.yaml) in ${dir}`);
+      // A wrong folder must not read as "remove everything".
+      if (loaded.resources.length === 0)
+        throw new CliError(
+          `no resources (*.yaml) in ${dir}: nothing applied (give --dir, or VCW_RESOURCES_DIR)`,
+          1,
+        );
       const report: ApplyReport = await withServices(async (s) => {
         const jobs = [...s.jobs.values()];
         const names = new Set(loaded.resources.map((r) => `${r.kind}/${r.name}`));

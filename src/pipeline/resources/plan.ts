@@ -78,7 +78,7 @@ function stepFor(r: ResourceEntry, hash: string, prev: AppliedResource | undefin
         ...base,
         action: "create",
         recordName: r.name,
-        ...(prev?.pending ? { reason: "pending" } : {}),
+        ...(prev?.pending ? { reason: "a create was sent and its answer lost: see --adopt" } : {}),
       };
     if (prev.hash !== hash) return { ...base, recordName: r.name, action: "update" };
     if (input.resendSecrets)

@@ -27,6 +27,9 @@ spec:
   maximum_time_per_call: 5
   is_voice_note: false
   fillers: [umm]
+  voice_speed: 1.2
+  actions:
+    - { type: scheduleMeeting, meetingType: openBooking, startDate: "2026-12-01", startTime: "09:00 AM", endTime: "05:30 PM", bookingDays: "Monday,Tuesday", length: 30 }
   is_opt_out: true
   opt_out_script: ${OPT_OUT_SCRIPT}
   sentiment: { general_prompt: g, positive_prompt: p, negative_prompt: n, neutral_prompt: u }

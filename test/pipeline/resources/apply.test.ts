@@ -68,6 +68,8 @@ describe("vcw apply against the simulator", () => {
     expect(await w.state.currentId("assistant", "bot1")).toBe(bot!.id);
     const again = await w.apply();
     expect(again.steps.map((x) => x.action)).toEqual(["unchanged", "unchanged", "unchanged"]);
+    // What the service filled in or wrote its own way (fillers as one string) is no drift.
+    expect(again.drift.map((x) => `${x.drift} ${x.kind}/${x.name}`)).toEqual(["unchecked dialer/line1"]);
     expect([assistantsOf("bot1").length, kbsOf("faq1").length, dialersNamed("line1").length]).toEqual([
       1, 1, 1,
     ]);

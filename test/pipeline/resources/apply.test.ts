@@ -13,7 +13,7 @@ import { tempDir } from "../../support/files.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 import { useRedis } from "../../support/redis.ts";
 import { assistantYaml, dialerYaml, kbYaml, writeResources } from "../../support/resources.ts";
-import { useSimulator } from "../../support/simulator.ts";
+import { testClient, useSimulator } from "../../support/simulator.ts";
 
 const TOKEN = "tok-SECRET-7f3e";
 const ENV = { TEST_DIALER_TOKEN: TOKEN };
@@ -240,6 +240,33 @@ describe("vcw apply against the simulator", () => {
     expect([assistantsOf("bot7").length, kbsOf("faq7").length]).toEqual([1, 1]);
     expect(await w.state.currentId("assistant", "bot7")).toBe(assistantsOf("bot7")[0]!.id);
     expect(assistantsOf("bot7")[0]!.fields.knowledge_base_Id).toBe(kbsOf("faq7")[0]!.id);
+  });
+
+  it("a create that failed before the service applied it is looked up, not found, and sent again once", async () => {
+    const w = world();
+    writeResources(w.dir, [kbYaml("faq11")]);
+    let refused = 0;
+    // A proxy in front of the service answers the first create 502 without passing it on.
+    const client = testClient(s.sim, {
+      fetch: async (input, init) => {
+        const url = String(input instanceof Request ? input.url : input);
+        if (url.includes("/knowledgeBase/create") && refused === 0) {
+          refused += 1;
+          return new Response(JSON.stringify({ error: 502, message: "bad gateway" }), { status: 502 });
+        }
+        return fetch(input, init);
+      },
+    });
+    const { resources } = await loadResources(w.dir, ENV);
+    await applyResources({ ...w.deps, client }, resources, {
+      dryRun: false,
+      prune: false,
+      jobs: [],
+      env: ENV,
+    });
+    expect(refused).toBe(1);
+    expect(kbsOf("faq11")).toHaveLength(1);
+    expect(await w.state.currentId("knowledgeBase", "faq11")).toBe(kbsOf("faq11")[0]!.id);
   });
 
   it("a dialer create whose answer was lost is never sent again on a guess: the operator adopts it", async () => {

@@ -1,9 +1,11 @@
 import cron from "node-cron";
 import { z } from "zod";
 import { AUDIENCE_STATUSES } from "../api/schemas/audience-status.ts";
+import { e164Phone } from "../api/schemas/common.ts";
 import { CONTACT_FIELDS } from "../ingest/headers.ts";
 import { isCountryCode } from "../ingest/phone.ts";
 import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
+import { resourceName } from "./resource-definition.ts";
 
 const MAPPABLE = [...CONTACT_FIELDS, "full_name"] as const;
 
@@ -17,9 +19,7 @@ const byIdOrName = (what: string) =>
   );
 
 /** A resource of resources/ (vcw apply): its current version, whichever that is when a campaign is made. */
-const byResource = z.strictObject({
-  resource: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be the name of a resource in resources/"),
-});
+const byResource = z.strictObject({ resource: resourceName });
 
 const cronExpression = z
   .string()
@@ -226,7 +226,7 @@ export const JobDefinition = z
     preflight: z
       .strictObject({
         to: z
-          .array(z.string().regex(/^\+[1-9]\d{6,14}$/, "must be an E.164 phone number such as +14155550123"))
+          .array(e164Phone())
           .min(1, "must name at least one number")
           .max(5, "must name at most 5 numbers"),
       })

@@ -79,5 +79,9 @@ describe("resources as code, end to end", () => {
     );
     expect(t.sim.store.list("playgroundCalls").length - calls).toBe(2);
     for (const out of [applied, again, call]) expect(out.stdout + out.stderr).not.toContain(TOKEN);
+    // A wrong folder is an error, never a plan to remove everything.
+    const empty = await runCli(["apply", "--dry-run", "--dir", join(home, "jobs", "none")], env);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toMatch(/no resources \(\*\.yaml\) in .*none: nothing applied/);
   }, 150_000);
 });

@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
 import { afterPoll } from "../pipeline/campaign/lifecycle.ts";
+import { nextPollAt } from "../pipeline/results/poll-cadence.ts";
 import { pollCampaign } from "../pipeline/results/poll-campaign.ts";
 import { applyIntents } from "./intents.ts";
 import type { PollJobData } from "./queues.ts";
@@ -21,7 +22,23 @@ export function createPollProcessor(d: WorkDeps) {
       now: d.now,
       signal: d.stopping,
       history: d.history,
+      inFlight: def.polling.inFlight,
     });
+    if (outcome.pace) {
+      // A poll enqueued by an older version has no tick: it counts from now, a minute apart.
+      const at = d.now();
+      const p = def.polling;
+      const due = nextPollAt(
+        { ...outcome.pace, tickMs: job.data.tick ?? at, at },
+        {
+          periodMs: job.data.periodMs ?? 60_000,
+          startGraceMs: p.startGraceSeconds * 1000,
+          quietAfterMs: p.quiet.afterSeconds * 1000,
+          ceilingMs: p.quiet.ceilingSeconds * 1000,
+        },
+      );
+      await d.store.schedulePoll(def.name, campaignId, due);
+    }
     for (const status of outcome.newUnknownStatuses ?? [])
       d.logger.warn(
         { campaign: campaignId, job: job.data.job, status, countsAs: def.polling.statuses.unknownIs },

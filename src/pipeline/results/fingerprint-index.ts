@@ -22,7 +22,8 @@ export class FingerprintIndex {
   size = 0;
 
   constructor(expected = 0) {
-    this.capacity = Math.max(1024, Math.ceil(expected / 0.7));
+    // Small for a small campaign (thousands of them may be cached): the table grows as it fills.
+    this.capacity = Math.max(16, Math.ceil(expected / 0.7));
     this.words = new Uint32Array(this.capacity * 4);
   }
 

@@ -60,7 +60,7 @@ export async function pollTick(
   };
   await d.store.setPollLag(
     def.name,
-    { at: tickMs, lagMs, due: report.due, behind },
+    { at: tickMs, lagMs, due: report.due, behind, enqueueMs: report.enqueueMs },
     Math.max(3 * periodMs, 60_000),
   );
   return report;

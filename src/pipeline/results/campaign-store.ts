@@ -56,6 +56,8 @@ export interface PollLag {
   lagMs: number;
   due: number;
   behind: boolean;
+  /** How long the tick took to take and enqueue its polls. */
+  enqueueMs?: number;
 }
 
 /**

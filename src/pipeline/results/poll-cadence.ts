@@ -40,8 +40,8 @@ export function firstPollAt(scheduledAt: string, now: number, startGraceMs = DEF
 
 /** The time (epoch ms) from which the next tick polls the campaign again. */
 export function nextPollAt(p: PolledCampaign, c: Cadence): number {
-  const start = Number.isFinite(p.scheduledAtMs) ? p.scheduledAtMs + c.startGraceMs : 0;
-  if (start > p.at) return start;
+  const start = Number.isFinite(p.scheduledAtMs) ? p.scheduledAtMs : 0;
+  if (start > p.at) return start + c.startGraceMs;
   const nextTick = p.tickMs + c.periodMs;
   if (p.inFlight) return nextTick;
   const quietFor = p.at - Math.max(p.lastChangeAt, start);

@@ -27,6 +27,12 @@ describe("poll cadence", () => {
     expect(nextPollAt(polled({ inFlight: true, lastChangeAt: T - 3_600_000 }), cadence)).toBe(T + 10_000);
   });
 
+  it("started a moment ago (asap): the next tick, not the start's grace again", () => {
+    expect(nextPollAt(polled({ scheduledAtMs: T - 1_000, lastChangeAt: T - 1_000 }), cadence)).toBe(
+      T + 10_000,
+    );
+  });
+
   it("a recent change: the next tick", () => {
     expect(nextPollAt(polled({ lastChangeAt: T - 29_000 }), cadence)).toBe(T + 10_000);
   });
@@ -35,8 +41,8 @@ describe("poll cadence", () => {
     expect(nextPollAt(polled({ lastChangeAt: T - 40_000 }), cadence)).toBe(T + 20_150);
     expect(nextPollAt(polled({ lastChangeAt: T - 100_000 }), cadence)).toBe(T + 50_150);
     expect(nextPollAt(polled({ lastChangeAt: T - 3_600_000 }), cadence)).toBe(T + 60_000);
-    // Started 20 s ago (grace included) after a day of waiting: not quiet yet.
-    expect(nextPollAt(polled({ lastChangeAt: T - 86_400_000, scheduledAtMs: T - 35_000 }), cadence)).toBe(
+    // Started 25 s ago after a day of waiting: not quiet yet.
+    expect(nextPollAt(polled({ lastChangeAt: T - 86_400_000, scheduledAtMs: T - 25_000 }), cadence)).toBe(
       T + 10_000,
     );
   });

@@ -5,7 +5,7 @@
  * outside; the same with the base code tree (`--base`, default /work/wt-base-h8, built with
  * `npm run build` there) in the same run, one after the other, each with a fresh Redis and
  * simulator. Ratios are ours / base. `--json` prints one object: ours at the top level, `base`
- * and `ratios` beside.
+ * and `ratios` beside. `--base-live M` measures the base with M campaigns (the same share calling).
  */
 import { existsSync } from "node:fs";
 import os from "node:os";
@@ -21,6 +21,7 @@ export async function run(argv: string[] = []): Promise<void> {
     args: argv,
     options: {
       live: { type: "string" },
+      "base-live": { type: "string" },
       calling: { type: "string" },
       contacts: { type: "string" },
       seconds: { type: "string" },
@@ -48,13 +49,16 @@ export async function run(argv: string[] = []): Promise<void> {
     seconds: num(values.seconds, 90, "seconds"),
     timeScale: num(values["time-scale"], 4, "time-scale"),
   };
+  // The base may be measured at another size (its RSS at 10,000 against ours at 20,000).
+  const baseLive = Math.round(num(values["base-live"], live, "base-live"));
+  const baseSize = { live: baseLive, calling: Math.round((calling * baseLive) / live) };
   const ours = fileURLToPath(new URL("../..", import.meta.url));
   const base = String(values.base ?? DEFAULT_BASE);
   const runs: CampaignsRun[] = [];
   if (values.only !== "base") runs.push(await runCampaigns({ ...common, label: "ours", root: ours }));
   if (values.only !== "ours") {
     if (existsSync(`${base}/dist/src/cli/bin.js`))
-      runs.push(await runCampaigns({ ...common, label: "base", root: base }));
+      runs.push(await runCampaigns({ ...common, ...baseSize, label: "base", root: base }));
     else console.error(`no compiled base at ${base}/dist (run npm run build there): base not measured`);
   }
   const mine = runs.find((r) => r.label === "ours");
@@ -69,6 +73,7 @@ export async function run(argv: string[] = []): Promise<void> {
     `${fmt(live)} live campaigns (${fmt(calling)} calling, ${fmt(live - calling)} waiting for a start a day away), ${common.contacts} contacts each, a ${PERIOD_MS / 1000} s schedule, ${fmt(common.seconds)} s measured per run; load average at the end ${loadAverage.join(", ")}`,
   );
   const rows: [string, (r: CampaignsRun) => string, string][] = [
+    ["live / calling", (r) => `${fmt(r.live)} / ${fmt(r.calling)}`, ""],
     ["polls needed/s (calling, each tick)", (r) => fmt(r.pollsNeededPerSec, 1), ""],
     ["polls done/s", (r) => fmt(r.pollsDonePerSec, 1), ""],
     ["calling polled every tick", (r) => `${fmt(100 * r.callingPolledEveryTick, 1)}%`, "100%"],

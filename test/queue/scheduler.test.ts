@@ -4,6 +4,8 @@ import { Redis } from "ioredis";
 import pino, { type Logger } from "pino";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { JobDefinition } from "../../src/config/job-definition.ts";
+import { createMetrics } from "../../src/http/metrics.ts";
+import { readOverview } from "../../src/http/overview.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
 import {
@@ -126,11 +128,24 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
     await sleep(3_300);
     for (const r of replicas) await r.scheduler.stop();
     const jobs = await replicas[0]!.queues.polls.getJobs(["waiting"]);
+    const overview = await readOverview({
+      redis,
+      keys: redisKeys(p),
+      queues: replicas[0]!.queues,
+      store,
+      jobs: () => new Map([[def.name, def]]),
+      watched: () => new Set(),
+    });
     for (const r of replicas) await closeQueues(r.queues);
 
     expect(jobs.map((j) => j.data.campaignId).sort()).toEqual(["cmp_a", "cmp_b"]);
     const lag = await store.pollLag("slow");
     expect(lag?.behind).toBe(true);
+    // The overview (the dashboard's read model) and /metrics say so too.
+    expect(overview.jobs[0]!.polls).toMatchObject({ behind: true, due: expect.any(Number) });
+    const metrics = createMetrics();
+    metrics.readState(async () => overview);
+    expect(await metrics.registry.metrics()).toContain('vcw_polls_behind{job="slow"} 1');
     expect(warnings.some((w) => w.includes("polls of job slow are behind their schedule"))).toBe(true);
   });
 

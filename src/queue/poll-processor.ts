@@ -6,6 +6,13 @@ import { applyIntents } from "./intents.ts";
 import type { PollJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
+/**
+ * Polls a worker runs at once. A poll mostly waits (the service, Redis): at 4, a worker could not
+ * keep 2,000 calling campaigns on a 10 s schedule once a poll took 20 ms. Memory stays bounded per
+ * poll (the index of its campaign, 2,000 changes at most), so 16 big campaigns at once still fit.
+ */
+export const POLL_CONCURRENCY = 16;
+
 /** Polls one campaign; what follows its end (summaries, a follow-up) is the lifecycle's decision. */
 export function createPollProcessor(d: WorkDeps) {
   return async function processPoll(job: Job<PollJobData>) {

@@ -78,7 +78,7 @@ const peakRssMbOf = (pid: number) =>
 
 const usedMemory = async (redis: Redis) => Number(/used_memory:(\d+)/.exec(await redis.info("memory"))![1]);
 
-function startSim(timeScale: number) {
+export function startSim(timeScale: number) {
   const child = fork(join(here, "campaigns-sim-child.js"), [KEY, String(timeScale), "2000"], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
@@ -119,22 +119,31 @@ async function register(redis: Redis, campaigns: SeededCampaign[], contacts: num
   }
 }
 
-function startDaemon(o: RunOptions, simUrl: string, redisUrl: string, home: string): ChildProcess {
+/** The bench job: a campaign per file, polled on `schedule`. */
+export const benchJob = (home: string, segment: string, schedule = "*/10 * * * * *") =>
+  [
+    `name: ${JOB}`,
+    `inbox: ${join(home, "inbox")}`,
+    `segment:\n  ${segment}`,
+    "contacts:\n  country: US",
+    `campaign:\n  assistant:\n    id: ${DEMO_ASSISTANT.id}\n  dialer:\n    id: ${DEMO_DIALER.id}`,
+    `polling:\n  schedule: "${schedule}"`,
+    "",
+  ].join("\n");
+
+/** One compiled `vcw start` of the code tree at `root`, its log in `home`. */
+export function startDaemon(
+  root: string,
+  simUrl: string,
+  redisUrl: string,
+  home: string,
+  job = benchJob(home, "id: seg_bench"),
+): ChildProcess {
   const jobs = join(home, "jobs");
   mkdirSync(jobs, { recursive: true });
-  writeFileSync(
-    join(jobs, `${JOB}.yaml`),
-    [
-      `name: ${JOB}`,
-      `inbox: ${join(home, "inbox")}`,
-      "segment:\n  id: seg_bench",
-      `campaign:\n  assistant:\n    id: ${DEMO_ASSISTANT.id}\n  dialer:\n    id: ${DEMO_DIALER.id}`,
-      'polling:\n  schedule: "*/10 * * * * *"',
-      "",
-    ].join("\n"),
-  );
+  writeFileSync(join(jobs, `${JOB}.yaml`), job);
   const log = openSync(join(home, "daemon.log"), "w");
-  return spawn(process.execPath, [join(o.root, "dist/src/cli/bin.js"), "start"], {
+  return spawn(process.execPath, [join(root, "dist/src/cli/bin.js"), "start"], {
     cwd: home,
     stdio: ["ignore", log, log],
     env: {
@@ -147,6 +156,7 @@ function startDaemon(o: RunOptions, simUrl: string, redisUrl: string, home: stri
       VCW_PREFIX: PREFIX,
       VCW_HTTP_ADDR: "off",
       VCW_RATE_LIMIT: "100000",
+      VCW_STABLE_MS: "200",
       LOG_LEVEL: "info",
     },
   });
@@ -179,7 +189,7 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
       contacts: o.contacts,
     });
     await register(redis, campaigns, o.contacts);
-    daemon = startDaemon(o, url, server.url, home);
+    daemon = startDaemon(o.root, url, server.url, home);
     const startedAt = Date.now();
     const pid = daemon.pid!;
     // A tick or so to start; the window opens at a tick.

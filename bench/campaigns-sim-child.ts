@@ -32,10 +32,15 @@ const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 /** Request times per campaign id (ms since the proxy started), and requests naming no campaign. */
 const times = new Map<string, number[]>();
 let others = 0;
+/** Requests per method and path: what each operation cost. */
+const byPath = new Map<string, number>();
 const origin = Date.now();
 
 const proxy = createServer((req, res) => {
-  const id = new URL(req.url ?? "/", "http://x").searchParams.get("id");
+  const asked = new URL(req.url ?? "/", "http://x");
+  const id = asked.searchParams.get("id");
+  const path = `${req.method} ${asked.pathname}`;
+  byPath.set(path, (byPath.get(path) ?? 0) + 1);
   if (id) {
     const list = times.get(id) ?? [];
     list.push(Date.now() - origin);
@@ -103,7 +108,7 @@ process.on("message", (command: SimCommand) => {
   if (command.kind === "seed") {
     process.send!({ campaigns: seed(command.calling, command.waiting, command.contacts) });
   } else {
-    process.send!({ origin, times: Object.fromEntries(times), others });
+    process.send!({ origin, times: Object.fromEntries(times), others, byPath: Object.fromEntries(byPath) });
   }
 });
 process.send!({ url });

@@ -9,6 +9,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   import: () => import("./import.ts"),
   poll: () => import("./poll.ts"),
   campaigns: () => import("./campaigns.ts"),
+  requests: () => import("./contact-requests.ts"),
 };
 
 const args = process.argv.slice(2);

@@ -15,7 +15,7 @@ export interface TickReport {
   due: number;
   /** How late the most overdue campaign taken was. */
   lagMs: number;
-  /** Polls of earlier ticks still waiting for a worker when this one began. */
+  /** Polls waiting for a worker when this tick began (of any job). */
   waiting: number;
   behind: boolean;
   enqueueMs: number;
@@ -38,6 +38,9 @@ export async function pollTick(
 ): Promise<TickReport> {
   const started = performance.now();
   const waiting = await d.queues.polls.getWaitingCount();
+  // The oldest poll waiting: added before this tick, it is an earlier tick's (another job's tick
+  // at the same second adds polls too, and those are not a sign of being behind).
+  const [oldest] = waiting > 0 ? await d.queues.polls.getJobs(["waiting"], 0, 0, true) : [];
   // A poll lost on its way (a crash between the claim and the add) is taken again after the lease.
   const claim = await d.store.claimDue(def.name, d.now(), tickMs + 2 * periodMs);
   for (let i = 0; i < claim.ids.length; i += BULK) {
@@ -50,7 +53,7 @@ export async function pollTick(
     );
   }
   const lagMs = claim.oldestDueAt === undefined ? 0 : Math.max(0, tickMs - claim.oldestDueAt);
-  const behind = lagMs >= periodMs || waiting > 0;
+  const behind = lagMs >= periodMs || (oldest !== undefined && oldest.timestamp < tickMs);
   const report = {
     due: claim.ids.length,
     lagMs,

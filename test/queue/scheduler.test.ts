@@ -104,6 +104,8 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
       ).toEqual(["cmp_a", "cmp_b"]);
     }
     expect(bulkAdds).toBe(polled.length);
+    // A worker that keeps up: the last tick was not behind.
+    expect((await store.pollLag("sched"))?.behind).toBe(false);
     expect(polled.some((x) => x.startsWith("cmp_later"))).toBe(false);
     expect(await store.nextPollOf("sched", "cmp_later")).toBe(Date.parse(tomorrow) + 15_000);
   });

@@ -120,7 +120,6 @@ const COUNTED_STATES = [
   "delayed",
   "prioritized",
   "waiting-children",
-  "paused",
   "completed",
   "failed",
 ] as const;

@@ -293,7 +293,7 @@ async function keptPollJobBytes(redis: Redis): Promise<number> {
   const queue = `${redisKeys(PREFIX).queue("vcw-poll")}:vcw-poll`;
   const count = await redis.zcard(`${queue}:completed`);
   if (count === 0) return 0;
-  const sample = await redis.zrange(`${queue}:completed`, 0, 49);
+  const sample = await redis.zrange(`${queue}:completed`, "0", "49");
   let bytes = 0;
   for (const id of sample) bytes += Number((await redis.memory("USAGE", `${queue}:${id}`)) ?? 0);
   return (bytes / sample.length) * count;

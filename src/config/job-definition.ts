@@ -189,6 +189,26 @@ export const JobDefinition = z
       .strictObject({
         schedule: cronExpression.default("*/1 * * * *").meta({ description: "When audiences are polled." }),
         stuckAfterMinutes: z.number().positive().default(240),
+        startGraceSeconds: z.number().min(0).default(15).meta({
+          description:
+            "A campaign is not polled before its scheduled start: its first poll comes this long after it.",
+        }),
+        inFlight: statusList.default(["ringing", "in-progress"]).meta({
+          description:
+            "Statuses of calls under way: while an entry shows one, every tick polls the campaign.",
+        }),
+        quiet: z
+          .strictObject({
+            afterSeconds: z.number().min(0).default(30).meta({
+              description:
+                "A campaign with no call under way and no change for this long is polled less often.",
+            }),
+            ceilingSeconds: z.number().positive().default(60).meta({
+              description:
+                "The longest gap between two polls of a quiet campaign (the first change ends it).",
+            }),
+          })
+          .prefault({}),
         statuses: z
           .strictObject({
             final: statusList.default([

@@ -30,6 +30,10 @@ export function redisKeys(prefix: string) {
     /** Campaigns of a job: all, and those still polled. */
     campaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:all`,
     activeCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:active`,
+    /** Active campaigns of a job by when each is next polled (epoch ms); a tick takes those due. */
+    dueCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:due`,
+    /** How far behind the last poll tick of a job was (the scheduler's own report). */
+    pollLagOf: (job: string) => `${prefix}:campaigns:{${job}}:poll-lag`,
     /** When a job's digest `report` last went out: the next covers what happened since. */
     digestSince: (job: string, report: number) => `${prefix}:campaigns:{${job}}:digest:${report}`,
     /** One number's call history: when it was last called, by which campaign, and how it went. */

@@ -5,13 +5,14 @@ import { describeSettings, retentionMsOf, type Settings } from "../config/settin
 import { createMetrics, type Metrics } from "../http/metrics.ts";
 import { type HttpServer, startHttpServer } from "../http/server.ts";
 import { deleteMatching } from "../lib/delete-keys.ts";
+import { duplicateClient } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
 import { cappedExponential } from "../queue/backoff.ts";
 import { createCampaignProcessor } from "../queue/campaign-processor.ts";
 import { createDeliveryProcessor } from "../queue/delivery-processor.ts";
 import { createFollowUpProcessor } from "../queue/follow-up-processor.ts";
 import { createImportProcessor } from "../queue/import-processor.ts";
-import { createPollProcessor } from "../queue/poll-processor.ts";
+import { createPollProcessor, POLL_CONCURRENCY } from "../queue/poll-processor.ts";
 import { closeQueues, createQueues, type Queues } from "../queue/queues.ts";
 import { startScheduler } from "../queue/scheduler.ts";
 import { startWorker } from "../queue/start-worker.ts";
@@ -206,7 +207,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     stableMs: s.stableMs.value,
     retentionMs: retentionMsOf(s),
   };
-  const connection = services.redis.duplicate();
+  const connection = duplicateClient(services.redis);
   services.onClose(() => connection.quit());
   const common = {
     connection,
@@ -221,7 +222,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
   const workers = [
     startWorker("imports", createImportProcessor(deps), { ...common, concurrency: s.fileConcurrency.value }),
     startWorker("campaigns", createCampaignProcessor(deps), { ...common, concurrency: 2 }),
-    startWorker("polls", createPollProcessor(deps), { ...common, concurrency: 4 }),
+    startWorker("polls", createPollProcessor(deps), { ...common, concurrency: POLL_CONCURRENCY }),
     startWorker("followUps", createFollowUpProcessor(deps), { ...common, concurrency: 1 }),
     // Each sink has its own slots, and the worker enough for all of them: a slow sink holds only its own.
     startWorker("deliveries", createDeliveryProcessor(deps, { perSink }), {

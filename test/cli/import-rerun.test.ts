@@ -40,7 +40,7 @@ describe("vcw import run again on the same file", () => {
     const report = readFileSync(`${file}.errors.csv`, "utf8");
     expect(report).toContain("Too Short");
     expect(report).toContain("Also Short");
-  });
+  }, 120_000);
 
   it("a file vcw did not write is never overwritten: the import is refused, naming it", async () => {
     const home = tempDir("vcw-rerun-");
@@ -65,7 +65,7 @@ describe("vcw import run again on the same file", () => {
     const forced = await runCli([...importArgs(file, segment), "--force"], env);
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(`${file}.errors.csv`, "utf8")).toContain("Too Short");
-  });
+  }, 120_000);
 
   it("twice beside a running daemon on the same Redis: both runs succeed", async () => {
     const home = tempDir("vcw-rerun-");
@@ -73,7 +73,7 @@ describe("vcw import run again on the same file", () => {
     writeJob(join(home, "jobs"), "beside", join(home, "inbox"), `beside-${randomBytes(3).toString("hex")}`);
     const daemon = spawnVcw(["start"], env);
     try {
-      await waitFor(() => (daemon.logs().includes("daemon running") ? true : undefined), 20_000, "daemon up");
+      await waitFor(() => (daemon.logs().includes("daemon running") ? true : undefined), 60_000, "daemon up");
       const file = join(home, "people.csv");
       writeFileSync(file, contactsCsv(3, { from: 300, extra: ["12,Too Short,"] }));
       const segment = `rerun-${randomBytes(3).toString("hex")}`;
@@ -86,5 +86,5 @@ describe("vcw import run again on the same file", () => {
       daemon.child.kill("SIGTERM");
       await daemon.exited;
     }
-  });
+  }, 120_000);
 });

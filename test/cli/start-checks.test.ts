@@ -44,7 +44,7 @@ describe("mistakes caught at start", () => {
     const check = await runCli(["jobs", "check"], { VCW_JOBS_DIR: join(home, "jobs") });
     expect(check.code, check.stderr).toBe(0);
     expect(check.stdout).toContain(`(${name}: `);
-  });
+  }, 120_000);
 
   it("vcw jobs check fails on a webhook secretEnv or a Slack urlEnv that is unset, naming the variable", async () => {
     const home = tempDir("vcw-checks-");
@@ -63,7 +63,7 @@ describe("mistakes caught at start", () => {
     });
     expect(set.code, set.stderr).toBe(0);
     expect(set.stdout + set.stderr).not.toContain("s3cret-value");
-  });
+  }, 120_000);
 
   it("vcw start refuses such a sink, naming the variable, before it starts anything", async () => {
     const home = tempDir("vcw-checks-");
@@ -81,7 +81,7 @@ describe("mistakes caught at start", () => {
       expect(start.stderr).toContain("VCW_TEST_UNSET_SLACK_URL");
       expect(start.stderr).not.toContain("embedded simulator started");
     }
-  });
+  }, 120_000);
 
   it("a second vcw start on a taken HTTP address fails before starting anything", async () => {
     const home = tempDir("vcw-checks-");
@@ -90,7 +90,7 @@ describe("mistakes caught at start", () => {
     const env = cliEnv(home, "", { VCS_BASE_URL: "", VCW_HTTP_ADDR: `127.0.0.1:${port}` });
     const first = spawnVcw(["start"], env);
     try {
-      await waitFor(() => (first.logs().includes("daemon running") ? true : undefined), 30_000, "first up");
+      await waitFor(() => (first.logs().includes("daemon running") ? true : undefined), 60_000, "first up");
       for (const round of [1, 2]) {
         const second = await runCli(["start"], env, 30_000);
         expect(second.code, `round ${round}`).toBe(1);
@@ -104,7 +104,7 @@ describe("mistakes caught at start", () => {
       first.child.kill("SIGTERM");
       await first.exited;
     }
-  });
+  }, 120_000);
 
   it("npm run demo leaves no key behind in the Redis it used, run twice", async () => {
     const prefix = `vcw-test-${randomBytes(4).toString("hex")}`;

@@ -43,6 +43,8 @@ export function redisKeys(prefix: string) {
     limiter: `${prefix}:limit:{service}`,
     /** Daemon processes running now, with where their HTTP surface is (refreshed while they run). */
     daemons: `${prefix}:daemons`,
+    /** A dashboard session signed out before it expired (kept until it would have). */
+    revokedSession: (id: string) => `${prefix}:http:revoked:{${id}}`,
     /** A marker of this deployment's data: gone means Redis lost its data (restarted without persistence). */
     epoch: `${prefix}:epoch`,
   };

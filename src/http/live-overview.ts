@@ -11,6 +11,7 @@ const EMPTY: Omit<Overview, "generatedAt" | "redis"> = {
   campaigns: [],
   campaignCounts: [],
   failedDeliveries: [],
+  pendingCampaigns: [],
 };
 
 /**
@@ -85,6 +86,11 @@ export function present(o: Overview, reveal: boolean): Overview & { phones: "mas
       recent: c.recent.map((t) => ({ ...t, phone: maskPhone(t.phone) })),
     })),
     inFlight: o.inFlight.map((f) => ({ ...f, file: maskPhonesIn(f.file) })),
+    pendingCampaigns: o.pendingCampaigns.map((c) => ({
+      ...c,
+      file: maskPhonesIn(c.file),
+      name: maskPhonesIn(c.name),
+    })),
     recentFiles: o.recentFiles.map((f) => ({
       ...f,
       file: maskPhonesIn(f.file),

@@ -29,6 +29,17 @@ export interface Overview {
   /** Every kept campaign, by job and state (the dashboard lists only the latest). */
   campaignCounts: { job: string; state: CampaignInfo["state"]; count: number }[];
   failedDeliveries: FailedDelivery[];
+  /** Campaigns asked for and not yet created: these can still be canceled. */
+  pendingCampaigns: PendingCampaign[];
+}
+
+export interface PendingCampaign {
+  id: string | undefined;
+  job: string;
+  file: string;
+  name: string;
+  /** Not created before this time (follow-up spacing), ISO; null: as soon as a worker takes it. */
+  notBefore: string | null;
 }
 
 export interface QueueView {
@@ -61,6 +72,8 @@ export interface FileInFlight {
 }
 
 export interface RecentFile {
+  /** The import's job id: a rejected file is re-run by it. */
+  id: string | undefined;
   job: string;
   file: string;
   outcome: "imported" | "rejected";
@@ -80,6 +93,9 @@ export interface CampaignView {
   file: string;
   state: CampaignInfo["state"];
   attempt: number;
+  /** When its calls may start (ISO), and the zone its window is read in. */
+  scheduledAt: string;
+  zone: string;
   createdAt: number;
   endedAt: number;
   contacts: number;
@@ -111,7 +127,7 @@ export interface OverviewSources {
   watched: () => ReadonlySet<string>;
 }
 
-const LISTED = { inFlight: 20, recentFiles: 15, campaigns: 12, failedDeliveries: 10 };
+const LISTED = { inFlight: 20, recentFiles: 15, campaigns: 12, failedDeliveries: 10, pendingCampaigns: 20 };
 const COUNTED_STATES = [
   "waiting",
   "active",
@@ -150,7 +166,31 @@ export async function readOverview(src: OverviewSources): Promise<Overview> {
     recentFiles: await recentFiles(src.queues, src.jobs()),
     ...campaigns,
     failedDeliveries: await failedDeliveries(src.queues),
+    pendingCampaigns: await pendingCampaigns(src.queues),
   };
+}
+
+/** The zone a campaign's times are read in: its callees' own, else its job's window's, else UTC. */
+function zoneOf(info: CampaignInfo, def: JobDefinition | undefined): string {
+  if (info.zone) return info.zone;
+  const start = def?.campaign?.start;
+  const zone = typeof start === "object" && "window" in start ? start.window.timezone : undefined;
+  return zone && zone !== "callee" ? zone : "UTC";
+}
+
+async function pendingCampaigns(queues: Queues): Promise<PendingCampaign[]> {
+  const jobs = await queues.campaigns.getJobs(
+    ["waiting", "delayed", "prioritized", "paused"],
+    0,
+    LISTED.pendingCampaigns - 1,
+  );
+  return jobs.filter(Boolean).map((j) => ({
+    id: j.id,
+    job: j.data.job,
+    file: j.data.original,
+    name: j.data.name,
+    notBefore: j.data.notBefore ? new Date(j.data.notBefore).toISOString() : null,
+  }));
 }
 
 async function jobView(def: JobDefinition, watched: ReadonlySet<string>, paused: boolean): Promise<JobView> {
@@ -215,6 +255,7 @@ async function recentFiles(queues: Queues, defs: ReadonlyMap<string, JobDefiniti
       const name = s.errorsFile ? basename(s.errorsFile) : `${j.data.file}.summary.json`;
       const there = def ? await isFile(join(dropFolder(def.inbox)[folder], name)) : false;
       return {
+        id: j.id,
         job: j.data.job,
         file: j.data.original,
         outcome: imported ? "imported" : "rejected",
@@ -276,6 +317,8 @@ async function readCampaigns(
         file: c.info.file,
         state: c.info.state,
         attempt: c.info.attempt,
+        scheduledAt: c.info.scheduledAt,
+        zone: zoneOf(c.info, src.jobs().get(c.info.job)),
         createdAt: c.createdAt,
         endedAt: c.endedAt,
         contacts: c.totals.contacts,

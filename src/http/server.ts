@@ -6,6 +6,7 @@ import type { JobDefinition } from "../config/job-definition.ts";
 import type { Settings } from "../config/settings.ts";
 import { formatAddress, isLoopback, type ListenAddress } from "../lib/listen-address.ts";
 import type { Queues } from "../queue/queues.ts";
+import { installActions } from "./actions.ts";
 import { installAuth } from "./auth.ts";
 import { installBoard } from "./board.ts";
 import { installCsrf } from "./csrf.ts";
@@ -116,6 +117,11 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   o.metrics.readState(() => live.get());
   app.get("/metrics", async (_req, reply) =>
     reply.type(o.metrics.registry.contentType).send(await o.metrics.registry.metrics()),
+  );
+  installActions(
+    app,
+    { redis: o.overview.redis, keys: o.overview.keys, queues: o.queues, jobs: o.jobs, logger },
+    o.token !== undefined,
   );
   await installBoard(app, o.queues, o.token !== undefined);
   const dashboard = installDashboard(app, {

@@ -1,5 +1,5 @@
-import { campaignKey } from "../../pipeline/campaign/lifecycle.ts";
 import type { Controls } from "../../pipeline/campaign/controls.ts";
+import { campaignKey } from "../../pipeline/campaign/lifecycle.ts";
 import type { Queues } from "../queues.ts";
 
 /** The service has no operation to stop a campaign once it exists (docs/spec-gaps.md). */

@@ -36,7 +36,11 @@ export async function runAction(ctx: ActionContext, action: Action, who: string)
   }
   const what = maskPhonesIn(describeAction(action));
   const message = maskPhonesIn(result.message);
-  (result.ok ? ctx.logger.info : ctx.logger.warn).call(ctx.logger, { who, action: what, count: result.count }, `operator action: ${what}: ${message}`);
+  (result.ok ? ctx.logger.info : ctx.logger.warn).call(
+    ctx.logger,
+    { who, action: what, count: result.count },
+    `operator action: ${what}: ${message}`,
+  );
   return { ...result, message };
 }
 
@@ -50,7 +54,10 @@ async function run(ctx: ActionContext, a: Action): Promise<ActionResult> {
       if (ctx.jobs().size > 0 && !ctx.jobs().has(a.job))
         return refused(`no job "${a.job}" (jobs: ${[...ctx.jobs().keys()].join(", ")})`);
       return (await controls.pause(a.job))
-        ? done(1, `job ${a.job} paused: no contact is sent and no campaign created until it is resumed; ${NO_STOP}`)
+        ? done(
+            1,
+            `job ${a.job} paused: no contact is sent and no campaign created until it is resumed; ${NO_STOP}`,
+          )
         : done(0, `job ${a.job} was already paused`);
     case "resume":
       return (await controls.resume(a.job))
@@ -101,7 +108,10 @@ async function failedMatching(
   return out;
 }
 
-async function retryAll(ctx: ActionContext, a: Extract<Action, { kind: "retry-all" }>): Promise<ActionResult> {
+async function retryAll(
+  ctx: ActionContext,
+  a: Extract<Action, { kind: "retry-all" }>,
+): Promise<ActionResult> {
   const keep = (j: Job) =>
     (a.sink === undefined || (j.data as { sink?: string }).sink === a.sink) &&
     (a.job === undefined || (j.data as { job?: string }).job === a.job);

@@ -10,13 +10,14 @@ import { findReport, MAX_SERVED_BYTES, reportText } from "./report-file.ts";
 /** The page's files, read once; nothing else is served from the disk by name. */
 const ASSETS: Record<string, { file: string; type: string }> = {
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
+  "/common.js": { file: "common.js", type: "text/javascript; charset=utf-8" },
   "/dashboard.js": { file: "dashboard.js", type: "text/javascript; charset=utf-8" },
   "/dashboard.css": { file: "dashboard.css", type: "text/css; charset=utf-8" },
 };
-const ASSET_DIR = fileURLToPath(new URL("./dashboard/", import.meta.url));
+export const ASSET_DIR = fileURLToPath(new URL("./dashboard/", import.meta.url));
 
 /** No inline script, no other origin: the page can only talk to this server. */
-const PAGE_HEADERS = {
+export const PAGE_HEADERS = {
   "content-security-policy":
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",

@@ -8,6 +8,7 @@ import type { RedisKeys } from "../lib/redis-keys.ts";
 import type { CampaignStore, StoredCampaign } from "../pipeline/results/campaign-store.ts";
 import type { CampaignInfo, Payload } from "../pipeline/results/model.ts";
 import type { DeliveryJobData, ImportJobData, QueueKind, Queues } from "../queue/queues.ts";
+import { zoneOf } from "./campaign-rows.ts";
 import { reportUrl } from "./report-file.ts";
 
 /**
@@ -168,14 +169,6 @@ export async function readOverview(src: OverviewSources): Promise<Overview> {
     failedDeliveries: await failedDeliveries(src.queues),
     pendingCampaigns: await pendingCampaigns(src.queues),
   };
-}
-
-/** The zone a campaign's times are read in: its callees' own, else its job's window's, else UTC. */
-function zoneOf(info: CampaignInfo, def: JobDefinition | undefined): string {
-  if (info.zone) return info.zone;
-  const start = def?.campaign?.start;
-  const zone = typeof start === "object" && "window" in start ? start.window.timezone : undefined;
-  return zone && zone !== "callee" ? zone : "UTC";
 }
 
 async function pendingCampaigns(queues: Queues): Promise<PendingCampaign[]> {

@@ -9,6 +9,8 @@ import type { Queues } from "../queue/queues.ts";
 import { installActions } from "./actions.ts";
 import { installAuth } from "./auth.ts";
 import { installBoard } from "./board.ts";
+import { campaignIndex } from "./campaign-index.ts";
+import { installCampaignsPage } from "./campaigns-page.ts";
 import { installCsrf } from "./csrf.ts";
 import { installDashboard } from "./dashboard.ts";
 import { type HealthSources, installHealth } from "./health.ts";
@@ -130,6 +132,11 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     canReveal: o.token !== undefined,
     maxStreams: sec.maxStreams,
     ...(o.dashboardEveryMs ? { everyMs: o.dashboardEveryMs } : {}),
+  });
+  installCampaignsPage(app, {
+    index: campaignIndex(o.overview),
+    store: o.overview.store,
+    canReveal: o.token !== undefined,
   });
   try {
     await app.listen({ host: o.address.host, port: o.address.port });

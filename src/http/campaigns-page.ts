@@ -71,7 +71,9 @@ export function installCampaignsPage(app: FastifyInstance, o: CampaignsPageOptio
   );
 
   app.get("/api/campaigns", async (req, reply) => {
-    const q = Query.safeParse(req.query);
+    // An empty field of the filter form means "any".
+    const given = Object.entries(req.query as Record<string, string>).filter(([, v]) => v !== "");
+    const q = Query.safeParse(Object.fromEntries(given));
     if (!q.success)
       return reply.code(400).send({
         error: q.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),

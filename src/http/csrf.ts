@@ -23,11 +23,12 @@ const tokenOf = (req: FastifyRequest): string | undefined => {
 /** Whether a state-changing request comes from a page of this server (or from no page at all). */
 function sameOrigin(req: FastifyRequest, publicOrigin: string | undefined): boolean {
   const origin = req.headers.origin;
-  if (origin === undefined) {
-    // No Origin: not a browser's request, unless the browser says where it came from.
-    const site = req.headers["sec-fetch-site"];
-    return site === undefined || site === "same-origin" || site === "none";
-  }
+  const site = req.headers["sec-fetch-site"];
+  // "null": a page under `Referrer-Policy: no-referrer` (ours) posting a form. Then the browser's
+  // Sec-Fetch-Site decides: "same-origin" only ("same-site" is another port of this host, too).
+  if (origin === "null") return site === "same-origin";
+  // No Origin: not a browser's request, unless the browser says where it came from.
+  if (origin === undefined) return site === undefined || site === "same-origin" || site === "none";
   return origin === `${req.protocol}://${req.headers.host}` || origin === publicOrigin;
 }
 

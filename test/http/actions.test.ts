@@ -1,22 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { readFileSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
-import {
-  contactsCsv,
-  drop,
-  quietLogger,
-  summaryOf,
-  testSettings,
-  waitFor,
-  writeJob,
-} from "../support/daemon.ts";
+import { contactsCsv, drop, quietLogger, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { validAssistant, validDialer } from "../support/fixtures.ts";
 import { captureLogs } from "../support/log-capture.ts";
 import { useSimulator } from "../support/simulator.ts";
+import { campaignJobYaml, startHook } from "./console-fixtures.ts";
 
 const TOKEN = "op-token-5d1f0c9e8b7a6d4c";
 const bearer = { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" };
@@ -24,40 +16,30 @@ const bearer = { authorization: `Bearer ${TOKEN}`, "content-type": "application/
 describe("operator actions over HTTP (the code the CLI runs too)", () => {
   const t = useSimulator({ timeScale: 100 });
   let daemon: Daemon | undefined;
-  let receiver: Server | undefined;
+  let receiver: Awaited<ReturnType<typeof startHook>> | undefined;
   afterEach(async () => {
     await daemon?.close();
-    receiver?.close();
+    await receiver?.close();
     daemon = undefined;
     receiver = undefined;
   });
-
-  /** A webhook receiver that answers 500 until `up`. */
-  async function hook() {
-    const state = { up: false, received: 0 };
-    receiver = createServer((req, res) => {
-      req.resume();
-      req.on("end", () => {
-        if (state.up) state.received += 1;
-        res.writeHead(state.up ? 200 : 500).end("{}");
-      });
-    });
-    await new Promise<void>((resolve) => receiver!.listen(0, "127.0.0.1", resolve));
-    return { state, url: `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook` };
-  }
 
   /** Job "leads": a campaign per file (polled every second), its summaries to `sinks` when given. */
   async function campaignJob(dir: string, inbox: string, sinks?: string) {
     const assistant = `Ava ${randomBytes(3).toString("hex")}`;
     await t.client.assistants.create(validAssistant({ name: assistant }));
     const dialer = (await t.client.dialers.create(validDialer())).id!;
-    writeJob(dir, "leads", inbox, `seg-${randomBytes(3).toString("hex")} {file}`);
-    const job = join(dir, "leads.yaml");
-    const campaign = `campaign:\n  assistant:\n    name: ${assistant}\n  dialer:\n    id: ${dialer}\n  start: asap\npolling:\n  schedule: "* * * * * *"\n`;
-    writeFileSync(
-      job,
-      `${readFileSync(job, "utf8")}${campaign}${sinks ? "summaries:\n  sinks: [hook]\n" : ""}`,
-    );
+    mkdirSync(dir, { recursive: true });
+    const yaml = campaignJobYaml({
+      name: "leads",
+      inbox,
+      segment: `seg-${randomBytes(3).toString("hex")} {file}`,
+      assistant,
+      dialer,
+      start: ["  start: asap"],
+      sinks: sinks ? ["hook"] : [],
+    });
+    writeFileSync(join(dir, "leads.yaml"), yaml);
     if (sinks) writeFileSync(join(dir, "sinks.yaml"), sinks);
   }
 
@@ -95,6 +77,22 @@ describe("operator actions over HTTP (the code the CLI runs too)", () => {
     const bad = await act({ kind: "retry", queue: "nowhere", id: "1" });
     expect(bad.status).toBe(400);
     expect(bad.message).toMatch(/^queue: /);
+    // A campaign asked for but not yet created (a follow-up spaced a minute out) is canceled.
+    const request = {
+      job: "leads",
+      sha256: "ab".repeat(32),
+      gen: 1,
+      original: "later.csv",
+      segmentId: "s",
+      attempt: 1,
+      name: "leads later follow-up 1",
+    };
+    const pending = await daemon!.queues.campaigns.add("create", request, { delay: 60_000 });
+    const canceled = await act({ kind: "cancel", campaign: pending.id! });
+    expect(canceled).toMatchObject({ status: 200, ok: true, count: 1 });
+    expect(canceled.message).toContain("canceled before it was created: leads later follow-up 1");
+    expect(await daemon!.queues.campaigns.getJob(pending.id!)).toBeUndefined();
+    expect(await act({ kind: "cancel", campaign: pending.id! })).toMatchObject({ status: 409 });
     expect(await act({ kind: "pause", job: "nobody" })).toMatchObject({
       status: 409,
       message: /no job "nobody"/,
@@ -145,11 +143,12 @@ describe("operator actions over HTTP (the code the CLI runs too)", () => {
   });
 
   it("retries every failed delivery of one sink, and re-runs every rejected file of one job", async () => {
-    const receiver = await hook();
+    const hook = await startHook();
+    receiver = hook;
     const { act, inbox, daemon } = await start(
       { VCW_HTTP_TOKEN: TOKEN, VCW_DELIVERY_ATTEMPTS: "1" },
       quietLogger(),
-      `sinks:\n  hook:\n    type: webhook\n    url: ${receiver.url}\n    timeoutMs: 1000\n`,
+      hook.sinksYaml,
     );
     drop(inbox, "tuesday.csv", contactsCsv(2, { from: 61_000 }));
     drop(inbox, "broken.csv", "name,email\nNo Phone,a@example.com\n");
@@ -160,13 +159,13 @@ describe("operator actions over HTTP (the code the CLI runs too)", () => {
       "a delivery failed",
     );
     expect(failed).toBe(true);
-    receiver.state.up = true;
+    hook.state.up = true;
     const other = await act({ kind: "retry-all", queue: "deliveries", sink: "elsewhere" });
     expect(other).toMatchObject({ status: 200, count: 0 });
     const retried = await act({ kind: "retry-all", queue: "deliveries", sink: "hook" });
     expect(retried.status).toBe(200);
     expect(retried.count).toBeGreaterThan(0);
-    await waitFor(() => (receiver.state.received >= retried.count ? true : undefined), 20_000, "redelivered");
+    await waitFor(() => (hook.state.received >= retried.count ? true : undefined), 20_000, "redelivered");
 
     const [rejected] = await daemon.queues.imports.getFailed();
     const rerun = await act({ kind: "retry-all", queue: "imports", job: "leads" });

@@ -112,6 +112,12 @@ describe("the operator's surface holds against a hostile page", () => {
     );
     expect(evil.status).toBe(403);
     expect(evil.body).toContain("this server's own pages");
+    // The same from a page that hides its origin: the browser still says it is another site's.
+    const hidden = await add(
+      { origin: "null", "sec-fetch-site": "same-site", "content-type": "application/x-www-form-urlencoded" },
+      "name=injected&data=%7B%7D",
+    );
+    expect(hidden.status).toBe(403);
     // Same origin but no CSRF token (a form can't read the cookie to send it).
     const noToken = await add({ origin: url, "content-type": "application/json" }, json);
     expect(noToken.status).toBe(403);

@@ -391,7 +391,14 @@ function connect() {
   source.addEventListener("error", () => {
     live.textContent = "reconnecting…";
     live.className = "pill bad";
-    if (source.readyState === EventSource.CLOSED) setTimeout(connect, 30_000);
+    if (source.readyState !== EventSource.CLOSED) return;
+    // Refused (too many open dashboards): show the overview once, try the stream again later.
+    live.textContent = "not live: too many dashboards open";
+    fetch(`/api/overview${show ? "?phones=show" : ""}`)
+      .then((r) => (r.ok ? r.json() : undefined))
+      .then((o) => o && render(o))
+      .catch(() => undefined);
+    setTimeout(connect, 30_000);
   });
 }
 

@@ -135,7 +135,6 @@ const COUNTED_STATES = [
   "delayed",
   "prioritized",
   "waiting-children",
-  "paused",
   "completed",
   "failed",
 ] as const;
@@ -173,7 +172,7 @@ export async function readOverview(src: OverviewSources): Promise<Overview> {
 
 async function pendingCampaigns(queues: Queues): Promise<PendingCampaign[]> {
   const jobs = await queues.campaigns.getJobs(
-    ["waiting", "delayed", "prioritized", "paused"],
+    ["waiting", "delayed", "prioritized"],
     0,
     LISTED.pendingCampaigns - 1,
   );

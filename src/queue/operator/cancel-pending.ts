@@ -22,7 +22,7 @@ export async function cancelPendingCampaign(
 ): Promise<CancelOutcome> {
   const matches = (j: { id?: string | undefined; data: { original: string } }) =>
     j.id === what || j.data.original === what;
-  const pending = (await queues.campaigns.getJobs(["waiting", "delayed", "paused", "prioritized"])).filter(
+  const pending = (await queues.campaigns.getJobs(["waiting", "delayed", "prioritized"])).filter(
     (j) => j && matches(j),
   );
   if (pending.length === 0) {

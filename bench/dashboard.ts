@@ -66,7 +66,13 @@ async function openStreams(url: string, n: number) {
         req.on("error", fail);
       }),
   );
-  return { served: open.length, refused, close: () => open.forEach((r) => r.destroy()) };
+  return {
+    served: open.length,
+    refused,
+    close: () => {
+      for (const r of open) r.destroy();
+    },
+  };
 }
 
 async function seed(redis: Redis, prefix: string, n: number): Promise<void> {

@@ -50,7 +50,8 @@ function zoned(iso, zone) {
 }
 
 const num = (n) => (n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US"));
-const time = (iso) => (iso ? new Date(iso).toLocaleTimeString() : "–");
+/** A time in the viewer's own zone, with its date and the zone named. */
+const time = (iso) => zoned(iso, Intl.DateTimeFormat().resolvedOptions().timeZone);
 const badge = (text, kind) => el("span", { class: `badge ${kind || text}` }, text);
 
 function fillTable(id, rows, empty, columns) {

@@ -218,7 +218,11 @@ function renderCampaigns(o) {
         bar(
           c.final,
           c.contacts,
-          c.contacts ? `${num(c.final)} / ${num(c.contacts)} calls final` : "waiting for the first poll",
+          c.contacts
+            ? `${num(c.final)} / ${num(c.contacts)} calls final`
+            : phase.kind === "waiting"
+              ? "no call before its start"
+              : "waiting for the first poll",
         ),
         el(
           "div",

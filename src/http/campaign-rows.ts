@@ -1,9 +1,10 @@
 import type { JobDefinition } from "../config/job-definition.ts";
+import { instantOf, wallClock } from "../lib/time-zone.ts";
 import type { StoredCampaign } from "../pipeline/results/campaign-store.ts";
 
 /** What the campaigns view says a campaign is doing: one before its start waits, it does not "run". */
-export type Phase = "waiting" | "calling" | "finished" | "stuck";
-export const PHASES: readonly Phase[] = ["waiting", "calling", "finished", "stuck"];
+export type Phase = "waiting" | "calling" | "past-window" | "finished" | "stuck";
+export const PHASES: readonly Phase[] = ["waiting", "calling", "past-window", "finished", "stuck"];
 
 /** One campaign as the campaigns view lists it. Pure data: phones are not in it. */
 export interface CampaignRow {
@@ -43,9 +44,28 @@ export function zoneOf(info: StoredCampaign["info"], def: JobDefinition | undefi
   return zone && zone !== "callee" ? zone : "UTC";
 }
 
-export function phaseOf(c: StoredCampaign, now: number): Phase {
+/** The job's calling window, if its campaigns start in one. */
+function windowOf(def: JobDefinition | undefined): { to: string; timezone: string } | undefined {
+  const start = def?.campaign?.start;
+  return typeof start === "object" && "window" in start ? start.window : undefined;
+}
+
+/**
+ * When the window a campaign started in closes: its closing time (`to`) on the day of its start,
+ * in the campaign's zone. Calls still not final after it go on only if the service keeps them.
+ */
+export function windowCloses(scheduledAt: string, to: string, zone: string): number {
+  const wall = wallClock(Date.parse(scheduledAt), zone);
+  const [h, m] = to.split(":").map(Number);
+  return instantOf(wall - (wall % 86_400_000) + (h! * 60 + m!) * 60_000, zone);
+}
+
+export function phaseOf(c: StoredCampaign, now: number, def?: JobDefinition): Phase {
   if (c.info.state !== "active") return c.info.state;
-  return Date.parse(c.info.scheduledAt) > now ? "waiting" : "calling";
+  if (Date.parse(c.info.scheduledAt) > now) return "waiting";
+  const window = windowOf(def);
+  if (window && now >= windowCloses(c.info.scheduledAt, window.to, zoneOf(c.info, def))) return "past-window";
+  return "calling";
 }
 
 export function toRow(c: StoredCampaign, def: JobDefinition | undefined, now: number): CampaignRow {
@@ -56,7 +76,7 @@ export function toRow(c: StoredCampaign, def: JobDefinition | undefined, now: nu
     file: c.info.file,
     zone: zoneOf(c.info, def),
     scheduledAt: c.info.scheduledAt,
-    phase: phaseOf(c, now),
+    phase: phaseOf(c, now, def),
     attempt: c.info.attempt,
     contacts: c.totals.contacts,
     final: c.totals.final,

@@ -44,8 +44,21 @@ describe("the campaigns view's rows", () => {
     expect(phaseOf(stored(1, { state: "stuck" }), NOW)).toBe("stuck");
   });
 
+  it("a campaign still calling after its window's closing time that day is past its window", () => {
+    const window = {
+      campaign: { start: { window: { from: "08:00", to: "11:00", timezone: "America/Los_Angeles" } } },
+    } as never;
+    // Started 08:00 in Los Angeles (16:00 UTC, standard time); the window closes at 11:00 there.
+    const started = stored(0, { scheduledAt: "2026-11-23T16:00:00Z" });
+    expect(phaseOf(started, Date.parse("2026-11-23T18:59:00Z"), window)).toBe("calling");
+    expect(phaseOf(started, Date.parse("2026-11-23T19:00:00Z"), window)).toBe("past-window");
+    expect(phaseOf(started, Date.parse("2026-11-23T19:00:00Z"))).toBe("calling");
+  });
+
   it("reads the zone from the campaign, else from its job's window, else UTC", () => {
-    const window = { campaign: { start: { window: { timezone: "America/Los_Angeles" } } } } as never;
+    const window = {
+      campaign: { start: { window: { from: "00:00", to: "23:59", timezone: "America/Los_Angeles" } } },
+    } as never;
     expect(toRow(stored(1, { zone: "America/New_York" }), window, NOW).zone).toBe("America/New_York");
     expect(toRow(stored(1), window, NOW).zone).toBe("America/Los_Angeles");
     expect(toRow(stored(1), undefined, NOW).zone).toBe("UTC");

@@ -12,6 +12,7 @@ const EMPTY: Omit<Overview, "generatedAt" | "redis"> = {
   campaignCounts: [],
   failedDeliveries: [],
   pendingCampaigns: [],
+  preflights: [],
 };
 
 /**

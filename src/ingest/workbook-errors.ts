@@ -52,5 +52,9 @@ export type WorkbookErrors = ReturnType<typeof workbookErrors>;
 export function workbookError(error: unknown, file: string): IngestFileError {
   if (error instanceof IngestFileError) return error;
   const message = (error as Error).message;
-  return new IngestFileError("unreadable", file, `not a readable Excel workbook (.xlsx): ${message}`);
+  // yauzl's words when a part inflates past the size the archive states for it.
+  const lying = /too many bytes in the stream/.test(message)
+    ? "; a part inflates past the size the archive states for it (a damaged or crafted file)"
+    : "";
+  return new IngestFileError("unreadable", file, `not a readable Excel workbook (.xlsx): ${message}${lying}`);
 }

@@ -43,10 +43,6 @@ export class ZipArchive {
     return this.parts.get(name.replace(/^\//, "").toLowerCase());
   }
 
-  names(): string[] {
-    return [...this.parts.values()].map((e) => e.fileName);
-  }
-
   /** The part's inflated bytes, as a stream. */
   open(entry: Entry): Promise<Readable> {
     return this.zip.openReadStreamPromise(entry);

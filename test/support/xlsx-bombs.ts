@@ -30,8 +30,14 @@ async function deflatePart(content: PartContent) {
   return { data: Buffer.concat(out), crc, size };
 }
 
-/** A ZIP archive of deflated parts, in the order given. */
-export async function zipArchive(parts: [name: string, content: PartContent][]): Promise<Buffer> {
+/**
+ * A ZIP archive of deflated parts, in the order given. `stated` makes the archive lie about the
+ * inflated size of the parts it names.
+ */
+export async function zipArchive(
+  parts: [name: string, content: PartContent][],
+  stated: Record<string, number> = {},
+): Promise<Buffer> {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
@@ -45,7 +51,7 @@ export async function zipArchive(parts: [name: string, content: PartContent][]):
       b.writeUInt16LE(8, at - 6); // deflate
       b.writeUInt32LE(crc, at);
       b.writeUInt32LE(data.length, at + 4);
-      b.writeUInt32LE(size, at + 8);
+      b.writeUInt32LE(stated[name] ?? size, at + 8);
       b.writeUInt16LE(Buffer.byteLength(name), at + 12);
       return b;
     };
@@ -149,7 +155,11 @@ const GOOD = inlineRow(["Ana Lima", "+1 415 555 0100"], 2);
  * thousand times the archive's size. `where: "unread"` puts it in a second sheet behind a small,
  * valid first one, which alone is read.
  */
-export function zipBomb(inflatedBytes: number, where: "read" | "unread" = "read"): Promise<Buffer> {
+export function zipBomb(
+  inflatedBytes: number,
+  where: "read" | "unread" = "read",
+  stated: Record<string, number> = {},
+): Promise<Buffer> {
   const bomb = sheetXml(function* () {
     yield HEADER;
     yield* repeat(GOOD, Math.ceil(inflatedBytes / GOOD.length));
@@ -165,7 +175,7 @@ export function zipBomb(inflatedBytes: number, where: "read" | "unread" = "read"
           { name: "Contacts", xml: small },
           { name: "Archive", xml: bomb },
         ];
-  return zipArchive(workbookParts(sheets, "<sst/>"));
+  return zipArchive(workbookParts(sheets, "<sst/>"), stated);
 }
 
 /** A shared-strings table of `count` strings (`text` each) behind a small sheet that uses one. */

@@ -1,12 +1,19 @@
+import type { Entry } from "yauzl";
 import { zipIsWhole } from "./file-kind.ts";
 import { IngestFileError } from "./ingest-file-error.ts";
 import type { IngestOptions } from "./options.ts";
 import type { RowSource } from "./row-source.ts";
+import type { SharedStrings } from "./shared-strings.ts";
 import { readSharedStrings } from "./shared-strings-part.ts";
 import { type SheetRow, sheetRows } from "./sheet-rows.ts";
 import { type WorkbookErrors, workbookError, workbookErrors } from "./workbook-errors.ts";
-import { workbookLimits } from "./workbook-limits.ts";
-import { type PartReading, readWorkbookModel, type SheetEntry } from "./workbook-parts.ts";
+import { type WorkbookLimits, workbookLimits } from "./workbook-limits.ts";
+import {
+  type PartReading,
+  readWorkbookModel,
+  type SheetEntry,
+  type WorkbookModel,
+} from "./workbook-parts.ts";
 import { InflateBudget, type XmlLimit, xmlText } from "./xml-stream.ts";
 import { ZipArchive } from "./zip-archive.ts";
 
@@ -103,15 +110,44 @@ async function openSheet(
       ? errors.text(`the shared string ${read.size + 1}`)
       : errors.sharedStrings(limit, read.size),
   );
-  const where = (row: number) => `the sheet "${chosen.name}", row ${row}`;
-  let line = 0;
-  const sheetSoFar = () => `the sheet "${chosen.name}"${line ? ` after row ${line}` : ""}`;
-  const refuse = (limit: XmlLimit) => partError(errors, limit, sheetSoFar());
-  const xml = xmlText(await archive.open(entry), budget, budget.limit, limits.textChars, refuse);
-  const iterator: AsyncGenerator<SheetRow> = sheetRows(xml, {
+  const source = await sheetSource(archive, entry, chosen.name, file, {
     strings,
     formats: model.formats,
     date1904: model.date1904,
+    budget,
+    limits,
+    errors,
+  });
+  return { source, sheet: chosen.name, sheets };
+}
+
+interface SheetReading {
+  strings: SharedStrings;
+  formats: WorkbookModel["formats"];
+  date1904: boolean;
+  budget: InflateBudget;
+  limits: WorkbookLimits;
+  errors: WorkbookErrors;
+}
+
+/** The chosen sheet's rows, streamed from its part; reading stops, and the archive closes, on close(). */
+async function sheetSource(
+  archive: ZipArchive,
+  entry: Entry,
+  name: string,
+  file: string,
+  r: SheetReading,
+): Promise<RowSource> {
+  const { errors, limits, budget } = r;
+  const where = (row: number) => `the sheet "${name}", row ${row}`;
+  let line = 0;
+  const sheetSoFar = () => `the sheet "${name}"${line ? ` after row ${line}` : ""}`;
+  const refuse = (limit: XmlLimit) => partError(errors, limit, sheetSoFar());
+  const xml = xmlText(await archive.open(entry), budget, budget.limit, limits.textChars, refuse);
+  const iterator: AsyncGenerator<SheetRow> = sheetRows(xml, {
+    strings: r.strings,
+    formats: r.formats,
+    date1904: r.date1904,
     maxChars: limits.textChars,
     refuse: (limit, row) => (limit === "text" ? errors.text(where(row)) : errors.columns(where(row))),
   });
@@ -136,7 +172,7 @@ async function openSheet(
       return { done: false, value: next.value.cells };
     },
   };
-  return { source: { rows, lineOf: () => line, close }, sheet: chosen.name, sheets };
+  return { rows, lineOf: () => line, close };
 }
 
 function partError(errors: WorkbookErrors, limit: XmlLimit, where: string): IngestFileError {

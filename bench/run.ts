@@ -11,6 +11,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   poll: () => import("./poll.ts"),
   campaigns: () => import("./campaigns.ts"),
   requests: () => import("./contact-requests.ts"),
+  workbooks: () => import("./workbooks.ts"),
 };
 
 const args = process.argv.slice(2);

@@ -51,6 +51,8 @@ export function redisKeys(prefix: string) {
     inboxClaim: (pathHash: string) => `${prefix}:inbox:{${pathHash}}`,
     /** A SCAN pattern matching every key of this prefix (a one-off run forgets what it wrote). */
     everything: `${prefix}:*`,
+    /** A dashboard session signed out before it expired (kept until it would have). */
+    revokedSession: (id: string) => `${prefix}:http:revoked:{${id}}`,
     /** Resources as code: what was applied (`kind/name` -> JSON), and the lock of `vcw apply`. */
     resources: `${prefix}:resources:{state}`,
     resourcesLock: `${prefix}:resources:{state}:lock`,

@@ -1,4 +1,4 @@
-import { Command, CommanderError } from "commander";
+import { Argument, Command, CommanderError } from "commander";
 import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
@@ -14,6 +14,7 @@ import { startCommand, workerCommand } from "./commands/start.ts";
 import { statusCommand } from "./commands/status.ts";
 import { suppressCommand } from "./commands/suppress.ts";
 import { validateCommand } from "./commands/validate.ts";
+import { bashCompletion, zshCompletion } from "./completion.ts";
 import { packageVersion } from "./version.ts";
 
 export function buildProgram(): Command {
@@ -37,8 +38,18 @@ export function buildProgram(): Command {
     .addCommand(apiCommand())
     .addCommand(validateCommand())
     .addCommand(jobsCommand());
+  program.addCommand(completionCommand(program));
   withExitOverride(program);
   return program;
+}
+
+function completionCommand(program: Command): Command {
+  return new Command("completion")
+    .description("Print a shell completion script: source <(vcw completion bash), or zsh")
+    .addArgument(new Argument("<shell>", "bash or zsh").choices(["bash", "zsh"]))
+    .action((shell: "bash" | "zsh") => {
+      process.stdout.write(shell === "bash" ? bashCompletion(program) : zshCompletion(program));
+    });
 }
 
 /** commander's errors thrown, not exited on, in every command: main() gives them their status. */

@@ -12,7 +12,8 @@ export function retryCommand(): Command {
       "Send the failed jobs of a queue back to it (a rejected file is retried by dropping it again)",
     )
     .argument("<queue>", `one of ${RETRYABLE.join(", ")}`)
-    .action(async (name: string) => {
+    .option("--json", "print one JSON object: the queue and how many jobs were sent back")
+    .action(async (name: string, o: { json?: boolean }) => {
       if (!(RETRYABLE as readonly string[]).includes(name)) {
         throw new CliError(
           name === "imports"
@@ -26,7 +27,8 @@ export function retryCommand(): Command {
           const queue = queues[name as (typeof RETRYABLE)[number]];
           const failed = await queue.getFailedCount();
           await queue.retryJobs({ state: "failed" });
-          console.log(`${failed} failed ${name} job(s) sent back to the queue`);
+          if (o.json) process.stdout.write(`${JSON.stringify({ queue: name, retried: failed })}\n`);
+          else console.log(`${failed} failed ${name} job(s) sent back to the queue`);
         } finally {
           await closeQueues(queues);
         }

@@ -2,6 +2,8 @@ import { Argument, Command, CommanderError } from "commander";
 import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
+import { applyCommand } from "./commands/apply.ts";
+import { callCommand } from "./commands/call.ts";
 import { contactCommand } from "./commands/contact.ts";
 import { cancelCommand, pauseCommands } from "./commands/controls.ts";
 import { demoCommand } from "./commands/demo.ts";
@@ -37,7 +39,9 @@ export function buildProgram(): Command {
     .addCommand(simulatorCommand())
     .addCommand(apiCommand())
     .addCommand(validateCommand())
-    .addCommand(jobsCommand());
+    .addCommand(jobsCommand())
+    .addCommand(applyCommand())
+    .addCommand(callCommand());
   program.addCommand(completionCommand(program));
   withExitOverride(program);
   return program;

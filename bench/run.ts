@@ -5,11 +5,13 @@
  */
 const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promise<void> }>> = {
   client: () => import("./client-throughput.ts"),
+  dashboard: () => import("./dashboard.ts"),
   ingest: () => import("./ingest.ts"),
   import: () => import("./import.ts"),
   poll: () => import("./poll.ts"),
   campaigns: () => import("./campaigns.ts"),
   requests: () => import("./contact-requests.ts"),
+  workbooks: () => import("./workbooks.ts"),
 };
 
 const args = process.argv.slice(2);

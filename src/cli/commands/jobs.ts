@@ -9,10 +9,17 @@ export function jobsCommand(): Command {
       "Validate every job definition and sink (their variables set too); print each error with its file, line and path",
     )
     .argument("[dir]", "folder of job definitions (default: VCW_JOBS_DIR, else ./jobs)")
-    .action(async (given: string | undefined) => {
+    .option("--json", "print one JSON object: the jobs loaded and every problem")
+    .action(async (given: string | undefined, o: { json?: boolean }) => {
       const dir = given ?? (process.env.VCW_JOBS_DIR || "jobs");
       const loaded = await loadJobs(dir);
       const problems = [...loaded.problems, ...unsetSinkVariables(loaded, process.env)];
+      if (problems.length > 0 || loaded.jobs.length === 0) process.exitCode = 1;
+      if (o.json) {
+        const jobs = loaded.jobs.map(({ file, job }) => ({ file, name: job.name, inbox: job.inbox }));
+        process.stdout.write(`${JSON.stringify({ jobs, problems: problems.map(formatProblem) })}\n`);
+        return;
+      }
       for (const { file, job } of loaded.jobs)
         console.log(
           `ok   ${file} (${job.name}: ${job.inbox} -> segment ${"id" in job.segment ? job.segment.id : `"${job.segment.name}"`})`,
@@ -20,7 +27,6 @@ export function jobsCommand(): Command {
       for (const problem of problems) console.error(`fail ${formatProblem(problem)}`);
       if (loaded.jobs.length === 0 && problems.length === 0)
         console.error(`no job definitions (*.yaml) in ${dir}`);
-      if (problems.length > 0 || loaded.jobs.length === 0) process.exitCode = 1;
     });
   return jobs;
 }

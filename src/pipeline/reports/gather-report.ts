@@ -1,0 +1,100 @@
+import type { JobDefinition } from "../../config/job-definition.ts";
+import type { CampaignStore } from "../results/campaign-store.ts";
+import type { ResultRecord } from "../results/model.ts";
+import { CallEnds } from "./call-ends.ts";
+import type { CallFact } from "./figures.ts";
+import { importFacts } from "./import-facts.ts";
+import type { ReportModel, ReportPeriod } from "./model.ts";
+import { ReportBuilder } from "./report-builder.ts";
+
+export interface ReportSources {
+  store: CampaignStore;
+  /** Deliveries that failed for good, when the caller can read them (the queue layer). */
+  failedDeliveries?: (since: number) => Promise<{ sink: string; reason: string; at: number }[]>;
+  /** VCW_PUBLIC_URL: campaigns link to their results there. */
+  publicUrl?: string | undefined;
+}
+
+/** Where a campaign's results are read: a link on the public URL, else the command that prints them. */
+export const resultsOf = (publicUrl: string | undefined) => (id: string) =>
+  publicUrl
+    ? `${publicUrl.replace(/\/+$/, "")}/reports/campaigns/${encodeURIComponent(id)}`
+    : `vcw report ${id}`;
+
+/** The zone a campaign's callees' hours are read in. */
+function calleeZone(def: JobDefinition, zone: string | undefined, fallback: string): string {
+  if (zone) return zone;
+  const start = def.campaign?.start;
+  if (start && start !== "asap" && "window" in start)
+    return start.window.timezone === "callee"
+      ? (start.window.fallbackTimezone ?? fallback)
+      : start.window.timezone;
+  return fallback;
+}
+
+/**
+ * The report of `period` for `defs` (one job, or all), read from what vcw keeps: every campaign
+ * the store still has (30 days), its transitions in the two periods and the records of the calls
+ * that ended then, one campaign at a time; and the jobs' import summaries.
+ */
+export async function gatherReport(
+  defs: readonly JobDefinition[],
+  period: ReportPeriod,
+  sources: ReportSources,
+  now: number,
+  job = defs.length === 1 ? defs[0]!.name : "all",
+): Promise<ReportModel> {
+  const union = (pick: (d: JobDefinition) => readonly string[]) => [...new Set(defs.flatMap(pick))];
+  const builder = new ReportBuilder({
+    job,
+    period,
+    reached: union((d) => d.polling.statuses.reached),
+    optedOut: union((d) => d.polling.statuses.optedOut),
+    now,
+    resultsOf: resultsOf(sources.publicUrl),
+  });
+  const from = Date.parse(period.from);
+  const to = Date.parse(period.to);
+  const since = from - (to - from);
+  for (const def of defs) {
+    for (const id of (await sources.store.allOf(def.name)).sort()) {
+      const stored = await sources.store.get(id);
+      if (!stored || !builder.concerns(stored.createdAt, stored.endedAt)) continue;
+      const ends = new CallEnds(def.polling.statuses);
+      for await (const t of sources.store.transitionsBetween(id, since, to)) ends.add(t);
+      builder.addCampaign({
+        info: stored.info,
+        totals: stored.totals,
+        zone: calleeZone(def, stored.info.zone, period.timezone),
+        calls: await callFacts(sources.store, id, ends.ends),
+      });
+    }
+    if (def.campaign || def.inbox) for await (const f of importFacts(def.inbox, since)) builder.addFile(f);
+  }
+  for (const d of (await sources.failedDeliveries?.(from)) ?? []) builder.addFailedDelivery(d);
+  return builder.build();
+}
+
+/** The calls that ended, with what their records say (read in batches). */
+async function callFacts(
+  store: CampaignStore,
+  id: string,
+  ends: Map<string, { at: number; status: string }>,
+): Promise<CallFact[]> {
+  const phones = [...ends.keys()];
+  const records = phones.length > 0 ? await store.records(id, phones) : [];
+  return phones.map((phone, i) => {
+    const end = ends.get(phone)!;
+    const r: Partial<ResultRecord> = records[i] ?? {};
+    return {
+      phone,
+      status: end.status,
+      at: end.at,
+      durationSec: r.durationSec ?? 0,
+      sentiment: r.sentiment ?? "",
+      meeting: r.meeting ?? false,
+      transferred: r.transferred ?? false,
+      messageSent: r.messageSent ?? false,
+    };
+  });
+}

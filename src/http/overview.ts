@@ -298,7 +298,7 @@ async function failedDeliveries(queues: Queues): Promise<FailedDelivery[]> {
       id: j.id,
       sink: j.data.sink,
       kind: p.kind,
-      campaign: p.kind === "digest" ? null : p.campaign.name,
+      campaign: "campaign" in p ? p.campaign.name : null,
       attempts: j.attemptsMade,
       failedAt: j.finishedOn ? new Date(j.finishedOn).toISOString() : null,
       reason: j.failedReason,

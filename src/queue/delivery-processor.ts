@@ -11,7 +11,7 @@ export function createDeliveryProcessor(d: WorkDeps) {
     const def = d.sinks()[name];
     if (!def) throw new UnrecoverableError(`no sink named "${name}" is configured`);
     const sink = createSink(name, def, { logger: d.logger.child({ sink: name }) });
-    const campaignId = payload.kind === "digest" ? undefined : payload.campaign.id;
+    const campaignId = "campaign" in payload ? payload.campaign.id : undefined;
     try {
       await sink.deliver({
         idempotencyKey,

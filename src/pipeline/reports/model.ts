@@ -114,6 +114,8 @@ export interface ReportModel {
   reachByLocalHour: LocalHour[];
   problems: ReportProblem[];
   previous: { period: ReportPeriod; totals: ReportTotals; files: ReportFiles };
+  /** The page of this report on the daemon (VCW_PUBLIC_URL set): Slack and e-mail link to it. */
+  pageUrl?: string;
   change: Record<"contactsCalled" | "calls" | "reached" | "reachRate" | "optedOut" | "meetings", Change>;
 }
 

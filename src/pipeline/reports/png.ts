@@ -1,0 +1,19 @@
+import { createRequire } from "node:module";
+import { Resvg } from "@resvg/resvg-js";
+import { CHART_FONT } from "./charts.ts";
+
+const require = createRequire(import.meta.url);
+/** A font shipped in a package, so text renders on a bare machine (resvg reads TTF/OTF, not WOFF). */
+const FONT_FILES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"].map((f) =>
+  require.resolve(`dejavu-fonts-ttf/ttf/${f}`),
+);
+
+/** A PNG of an SVG at twice its size (sharp on high-density screens), for mail clients that show no SVG. */
+export function svgToPng(svg: string, scale = 2): Buffer {
+  const resvg = new Resvg(svg, {
+    font: { fontFiles: FONT_FILES, loadSystemFonts: false, defaultFontFamily: CHART_FONT },
+    fitTo: { mode: "zoom", value: scale },
+    background: "white",
+  });
+  return resvg.render().asPng();
+}

@@ -56,6 +56,8 @@ export interface Settings {
   httpAddr: Setting<ListenAddress | undefined>;
   /** Needed for everything but /livez and /readyz when set; required off the loopback interface. */
   httpToken: Setting<string | undefined>;
+  /** Where people reach the daemon's pages (VCW_PUBLIC_URL): reports link to them. */
+  publicUrl: Setting<string | undefined>;
 }
 
 export const DEFAULT_HTTP_ADDR: ListenAddress = { host: "127.0.0.1", port: 9400 };
@@ -122,6 +124,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     simTimeScale: int("VCW_SIM_TIME_SCALE", 60),
     httpAddr: from("VCW_HTTP_ADDR", (v) => parseListenAddress(v), DEFAULT_HTTP_ADDR, "default"),
     httpToken: from("VCW_HTTP_TOKEN", parseToken, undefined, "not set: loopback only, no token asked"),
+    publicUrl: from("VCW_PUBLIC_URL", parsePublicUrl, undefined, "not set: reports carry no links"),
   };
 }
 
@@ -167,4 +170,10 @@ export function describeSettings(s: Settings): string[] {
       return `${name}: ${describeTarget(setting.value as RedisTarget)} (${setting.source})`;
     return `${name}: ${show(setting.value)} (${setting.source})`;
   });
+}
+
+/** An http(s) URL without a trailing slash; reports append their paths to it. */
+function parsePublicUrl(v: string): string {
+  if (!/^https?:\/\/[^\s/]+/.test(v)) throw new Error(`VCW_PUBLIC_URL must be an http(s) URL, not ${v}`);
+  return v.replace(/\/+$/, "");
 }

@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
+import { campaignsCommand } from "./commands/campaigns.ts";
 import { contactCommand } from "./commands/contact.ts";
 import { cancelCommand, pauseCommands } from "./commands/controls.ts";
 import { demoCommand } from "./commands/demo.ts";
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
     .addCommand(importCommand())
     .addCommand(statusCommand())
     .addCommand(reportCommand())
+    .addCommand(campaignsCommand())
     .addCommand(retryCommand())
     .addCommand(suppressCommand())
     .addCommand(contactCommand())

@@ -8,46 +8,16 @@ import { createSink } from "../../src/queue/create-sink.ts";
 import { emailSink, subjectOf } from "../../src/sinks/email-sink.ts";
 import { SinkError } from "../../src/sinks/sink-error.ts";
 import { fixedReport } from "../support/report-fixture.ts";
+import { startSmtpServer } from "../support/smtp.ts";
 
 const PASSWORD = "smtp-pass-SECRET-77aa";
 
-/** A real SMTP server on a free port, requiring a login, keeping each message it accepts. */
-function smtp() {
-  const received: ParsedMail[] = [];
-  const server = new SMTPServer({
-    authOptional: false,
-    allowInsecureAuth: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onAuth(auth, _session, cb) {
-      if (auth.username === "vcw" && auth.password === PASSWORD) return cb(null, { user: "vcw" });
-      return cb(new Error("Invalid username or password"));
-    },
-    onData(stream, _session, cb) {
-      simpleParser(stream)
-        .then((m) => {
-          received.push(m);
-          cb();
-        })
-        .catch(cb);
-    },
-  });
-  return {
-    received,
-    server,
-    async start() {
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      return (server.server.address() as AddressInfo).port;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 describe("the email sink", () => {
-  const s = smtp();
+  let s: Awaited<ReturnType<typeof startSmtpServer>>;
   let port = 0;
   beforeAll(async () => {
-    port = await s.start();
+    s = await startSmtpServer({ user: "vcw", password: PASSWORD });
+    port = s.port;
   });
   afterAll(() => s.close());
 
@@ -82,6 +52,7 @@ describe("the email sink", () => {
     }
     const html = String(m.html);
     expect(html).not.toContain("<svg");
+    for (const img of images) expect(html).toContain(`src="cid:${img.cid}"`);
     // The figures of the campaigns it ran, in both parts.
     for (const text of [m.text ?? "", html]) {
       expect(text).toContain("North leads");

@@ -71,11 +71,13 @@ export function reportFileBase(r: ReportModel): string {
     day: "2-digit",
     hour: "2-digit",
     minute: "2-digit",
+    second: "2-digit",
     hourCycle: "h23",
   })
     .format(new Date(r.period.to))
     .replace(" ", "T")
-    .replace(":", "");
+    .replaceAll(":", "")
+    .replace(/00$/, ""); // seconds only when the cron has them
   const label = r.period.label
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")

@@ -21,12 +21,14 @@ export interface ReportEmail {
 /** The report as an e-mail: an HTML part with inline PNG charts, and a plain-text part. */
 export async function reportEmail(r: ReportModel): Promise<ReportEmail> {
   const charts = await reportCharts(r);
-  const images = charts.map((c) => ({
-    filename: `${c.id}.png`,
-    cid: `${c.id}@vcw`,
-    contentType: "image/png" as const,
-    content: svgToPng(c.svg),
-  }));
+  const images = await Promise.all(
+    charts.map(async (c) => ({
+      filename: `${c.id}.png`,
+      cid: `${c.id}@vcw`,
+      contentType: "image/png" as const,
+      content: await svgToPng(c.svg),
+    })),
+  );
   const html = reportHtml(r, charts, {
     chart: (c) => `<img src="cid:${esc(c.id)}@vcw" alt="${esc(c.title)}" width="100%">`,
   });

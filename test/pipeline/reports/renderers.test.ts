@@ -18,7 +18,7 @@ describe("report renderings", () => {
     for (const c of charts) expect(c.svg).toMatch(/^<svg[^>]*viewBox/);
     expect(charts[1]!.svg).toContain("callee's local hour");
     expect(charts[2]!.svg).toContain("meetings");
-    const png = svgToPng(charts[0]!.svg);
+    const png = await svgToPng(charts[0]!.svg);
     expect(png.subarray(1, 4).toString()).toBe("PNG");
   });
 

@@ -83,6 +83,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
           queues,
           jobs: () => jobs,
           metrics: metrics!,
+          publicUrl: s.publicUrl.value,
         })
       : undefined;
     if (http) {

@@ -11,6 +11,7 @@ import { type HealthSources, installHealth } from "./health.ts";
 import { liveOverview } from "./live-overview.ts";
 import type { Metrics } from "./metrics.ts";
 import type { OverviewSources } from "./overview.ts";
+import { installReportsPage } from "./reports-page.ts";
 
 export interface HttpServerOptions {
   address: ListenAddress;
@@ -20,6 +21,8 @@ export interface HttpServerOptions {
   queues: Queues;
   jobs: () => ReadonlyMap<string, JobDefinition>;
   metrics: Metrics;
+  /** VCW_PUBLIC_URL: report pages link campaigns' results there. */
+  publicUrl?: string | undefined;
   /** How often a live dashboard gets news; tests make it quicker. */
   dashboardEveryMs?: number;
 }
@@ -46,7 +49,7 @@ function listenError(error: NodeJS.ErrnoException, at: string): Error {
 }
 
 /**
- * The operator's surface of one daemon process: /livez, /readyz, /metrics, the dashboard at /,
+ * The operator's surface of one daemon process: /livez, /readyz, /metrics, the dashboard at /, reports at /reports,
  * Bull Board at /admin/queues. Refuses to listen beyond loopback without a token.
  */
 export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer> {
@@ -70,6 +73,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     canReveal: o.token !== undefined,
     ...(o.dashboardEveryMs ? { everyMs: o.dashboardEveryMs } : {}),
   });
+  installReportsPage(app, { store: o.overview.store, jobs: o.jobs, publicUrl: o.publicUrl });
   try {
     await app.listen({ host: o.address.host, port: o.address.port });
   } catch (error) {

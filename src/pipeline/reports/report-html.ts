@@ -30,14 +30,17 @@ table{width:100%;border-collapse:collapse;background:#fff;font-size:.85rem}
 th,td{text-align:left;padding:6px;border-bottom:1px solid #dee2e6;vertical-align:top}
 td.n,th.n{text-align:right}
 .scroll{overflow-x:auto}
+nav{font-size:.9rem;margin-bottom:8px}nav a{margin-right:12px}
 ul.problems li{color:#c92a2a}
-@media print{body{background:none;font-size:11pt}main{max-width:none;padding:0}
+@media print{nav{display:none}body{background:none;font-size:11pt}main{max-width:none;padding:0}
 .card,figure,table,section{break-inside:avoid}a{color:inherit;text-decoration:none}.scroll{overflow:visible}}
 `;
 
 export interface HtmlOptions {
   /** How a chart is placed: inline SVG (the page), or an image (e-mail, by Content-ID). */
   chart?: (c: Chart) => string;
+  /** Links above the title (the daemon's Reports view: other periods, other jobs); trusted HTML. */
+  nav?: string;
 }
 
 const inlineSvg = (c: Chart) => c.svg;
@@ -81,6 +84,7 @@ export function reportHtml(r: ReportModel, charts: readonly Chart[], o: HtmlOpti
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(reportTitle(r))}</title><style>${STYLE}</style></head>
 <body><main>
+${o.nav ? `<nav>${o.nav}</nav>` : ""}
 <h1>${esc(reportTitle(r))}</h1>
 <div class="period">${esc(periodText(r.period))}</div>
 <div class="cards">${cards}</div>

@@ -8,6 +8,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   ingest: () => import("./ingest.ts"),
   import: () => import("./import.ts"),
   poll: () => import("./poll.ts"),
+  report: () => import("./report.ts"),
 };
 
 const args = process.argv.slice(2);

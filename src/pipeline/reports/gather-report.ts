@@ -57,22 +57,38 @@ export async function gatherReport(
   const to = Date.parse(period.to);
   const since = from - (to - from);
   for (const def of defs) {
-    for (const id of (await sources.store.allOf(def.name)).sort()) {
-      const stored = await sources.store.get(id);
-      if (!stored || !builder.concerns(stored.createdAt, stored.endedAt)) continue;
-      const ends = new CallEnds(def.polling.statuses);
-      for await (const t of sources.store.transitionsBetween(id, since, to)) ends.add(t);
-      builder.addCampaign({
-        info: stored.info,
-        totals: stored.totals,
-        zone: calleeZone(def, stored.info.zone, period.timezone),
-        calls: await callFacts(sources.store, id, ends.ends),
-      });
+    const ids = (await sources.store.allOf(def.name)).sort();
+    // A few campaigns read at once (Redis round trips overlap), added in order: memory holds a batch.
+    for (let i = 0; i < ids.length; i += READ_AT_ONCE) {
+      const batch = await Promise.all(
+        ids.slice(i, i + READ_AT_ONCE).map((id) => campaignFacts(sources.store, def, id, builder, since, to)),
+      );
+      for (const facts of batch)
+        if (facts) builder.addCampaign({ ...facts, zone: calleeZone(def, facts.info.zone, period.timezone) });
     }
     if (def.campaign || def.inbox) for await (const f of importFacts(def.inbox, since)) builder.addFile(f);
   }
   for (const d of (await sources.failedDeliveries?.(from)) ?? []) builder.addFailedDelivery(d);
   return builder.build();
+}
+
+/** Campaigns read at once. */
+const READ_AT_ONCE = 16;
+
+/** One campaign's calls that ended in [since, to), or undefined when it has none to give. */
+async function campaignFacts(
+  store: CampaignStore,
+  def: JobDefinition,
+  id: string,
+  builder: ReportBuilder,
+  since: number,
+  to: number,
+) {
+  const stored = await store.get(id);
+  if (!stored || !builder.concerns(stored.createdAt, stored.endedAt)) return undefined;
+  const ends = new CallEnds(def.polling.statuses);
+  for await (const t of store.transitionsBetween(id, since, to)) ends.add(t);
+  return { info: stored.info, totals: stored.totals, calls: await callFacts(store, id, ends.ends) };
 }
 
 /** The calls that ended, with what their records say (read in batches). */

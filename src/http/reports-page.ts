@@ -7,9 +7,12 @@ import { esc } from "../pipeline/reports/report-html.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { summarize } from "../pipeline/results/campaign-totals.ts";
 import { kindOf } from "../pipeline/results/model.ts";
+import type { Queues } from "../queue/queues.ts";
+import { failedDeliveriesOf } from "../queue/report-scheduler.ts";
 
 export interface ReportsPageOptions {
   store: CampaignStore;
+  queues?: Queues;
   jobs: () => ReadonlyMap<string, JobDefinition>;
   publicUrl?: string | undefined;
   /** How long a built page is served again before it is built anew. */
@@ -87,8 +90,13 @@ export function installReportsPage(app: FastifyInstance, o: ReportsPageOptions):
     const key = `${job} ${period.from} ${period.to}`;
     let hit = cache.get(key);
     if (!hit || Date.now() - hit.at > cacheMs) {
-      const html = gatherReport([def], period, { store: o.store, publicUrl: o.publicUrl }, Date.now()).then(
-        (r) => renderReportPage(r, { nav: `<a href="/reports">all reports</a> ${rangeLinks(job)}` }),
+      const sources = {
+        store: o.store,
+        publicUrl: o.publicUrl,
+        ...(o.queues ? { failedDeliveries: failedDeliveriesOf(o.queues) } : {}),
+      };
+      const html = gatherReport([def], period, sources, Date.now()).then((r) =>
+        renderReportPage(r, { nav: `<a href="/reports">all reports</a> ${rangeLinks(job)}` }),
       );
       hit = { at: Date.now(), html };
       html.catch(() => cache.delete(key));

@@ -73,7 +73,12 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     canReveal: o.token !== undefined,
     ...(o.dashboardEveryMs ? { everyMs: o.dashboardEveryMs } : {}),
   });
-  installReportsPage(app, { store: o.overview.store, jobs: o.jobs, publicUrl: o.publicUrl });
+  installReportsPage(app, {
+    store: o.overview.store,
+    queues: o.queues,
+    jobs: o.jobs,
+    publicUrl: o.publicUrl,
+  });
   try {
     await app.listen({ host: o.address.host, port: o.address.port });
   } catch (error) {

@@ -39,6 +39,12 @@ return 1
 
 const KEEP_MARK_MS = 400 * 86_400_000;
 
+/** Deliveries that failed for good since `since` (the latest 100): a report lists them as problems. */
+export const failedDeliveriesOf = (queues: Queues) => async (since: number) =>
+  (await queues.deliveries.getJobs(["failed"], 0, 99))
+    .filter((j) => j && (j.finishedOn ?? 0) >= since)
+    .map((j) => ({ sink: j.data.sink, reason: j.failedReason, at: j.finishedOn ?? 0 }));
+
 /** The ticks of `expression` in `zone` after `after` and up to `until` (ms), oldest first, at most `max`. */
 export function ticksBetween(
   expression: string,
@@ -78,7 +84,12 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
       const send = async (tick: number) => {
         const last = Number((await d.redis.get(mark)) ?? 0);
         const period = scheduledPeriod(entry.period!, tick, zone, last);
-        const report = await gatherReport([def], period, { store: d.store, publicUrl: d.publicUrl }, now());
+        const sources = {
+          store: d.store,
+          publicUrl: d.publicUrl,
+          failedDeliveries: failedDeliveriesOf(d.queues),
+        };
+        const report = await gatherReport([def], period, sources, now());
         if (d.publicUrl)
           report.pageUrl = `${d.publicUrl}/reports/${encodeURIComponent(def.name)}?from=${period.from}&to=${period.to}`;
         const seconds = Math.floor(tick / 1000);

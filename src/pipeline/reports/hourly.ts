@@ -6,15 +6,16 @@ const HOUR = 3_600_000;
 
 /** Where a zone's clock stands against UTC in one hour, cached: a zone's offset changes rarely. */
 class Offsets {
-  private readonly cache = new Map<string, number>();
+  private readonly zones = new Map<string, Map<number, number>>();
   of(instant: number, zone: string): number {
     const hour = instant - (instant % HOUR);
-    const key = `${zone} ${hour}`;
-    let offset = this.cache.get(key);
+    let byHour = this.zones.get(zone);
+    if (!byHour) this.zones.set(zone, (byHour = new Map()));
+    let offset = byHour.get(hour);
     if (offset === undefined) {
       offset = wallClock(hour, zone) - hour;
-      if (this.cache.size > 50_000) this.cache.clear();
-      this.cache.set(key, offset);
+      if (byHour.size > 20_000) byHour.clear();
+      byHour.set(hour, offset);
     }
     return offset;
   }

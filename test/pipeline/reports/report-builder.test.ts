@@ -235,3 +235,37 @@ describe("import summaries", () => {
     });
   });
 });
+
+describe("campaign listings", () => {
+  it("a campaign whose start is still to come is waiting, with its local start and zone", async () => {
+    const { campaignListing, listingLine } = await import("../../../src/pipeline/reports/campaign-list.ts");
+    const now = Date.parse("2026-11-23T10:00:00Z");
+    const stored = {
+      info: info("c9", {
+        state: "active",
+        zone: "America/Los_Angeles",
+        scheduledAt: "2026-11-23T16:00:00.000Z",
+      }),
+      totals: { ...emptyTotals(), contacts: 5 },
+      version: 0,
+      digest: "",
+      createdAt: now,
+      lastChangeAt: now,
+      endedAt: 0,
+      sentVersion: 0,
+    };
+    const c = campaignListing(stored, undefined, now);
+    expect(c).toMatchObject({
+      state: "waiting",
+      zone: "America/Los_Angeles",
+      scheduledStart: {
+        local: "2026-11-23 08:00",
+        zone: "America/Los_Angeles",
+        at: "2026-11-23T16:00:00.000Z",
+      },
+      contacts: 5,
+    });
+    expect(listingLine(c)).toContain("[waiting until 2026-11-23 08:00 America/Los_Angeles]");
+    expect(campaignListing(stored, undefined, Date.parse("2026-11-23T17:00:00Z")).state).toBe("active");
+  });
+});

@@ -4,6 +4,7 @@ import type { Logger } from "pino";
 import { describeSettings, retentionMsOf, type Settings } from "../config/settings.ts";
 import { createMetrics, type Metrics } from "../http/metrics.ts";
 import { type HttpServer, startHttpServer } from "../http/server.ts";
+import { duplicateClient } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
 import { cappedExponential } from "../queue/backoff.ts";
 import { createCampaignProcessor } from "../queue/campaign-processor.ts";
@@ -193,7 +194,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     stableMs: s.stableMs.value,
     retentionMs: retentionMsOf(s),
   };
-  const connection = services.redis.duplicate();
+  const connection = duplicateClient(services.redis);
   services.onClose(() => connection.quit());
   const common = {
     connection,

@@ -46,7 +46,7 @@ export function cancelCommand(): Command {
         const queues = createQueues({ connection: redis, keys });
         const controls = createControls(redis, keys);
         try {
-          const pending = await queues.campaigns.getJobs(["waiting", "delayed", "paused", "prioritized"]);
+          const pending = await queues.campaigns.getJobs(["waiting", "delayed", "prioritized"]);
           const matching = pending.filter((j) => j.id === what || j.data.original === what);
           const done = (await queues.campaigns.getJobs(["completed", "active"])).filter(
             (j) => j.id === what || j.data.original === what,

@@ -1,4 +1,4 @@
-import cronParser from "cron-parser";
+import { CronExpressionParser } from "cron-parser";
 import cron, { type ScheduledTask } from "node-cron";
 import type { Logger } from "pino";
 import { type JobDefinition, reportZoneOf } from "../config/job-definition.ts";
@@ -53,7 +53,7 @@ export function ticksBetween(
   until: number,
   max: number,
 ): number[] {
-  const it = cronParser.parseExpression(expression, { currentDate: new Date(until + 1), tz: zone });
+  const it = CronExpressionParser.parse(expression, { currentDate: new Date(until + 1), tz: zone });
   const out: number[] = [];
   while (out.length < max) {
     const t = it.prev().getTime();

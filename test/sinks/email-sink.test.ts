@@ -1,7 +1,4 @@
-import type { AddressInfo } from "node:net";
-import { type ParsedMail, simpleParser } from "mailparser";
 import pino from "pino";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SinkDefinition } from "../../src/config/sink-definition.ts";
 import { createSink } from "../../src/queue/create-sink.ts";

@@ -10,7 +10,10 @@ class Offsets {
   of(instant: number, zone: string): number {
     const hour = instant - (instant % HOUR);
     let byHour = this.zones.get(zone);
-    if (!byHour) this.zones.set(zone, (byHour = new Map()));
+    if (!byHour) {
+      byHour = new Map();
+      this.zones.set(zone, byHour);
+    }
     let offset = byHour.get(hour);
     if (offset === undefined) {
       offset = wallClock(hour, zone) - hour;

@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import { type JobDefinition, reportZoneOf } from "../config/job-definition.ts";
 import { gatherReport } from "../pipeline/reports/gather-report.ts";
 import { askedPeriod } from "../pipeline/reports/period.ts";
-import { renderReportPage } from "../pipeline/reports/render.ts";
 import { esc } from "../pipeline/reports/report-html.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { summarize } from "../pipeline/results/campaign-totals.ts";
@@ -95,7 +94,11 @@ export function installReportsPage(app: FastifyInstance, o: ReportsPageOptions):
         publicUrl: o.publicUrl,
         ...(o.queues ? { failedDeliveries: failedDeliveriesOf(o.queues) } : {}),
       };
-      const html = gatherReport([def], period, sources, Date.now()).then((r) =>
+      // Charts load Vega: on the first page asked, not at every start.
+      const html = Promise.all([
+        gatherReport([def], period, sources, Date.now()),
+        import("../pipeline/reports/render.ts"),
+      ]).then(([r, { renderReportPage }]) =>
         renderReportPage(r, { nav: `<a href="/reports">all reports</a> ${rangeLinks(job)}` }),
       );
       hit = { at: Date.now(), html };

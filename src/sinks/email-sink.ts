@@ -1,6 +1,5 @@
 import nodemailer from "nodemailer";
 import { periodText } from "../pipeline/reports/format.ts";
-import { reportEmail } from "../pipeline/reports/report-email.ts";
 import type { Payload } from "../pipeline/results/model.ts";
 import type { Delivery, Sink } from "./delivery.ts";
 import { SinkError } from "./sink-error.ts";
@@ -66,7 +65,9 @@ export function emailSink(name: string, o: EmailSinkOptions): Sink {
         });
         const body =
           p.kind === "report"
-            ? await reportEmail(p).then((m) => ({ html: m.html, text: m.text, attachments: m.images }))
+            ? await import("../pipeline/reports/report-email.ts")
+                .then(({ reportEmail }) => reportEmail(p))
+                .then((m) => ({ html: m.html, text: m.text, attachments: m.images }))
             : { text: payloadText(p) };
         await transport.sendMail({
           from: o.from,

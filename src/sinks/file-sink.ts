@@ -6,7 +6,6 @@ import { sweepTemporaryFiles, writeFileAtomic } from "../lib/atomic-file.ts";
 import { safeFileName } from "../lib/safe-file-name.ts";
 import { reportFileBase } from "../pipeline/reports/format.ts";
 import type { ReportModel } from "../pipeline/reports/model.ts";
-import { renderReportPage } from "../pipeline/reports/render.ts";
 import type { Delivery, Sink } from "./delivery.ts";
 import { writeResultsCsv } from "./results-csv.ts";
 
@@ -26,6 +25,8 @@ export { RESULT_COLUMNS, resultRow, writeResultsCsv } from "./results-csv.ts";
 async function writeReport(dir: string, r: ReportModel): Promise<void> {
   const base = safeFileName(reportFileBase(r));
   await writeFileAtomic(join(dir, `${base}.json`), `${JSON.stringify(r, null, 2)}\n`);
+  // Charts load Vega: only when a report is written, so commands that don't pay for it.
+  const { renderReportPage } = await import("../pipeline/reports/render.ts");
   await writeFileAtomic(join(dir, `${base}.html`), await renderReportPage(r));
 }
 

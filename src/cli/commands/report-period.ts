@@ -2,7 +2,6 @@ import { writeFile } from "node:fs/promises";
 import { type JobDefinition, reportZoneOf } from "../../config/job-definition.ts";
 import { gatherReport } from "../../pipeline/reports/gather-report.ts";
 import { askedPeriod } from "../../pipeline/reports/period.ts";
-import { renderReportPage } from "../../pipeline/reports/render.ts";
 import { reportText } from "../../pipeline/reports/report-text.ts";
 import type { CampaignStore } from "../../pipeline/results/campaign-store.ts";
 import { CliError } from "../cli-error.ts";
@@ -33,6 +32,7 @@ export async function printPeriodReport(
   if ("error" in period) throw new CliError(period.error, 2);
   const report = await gatherReport(chosen, period, { store, publicUrl }, now, o.job ?? "all");
   if (o.html) {
+    const { renderReportPage } = await import("../../pipeline/reports/render.ts");
     await writeFile(o.html, await renderReportPage(report));
     if (!o.json) console.log(`report page written to ${o.html}`);
   }

@@ -77,8 +77,8 @@ export function installReportsPage(app: FastifyInstance, o: ReportsPageOptions):
     const range = q.range ?? "24h";
     if (!q.from && !(range in REPORT_RANGES))
       return reply.code(400).send({ error: `range must be one of ${Object.keys(REPORT_RANGES).join(", ")}` });
-    // A range's page is the same for a minute: many viewers, one build.
-    const now = Math.floor(Date.now() / 60_000) * 60_000;
+    // A range's page is the same for a minute (ending at the next whole minute): many viewers, one build.
+    const now = Math.ceil(Date.now() / 60_000) * 60_000;
     const period = askedPeriod(
       q.from ? { from: q.from, to: q.to } : { since: range },
       now,

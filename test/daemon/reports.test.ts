@@ -158,5 +158,5 @@ describe("scheduled reports from a running daemon", () => {
     const all = smtp.received.map((m) => m.messageId);
     expect(new Set(all).size).toBe(all.length);
     expect(existsSync(join(home, "out"))).toBe(true);
-  }, 90_000);
+  }, 150_000);
 });

@@ -1,4 +1,4 @@
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import { periodText } from "../pipeline/reports/format.ts";
 import type { Payload } from "../pipeline/results/model.ts";
 import type { Delivery, Sink } from "./delivery.ts";
@@ -53,8 +53,10 @@ export function emailSink(name: string, o: EmailSinkOptions): Sink {
   return {
     async deliver(d: Delivery) {
       const p = d.payload;
-      let transport: ReturnType<typeof nodemailer.createTransport> | undefined;
+      let transport: Transporter | undefined;
       try {
+        // Loaded on the first mail: commands that send none don't pay for it.
+        const { default: nodemailer } = await import("nodemailer");
         transport = nodemailer.createTransport({
           url: o.url,
           connectionTimeout: o.timeoutMs,

@@ -2,6 +2,8 @@ import { Command, CommanderError } from "commander";
 import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
+import { applyCommand } from "./commands/apply.ts";
+import { callCommand } from "./commands/call.ts";
 import { campaignsCommand } from "./commands/campaigns.ts";
 import { contactCommand } from "./commands/contact.ts";
 import { cancelCommand, pauseCommands } from "./commands/controls.ts";
@@ -37,7 +39,9 @@ export function buildProgram(): Command {
     .addCommand(simulatorCommand())
     .addCommand(apiCommand())
     .addCommand(validateCommand())
-    .addCommand(jobsCommand());
+    .addCommand(jobsCommand())
+    .addCommand(applyCommand())
+    .addCommand(callCommand());
 }
 
 /** Runs the CLI; errors become one clear line on stderr and a non-zero exit status. */

@@ -30,6 +30,10 @@ export function redisKeys(prefix: string) {
     /** Campaigns of a job: all, and those still polled. */
     campaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:all`,
     activeCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:active`,
+    /** Active campaigns of a job by when each is next polled (epoch ms); a tick takes those due. */
+    dueCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:due`,
+    /** How far behind the last poll tick of a job was (the scheduler's own report). */
+    pollLagOf: (job: string) => `${prefix}:campaigns:{${job}}:poll-lag`,
     /** When a job's digest `report` last went out: the next covers what happened since. */
     digestSince: (job: string, report: number) => `${prefix}:campaigns:{${job}}:digest:${report}`,
     /** The last tick a job's scheduled report `report` was sent for: missed ticks are sent at the next start. */
@@ -45,6 +49,14 @@ export function redisKeys(prefix: string) {
     limiter: `${prefix}:limit:{service}`,
     /** Daemon processes running now, with where their HTTP surface is (refreshed while they run). */
     daemons: `${prefix}:daemons`,
+    /** Resources as code: what was applied (`kind/name` -> JSON), and the lock of `vcw apply`. */
+    resources: `${prefix}:resources:{state}`,
+    resourcesLock: `${prefix}:resources:{state}:lock`,
+    /** Which assistant version each campaign (by its key) was made with, until it ends. */
+    resourceUses: `${prefix}:resources:{uses}`,
+    /** A job's test call of one day (taken once), and the last test call of each job. */
+    preflightDay: (job: string, day: string) => `${prefix}:preflight:{${job}}:${day}`,
+    preflights: `${prefix}:preflights`,
     /** A marker of this deployment's data: gone means Redis lost its data (restarted without persistence). */
     epoch: `${prefix}:epoch`,
   };

@@ -1,11 +1,7 @@
 import { DelayedError, type Job } from "bullmq";
-import {
-  campaignName,
-  createCampaignOnce,
-  resolveAssistant,
-  scheduledAtFor,
-} from "../pipeline/campaign/create-campaign.ts";
+import { campaignName, createCampaignOnce, scheduledAtFor } from "../pipeline/campaign/create-campaign.ts";
 import { campaignKey } from "../pipeline/campaign/lifecycle.ts";
+import { campaignRecords } from "../pipeline/resources/campaign-records.ts";
 import type { CampaignInfo } from "../pipeline/results/model.ts";
 import { failFastOnPermanent } from "./failures.ts";
 import type { CampaignJobData } from "./queues.ts";
@@ -47,6 +43,7 @@ async function processCampaign(
       attempt: data.attempt,
     });
   const scheduledAt = scheduledAtFor(c.start, now, data.notBefore ?? now, data.zone);
+  const using = await campaignRecords(d, def, campaignKey(data), now);
   const result = await createCampaignOnce(
     d.client,
     d.redis,
@@ -54,9 +51,9 @@ async function processCampaign(
     campaignKey(data),
     {
       campaigns_name: name,
-      assistant_id: await resolveAssistant(d.client, c.assistant),
+      assistant_id: using.assistantId,
       contacts_id: data.segmentId,
-      dialer_id: c.dialer.id,
+      dialer_id: using.dialerId,
       scheduled_at: scheduledAt,
       is_automation: c.isAutomation,
     },

@@ -3,7 +3,7 @@ import type { Worker } from "bullmq";
 import type { Logger } from "pino";
 import { describeSettings, retentionMsOf, type Settings } from "../config/settings.ts";
 import { createMetrics, type Metrics } from "../http/metrics.ts";
-import { type HttpServer, startHttpServer } from "../http/server.ts";
+import { type HttpServer, httpSecurityOf, startHttpServer } from "../http/server.ts";
 import { duplicateClient } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
 import { cappedExponential } from "../queue/backoff.ts";
@@ -84,7 +84,8 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
           queues,
           jobs: () => jobs,
           metrics: metrics!,
-          publicUrl: s.publicUrl.value,
+          security: httpSecurityOf(s),
+          logger,
         })
       : undefined;
     if (http) {

@@ -49,6 +49,8 @@ export function redisKeys(prefix: string) {
     limiter: `${prefix}:limit:{service}`,
     /** Daemon processes running now, with where their HTTP surface is (refreshed while they run). */
     daemons: `${prefix}:daemons`,
+    /** A dashboard session signed out before it expired (kept until it would have). */
+    revokedSession: (id: string) => `${prefix}:http:revoked:{${id}}`,
     /** Resources as code: what was applied (`kind/name` -> JSON), and the lock of `vcw apply`. */
     resources: `${prefix}:resources:{state}`,
     resourcesLock: `${prefix}:resources:{state}:lock`,

@@ -17,9 +17,7 @@ export interface ReportSources {
 
 /** Where a campaign's results are read: a link on the public URL, else the command that prints them. */
 export const resultsOf = (publicUrl: string | undefined) => (id: string) =>
-  publicUrl
-    ? `${publicUrl.replace(/\/+$/, "")}/reports/campaigns/${encodeURIComponent(id)}`
-    : `vcw report ${id}`;
+  publicUrl ? `${publicUrl.replace(/\/+$/, "")}/campaigns/${encodeURIComponent(id)}` : `vcw report ${id}`;
 
 /** The zone a campaign's callees' hours are read in. */
 function calleeZone(def: JobDefinition, zone: string | undefined, fallback: string): string {

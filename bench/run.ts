@@ -12,6 +12,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   campaigns: () => import("./campaigns.ts"),
   requests: () => import("./contact-requests.ts"),
   workbooks: () => import("./workbooks.ts"),
+  report: () => import("./report.ts"),
 };
 
 const args = process.argv.slice(2);

@@ -4,6 +4,7 @@ import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
 import { applyCommand } from "./commands/apply.ts";
 import { callCommand } from "./commands/call.ts";
+import { campaignsCommand } from "./commands/campaigns.ts";
 import { contactCommand } from "./commands/contact.ts";
 import { cancelCommand, pauseCommands } from "./commands/controls.ts";
 import { demoCommand } from "./commands/demo.ts";
@@ -30,6 +31,7 @@ export function buildProgram(): Command {
     .addCommand(importCommand())
     .addCommand(statusCommand())
     .addCommand(reportCommand())
+    .addCommand(campaignsCommand())
     .addCommand(retryCommand())
     .addCommand(suppressCommand())
     .addCommand(contactCommand())

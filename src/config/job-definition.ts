@@ -73,6 +73,9 @@ const Start = z.union(
 
 const statusList = z.array(z.string().min(1)).min(1);
 
+/** What a scheduled report covers. */
+export const REPORT_PERIODS = ["day", "week", "month", "since-last"] as const;
+
 /**
  * A pipeline, one YAML file in jobs/: a drop folder whose CSV files become contacts of a segment.
  * Later issues add the campaign, polling, report and sink sections.
@@ -221,6 +224,10 @@ export const JobDefinition = z
             pending: statusList.default([...AUDIENCE_STATUSES.pending]).meta({
               description: "Statuses of calls not over yet.",
             }),
+            reached: statusList.default(["completed"]).meta({
+              description:
+                "Statuses that mean the callee was reached: reports count them as reached and give the reach rate.",
+            }),
             unknownIs: z.enum(["final", "pending"]).default("final").meta({
               description:
                 "How a status in no list counts (it is warned about once per campaign and counted under unknown).",
@@ -256,9 +263,25 @@ export const JobDefinition = z
           "Before the job's first campaign of a day (UTC), a playground test call from its assistant and dialer to these numbers (the operator's own).",
       }),
     reports: z
-      .array(z.strictObject({ cron: cronExpression, sinks: z.array(z.string().min(1)).min(1) }))
+      .array(
+        z.strictObject({
+          cron: cronExpression.meta({ description: "When the report is made, in its timezone." }),
+          sinks: z.array(z.string().min(1)).min(1),
+          timezone: ianaZone.optional().meta({
+            description:
+              "IANA zone of the cron and of the report's clock times. Default: the calling window's zone (its fallbackTimezone with timezone: callee), else UTC.",
+          }),
+          period: z.enum(REPORT_PERIODS).optional().meta({
+            description:
+              "What a report covers: the day, week or calendar month ending at its tick, or since-last (since the previous report of this entry). Without it, the entry sends the older digest of campaign summaries.",
+          }),
+        }),
+      )
       .default([])
-      .meta({ description: "Scheduled digests of all of the job's campaigns." }),
+      .meta({
+        description:
+          "Scheduled reports of the job's period: totals, rates, charts and the change from the period before. A tick missed while no daemon ran is sent once at the next start.",
+      }),
   })
   .refine(
     (d) =>
@@ -283,4 +306,13 @@ export type JobDefinition = z.output<typeof JobDefinition>;
 /** The JSON Schema published as jobs/schema.json, so editors autocomplete job files. */
 export function jobJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(JobDefinition, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+}
+
+/** The zone a job's reports are written in when they name none: its calling window's, else UTC. */
+export function reportZoneOf(def: JobDefinition, asked?: string): string {
+  if (asked) return asked;
+  const start = def.campaign?.start;
+  if (!start || start === "asap" || !("window" in start)) return "UTC";
+  const w = start.window;
+  return w.timezone === CALLEE ? (w.fallbackTimezone ?? "UTC") : w.timezone;
 }

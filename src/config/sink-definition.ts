@@ -32,8 +32,21 @@ export const SinkDefinition = z.discriminatedUnion(
         .meta({ description: "Folder for <campaign>.results.csv and <campaign>.events.jsonl." }),
     }),
     z.strictObject({ type: z.literal("log") }),
+    z.strictObject({
+      type: z.literal("email"),
+      urlEnv: envName.meta({
+        description:
+          "Environment variable holding the SMTP URL with its credentials: smtp://user:password@host:587 or smtps://...:465 (a secret).",
+      }),
+      from: z.string().min(3, "must be a sender address such as vcw@example.com"),
+      to: z.array(z.email({ error: "must be an e-mail address" })).min(1, "must name at least one recipient"),
+      subject: z.string().min(1).default("{job}: {kind} {period}").meta({
+        description: "Subject template: {job}, {period}, {kind} (report, final, ...), {campaign}.",
+      }),
+      timeoutMs: z.number().int().positive().default(30_000),
+    }),
   ],
-  { error: "must have type webhook, slack, file or log" },
+  { error: "must have type webhook, slack, file, log or email" },
 );
 
 export type SinkDefinition = z.output<typeof SinkDefinition>;

@@ -14,6 +14,7 @@ import { createFollowUpProcessor } from "../queue/follow-up-processor.ts";
 import { createImportProcessor } from "../queue/import-processor.ts";
 import { createPollProcessor, POLL_CONCURRENCY } from "../queue/poll-processor.ts";
 import { closeQueues, createQueues, type Queues } from "../queue/queues.ts";
+import { startReportScheduler } from "../queue/report-scheduler.ts";
 import { startScheduler } from "../queue/scheduler.ts";
 import { startWorker } from "../queue/start-worker.ts";
 import type { WorkDeps } from "../queue/work-deps.ts";
@@ -124,6 +125,16 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
         logger,
       });
       services.onClose(() => scheduler.stop());
+      const reports = startReportScheduler({
+        jobs,
+        queues,
+        store: services.store,
+        redis,
+        keys,
+        logger,
+        publicUrl: s.publicUrl.value,
+      });
+      services.onClose(() => reports.stop());
       // Redis that has no record of this deployment (first start, or it lost its data): files left in
       // processing/ are taken up after a lease, once any request still in flight has landed.
       const epoch = await watchEpoch(redis, keys, {

@@ -379,7 +379,7 @@ function deliveryOf(j: Job<DeliveryJobData>) {
     id: j.id,
     sink: j.data.sink,
     kind: p.kind,
-    campaign: p.kind === "digest" ? null : p.campaign.name,
+    campaign: "campaign" in p ? p.campaign.name : null,
     attempts: j.attemptsMade,
     reason: j.failedReason ?? "",
   };

@@ -18,6 +18,7 @@ import { allowedHosts, installHostCheck } from "./host-check.ts";
 import { liveOverview } from "./live-overview.ts";
 import type { Metrics } from "./metrics.ts";
 import type { OverviewSources } from "./overview.ts";
+import { installReportsPage } from "./reports-page.ts";
 import { revokedSessions } from "./revoked-sessions.ts";
 
 /** How the surface defends itself: from the VCW_HTTP_* settings and VCW_PUBLIC_URL. */
@@ -83,7 +84,7 @@ function listenError(error: NodeJS.ErrnoException, at: string): Error {
 }
 
 /**
- * The operator's surface of one daemon process: /livez, /readyz, /metrics, the dashboard at /,
+ * The operator's surface of one daemon process: /livez, /readyz, /metrics, the dashboard at /, reports at /reports,
  * Bull Board at /admin/queues. Refuses to listen beyond loopback without a token.
  */
 export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer> {
@@ -137,6 +138,12 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     index: campaignIndex(o.overview),
     store: o.overview.store,
     canReveal: o.token !== undefined,
+  });
+  installReportsPage(app, {
+    store: o.overview.store,
+    queues: o.queues,
+    jobs: o.jobs,
+    publicUrl: sec.publicUrl,
   });
   try {
     await app.listen({ host: o.address.host, port: o.address.port });

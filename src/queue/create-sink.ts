@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { SinkDefinition } from "../config/sink-definition.ts";
 import type { Sink } from "../sinks/delivery.ts";
+import { emailSink } from "../sinks/email-sink.ts";
 import { fileSink } from "../sinks/file-sink.ts";
 import { logSink } from "../sinks/log-sink.ts";
 import { SinkError } from "../sinks/sink-error.ts";
@@ -30,5 +31,18 @@ export function createSink(
       return fileSink({ dir: def.dir });
     case "log":
       return logSink(deps.logger);
+    case "email": {
+      const url = env[def.urlEnv];
+      if (!url) throw new SinkError(name, `the SMTP URL variable ${def.urlEnv} is not set`);
+      if (!/^smtps?:\/\//.test(url))
+        throw new SinkError(name, `the variable ${def.urlEnv} must hold an smtp:// or smtps:// URL`);
+      return emailSink(name, {
+        url,
+        from: def.from,
+        to: def.to,
+        subject: def.subject,
+        timeoutMs: def.timeoutMs,
+      });
+    }
   }
 }

@@ -24,7 +24,7 @@ export function createDeliveryProcessor(d: WorkDeps, o: { perSink?: number } = {
     const inFlight = busy.get(name) ?? 0;
     if (inFlight >= perSink) throw new SinkBusyError(name);
     busy.set(name, inFlight + 1);
-    const campaignId = payload.kind === "digest" ? undefined : payload.campaign.id;
+    const campaignId = "campaign" in payload ? payload.campaign.id : undefined;
     try {
       const sink = createSink(name, def, { logger: d.logger.child({ sink: name }) });
       await sink.deliver({

@@ -70,6 +70,7 @@ export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
       });
     }
     for (const [i, report] of def.reports.entries()) {
+      if (report.period) continue; // a report of a period: report-scheduler.ts
       every(report.cron, `report:${def.name}:${i}`, async (ctx) => {
         const tick = tickOf(ctx);
         // A digest covers the campaigns active now or ended since the last one; with none, none is sent.

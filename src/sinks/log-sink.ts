@@ -5,10 +5,17 @@ import type { Delivery, Sink } from "./delivery.ts";
 export function logSink(logger: Logger): Sink {
   return {
     async deliver(d: Delivery) {
-      logger.info(
-        { summary: d.payload, idempotencyKey: d.idempotencyKey },
-        `campaign summary (${d.payload.kind})`,
-      );
+      const p = d.payload;
+      // A report's campaign list may be long: the log gets its headline figures.
+      if (p.kind === "report")
+        return logger.info(
+          {
+            report: { job: p.job, period: p.period, totals: p.totals, problems: p.problems.length },
+            idempotencyKey: d.idempotencyKey,
+          },
+          "report",
+        );
+      logger.info({ summary: p, idempotencyKey: d.idempotencyKey }, `campaign summary (${p.kind})`);
     },
   };
 }

@@ -1,12 +1,15 @@
+import { reportBlocks } from "../pipeline/reports/report-slack.ts";
 import type { Delivery, Sink } from "./delivery.ts";
 import { postJson } from "./post-json.ts";
 import { payloadText } from "./summary-text.ts";
 
-/** A Slack incoming-webhook message with a readable summary. */
+/** A Slack incoming-webhook message with a readable summary; a report in Block Kit. */
 export function slackSink(name: string, o: { url: string; timeoutMs: number }): Sink {
   return {
     async deliver(d: Delivery) {
-      await postJson(name, o.url, JSON.stringify({ text: payloadText(d.payload) }), {}, o.timeoutMs);
+      const p = d.payload;
+      const body = p.kind === "report" ? reportBlocks(p, p.pageUrl) : { text: payloadText(p) };
+      await postJson(name, o.url, JSON.stringify(body), {}, o.timeoutMs);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { reportText } from "../pipeline/reports/report-text.ts";
 import type { CampaignSummary, Payload } from "../pipeline/results/model.ts";
 
 const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
@@ -40,6 +41,7 @@ export function summaryLines(s: CampaignSummary): string[] {
 }
 
 export function payloadText(p: Payload): string {
+  if (p.kind === "report") return reportText(p);
   if (p.kind !== "digest") return summaryLines(p).join("\n");
   const head = `Digest of job ${p.job} at ${p.at}: ${p.campaigns.length} campaign(s)`;
   return [head, ...p.campaigns.map((s) => summaryLines(s)[0]!)].join("\n");

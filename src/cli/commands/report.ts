@@ -1,27 +1,52 @@
 import { Command } from "commander";
-import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
+import { loadJobs } from "../../config/load-jobs.ts";
+import { type CampaignStore, createCampaignStore } from "../../pipeline/results/campaign-store.ts";
 import { summarize } from "../../pipeline/results/campaign-totals.ts";
 import { kindOf } from "../../pipeline/results/model.ts";
 import { writeResultsCsv } from "../../sinks/file-sink.ts";
 import { summaryLines } from "../../sinks/summary-text.ts";
 import { CliError } from "../cli-error.ts";
 import { withRedis } from "../with-redis.ts";
+import { printPeriodReport } from "./report-period.ts";
+
+/** A campaign by id, else by its name among the jobs' kept campaigns. */
+async function findCampaign(store: CampaignStore, jobs: readonly string[], idOrName: string) {
+  const byId = await store.get(idOrName);
+  if (byId) return byId;
+  for (const job of jobs)
+    for (const id of await store.allOf(job)) {
+      const s = await store.get(id);
+      if (s?.info.name === idOrName) return s;
+    }
+  return undefined;
+}
 
 export function reportCommand(): Command {
   return new Command("report")
-    .description("Print a campaign's summary from what the worker has polled")
-    .argument("<campaign>", "campaign id")
-    .option("--json", "print the summary as one JSON object")
-    .option("--csv <file>", "also write the per-contact results CSV")
-    .action(async (id: string, o) => {
+    .description(
+      "Print a campaign's summary (by id or name), or with no campaign the report of a period: totals, reach, change from the period before",
+    )
+    .argument("[campaign]", "campaign id or name")
+    .option("--json", "print the summary, or the report model, as one JSON object")
+    .option("--csv <file>", "with a campaign: also write the per-contact results CSV")
+    .option("--job <name>", "the report of this job (default: every job)")
+    .option("--since <duration>", "the report of the last 90m, 24h, 7d, 2w... (default 24h)")
+    .option("--from <iso>", "the report from this ISO date-time")
+    .option("--to <iso>", "... to this one (default: now)")
+    .option("--html <file>", "also write the report's page (self-contained HTML)")
+    .action(async (idOrName: string | undefined, o) => {
       await withRedis(async ({ redis, keys, settings }) => {
         const store = createCampaignStore(redis, keys);
-        const stored = await store.get(id);
+        const { jobs } = await loadJobs(settings.jobsDir.value);
+        const defs = new Map(jobs.map(({ job }) => [job.name, job]));
+        if (idOrName === undefined) return printPeriodReport(o, defs, store, settings.publicUrl.value);
+        const stored = await findCampaign(store, [...defs.keys()], idOrName);
         if (!stored)
           throw new CliError(
-            `no campaign ${id} is known to this worker (prefix ${settings.prefix.value})`,
+            `no campaign ${idOrName} is known to this worker (prefix ${settings.prefix.value})`,
             1,
           );
+        const id = stored.info.id;
         const summary = summarize(
           stored.info,
           stored.totals,

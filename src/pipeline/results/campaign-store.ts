@@ -289,6 +289,27 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
       });
     },
 
+    /** The transitions recorded in [from, to) (epoch ms), oldest first, a batch of polls at a time. */
+    async *transitionsBetween(
+      id: string,
+      from: number,
+      to: number,
+    ): AsyncGenerator<Transition & { at: number }> {
+      let start = String(Math.max(0, from));
+      const end = String(Math.max(0, to - 1));
+      for (;;) {
+        const entries = await redis.xrange(events(id), start, end, "COUNT", 100);
+        for (const [streamId, fields] of entries) {
+          const at = Number(streamId.split("-")[0]);
+          const i = fields.indexOf("transitions");
+          const list = i >= 0 ? (JSON.parse(fields[i + 1] ?? "[]") as Transition[]) : [];
+          for (const t of list) yield { ...t, at };
+        }
+        if (entries.length < 100) return;
+        start = `(${entries[entries.length - 1]![0]}`;
+      }
+    },
+
     /** The transitions of the last `polls` polls that changed something, newest first (the dashboard). */
     async recentTransitions(id: string, polls = 2): Promise<(Transition & { at: number })[]> {
       const entries = await redis.xrevrange(events(id), "+", "-", "COUNT", polls);

@@ -1,3 +1,5 @@
+import type { ReportModel } from "../reports/model.ts";
+
 /**
  * The results model: what sinks, the CLI and the dashboard read of campaigns. Types and the few
  * pure helpers that go with them; no I/O.
@@ -86,4 +88,7 @@ export interface DigestReport {
   campaigns: CampaignSummary[];
 }
 
-export type Payload = CampaignSummary | DigestReport;
+/** A report a manager reads (pipeline/reports/model.ts): scheduled reports send it. */
+export type { ReportModel } from "../reports/model.ts";
+
+export type Payload = CampaignSummary | DigestReport | ReportModel;

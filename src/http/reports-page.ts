@@ -1,0 +1,111 @@
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { type JobDefinition, reportZoneOf } from "../config/job-definition.ts";
+import { gatherReport } from "../pipeline/reports/gather-report.ts";
+import { askedPeriod } from "../pipeline/reports/period.ts";
+import { esc } from "../pipeline/reports/report-html.ts";
+import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import { summarize } from "../pipeline/results/campaign-totals.ts";
+import { kindOf } from "../pipeline/results/model.ts";
+import type { Queues } from "../queue/queues.ts";
+import { failedDeliveriesOf } from "../queue/report-scheduler.ts";
+
+export interface ReportsPageOptions {
+  store: CampaignStore;
+  queues?: Queues;
+  jobs: () => ReadonlyMap<string, JobDefinition>;
+  publicUrl?: string | undefined;
+  /** How long a built page is served again before it is built anew. */
+  cacheMs?: number;
+}
+
+/** The ranges the Reports view offers per job. */
+export const REPORT_RANGES = { "24h": "last 24 hours", "7d": "last 7 days" } as const;
+
+/** The page has inline styles and SVG, and nothing else: no script, no other origin. */
+const PAGE_HEADERS = {
+  "content-security-policy":
+    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+  "x-content-type-options": "nosniff",
+  "referrer-policy": "no-referrer",
+  "cache-control": "no-store",
+};
+
+const page = (reply: FastifyReply, html: string) =>
+  reply.headers(PAGE_HEADERS).type("text/html; charset=utf-8").send(html);
+
+const rangeLinks = (job: string) =>
+  Object.entries(REPORT_RANGES)
+    .map(([range, label]) => `<a href="/reports/${encodeURIComponent(job)}?range=${range}">${esc(label)}</a>`)
+    .join(" ");
+
+/**
+ * The Reports view: per job, the report page of the last 24 hours and 7 days (`/reports`,
+ * `/reports/<job>?range=24h|7d`, or `?from=ISO&to=ISO` as scheduled reports link to), and a
+ * campaign's summary (`/reports/campaigns/<id>`), which the pages link to. Behind the dashboard's auth.
+ */
+export function installReportsPage(app: FastifyInstance, o: ReportsPageOptions): void {
+  const cache = new Map<string, { at: number; html: Promise<string> }>();
+  const cacheMs = o.cacheMs ?? 60_000;
+
+  app.get("/reports", async (_req, reply) => {
+    const rows = [...o.jobs().keys()]
+      .sort()
+      .map((job) => `<li><strong>${esc(job)}</strong>: ${rangeLinks(job)}</li>`)
+      .join("");
+    return page(
+      reply,
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>vcw reports</title>
+<style>body{font:15px/1.5 system-ui,sans-serif;margin:16px}a{margin-right:12px}</style></head>
+<body><h1>Reports</h1><p><a href="/">dashboard</a></p><ul>${rows || "<li>no job is defined</li>"}</ul></body></html>`,
+    );
+  });
+
+  app.get("/reports/campaigns/:id", async (req, reply) => {
+    const { id = "" } = req.params as { id?: string };
+    const s = await o.store.get(id);
+    if (!s) return reply.code(404).send({ error: "no such campaign" });
+    return reply
+      .header("cache-control", "no-store")
+      .send(summarize(s.info, s.totals, s.version, kindOf(s.info.state), Date.now()));
+  });
+
+  app.get("/reports/:job", async (req, reply) => {
+    const { job = "" } = req.params as { job?: string };
+    const q = req.query as { range?: string; from?: string; to?: string };
+    const def = o.jobs().get(job);
+    if (!def) return reply.code(404).send({ error: "no such job" });
+    const range = q.range ?? "24h";
+    if (!q.from && !(range in REPORT_RANGES))
+      return reply.code(400).send({ error: `range must be one of ${Object.keys(REPORT_RANGES).join(", ")}` });
+    // A range's page is the same for a minute (ending at the next whole minute): many viewers, one build.
+    const now = Math.ceil(Date.now() / 60_000) * 60_000;
+    const period = askedPeriod(
+      q.from ? { from: q.from, to: q.to } : { since: range },
+      now,
+      reportZoneOf(def),
+    );
+    if ("error" in period) return reply.code(400).send({ error: period.error.replace(/--/g, "") });
+    if (!q.from) period.label = REPORT_RANGES[range as keyof typeof REPORT_RANGES];
+    const key = `${job} ${period.from} ${period.to}`;
+    let hit = cache.get(key);
+    if (!hit || Date.now() - hit.at > cacheMs) {
+      const sources = {
+        store: o.store,
+        publicUrl: o.publicUrl,
+        ...(o.queues ? { failedDeliveries: failedDeliveriesOf(o.queues) } : {}),
+      };
+      // Charts load Vega: on the first page asked, not at every start.
+      const html = Promise.all([
+        gatherReport([def], period, sources, Date.now()),
+        import("../pipeline/reports/render.ts"),
+      ]).then(([r, { renderReportPage }]) =>
+        renderReportPage(r, { nav: `<a href="/reports">all reports</a> ${rangeLinks(job)}` }),
+      );
+      hit = { at: Date.now(), html };
+      html.catch(() => cache.delete(key));
+      for (const [k, v] of cache) if (Date.now() - v.at > cacheMs) cache.delete(k);
+      cache.set(key, hit);
+    }
+    return page(reply, await hit.html);
+  });
+}

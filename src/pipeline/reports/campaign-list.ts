@@ -1,0 +1,66 @@
+import { type JobDefinition, reportZoneOf } from "../../config/job-definition.ts";
+import type { StoredCampaign } from "../results/campaign-store.ts";
+
+export const CAMPAIGN_STATES = ["active", "waiting", "finished", "stuck"] as const;
+export type ListedState = (typeof CAMPAIGN_STATES)[number];
+
+/** One line of `vcw campaigns`. */
+export interface CampaignListing {
+  id: string;
+  name: string;
+  job: string;
+  zone: string;
+  /** Its planned start, as the local date and time in its zone, and the instant. */
+  scheduledStart: { local: string; zone: string; at: string };
+  /** waiting: active, but its start (the calling window) is still to come. */
+  state: ListedState;
+  contacts: number;
+  done: number;
+  reached: number;
+  meetings: number;
+}
+
+const localText = (at: number, zone: string) =>
+  new Intl.DateTimeFormat("sv-SE", {
+    timeZone: zone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(new Date(at));
+
+/** A kept campaign as `vcw campaigns` lists it. Pure. */
+export function campaignListing(
+  s: StoredCampaign,
+  def: JobDefinition | undefined,
+  now: number,
+): CampaignListing {
+  const zone = s.info.zone ?? (def ? reportZoneOf(def) : "UTC");
+  const at = Date.parse(s.info.scheduledAt);
+  const start = Number.isNaN(at) ? now : at;
+  const waiting = s.info.state === "active" && start > now;
+  const reached = def?.polling.statuses.reached ?? ["completed"];
+  return {
+    id: s.info.id,
+    name: s.info.name,
+    job: s.info.job,
+    zone,
+    scheduledStart: { local: localText(start, zone), zone, at: new Date(start).toISOString() },
+    state: waiting ? "waiting" : s.info.state,
+    contacts: s.totals.contacts || s.info.audience || 0,
+    done: s.totals.final,
+    reached: reached.reduce((n, status) => n + (s.totals.byStatus[status] ?? 0), 0),
+    meetings: s.totals.meetings,
+  };
+}
+
+/** How a listing reads on one line: "waiting until 2026-11-24 08:00 America/Los_Angeles". */
+export function listingLine(c: CampaignListing): string {
+  const state =
+    c.state === "waiting"
+      ? `waiting until ${c.scheduledStart.local} ${c.zone}`
+      : `${c.state}, started ${c.scheduledStart.local} ${c.zone}`;
+  return `${c.id}  ${c.name}  [${state}]  contacts ${c.contacts}, done ${c.done}, reached ${c.reached}, meetings ${c.meetings}`;
+}

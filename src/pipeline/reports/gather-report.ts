@@ -1,0 +1,114 @@
+import type { JobDefinition } from "../../config/job-definition.ts";
+import type { CampaignStore } from "../results/campaign-store.ts";
+import type { ResultRecord } from "../results/model.ts";
+import { CallEnds } from "./call-ends.ts";
+import type { CallFact } from "./figures.ts";
+import { importFacts } from "./import-facts.ts";
+import type { ReportModel, ReportPeriod } from "./model.ts";
+import { ReportBuilder } from "./report-builder.ts";
+
+export interface ReportSources {
+  store: CampaignStore;
+  /** Deliveries that failed for good, when the caller can read them (the queue layer). */
+  failedDeliveries?: (since: number) => Promise<{ sink: string; reason: string; at: number }[]>;
+  /** VCW_PUBLIC_URL: campaigns link to their results there. */
+  publicUrl?: string | undefined;
+}
+
+/** Where a campaign's results are read: a link on the public URL, else the command that prints them. */
+export const resultsOf = (publicUrl: string | undefined) => (id: string) =>
+  publicUrl ? `${publicUrl.replace(/\/+$/, "")}/campaigns/${encodeURIComponent(id)}` : `vcw report ${id}`;
+
+/** The zone a campaign's callees' hours are read in. */
+function calleeZone(def: JobDefinition, zone: string | undefined, fallback: string): string {
+  if (zone) return zone;
+  const start = def.campaign?.start;
+  if (start && start !== "asap" && "window" in start)
+    return start.window.timezone === "callee"
+      ? (start.window.fallbackTimezone ?? fallback)
+      : start.window.timezone;
+  return fallback;
+}
+
+/**
+ * The report of `period` for `defs` (one job, or all), read from what vcw keeps: every campaign
+ * the store still has (30 days), its transitions in the two periods and the records of the calls
+ * that ended then, one campaign at a time; and the jobs' import summaries.
+ */
+export async function gatherReport(
+  defs: readonly JobDefinition[],
+  period: ReportPeriod,
+  sources: ReportSources,
+  now: number,
+  job = defs.length === 1 ? defs[0]!.name : "all",
+): Promise<ReportModel> {
+  const union = (pick: (d: JobDefinition) => readonly string[]) => [...new Set(defs.flatMap(pick))];
+  const builder = new ReportBuilder({
+    job,
+    period,
+    reached: union((d) => d.polling.statuses.reached),
+    optedOut: union((d) => d.polling.statuses.optedOut),
+    now,
+    resultsOf: resultsOf(sources.publicUrl),
+  });
+  const from = Date.parse(period.from);
+  const to = Date.parse(period.to);
+  const since = from - (to - from);
+  for (const def of defs) {
+    const ids = (await sources.store.allOf(def.name)).sort();
+    // A few campaigns read at once (Redis round trips overlap), added in order: memory holds a batch.
+    for (let i = 0; i < ids.length; i += READ_AT_ONCE) {
+      const batch = await Promise.all(
+        ids.slice(i, i + READ_AT_ONCE).map((id) => campaignFacts(sources.store, def, id, builder, since, to)),
+      );
+      for (const facts of batch)
+        if (facts) builder.addCampaign({ ...facts, zone: calleeZone(def, facts.info.zone, period.timezone) });
+    }
+    if (def.campaign || def.inbox) for await (const f of importFacts(def.inbox, since)) builder.addFile(f);
+  }
+  for (const d of (await sources.failedDeliveries?.(from)) ?? []) builder.addFailedDelivery(d);
+  return builder.build();
+}
+
+/** Campaigns read at once. */
+const READ_AT_ONCE = 16;
+
+/** One campaign's calls that ended in [since, to), or undefined when it has none to give. */
+async function campaignFacts(
+  store: CampaignStore,
+  def: JobDefinition,
+  id: string,
+  builder: ReportBuilder,
+  since: number,
+  to: number,
+) {
+  const stored = await store.get(id);
+  if (!stored || !builder.concerns(stored.createdAt, stored.endedAt)) return undefined;
+  const ends = new CallEnds(def.polling.statuses);
+  for await (const t of store.transitionsBetween(id, since, to)) ends.add(t);
+  return { info: stored.info, totals: stored.totals, calls: await callFacts(store, id, ends.ends) };
+}
+
+/** The calls that ended, with what their records say (read in batches). */
+async function callFacts(
+  store: CampaignStore,
+  id: string,
+  ends: Map<string, { at: number; status: string }>,
+): Promise<CallFact[]> {
+  const phones = [...ends.keys()];
+  const records = phones.length > 0 ? await store.records(id, phones) : [];
+  return phones.map((phone, i) => {
+    const end = ends.get(phone)!;
+    const r: Partial<ResultRecord> = records[i] ?? {};
+    return {
+      phone,
+      status: end.status,
+      at: end.at,
+      durationSec: r.durationSec ?? 0,
+      sentiment: r.sentiment ?? "",
+      meeting: r.meeting ?? false,
+      transferred: r.transferred ?? false,
+      messageSent: r.messageSent ?? false,
+    };
+  });
+}

@@ -1,0 +1,79 @@
+import { opendir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import { dropFolder } from "../../inbox/drop-folder.ts";
+import type { FileFact } from "./figures.ts";
+
+const SUMMARY = ".summary.json";
+/** A summary larger than this is not one vcw wrote: it is skipped rather than read into memory. */
+const MAX_SUMMARY_BYTES = 1_000_000;
+
+interface SummaryJson {
+  status?: string;
+  original?: string;
+  file?: string;
+  finishedAt?: string;
+  totals?: {
+    total?: number;
+    valid?: number;
+    rejected?: number;
+    duplicates?: number;
+    codes?: Record<string, number>;
+  };
+  created?: number;
+  audience?: { optedOut?: number; recentlyCalled?: number };
+  reason?: string;
+}
+
+/** What one `<file>.summary.json` says, or undefined when it is not one vcw wrote. */
+export function fileFactOf(text: string): FileFact | undefined {
+  let s: SummaryJson;
+  try {
+    s = JSON.parse(text) as SummaryJson;
+  } catch {
+    return undefined;
+  }
+  const finishedAt = Date.parse(s.finishedAt ?? "");
+  if ((s.status !== "imported" && s.status !== "rejected") || Number.isNaN(finishedAt)) return undefined;
+  const t = s.totals;
+  return {
+    status: s.status,
+    file: s.original ?? s.file ?? "(unnamed)",
+    finishedAt,
+    ...(t
+      ? {
+          rows: {
+            total: t.total ?? 0,
+            valid: t.valid ?? 0,
+            rejected: t.rejected ?? 0,
+            duplicates: t.duplicates ?? 0,
+            codes: t.codes ?? {},
+          },
+        }
+      : {}),
+    ...(s.created !== undefined ? { created: s.created } : {}),
+    ...(s.audience
+      ? { notCalled: { optedOut: s.audience.optedOut ?? 0, recentlyCalled: s.audience.recentlyCalled ?? 0 } }
+      : {}),
+    ...(s.reason ? { reason: s.reason } : {}),
+  };
+}
+
+/**
+ * The import summaries a job's drop folder keeps (done/ and rejected/), one at a time, skipping
+ * those last written before `since` (a summary is written when its file settles).
+ */
+export async function* importFacts(inbox: string, since: number): AsyncGenerator<FileFact> {
+  const folder = dropFolder(inbox);
+  for (const dir of [folder.done, folder.rejected]) {
+    const entries = await opendir(dir).catch(() => undefined);
+    if (!entries) continue;
+    for await (const entry of entries) {
+      if (!entry.isFile() || !entry.name.endsWith(SUMMARY)) continue;
+      const path = join(dir, entry.name);
+      const info = await stat(path).catch(() => undefined);
+      if (!info || info.mtimeMs < since || info.size > MAX_SUMMARY_BYTES) continue;
+      const fact = fileFactOf(await readFile(path, "utf8").catch(() => ""));
+      if (fact) yield fact;
+    }
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * The report model: what a manager reads of one period (a job, or all jobs). Plain data, built by
+ * `report-builder.ts` and read by every renderer (page, e-mail, Slack, JSON). No I/O.
+ */
+
+export interface ReportPeriod {
+  /** ISO instants; `to` is excluded. */
+  from: string;
+  to: string;
+  /** The zone the report's clock times are written in (IANA). */
+  timezone: string;
+  /** How it was asked for: day, week, month, since-last, or a duration/range from the CLI. */
+  label: string;
+}
+
+/** The figures of one period. */
+export interface ReportTotals {
+  /** Distinct numbers whose call ended in the period (as observed by polling). */
+  contactsCalled: number;
+  /** Calls that ended in the period: a contact called by a campaign and its follow-up counts twice. */
+  calls: number;
+  /** Calls that ended in a status of `polling.statuses.reached`. */
+  reached: number;
+  /** reached / calls, 0..1 (0 without calls). */
+  reachRate: number;
+  optedOut: number;
+  meetings: number;
+  transfers: number;
+  messages: number;
+  /** Calls by their final status. */
+  byStatus: Record<string, number>;
+  sentiment: Record<string, number>;
+  talkTime: { totalSec: number; medianSec: number };
+  /** Calls of follow-up campaigns (attempt > 0) and what they added. */
+  followUps: { campaigns: number; calls: number; reached: number; meetings: number };
+}
+
+/** Contact files finished (imported or rejected) in the period. */
+export interface ReportFiles {
+  imported: number;
+  rejected: number;
+  rowsRead: number;
+  valid: number;
+  rowsRejected: number;
+  duplicates: number;
+  /** Problem codes of rejected rows, most frequent first. */
+  rejectedByReason: { reason: string; rows: number }[];
+  /** Contacts created in the service. */
+  contactsCreated: number;
+  /** Valid rows not put in a campaign, and why. */
+  notCalled: { optedOut: number; recentlyCalled: number };
+}
+
+export interface ReportCampaign {
+  id: string;
+  name: string;
+  job: string;
+  zone?: string;
+  scheduledAt: string;
+  state: "active" | "finished" | "stuck";
+  attempt: number;
+  contacts: number;
+  /** Over the campaign's whole life (not only the period). */
+  reached: number;
+  reachRate: number;
+  meetings: number;
+  /** Calls of this campaign that ended in the period. */
+  callsInPeriod: number;
+  /** Where its results are: a link when VCW_PUBLIC_URL is set, else the `vcw report` command. */
+  results: string;
+}
+
+export interface HourBucket {
+  /** Start of the hour, as wall-clock time in the report's zone (ISO without offset). */
+  hour: string;
+  calls: number;
+  reached: number;
+}
+
+export interface LocalHour {
+  /** 0..23, in the callee's zone (the campaign's zone). */
+  hour: number;
+  calls: number;
+  reached: number;
+  reachRate: number;
+}
+
+export interface ReportProblem {
+  kind: "rejected-file" | "stuck-campaign" | "unknown-status" | "failed-delivery";
+  /** One line an operator can act on. */
+  message: string;
+}
+
+/** Change from the previous period: absolute difference, and relative (null when the base is 0). */
+export interface Change {
+  delta: number;
+  ratio: number | null;
+}
+
+export interface ReportModel {
+  kind: "report";
+  /** The job, or "all" for every job. */
+  job: string;
+  generatedAt: string;
+  period: ReportPeriod;
+  /** What "reached" means here (the statuses). */
+  reachedStatuses: string[];
+  /** Said on every rendering: times are when a poll saw a change, not when the call ended. */
+  timesNote: string;
+  totals: ReportTotals;
+  files: ReportFiles;
+  campaigns: ReportCampaign[];
+  callsByHour: HourBucket[];
+  reachByLocalHour: LocalHour[];
+  problems: ReportProblem[];
+  previous: { period: ReportPeriod; totals: ReportTotals; files: ReportFiles };
+  /** The page of this report on the daemon (VCW_PUBLIC_URL set): Slack and e-mail link to it. */
+  pageUrl?: string;
+  change: Record<"contactsCalled" | "calls" | "reached" | "reachRate" | "optedOut" | "meetings", Change>;
+}
+
+export const TIMES_NOTE =
+  "Times are as observed by polling: a call counts when a poll first saw its final status, up to one polling interval after it ended.";

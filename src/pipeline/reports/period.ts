@@ -1,0 +1,72 @@
+import type { REPORT_PERIODS } from "../../config/job-definition.ts";
+import { instantOf, wallClock } from "../../lib/time-zone.ts";
+import type { ReportPeriod } from "./model.ts";
+
+export type PeriodKind = (typeof REPORT_PERIODS)[number];
+
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** `90m`, `24h`, `7d`, `2w` in milliseconds; undefined for anything else. */
+export function parseDuration(text: string): number | undefined {
+  const m = /^(\d+(?:\.\d+)?)\s*([mhdw])$/.exec(text.trim());
+  if (!m) return undefined;
+  const ms = Number(m[1]) * UNIT_MS[m[2]!]!;
+  return ms > 0 ? ms : undefined;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Local wall clock moved by whole days or months, then back to an instant (DST-safe). */
+function shiftWall(instant: number, zone: string, by: { days?: number; months?: number }): number {
+  const wall = new Date(wallClock(instant, zone));
+  if (by.days) wall.setUTCDate(wall.getUTCDate() + by.days);
+  if (by.months) wall.setUTCMonth(wall.getUTCMonth() + by.months);
+  return instantOf(wall.getTime(), zone);
+}
+
+/**
+ * The period a report made at `at` covers: the day, week or calendar month (in `zone`) that ends
+ * at `at`, or everything since `lastAt` (since-last; a first report covers one day).
+ */
+export function scheduledPeriod(kind: PeriodKind, at: number, zone: string, lastAt = 0): ReportPeriod {
+  const from =
+    kind === "day"
+      ? shiftWall(at, zone, { days: -1 })
+      : kind === "week"
+        ? shiftWall(at, zone, { days: -7 })
+        : kind === "month"
+          ? shiftWall(at, zone, { months: -1 })
+          : lastAt > 0 && lastAt < at
+            ? lastAt
+            : shiftWall(at, zone, { days: -1 });
+  return { from: iso(from), to: iso(at), timezone: zone, label: kind };
+}
+
+/** The period of equal length just before `p`. */
+export function previousPeriod(p: ReportPeriod): ReportPeriod {
+  const from = Date.parse(p.from);
+  const length = Date.parse(p.to) - from;
+  return { from: iso(from - length), to: p.from, timezone: p.timezone, label: `previous ${p.label}` };
+}
+
+/** A period from the command line: `since` before `now`, or `from`..`to`. */
+export function askedPeriod(
+  o: { since?: string; from?: string; to?: string },
+  now: number,
+  zone: string,
+): ReportPeriod | { error: string } {
+  if (o.since !== undefined && (o.from !== undefined || o.to !== undefined))
+    return { error: "give --since or --from/--to, not both" };
+  if (o.from !== undefined || o.to !== undefined) {
+    const from = Date.parse(o.from ?? "");
+    const to = o.to === undefined ? now : Date.parse(o.to);
+    if (Number.isNaN(from)) return { error: `--from ${o.from ?? "(missing)"} is not an ISO date-time` };
+    if (Number.isNaN(to)) return { error: `--to ${o.to} is not an ISO date-time` };
+    if (from >= to) return { error: "--from must be before --to" };
+    return { from: iso(from), to: iso(to), timezone: zone, label: `${iso(from)} to ${iso(to)}` };
+  }
+  const since = o.since ?? "24h";
+  const ms = parseDuration(since);
+  if (ms === undefined) return { error: `--since ${since} is not a duration such as 90m, 24h, 7d or 2w` };
+  return { from: iso(now - ms), to: iso(now), timezone: zone, label: `last ${since}` };
+}

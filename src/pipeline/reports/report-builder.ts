@@ -1,0 +1,164 @@
+import type { CampaignTotals } from "../results/campaign-totals.ts";
+import type { CampaignInfo } from "../results/model.ts";
+import { type CallFact, type FileFact, PeriodFigures, rate } from "./figures.ts";
+import { HourlyCounts } from "./hourly.ts";
+import {
+  type Change,
+  type ReportCampaign,
+  type ReportModel,
+  type ReportPeriod,
+  TIMES_NOTE,
+} from "./model.ts";
+import { previousPeriod } from "./period.ts";
+
+export interface ReportOptions {
+  job: string;
+  period: ReportPeriod;
+  /** Statuses that count as reached (`polling.statuses.reached`) and as opted out. */
+  reached: readonly string[];
+  optedOut: readonly string[];
+  now: number;
+  /** Where a campaign's results are read. */
+  resultsOf: (campaignId: string) => string;
+}
+
+/** One campaign with the calls of it that ended in the report's two periods. */
+export interface CampaignFacts {
+  info: CampaignInfo;
+  totals: CampaignTotals;
+  /** The zone its callees' local hours are read in. */
+  zone: string;
+  calls: Iterable<CallFact>;
+}
+
+const CAMPAIGNS_SHOWN_FIRST = (a: ReportCampaign, b: ReportCampaign) =>
+  b.callsInPeriod - a.callsInPeriod || b.scheduledAt.localeCompare(a.scheduledAt) || a.id.localeCompare(b.id);
+
+/**
+ * Builds a report campaign by campaign and file by file, so a caller can stream thousands of
+ * campaigns through it: what it keeps is the figures, a row per campaign and an hourly series.
+ */
+export class ReportBuilder {
+  private readonly from: number;
+  private readonly to: number;
+  private readonly previousFrom: number;
+  private readonly current: PeriodFigures;
+  private readonly previous: PeriodFigures;
+  private readonly hourly: HourlyCounts;
+  private readonly rows: ReportCampaign[] = [];
+  private readonly problems: ReportModel["problems"] = [];
+  private readonly reached: Set<string>;
+
+  constructor(private readonly o: ReportOptions) {
+    this.from = Date.parse(o.period.from);
+    this.to = Date.parse(o.period.to);
+    this.previousFrom = this.from - (this.to - this.from);
+    this.reached = new Set(o.reached);
+    const optedOut = new Set(o.optedOut);
+    this.current = new PeriodFigures(this.reached, optedOut);
+    this.previous = new PeriodFigures(this.reached, optedOut);
+    this.hourly = new HourlyCounts(this.from, this.to, o.period.timezone);
+  }
+
+  /** Whether a campaign can have calls in the report's periods (else it need not be read). */
+  concerns(createdAt: number, endedAt: number): boolean {
+    return createdAt < this.to && (endedAt === 0 || endedAt >= this.previousFrom);
+  }
+
+  addCampaign(c: CampaignFacts): void {
+    let inPeriod = 0;
+    for (const call of c.calls) {
+      if (call.at >= this.from && call.at < this.to) {
+        inPeriod += 1;
+        const reached = this.current.addCall(call, c.info);
+        this.hourly.add(call.at, c.zone, reached);
+      } else if (call.at >= this.previousFrom && call.at < this.from) this.previous.addCall(call, c.info);
+    }
+    const reached = Object.entries(c.totals.byStatus).reduce(
+      (n, [status, count]) => n + (this.reached.has(status) ? count : 0),
+      0,
+    );
+    const created = Date.parse(c.info.scheduledAt);
+    const live = c.info.state === "active" && !(created >= this.to);
+    if (inPeriod > 0 || live || c.info.state === "stuck")
+      this.rows.push({
+        id: c.info.id,
+        name: c.info.name,
+        job: c.info.job,
+        ...(c.info.zone ? { zone: c.info.zone } : {}),
+        scheduledAt: c.info.scheduledAt,
+        state: c.info.state,
+        attempt: c.info.attempt,
+        contacts: c.totals.contacts || c.info.audience || 0,
+        reached,
+        reachRate: rate(reached, c.totals.contacts),
+        meetings: c.totals.meetings,
+        callsInPeriod: inPeriod,
+        results: this.o.resultsOf(c.info.id),
+      });
+    if (c.info.state === "stuck")
+      this.problems.push({
+        kind: "stuck-campaign",
+        message: `campaign ${c.info.name} (${c.info.id}) is stuck: its calls stopped changing, and it is no longer polled`,
+      });
+    for (const [status, n] of Object.entries(c.totals.unknown ?? {}))
+      this.problems.push({
+        kind: "unknown-status",
+        message: `campaign ${c.info.name}: ${n} contact(s) with status "${status}", in no list of polling.statuses`,
+      });
+  }
+
+  addFile(f: FileFact): void {
+    if (f.finishedAt >= this.from && f.finishedAt < this.to) {
+      this.current.addFile(f);
+      if (f.status === "rejected")
+        this.problems.push({
+          kind: "rejected-file",
+          message: `file ${f.file} was rejected: ${f.reason ?? "see its summary"}`,
+        });
+    } else if (f.finishedAt >= this.previousFrom && f.finishedAt < this.from) this.previous.addFile(f);
+  }
+
+  addFailedDelivery(d: { sink: string; reason: string; at: number }): void {
+    if (d.at >= this.from && d.at < this.to)
+      this.problems.push({
+        kind: "failed-delivery",
+        message: `a delivery to sink ${d.sink} failed for good: ${d.reason}`,
+      });
+  }
+
+  build(): ReportModel {
+    const cur = this.current.finish();
+    const prev = this.previous.finish();
+    const change = (k: "contactsCalled" | "calls" | "reached" | "reachRate" | "optedOut" | "meetings") =>
+      changeOf(cur.totals[k], prev.totals[k]);
+    return {
+      kind: "report",
+      job: this.o.job,
+      generatedAt: new Date(this.o.now).toISOString(),
+      period: this.o.period,
+      reachedStatuses: [...this.o.reached],
+      timesNote: TIMES_NOTE,
+      totals: cur.totals,
+      files: cur.files,
+      campaigns: this.rows.sort(CAMPAIGNS_SHOWN_FIRST),
+      callsByHour: this.hourly.byHour(),
+      reachByLocalHour: this.hourly.byLocalHour(),
+      problems: this.problems,
+      previous: { period: previousPeriod(this.o.period), totals: prev.totals, files: prev.files },
+      change: {
+        contactsCalled: change("contactsCalled"),
+        calls: change("calls"),
+        reached: change("reached"),
+        reachRate: change("reachRate"),
+        optedOut: change("optedOut"),
+        meetings: change("meetings"),
+      },
+    };
+  }
+}
+
+export function changeOf(current: number, previous: number): Change {
+  const delta = Math.round((current - previous) * 10_000) / 10_000;
+  return { delta, ratio: previous === 0 ? null : Math.round((10_000 * delta) / previous) / 10_000 };
+}

@@ -1,0 +1,37 @@
+import { reportCharts } from "./charts.ts";
+import type { ReportModel } from "./model.ts";
+import { svgToPng } from "./png.ts";
+import { esc, reportHtml } from "./report-html.ts";
+import { reportText } from "./report-text.ts";
+
+export interface EmailImage {
+  filename: string;
+  cid: string;
+  contentType: "image/png";
+  content: Buffer;
+}
+
+export interface ReportEmail {
+  html: string;
+  text: string;
+  /** The charts as PNG, shown in the HTML part by Content-ID (mail clients show no SVG). */
+  images: EmailImage[];
+}
+
+/** The report as an e-mail: an HTML part with inline PNG charts, and a plain-text part. */
+export async function reportEmail(r: ReportModel): Promise<ReportEmail> {
+  const charts = await reportCharts(r);
+  const images = await Promise.all(
+    charts.map(async (c) => ({
+      filename: `${c.id}.png`,
+      cid: `${c.id}@vcw`,
+      contentType: "image/png" as const,
+      content: await svgToPng(c.svg),
+    })),
+  );
+  const html = reportHtml(r, charts, {
+    chart: (c) => `<img src="cid:${esc(c.id)}@vcw" alt="${esc(c.title)}" width="100%">`,
+  });
+  const link = r.pageUrl ? `\nThe report online: ${r.pageUrl}\n` : "";
+  return { html, text: reportText(r) + link, images };
+}

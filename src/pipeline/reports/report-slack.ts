@@ -1,0 +1,45 @@
+import { headlines, periodText, reportTitle } from "./format.ts";
+import type { ReportModel } from "./model.ts";
+
+/** A Slack Block Kit message: headline numbers with their change, problems, a link to the page. Pure. */
+export function reportBlocks(r: ReportModel, pageUrl?: string): { text: string; blocks: unknown[] } {
+  const title = reportTitle(r);
+  const fields = headlines(r).map((h) => ({
+    type: "mrkdwn",
+    text: `*${h.label}*\n${h.value}  _${h.change}_`,
+  }));
+  const blocks: unknown[] = [
+    { type: "header", text: { type: "plain_text", text: title.slice(0, 150) } },
+    { type: "context", elements: [{ type: "mrkdwn", text: periodText(r.period) }] },
+    { type: "section", fields },
+    {
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: `${r.campaigns.length} campaign(s); ${r.files.imported} file(s) imported, ${r.files.rejected} rejected; ${r.files.contactsCreated} contact(s) created.`,
+      },
+    },
+  ];
+  if (r.problems.length > 0)
+    blocks.push({
+      type: "section",
+      text: {
+        type: "mrkdwn",
+        text: `*Problems*\n${r.problems
+          .slice(0, 10)
+          .map((p) => `• ${p.message}`)
+          .join("\n")
+          .slice(0, 2900)}`,
+      },
+    });
+  if (pageUrl)
+    blocks.push({
+      type: "actions",
+      elements: [{ type: "button", text: { type: "plain_text", text: "Open the report" }, url: pageUrl }],
+    });
+  blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: r.timesNote }] });
+  const first = headlines(r)
+    .map((h) => `${h.label} ${h.value}`)
+    .join(", ");
+  return { text: `${title}: ${first}`, blocks };
+}

@@ -1,0 +1,90 @@
+import type { Transporter } from "nodemailer";
+import { periodText } from "../pipeline/reports/format.ts";
+import type { Payload } from "../pipeline/results/model.ts";
+import type { Delivery, Sink } from "./delivery.ts";
+import { SinkError } from "./sink-error.ts";
+import { payloadText } from "./summary-text.ts";
+
+export interface EmailSinkOptions {
+  /** smtp:// or smtps:// with its credentials (a secret: it appears in no log or error). */
+  url: string;
+  from: string;
+  to: readonly string[];
+  /** May use {job}, {period}, {kind} and {campaign}. */
+  subject: string;
+  timeoutMs: number;
+}
+
+export const DEFAULT_SUBJECT = "{job}: {kind} {period}";
+
+/** The subject of a payload, from the template. Pure. */
+export function subjectOf(template: string, p: Payload): string {
+  const fields: Record<string, string> =
+    p.kind === "report"
+      ? { job: p.job, period: periodText(p.period), kind: "report", campaign: "" }
+      : p.kind === "digest"
+        ? { job: p.job, period: p.at, kind: "digest", campaign: "" }
+        : { job: p.campaign.job, period: p.generatedAt, kind: p.kind, campaign: p.campaign.name };
+  return template.replace(/\{(job|period|kind|campaign)\}/g, (_, k: string) => fields[k] ?? "").trim();
+}
+
+/** The URL's user and password, raw and encoded, so no error repeats them. */
+function secretsOf(url: string): string[] {
+  try {
+    const u = new URL(url);
+    return [u.password, decodeURIComponent(u.password), u.username, decodeURIComponent(u.username)].filter(
+      (s) => s.length >= 3,
+    );
+  } catch {
+    return [url];
+  }
+}
+
+const scrub = (text: string, secrets: readonly string[]) =>
+  secrets.reduce((t, s) => t.split(s).join("***"), text);
+
+/**
+ * E-mail through SMTP (nodemailer): a report as HTML with its charts as inline PNG images plus a
+ * plain-text part; a summary as text. The Message-ID comes from the delivery's idempotency key, so
+ * a receiver can tell a retried message from a new one.
+ */
+export function emailSink(name: string, o: EmailSinkOptions): Sink {
+  const secrets = secretsOf(o.url);
+  return {
+    async deliver(d: Delivery) {
+      const p = d.payload;
+      let transport: Transporter | undefined;
+      try {
+        // Loaded on the first mail: commands that send none don't pay for it.
+        const { default: nodemailer } = await import("nodemailer");
+        transport = nodemailer.createTransport({
+          url: o.url,
+          connectionTimeout: o.timeoutMs,
+          greetingTimeout: o.timeoutMs,
+          socketTimeout: o.timeoutMs,
+          logger: false,
+          debug: false,
+        });
+        const body =
+          p.kind === "report"
+            ? await import("../pipeline/reports/report-email.ts")
+                .then(({ reportEmail }) => reportEmail(p))
+                .then((m) => ({ html: m.html, text: m.text, attachments: m.images }))
+            : { text: payloadText(p) };
+        await transport.sendMail({
+          from: o.from,
+          to: [...o.to],
+          subject: subjectOf(o.subject, p),
+          messageId: `<${d.idempotencyKey}@vcw>`,
+          ...body,
+        });
+      } catch (error) {
+        const e = error as Error & { responseCode?: number; code?: string };
+        const what = e.responseCode ? `SMTP ${e.responseCode}` : (e.code ?? "error");
+        throw new SinkError(name, `sending mail failed (${what}): ${scrub(e.message, secrets)}`);
+      } finally {
+        transport?.close();
+      }
+    },
+  };
+}

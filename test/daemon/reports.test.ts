@@ -1,0 +1,162 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { idempotencyKey } from "../../src/queue/deliveries.ts";
+import { ticksBetween } from "../../src/queue/report-scheduler.ts";
+import { runCli } from "../support/cli.ts";
+import { contactsCsv, drop, quietLogger, testSettings, waitFor } from "../support/daemon.ts";
+import { tempDir } from "../support/files.ts";
+import { validAssistant, validDialer } from "../support/fixtures.ts";
+import { useRedis } from "../support/redis.ts";
+import { useSimulator } from "../support/simulator.ts";
+import { startSmtpServer } from "../support/smtp.ts";
+
+const SMTP_PASSWORD = "smtp-SECRET-e2e-5b1f";
+const CRON = "*/3 * * * * *";
+
+describe("scheduled reports from a running daemon", () => {
+  const t = useSimulator({
+    timeScale: 600,
+    callModel: {
+      outcomes: { completed: 50, "no-answer": 25, busy: 0, voicemail: 0, failed: 0, "opted-out": 25 },
+    },
+  });
+  const { redis } = useRedis();
+  let assistant: string;
+  let dialerId: string;
+  let daemon: Daemon | undefined;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+
+  beforeAll(async () => {
+    assistant = `Rae ${randomBytes(3).toString("hex")}`;
+    await t.client.assistants.create(validAssistant({ name: assistant }));
+    dialerId = (await t.client.dialers.create(validDialer())).id!;
+    smtp = await startSmtpServer({ user: "vcw", password: SMTP_PASSWORD });
+  });
+  afterEach(async () => {
+    await daemon?.close();
+    daemon = undefined;
+  });
+  afterAll(() => smtp.close());
+
+  it("e-mails the report with the figures of the campaign it ran; a tick missed while stopped comes once after a restart", async () => {
+    const home = tempDir("vcw-rep-");
+    const inbox = join(home, "inbox");
+    const jobs = join(home, "jobs");
+    mkdirSync(jobs);
+    const name = `rep-${randomBytes(3).toString("hex")}`;
+    writeFileSync(
+      join(jobs, "rep.yaml"),
+      [
+        `name: ${name}`,
+        `inbox: ${inbox}`,
+        `segment: { name: ${name} }`,
+        "contacts: { country: US }",
+        "campaign:",
+        `  assistant: { name: ${assistant} }`,
+        `  dialer: { id: ${dialerId} }`,
+        "  start: asap",
+        'polling: { schedule: "* * * * * *" }',
+        "reports:",
+        `  - { cron: "${CRON}", period: day, timezone: America/Los_Angeles, sinks: [mail, files] }`,
+      ].join("\n"),
+    );
+    writeFileSync(
+      join(jobs, "sinks.yaml"),
+      [
+        "sinks:",
+        "  mail: { type: email, urlEnv: VCW_TEST_SMTP_URL, from: vcw@example.com, to: [manager@example.com] }",
+        `  files: { type: file, dir: ${join(home, "out")} }`,
+      ].join("\n"),
+    );
+    const settings = testSettings(home, t.sim.url, { VCW_DELIVERY_BACKOFF_MS: "200" });
+    process.env.VCW_TEST_SMTP_URL = smtp.url;
+    const keys = redisKeys(settings.prefix.value);
+    const store = createCampaignStore(redis, keys);
+    const start = async () => {
+      daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
+      await daemon.ready;
+    };
+    await start();
+    drop(inbox, "tuesday.csv", contactsCsv(12, { from: 51_000 }));
+    const finished = await waitFor(
+      async () => {
+        const [id] = await store.allOf(name);
+        const s = id ? await store.get(id) : undefined;
+        return s?.info.state === "finished" ? s : undefined;
+      },
+      40_000,
+      "the campaign finished",
+    );
+    const reached = finished.totals.byStatus.completed ?? 0;
+    const optedOut = finished.totals.byStatus["opted-out"] ?? 0;
+    // A report made after the campaign ended has all its calls.
+    const mail = await waitFor(
+      () => smtp.received.find((m) => (m.text ?? "").includes("Calls ended: 12 ")),
+      20_000,
+      "a report e-mail with the campaign's 12 calls",
+    );
+    const text = mail.text ?? "";
+    expect(text).toContain(finished.info.name);
+    expect(text).toContain("Contacts called: 12 ");
+    expect(text).toContain(`Reached: ${reached} (${Math.round((reached / 12) * 1000) / 10}%)`);
+    expect(text).toContain(`Opted out: ${optedOut} `);
+    expect(text).toContain("Files: 1 imported, 0 rejected; 12 rows read, 12 valid");
+    expect(mail.attachments.filter((a) => a.contentType === "image/png" && a.cid)).toHaveLength(3);
+    expect(String(mail.html)).toContain(`cid:calls-by-hour@vcw`);
+    expect(JSON.stringify(mail.headers)).not.toContain(SMTP_PASSWORD);
+
+    // The same report on demand.
+    const env = { REDIS_URL: inject("redisUrl"), VCW_PREFIX: settings.prefix.value, VCW_JOBS_DIR: jobs };
+    const cli = await runCli(
+      ["report", "--job", name, "--since", "24h", "--json", "--html", join(home, "r.html")],
+      env,
+    );
+    expect(cli.stderr).toBe("");
+    const model = JSON.parse(cli.stdout);
+    expect(model.totals).toMatchObject({
+      contactsCalled: 12,
+      calls: 12,
+      reached,
+      optedOut,
+      meetings: finished.totals.meetings,
+    });
+    expect(model.period.to).toBeDefined();
+    expect(model.previous.totals.calls).toBe(0);
+    expect(model.campaigns.map((c: { name: string }) => c.name)).toEqual([finished.info.name]);
+    expect(readFileSync(join(home, "r.html"), "utf8").match(/<svg/g)).toHaveLength(3);
+    const byName = await runCli(["report", finished.info.name, "--json"], env);
+    expect(JSON.parse(byName.stdout)).toMatchObject({ kind: "final", contacts: 12 });
+    const listed = await runCli(["campaigns", "--job", name, "--state", "finished", "--json"], env);
+    expect(JSON.parse(listed.stdout)).toMatchObject([
+      { id: finished.info.id, name: finished.info.name, state: "finished", contacts: 12, reached },
+    ]);
+
+    // Stopped over a tick, started again: the missed tick's report comes, once.
+    await daemon!.close();
+    daemon = undefined;
+    const stoppedAt = Date.now();
+    await sleep(3_500);
+    const missed = ticksBetween(CRON, "America/Los_Angeles", stoppedAt, Date.now(), 7);
+    expect(missed.length).toBeGreaterThanOrEqual(1);
+    await start();
+    const ids = missed.map(
+      (tick) => `<${idempotencyKey("mail", `report:${name}:0`, "report", tick / 1000)}@vcw>`,
+    );
+    await waitFor(
+      () => (ids.every((id) => smtp.received.some((m) => m.messageId === id)) ? true : undefined),
+      20_000,
+      "the missed reports",
+    );
+    await sleep(1_000);
+    for (const id of ids) expect(smtp.received.filter((m) => m.messageId === id)).toHaveLength(1);
+    const all = smtp.received.map((m) => m.messageId);
+    expect(new Set(all).size).toBe(all.length);
+    expect(existsSync(join(home, "out"))).toBe(true);
+  }, 150_000);
+});

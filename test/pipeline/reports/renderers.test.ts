@@ -1,0 +1,66 @@
+import { mkdtemp, readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { reportCharts } from "../../../src/pipeline/reports/charts.ts";
+import { reportFileBase } from "../../../src/pipeline/reports/format.ts";
+import { svgToPng } from "../../../src/pipeline/reports/png.ts";
+import { reportHtml } from "../../../src/pipeline/reports/report-html.ts";
+import { reportBlocks } from "../../../src/pipeline/reports/report-slack.ts";
+import { reportText } from "../../../src/pipeline/reports/report-text.ts";
+import { fileSink } from "../../../src/sinks/file-sink.ts";
+import { fixedReport } from "../../support/report-fixture.ts";
+
+describe("report renderings", () => {
+  it("charts are SVG drawn on the server, with the period's hours and the callee's hours", async () => {
+    const charts = await reportCharts(fixedReport());
+    expect(charts.map((c) => c.id)).toEqual(["calls-by-hour", "reach-by-local-hour", "outcomes"]);
+    for (const c of charts) expect(c.svg).toMatch(/^<svg[^>]*viewBox/);
+    expect(charts[1]!.svg).toContain("callee's local hour");
+    expect(charts[2]!.svg).toContain("meetings");
+    const png = await svgToPng(charts[0]!.svg);
+    expect(png.subarray(1, 4).toString()).toBe("PNG");
+  });
+
+  it("the page is self-contained: inline styles and SVG, no script, a print stylesheet, escaped names", async () => {
+    const r = fixedReport();
+    r.campaigns[0]!.name = "<b>North</b> & co";
+    const html = reportHtml(r, await reportCharts(r));
+    expect(html).toContain("&lt;b&gt;North&lt;/b&gt; &amp; co");
+    expect(html).not.toMatch(/<script|<link|src="http/);
+    expect(html).toContain("@media print");
+    expect(html).toContain('name="viewport"');
+    expect(html.match(/<svg/g)).toHaveLength(3);
+    expect(html).toMatch(/as observed by polling/);
+    expect(html).toContain("vcw report cmp_north");
+  });
+
+  it("plain text and Slack Block Kit carry the headline numbers and their change", () => {
+    const r = fixedReport({ pageUrl: "https://vcw.example.com/reports/leads" });
+    const text = reportText(r);
+    expect(text).toContain("Calls ended: 7 (+7 (none before) vs the previous period)");
+    expect(text).toContain("Reached: 4 (57.1%)");
+    expect(text).toContain("Rejected rows by reason: invalid_phone 2");
+    const slack = reportBlocks(r, r.pageUrl);
+    const json = JSON.stringify(slack.blocks);
+    expect(slack.blocks[0]).toMatchObject({ type: "header" });
+    expect(json).toContain("*Reached*\\n4 (57.1%)");
+    expect(json).toContain('"url":"https://vcw.example.com/reports/leads"');
+    expect(JSON.stringify(reportBlocks(r).blocks)).not.toContain('"actions"');
+  });
+
+  it("the file sink writes <job>.<period>.html and .json, the same again on a retry", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "vcw-report-"));
+    const r = fixedReport();
+    const sink = fileSink({ dir });
+    await sink.deliver({ idempotencyKey: "k", payload: r });
+    await sink.deliver({ idempotencyKey: "k", payload: r });
+    expect(reportFileBase(r)).toBe("leads.day-2026-11-20T0800");
+    expect((await readdir(dir)).sort()).toEqual([
+      "leads.day-2026-11-20T0800.html",
+      "leads.day-2026-11-20T0800.json",
+    ]);
+    expect(JSON.parse(await readFile(join(dir, "leads.day-2026-11-20T0800.json"), "utf8"))).toEqual(r);
+    expect(await readFile(join(dir, "leads.day-2026-11-20T0800.html"), "utf8")).toContain("<svg");
+  });
+});

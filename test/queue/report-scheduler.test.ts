@@ -1,0 +1,113 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { JobDefinition } from "../../src/config/job-definition.ts";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
+import type { ReportModel } from "../../src/pipeline/reports/model.ts";
+import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { emptyTotals } from "../../src/pipeline/results/campaign-totals.ts";
+import { closeQueues, createQueues } from "../../src/queue/queues.ts";
+import { startReportScheduler, ticksBetween } from "../../src/queue/report-scheduler.ts";
+import { campaignInfo, resultRecord } from "../support/fixtures.ts";
+import { useRedis } from "../support/redis.ts";
+
+describe("scheduled reports", () => {
+  const { redis, prefix } = useRedis();
+
+  it("lists the ticks of a cron in a zone between two instants", () => {
+    const at = (s: string) => Date.parse(s);
+    expect(
+      ticksBetween(
+        "0 8 * * *",
+        "America/Los_Angeles",
+        at("2026-11-01T00:00:00Z"),
+        at("2026-11-03T17:00:00Z"),
+        7,
+      ).map((t) => new Date(t).toISOString()),
+    ).toEqual(["2026-11-01T16:00:00.000Z", "2026-11-02T16:00:00.000Z", "2026-11-03T16:00:00.000Z"]);
+    expect(ticksBetween("* * * * *", "UTC", 0, at("2026-11-01T00:10:00Z"), 3)).toHaveLength(3);
+  });
+
+  it("a tick missed while no scheduler ran is sent once at the next start, by two replicas at once", async () => {
+    const p = prefix();
+    const keys = redisKeys(p);
+    const def = JobDefinition.parse({
+      name: "rep",
+      inbox: "inbox/rep-missing",
+      segment: { id: "seg_1" },
+      campaign: { assistant: { id: "asst_1" }, dialer: { id: "dial_1" } },
+      polling: { schedule: "0 0 1 1 *" },
+      reports: [{ cron: "*/2 * * * * *", sinks: ["log"], period: "since-last", timezone: "UTC" }],
+    });
+    const store = createCampaignStore(redis, keys);
+    const info = campaignInfo({ id: "cmp_r", name: "Report me", job: "rep" });
+    await store.register(info, Date.now() - 60_000);
+    const queues = createQueues({ connection: redis, keys });
+    const start = () =>
+      startReportScheduler({
+        jobs: new Map([[def.name, def]]),
+        queues,
+        store,
+        redis,
+        keys,
+        logger: pino({ level: "silent" }),
+      });
+
+    // Running: the first start sets the mark. Stopped before a tick.
+    const first = start();
+    await first.ready;
+    await first.stop();
+    const stoppedAt = Date.now();
+    const markBefore = Number(await redis.get(keys.reportLastRun("rep", 0)));
+    // Calls end while nothing runs.
+    await store.commit(
+      "cmp_r",
+      "rep",
+      {
+        changes: ["+15550001", "+15550002"].map((phone) => ({
+          phone,
+          fingerprint: "f",
+          record: resultRecord(phone, { status: "completed", durationSec: 40 }),
+        })),
+        transitions: [
+          { phone: "+15550001", from: "queued", to: "completed" },
+          { phone: "+15550002", from: "queued", to: "completed" },
+        ],
+        totals: { ...emptyTotals(), contacts: 2, final: 2, byStatus: { completed: 2 } },
+        digest: "d",
+        version: 1,
+        now: Date.now(),
+        state: "active",
+      },
+      info,
+    );
+    await sleep(2_300);
+    const restartAt = Date.now();
+    const missed = ticksBetween("*/2 * * * * *", "UTC", markBefore, restartAt, 7);
+    expect(missed.length).toBeGreaterThanOrEqual(1);
+
+    const [a, b] = [start(), start()];
+    await Promise.all([a.ready, b.ready]);
+    await Promise.all([a.stop(), b.stop()]);
+    // A third start later finds nothing missed.
+    const c = start();
+    await c.ready;
+    await c.stop();
+
+    const jobs = await queues.deliveries.getJobs(["waiting", "delayed", "completed", "active"]);
+    await closeQueues(queues);
+    const reports = jobs.map((j) => j.data.payload as ReportModel);
+    const tos = reports.map((r) => r.period.to);
+    expect(new Set(tos).size).toBe(tos.length); // no tick twice
+    for (const tick of missed) {
+      const sent = reports.filter((r) => r.period.to === new Date(tick).toISOString());
+      expect(sent, `tick ${new Date(tick).toISOString()}`).toHaveLength(1);
+    }
+    const backfilled = reports.find((r) => r.period.to === new Date(missed[0]!).toISOString())!;
+    expect(Date.parse(backfilled.period.from)).toBe(markBefore);
+    expect(backfilled.period.label).toBe("since-last");
+    expect(backfilled.totals).toMatchObject({ calls: 2, reached: 2, contactsCalled: 2 });
+    expect(backfilled.campaigns.map((x) => x.name)).toEqual(["Report me"]);
+    expect(missed.at(-1)!).toBeGreaterThan(stoppedAt);
+  });
+});

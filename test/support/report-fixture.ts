@@ -1,0 +1,79 @@
+import type { ReportModel } from "../../src/pipeline/reports/model.ts";
+import { ReportBuilder } from "../../src/pipeline/reports/report-builder.ts";
+import { emptyTotals } from "../../src/pipeline/results/campaign-totals.ts";
+import { campaignInfo } from "./fixtures.ts";
+
+const H = 3_600_000;
+
+/** A day's report of two campaigns (fixed data): 7 calls, 4 reached, 2 meetings, 1 opt-out. */
+export function fixedReport(o: { job?: string; pageUrl?: string } = {}): ReportModel {
+  const to = Date.parse("2026-11-20T16:00:00Z");
+  const from = to - 24 * H;
+  const job = o.job ?? "leads";
+  const b = new ReportBuilder({
+    job,
+    period: {
+      from: new Date(from).toISOString(),
+      to: new Date(to).toISOString(),
+      timezone: "America/Los_Angeles",
+      label: "day",
+    },
+    reached: ["completed"],
+    optedOut: ["opted-out"],
+    now: to,
+    resultsOf: (id) => `vcw report ${id}`,
+  });
+  const call = (phone: string, status: string, h: number, extra: object = {}) => ({
+    phone,
+    status,
+    at: from + h * H,
+    durationSec: status === "completed" ? 95 : 0,
+    sentiment: status === "completed" ? "positive" : "",
+    meeting: false,
+    transferred: false,
+    messageSent: false,
+    ...extra,
+  });
+  b.addCampaign({
+    info: campaignInfo({
+      id: "cmp_north",
+      name: "North leads",
+      job,
+      zone: "America/New_York",
+      state: "finished",
+    }),
+    totals: { ...emptyTotals(), contacts: 4, byStatus: { completed: 3, "no-answer": 1 }, meetings: 2 },
+    zone: "America/New_York",
+    calls: [
+      call("+12125550101", "completed", 2, { meeting: true }),
+      call("+12125550102", "completed", 3, { meeting: true }),
+      call("+12125550103", "completed", 3),
+      call("+12125550104", "no-answer", 4),
+    ],
+  });
+  b.addCampaign({
+    info: campaignInfo({
+      id: "cmp_west",
+      name: "West leads",
+      job,
+      zone: "America/Los_Angeles",
+      state: "active",
+    }),
+    totals: { ...emptyTotals(), contacts: 3, byStatus: { completed: 1, "opted-out": 1, busy: 1 } },
+    zone: "America/Los_Angeles",
+    calls: [
+      call("+14155550201", "completed", 5),
+      call("+14155550202", "opted-out", 6),
+      call("+14155550203", "busy", 7),
+    ],
+  });
+  b.addFile({
+    status: "imported",
+    file: "leads.csv",
+    finishedAt: from + H,
+    rows: { total: 9, valid: 7, rejected: 2, duplicates: 0, codes: { invalid_phone: 2 } },
+    created: 7,
+  });
+  const r = b.build();
+  return o.pageUrl ? { ...r, pageUrl: o.pageUrl } : r;
+}

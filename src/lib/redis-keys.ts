@@ -43,6 +43,8 @@ export function redisKeys(prefix: string) {
     limiter: `${prefix}:limit:{service}`,
     /** Daemon processes running now, with where their HTTP surface is (refreshed while they run). */
     daemons: `${prefix}:daemons`,
+    /** Done once per deployment: a data migration that ran to its end. */
+    migration: (name: string) => `${prefix}:migrated:${name}`,
     /** A marker of this deployment's data: gone means Redis lost its data (restarted without persistence). */
     epoch: `${prefix}:epoch`,
   };

@@ -1,4 +1,5 @@
 import type { Job } from "bullmq";
+import { countryOf } from "../config/ingest-options.ts";
 import { afterPoll } from "../pipeline/campaign/lifecycle.ts";
 import { pollCampaign } from "../pipeline/results/poll-campaign.ts";
 import { applyIntents } from "./intents.ts";
@@ -21,6 +22,7 @@ export function createPollProcessor(d: WorkDeps) {
       now: d.now,
       signal: d.stopping,
       history: d.history,
+      country: countryOf(def),
     });
     for (const status of outcome.newUnknownStatuses ?? [])
       d.logger.warn(
@@ -30,7 +32,7 @@ export function createPollProcessor(d: WorkDeps) {
     if (outcome.unreadable)
       d.logger.warn(
         { campaign: campaignId, unreadable: outcome.unreadable },
-        "the service's audience held entries or fields that could not be read: the rest was kept",
+        "the service's audience held entries, fields or phones that could not be read: the rest was kept (phones not E.164 as written)",
       );
     if (outcome.ended) {
       const stored = await d.store.get(campaignId);

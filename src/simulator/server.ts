@@ -9,10 +9,10 @@ import { createSimClock, type SimClock } from "./clock.ts";
 import { seedDemoRecords } from "./demo-records.ts";
 import { createFaults, type FaultOptions, type Faults, NO_FAULTS, type Rejection } from "./faults.ts";
 import { audienceOf, type HandlerContext, handlers, startDueCampaigns } from "./handlers.ts";
+import type { PhoneSpelling } from "./phone-spelling.ts";
 import { createRandom, hash32 } from "./prng.ts";
 import { SimError } from "./sim-error.ts";
 import { loadState, openDurableState } from "./state-file.ts";
-import type { PhoneSpelling } from "./phone-spelling.ts";
 import { SimStats } from "./stats.ts";
 import { Store } from "./store.ts";
 

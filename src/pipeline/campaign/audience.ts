@@ -1,4 +1,5 @@
 import type { Client } from "../../api/client.ts";
+import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
 import type { RedisClient } from "../../lib/redis.ts";
@@ -128,6 +129,7 @@ export async function audiencesOf(
       ledger,
       segmentId: segment.id,
       owner: `audience-${key}`,
+      country: countryOf(def),
     });
     requests.push({ ...request, segmentId: segment.id });
     report.campaigns.push({

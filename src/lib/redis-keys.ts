@@ -18,6 +18,8 @@ export function redisKeys(prefix: string) {
     /** The id of the campaign made for one file (and attempt). */
     campaignMemo: (key: string) => `${prefix}:campaign-for:{${key}}`,
     lockOf: (key: string) => `${key}:lock`,
+    /** A create of the record remembered at `memo` was sent (and when): look it up before another. */
+    sentOf: (memo: string) => `${memo}:sent`,
     campaign: {
       meta: campaign,
       fingerprints: (id: string) => `${campaign(id)}:fp`,

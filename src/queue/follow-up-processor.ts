@@ -65,7 +65,7 @@ export function createFollowUpProcessor(d: WorkDeps) {
       d.redis,
       d.keys,
       { name: request.name, description: `Follow-up ${request.attempt} of campaign ${info.id}` },
-      { lockMs: d.leaseMs },
+      { lockMs: d.leaseMs, ownName: true },
     );
     let contacts = 0;
     async function* rows(): AsyncGenerator<ContactToImport> {

@@ -122,7 +122,7 @@ export async function audiencesOf(
       d.redis,
       d.keys,
       { name: request.name, description: `Contacts of ${f.original} called by campaign ${request.name}` },
-      { lockMs: d.leaseMs },
+      { lockMs: d.leaseMs, ownName: true },
     );
     await importContacts(rowsOf(def, f.path, callable), {
       client: d.client,

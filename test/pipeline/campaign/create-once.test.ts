@@ -41,8 +41,6 @@ describe("createOnce: the service's history is read only when a create may have 
   const fresh = (what: string) => `${what}-${randomBytes(3).toString("hex")}`;
   const named = async (name: string) =>
     (await t.client.campaigns.list()).filter((c) => c.campaigns_name === name);
-  const requests = (op: string) =>
-    [...(t.sim.stats.byOperation.get(op)?.values() ?? [])].reduce((a, b) => a + b, 0);
 
   it("a campaign and its own segment cost one request each: no listing", async () => {
     t.sim.stats.reset();

@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { callingJob } from "../support/calling-job.ts";
 import { runCli } from "../support/cli.ts";
 import { contactsCsv, drop, quietLogger, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
-import { tempDir } from "../support/files.ts";
 import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
 import type { TestServer } from "../support/http-server.ts";
 import { startProxy } from "../support/proxy.ts";
@@ -30,29 +28,7 @@ describe("vcw cancel tells the truth; an ambiguous campaign create is never forg
   });
 
   async function start(serviceUrl: string) {
-    const home = tempDir("vcw-cancel-");
-    const inbox = join(home, "inbox");
-    mkdirSync(join(home, "jobs"));
-    const name = `cancel-${randomBytes(3).toString("hex")}`;
-    writeFileSync(
-      join(home, "jobs", "calls.yaml"),
-      [
-        `name: ${name}`,
-        `inbox: ${inbox}`,
-        "segment:",
-        `  name: ${name}`,
-        "contacts:",
-        "  country: US",
-        "campaign:",
-        "  assistant:",
-        `    name: ${assistant}`,
-        "  dialer:",
-        `    id: ${dialerId}`,
-        "  start: asap",
-        "polling:",
-        '  schedule: "* * * * * *"',
-      ].join("\n"),
-    );
+    const { home, inbox, name } = callingJob({ assistant: { name: assistant }, dialerId });
     const settings = testSettings(home, serviceUrl);
     daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
     await daemon.ready;

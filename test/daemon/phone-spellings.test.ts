@@ -1,14 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCallHistory } from "../../src/pipeline/campaign/call-history.ts";
 import { createSuppressionList } from "../../src/pipeline/campaign/suppression.ts";
 import type { PhoneSpelling } from "../../src/simulator/phone-spelling.ts";
+import { callingJob } from "../support/calling-job.ts";
 import { drop, quietLogger, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
-import { tempDir } from "../support/files.ts";
 import { validAssistant, validDialer } from "../support/fixtures.ts";
 import { useRedis } from "../support/redis.ts";
 import { useSimulator } from "../support/simulator.ts";
@@ -40,31 +38,8 @@ describe("an opt-out belongs to the number, not to how the service spells it", (
   });
 
   function setup() {
-    const home = tempDir("vcw-spell-");
-    const inbox = join(home, "inbox");
-    const jobs = join(home, "jobs");
-    mkdirSync(jobs);
-    const name = `spell-${randomBytes(3).toString("hex")}`;
-    writeFileSync(
-      join(jobs, "calls.yaml"),
-      [
-        `name: ${name}`,
-        `inbox: ${inbox}`,
-        "segment:",
-        `  name: ${name}`,
-        "contacts:",
-        "  country: US",
-        "campaign:",
-        "  assistant:",
-        `    name: ${assistant}`,
-        "  dialer:",
-        `    id: ${dialerId}`,
-        "  start: asap",
-        "polling:",
-        '  schedule: "* * * * * *"',
-      ].join("\n"),
-    );
-    return { inbox, settings: testSettings(home, t.sim.url) };
+    const job = callingJob({ assistant: { name: assistant }, dialerId });
+    return { inbox: job.inbox, settings: testSettings(job.home, t.sim.url) };
   }
 
   it.each<PhoneSpelling>(["digits", "national", "international"])(

@@ -1,10 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { callingJob } from "../support/calling-job.ts";
 import { contactsCsv, drop, quietLogger, testSettings, waitFor } from "../support/daemon.ts";
-import { tempDir } from "../support/files.ts";
 import { validAssistant, validDialer } from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
 
@@ -27,29 +24,7 @@ describe("creating a campaign reads none of the service's history", () => {
   });
 
   it(`${FILES} files, ${FILES} campaigns: one create each, no campaign listed, the job's segment looked up once`, async () => {
-    const home = tempDir("vcw-req-");
-    const inbox = join(home, "inbox");
-    mkdirSync(join(home, "jobs"));
-    const name = `req-${randomBytes(3).toString("hex")}`;
-    writeFileSync(
-      join(home, "jobs", "calls.yaml"),
-      [
-        `name: ${name}`,
-        `inbox: ${inbox}`,
-        "segment:",
-        `  name: ${name}`,
-        "contacts:",
-        "  country: US",
-        "campaign:",
-        "  assistant:",
-        `    id: ${assistantId}`,
-        "  dialer:",
-        `    id: ${dialerId}`,
-        "  start: asap",
-        "polling:",
-        '  schedule: "0 0 * * * *"',
-      ].join("\n"),
-    );
+    const { home, inbox } = callingJob({ assistant: { id: assistantId }, dialerId, schedule: "0 0 * * * *" });
     t.sim.stats.reset();
     daemon = await startDaemon({
       settings: testSettings(home, t.sim.url),

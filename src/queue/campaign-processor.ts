@@ -103,13 +103,15 @@ async function createOrLookUp(
     // The lock outlives any create still in flight from a worker that died holding it.
     lockMs: d.leaseMs,
     mayCreate: async () => !(await d.controls.isCanceled(key)),
+    // A retry may follow a create sent by a version that marked nothing: look before sending again.
+    lookFirst: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1,
   };
   try {
     return await createCampaignOnce(d.client, d.redis, d.keys, key, body, o);
   } catch (error) {
     if (error instanceof CreateCanceledError) return canceledNow(d, job.data);
     if (!(error instanceof CreateUnresolvedError) || !token) throw error;
-    const waitMs = lookAgainAfterMs(error.sentAt, d.now());
+    const waitMs = lookAgainAfterMs(error.sentAt, Date.now());
     d.logger.warn(
       { job: job.data.job, name: body.campaigns_name, lookAgainInMs: waitMs, err: String(error.cause ?? "") },
       error.message,

@@ -52,6 +52,8 @@ export interface CampaignCreateOptions {
   lockMs?: number;
   /** False (canceled): a create not yet applied is never sent. */
   mayCreate?: () => Promise<boolean>;
+  /** Look the name up before the first create too (see createOnce). */
+  lookFirst?: boolean;
 }
 
 /**
@@ -79,6 +81,7 @@ export async function createCampaignOnce(
       ),
     create: async () => (await client.campaigns.create(body)).id,
     ...(o.mayCreate ? { mayCreate: o.mayCreate } : {}),
+    ...(o.lookFirst ? { lookFirst: true } : {}),
     what: `campaign "${name}"`,
   });
 }

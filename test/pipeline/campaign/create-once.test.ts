@@ -140,6 +140,7 @@ describe("createOnce: the service's history is read only when a create may have 
     const keys = redisKeys(p);
     // The service takes 1.5 s to apply the create: the worker dies while it is in flight.
     t.sim.setFaults({ latencyMs: 1_500 });
+    const proxy = await startProxy(t.sim.url, () => undefined);
     const child = spawn(
       process.execPath,
       [
@@ -148,7 +149,7 @@ describe("createOnce: the service's history is read only when a create may have 
         fileURLToPath(new URL("../../support/create-campaign-child.ts", import.meta.url)),
         inject("redisUrl"),
         p,
-        t.sim.url,
+        proxy.url,
         "k5",
         "3000",
         JSON.stringify(body(name)),
@@ -158,19 +159,20 @@ describe("createOnce: the service's history is read only when a create may have 
     const exited = new Promise((r) => child.once("exit", r));
     try {
       const deadline = Date.now() + 30_000;
-      while ((await createState(redis, campaignCreateKeys(keys, "k5"))).kind === "none") {
+      while (!proxy.requests.some((r) => r.url.endsWith("/campaign/create"))) {
         if (Date.now() > deadline) throw new Error("the child never sent its create");
         await new Promise((r) => setTimeout(r, 20));
       }
-      await new Promise((r) => setTimeout(r, 200)); // the request is on its way
     } finally {
       child.kill("SIGKILL");
     }
     await exited;
+    expect(await createState(redis, campaignCreateKeys(keys, "k5"))).toEqual({ kind: "may-exist" });
     t.sim.setFaults(NO_FAULTS);
     // The dead worker's lock frees itself; by then its create has landed, and is found by name.
     const next = await createCampaignOnce(t.client, redis, keys, "k5", body(name), { lockMs: 3_000 });
     expect(next.created).toBe(false);
     expect(await named(name)).toEqual([expect.objectContaining({ id: next.id })]);
+    await proxy.close();
   }, 60_000);
 });

@@ -1,4 +1,4 @@
-import ky, { HTTPError, TimeoutError } from "ky";
+import ky, { HTTPError, NetworkError, TimeoutError } from "ky";
 import type { z } from "zod";
 import { AudienceEntryList } from "./audience-entries.ts";
 import {
@@ -166,6 +166,13 @@ export function createTransport(config: TransportOptions): Transport {
       });
     };
 
+    // Each attempt waits for the gate (the rate limit) before it is timed.
+    const startAttempt = async () => {
+      await gate?.acquire(options.signal);
+      attemptStarted = performance.now();
+      observed = false;
+    };
+
     const bodyReading = reading(secrets);
     try {
       const response = await ky(url, {
@@ -175,6 +182,8 @@ export function createTransport(config: TransportOptions): Transport {
         // ky's timeout and signal cover its fetch; this one returns only once the body is in.
         timeout: timeoutMs,
         signal: options.signal,
+        // ky 2 reads a failure's body into HTTPError.data: keep it as text, read tolerantly below.
+        parseJson: (text) => text,
         fetch: observing(
           bodyReading.fetch({
             operation: name,
@@ -199,22 +208,18 @@ export function createTransport(config: TransportOptions): Transport {
             return true;
           },
         },
+        // ky 2 runs beforeRequest once, before the first attempt; beforeRetry before each other one.
         hooks: {
-          beforeRequest: [
-            async () => {
-              await gate?.acquire(options.signal);
-              attemptStarted = performance.now();
-              observed = false;
-            },
-          ],
+          beforeRequest: [() => startAttempt()],
           beforeRetry: [
-            ({ error, retryCount }) => {
+            async ({ error, retryCount }) => {
               attempts = retryCount + 1;
               observe(undefined, error);
               logger.debug(
                 { ...where, retry: retryCount, reason: describeFailure(classify(error)) },
                 "api retry",
               );
+              await startAttempt();
             },
           ],
         },
@@ -272,8 +277,9 @@ async function toApiError(
   secrets: string[],
 ): Promise<APIError> {
   if (error instanceof HTTPError) {
-    const { response } = error;
-    const body = readErrorBody(await response.text().catch(() => ""));
+    // ky 2 has read the body already: `data` is its text (see parseJson).
+    const { response, data } = error;
+    const body = readErrorBody(typeof data === "string" ? data : "");
     return errorForStatus(response.status, {
       operation: name,
       status: response.status,
@@ -285,10 +291,11 @@ async function toApiError(
   }
   if (error instanceof TimeoutError) return new APIConnectionTimeoutError({ operation: name, timeoutMs });
   // Only the code and the system message travel on: ky's own errors hold the request and its headers.
-  const networkCode = networkErrorCode(error);
+  const raw = error instanceof NetworkError ? error.cause : error;
+  const networkCode = networkErrorCode(raw);
   return new APIConnectionError(
     { operation: name, networkCode },
-    scrubSecrets(`connection error: ${causeMessage(error) ?? networkCode ?? "unknown"}`, secrets),
+    scrubSecrets(`connection error: ${causeMessage(raw) ?? networkCode ?? "unknown"}`, secrets),
   );
 }
 

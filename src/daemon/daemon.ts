@@ -6,6 +6,7 @@ import { describeSettings, retentionMsOf, type Settings } from "../config/settin
 import { createMetrics, type Metrics } from "../http/metrics.ts";
 import { type HttpServer, startHttpServer } from "../http/server.ts";
 import { maskPhone } from "../lib/mask-phone.ts";
+import { duplicateClient } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
 import { migratePhoneSpellings } from "../pipeline/campaign/phone-migration.ts";
 import { cappedExponential } from "../queue/backoff.ts";
@@ -187,7 +188,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     stableMs: s.stableMs.value,
     retentionMs: retentionMsOf(s),
   };
-  const connection = services.redis.duplicate();
+  const connection = duplicateClient(services.redis);
   services.onClose(() => connection.quit());
   const common = {
     connection,

@@ -118,7 +118,6 @@ const COUNTED_STATES = [
   "delayed",
   "prioritized",
   "waiting-children",
-  "paused",
   "completed",
   "failed",
 ] as const;

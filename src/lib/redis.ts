@@ -71,3 +71,7 @@ export const describeTarget = (t: RedisTarget) =>
   "url" in t ? redactUrl(t.url) : `cluster ${t.cluster.map((n) => `${n.host}:${n.port}`).join(",")}`;
 
 export const isCluster = (redis: RedisClient): redis is Cluster => redis instanceof Cluster;
+
+/** A second connection to the same Redis: ioredis 6's duplicate() differs between Redis and Cluster. */
+export const duplicateClient = (redis: RedisClient): RedisClient =>
+  isCluster(redis) ? redis.duplicate() : redis.duplicate();

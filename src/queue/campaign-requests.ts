@@ -1,7 +1,7 @@
 import type { CampaignRequestRef } from "../pipeline/campaign/cancel-campaign.ts";
 import type { Queues } from "./queues.ts";
 
-const EVERY_STATE = ["waiting", "delayed", "paused", "prioritized", "active", "completed", "failed"] as const;
+const EVERY_STATE = ["waiting", "delayed", "prioritized", "active", "completed", "failed"] as const;
 
 /** The campaign requests of a campaign job id, or of every campaign of a file (its name as dropped). */
 export async function campaignRequestsMatching(queues: Queues, what: string): Promise<CampaignRequestRef[]> {

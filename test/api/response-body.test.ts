@@ -212,6 +212,21 @@ describe("response bodies have a size cap", () => {
 });
 
 describe("a gate hears each attempt once", () => {
+  it("every attempt, a retry included, waits for the gate first", async () => {
+    let acquired = 0;
+    const gate = { acquire: async () => void (acquired += 1), observe: () => undefined };
+    let calls = 0;
+    const client = await clientOf(
+      (res) => {
+        calls += 1;
+        sendJson(res, calls < 3 ? 503 : 200, calls < 3 ? { message: "busy" } : []);
+      },
+      { gate, maxRetries: 2 },
+    );
+    await client.segments.list();
+    expect([calls, acquired]).toEqual([3, 3]);
+  });
+
   it("its status when the headers come, and a timeout as a timeout", async () => {
     const heard: AttemptOutcome[] = [];
     const gate = { acquire: async () => undefined, observe: (o: AttemptOutcome) => void heard.push(o) };

@@ -16,14 +16,7 @@ export function statusCommand(): Command {
         const queues = createQueues({ connection: redis, keys });
         const queue = queues.imports;
         try {
-          const counts = await queue.getJobCounts(
-            "waiting",
-            "active",
-            "delayed",
-            "completed",
-            "failed",
-            "paused",
-          );
+          const counts = await queue.getJobCounts("waiting", "active", "delayed", "completed", "failed");
           const active = await queue.getJobs(["active", "waiting", "delayed"], 0, 50);
           const failed = await queue.getJobs(["failed"], 0, 10);
           const rate = await redis.hget(keys.limiter, "rate");

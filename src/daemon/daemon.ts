@@ -93,7 +93,8 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
       logger.info({ url: http.url }, `dashboard ${http.url}/, metrics ${http.url}/metrics`);
     }
     if (o.work) {
-      await migratePhones(services, logger);
+      // A one-off run (`vcw demo`) has a key space of its own: nothing to migrate, no marker left.
+      if (o.oneOff !== true) await migratePhones(services, logger);
       workers.push(...startWorkers(services, queues, s, logger));
     }
     metrics?.watchWorkers({

@@ -8,6 +8,9 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   ingest: () => import("./ingest.ts"),
   import: () => import("./import.ts"),
   poll: () => import("./poll.ts"),
+  campaigns: () => import("./campaigns.ts"),
+  requests: () => import("./contact-requests.ts"),
+  workbooks: () => import("./workbooks.ts"),
 };
 
 const args = process.argv.slice(2);

@@ -2,6 +2,8 @@ import { Command, CommanderError } from "commander";
 import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
+import { applyCommand } from "./commands/apply.ts";
+import { callCommand } from "./commands/call.ts";
 import { contactCommand } from "./commands/contact.ts";
 import { cancelCommand, pauseCommands } from "./commands/controls.ts";
 import { demoCommand } from "./commands/demo.ts";
@@ -35,7 +37,9 @@ export function buildProgram(): Command {
     .addCommand(simulatorCommand())
     .addCommand(apiCommand())
     .addCommand(validateCommand())
-    .addCommand(jobsCommand());
+    .addCommand(jobsCommand())
+    .addCommand(applyCommand())
+    .addCommand(callCommand());
 }
 
 /** Runs the CLI; errors become one clear line on stderr and a non-zero exit status. */

@@ -1,9 +1,11 @@
 import cron from "node-cron";
 import { z } from "zod";
 import { AUDIENCE_STATUSES } from "../api/schemas/audience-status.ts";
+import { e164Phone } from "../api/schemas/common.ts";
 import { CONTACT_FIELDS } from "../ingest/headers.ts";
 import { isCountryCode } from "../ingest/phone.ts";
 import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
+import { resourceName } from "./resource-definition.ts";
 
 const MAPPABLE = [...CONTACT_FIELDS, "full_name"] as const;
 
@@ -15,6 +17,9 @@ const byIdOrName = (what: string) =>
     ],
     { error: `must be { id: ... } or { name: ... } of the ${what}` },
   );
+
+/** A resource of resources/ (vcw apply): its current version, whichever that is when a campaign is made. */
+const byResource = z.strictObject({ resource: resourceName });
 
 const cronExpression = z
   .string()
@@ -149,17 +154,23 @@ export const JobDefinition = z
       .default({ concurrency: 8 }),
     campaign: z
       .strictObject({
-        assistant: byIdOrName("assistant").meta({
-          description: "By id, or by name through assistants.list.",
-        }),
+        assistant: z
+          .union([...byIdOrName("assistant").options, byResource], {
+            error: "must be { id: ... }, { name: ... } or { resource: ... } of the assistant",
+          })
+          .meta({
+            description:
+              "By id, by name through assistants.list, or { resource: NAME } of resources/ (its current version).",
+          }),
         dialer: z
-          .strictObject(
-            { id: z.string().min(1, "must not be empty") },
-            {
-              error: "must be { id: ... }: the service has no dialer list, so a dialer is named by its id",
-            },
-          )
-          .meta({ description: "By id (the spec has no dialer list operation to find one by name)." }),
+          .union([z.strictObject({ id: z.string().min(1, "must not be empty") }), byResource], {
+            error:
+              "must be { id: ... } or { resource: ... }: the service has no dialer list, so a dialer is named by its id",
+          })
+          .meta({
+            description:
+              "By id, or { resource: NAME } of resources/ (the spec has no dialer list to find one by name).",
+          }),
         name: z.string().min(1).default("{job} {date} {file}").meta({
           description: "Name pattern: {job}, {date} (UTC, YYYY-MM-DD), {file}. The file hash is appended.",
         }),
@@ -178,6 +189,26 @@ export const JobDefinition = z
       .strictObject({
         schedule: cronExpression.default("*/1 * * * *").meta({ description: "When audiences are polled." }),
         stuckAfterMinutes: z.number().positive().default(240),
+        startGraceSeconds: z.number().min(0).default(15).meta({
+          description:
+            "A campaign is not polled before its scheduled start: its first poll comes this long after it.",
+        }),
+        inFlight: statusList.default(["ringing", "in-progress"]).meta({
+          description:
+            "Statuses of calls under way: while an entry shows one, every tick polls the campaign.",
+        }),
+        quiet: z
+          .strictObject({
+            afterSeconds: z.number().min(0).default(30).meta({
+              description:
+                "A campaign with no call under way and no change for this long is polled less often.",
+            }),
+            ceilingSeconds: z.number().positive().default(60).meta({
+              description:
+                "The longest gap between two polls of a quiet campaign (the first change ends it).",
+            }),
+          })
+          .prefault({}),
         statuses: z
           .strictObject({
             final: statusList.default([
@@ -212,6 +243,18 @@ export const JobDefinition = z
       })
       .prefault({})
       .meta({ description: "Where campaign summaries go (names from jobs/sinks.yaml)." }),
+    preflight: z
+      .strictObject({
+        to: z
+          .array(e164Phone())
+          .min(1, "must name at least one number")
+          .max(5, "must name at most 5 numbers"),
+      })
+      .optional()
+      .meta({
+        description:
+          "Before the job's first campaign of a day (UTC), a playground test call from its assistant and dialer to these numbers (the operator's own).",
+      }),
     reports: z
       .array(z.strictObject({ cron: cronExpression, sinks: z.array(z.string().min(1)).min(1) }))
       .default([])
@@ -229,6 +272,10 @@ export const JobDefinition = z
       path: ["campaign", "start", "window", "timezone"],
     },
   )
+  .refine((d) => !d.preflight || d.campaign, {
+    message: "needs a campaign section (the test call uses its assistant and dialer)",
+    path: ["preflight"],
+  })
   .meta({ id: "JobDefinition", title: "vcw job definition" });
 
 export type JobDefinition = z.output<typeof JobDefinition>;

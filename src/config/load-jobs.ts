@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { isMap, LineCounter, parseDocument } from "yaml";
+import { type Document, isMap, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { inboxProblem } from "../inbox/inbox-guard.ts";
 import { JobDefinition } from "./job-definition.ts";
@@ -104,22 +104,32 @@ async function parseFile<S extends z.ZodType>(
     };
     return { value: parsed.data, lineOf };
   }
-  for (const issue of parsed.error.issues) {
+  problems.push(...zodProblems(file, doc, lines, parsed.error.issues));
+  return undefined;
+}
+
+/** Each zod issue of a YAML document as a problem with its path and line (its parent's, if absent). */
+export function zodProblems(
+  file: string,
+  doc: Document,
+  lines: LineCounter,
+  issues: readonly z.core.$ZodIssue[],
+): JobProblem[] {
+  return issues.map((issue) => {
     const node = doc.getIn(issue.path as (string | number)[], true) as
       | { range?: [number, number] }
       | undefined;
     const parent =
       issue.path.length > 0 ? doc.getIn(issue.path.slice(0, -1) as (string | number)[], true) : doc.contents;
     const range = node?.range ?? (isMap(parent) ? parent.range : undefined);
-    problems.push({
+    return {
       file,
       path: issue.path.join("."),
       line: range ? lines.linePos(range[0]).line : undefined,
       message:
         issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message,
-    });
-  }
-  return undefined;
+    };
+  });
 }
 
 export const formatProblem = (p: JobProblem) =>

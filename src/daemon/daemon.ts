@@ -14,7 +14,7 @@ import { createCampaignProcessor } from "../queue/campaign-processor.ts";
 import { createDeliveryProcessor } from "../queue/delivery-processor.ts";
 import { createFollowUpProcessor } from "../queue/follow-up-processor.ts";
 import { createImportProcessor } from "../queue/import-processor.ts";
-import { createPollProcessor } from "../queue/poll-processor.ts";
+import { createPollProcessor, POLL_CONCURRENCY } from "../queue/poll-processor.ts";
 import { closeQueues, createQueues, type Queues } from "../queue/queues.ts";
 import { startScheduler } from "../queue/scheduler.ts";
 import { startWorker } from "../queue/start-worker.ts";
@@ -202,7 +202,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
   const workers = [
     startWorker("imports", createImportProcessor(deps), { ...common, concurrency: s.fileConcurrency.value }),
     startWorker("campaigns", createCampaignProcessor(deps), { ...common, concurrency: 2 }),
-    startWorker("polls", createPollProcessor(deps), { ...common, concurrency: 4 }),
+    startWorker("polls", createPollProcessor(deps), { ...common, concurrency: POLL_CONCURRENCY }),
     startWorker("followUps", createFollowUpProcessor(deps), { ...common, concurrency: 1 }),
     startWorker("deliveries", createDeliveryProcessor(deps), { ...common, concurrency: 4 }),
   ] as Worker[];

@@ -11,6 +11,7 @@ const EMPTY: Omit<Overview, "generatedAt" | "redis"> = {
   campaigns: [],
   campaignCounts: [],
   failedDeliveries: [],
+  preflights: [],
 };
 
 /**

@@ -132,6 +132,22 @@ function stateGauges(registry: Registry, read: () => Promise<Overview>): void {
     },
   );
   gauge(
+    "vcw_polls_behind",
+    "1 when a job's last poll tick found polls of earlier ticks still waiting or campaigns overdue by a tick or more",
+    ["job"],
+    (g, o) => {
+      for (const j of o.jobs) if (j.polls) g.set({ job: j.name }, j.polls.behind ? 1 : 0);
+    },
+  );
+  gauge(
+    "vcw_poll_lag_seconds",
+    "How late the most overdue campaign of a job was at its last poll tick",
+    ["job"],
+    (g, o) => {
+      for (const j of o.jobs) if (j.polls) g.set({ job: j.name }, j.polls.lagSeconds);
+    },
+  );
+  gauge(
     "vcw_inbox_files",
     "Contact files per job waiting in the inbox or in processing/",
     ["job", "folder"],

@@ -5,6 +5,7 @@ import type { JobDefinition } from "../config/job-definition.ts";
 import { dropFolder, isCandidate } from "../inbox/drop-folder.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
+import { type PreflightRecord, readPreflights } from "../pipeline/resources/preflight.ts";
 import type { CampaignStore, StoredCampaign } from "../pipeline/results/campaign-store.ts";
 import type { CampaignInfo, Payload } from "../pipeline/results/model.ts";
 import type { DeliveryJobData, ImportJobData, QueueKind, Queues } from "../queue/queues.ts";
@@ -29,6 +30,8 @@ export interface Overview {
   /** Every kept campaign, by job and state (the dashboard lists only the latest). */
   campaignCounts: { job: string; state: CampaignInfo["state"]; count: number }[];
   failedDeliveries: FailedDelivery[];
+  /** Each job's last test call (`preflight`), numbers masked. */
+  preflights: PreflightRecord[];
 }
 
 export interface QueueView {
@@ -47,6 +50,8 @@ export interface JobView {
   paused: boolean;
   waiting: number;
   processing: number;
+  /** The job's last poll tick as the scheduler recorded it: behind when polls wait or campaigns are overdue. */
+  polls?: { at: string; due: number; lagSeconds: number; behind: boolean } | undefined;
 }
 
 export interface FileInFlight {
@@ -141,14 +146,28 @@ export async function readOverview(src: OverviewSources): Promise<Overview> {
     rate: rate === null ? null : Number(rate),
     queues,
     jobs: await Promise.all(
-      defs.map(async (def) =>
-        jobView(def, src.watched(), (await src.redis.sismember(src.keys.paused, def.name)) === 1),
-      ),
+      defs.map(async (def) => ({
+        ...(await jobView(def, src.watched(), (await src.redis.sismember(src.keys.paused, def.name)) === 1)),
+        polls: pollsOf(await src.redis.get(src.keys.pollLagOf(def.name))),
+      })),
     ),
     inFlight: await filesInFlight(src.queues),
     recentFiles: await recentFiles(src.queues, src.jobs()),
     ...campaigns,
     failedDeliveries: await failedDeliveries(src.queues),
+    preflights: await readPreflights(src.redis, src.keys),
+  };
+}
+
+/** The scheduler's record of a job's last poll tick (campaign-store.ts `PollLag`), if recent. */
+function pollsOf(raw: string | null): JobView["polls"] {
+  if (!raw) return undefined;
+  const lag = JSON.parse(raw) as { at: number; due: number; lagMs: number; behind: boolean };
+  return {
+    at: new Date(lag.at).toISOString(),
+    due: lag.due,
+    lagSeconds: lag.lagMs / 1000,
+    behind: lag.behind,
   };
 }
 

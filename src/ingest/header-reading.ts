@@ -19,8 +19,11 @@ export type HeaderReading =
   /** Says, row by row, which kind of number the phone column of the same group holds. */
   | { role: "phone_label"; group: string }
   | { role: "never"; kind: NeverKind }
-  /** A contact field; of two columns for one field, the lower `score` wins. */
-  | { role: "field"; field: MappedField; score: number }
+  /**
+   * A contact field; of two columns for one field, the lower `score` wins. `secondary`: an e-mail
+   * qualified as secondary or other (Zoho's "Secondary Email"), kept apart from the fallbacks.
+   */
+  | { role: "field"; field: MappedField; score: number; secondary?: boolean }
   /** The type or label of another column ("E-mail Type"). */
   | { role: "label_of"; field: MappedField }
   /** A field of someone else than the contact ("Organization Name", "Assistant's Name"). */
@@ -106,7 +109,8 @@ function readField(w: Words, kind: PhoneKind | NeverKind | undefined): HeaderRea
   if (isEmail) {
     if (w.labelColumn) return { role: "label_of", field: "email" };
     if (w.otherParty) return { role: "other_party", field: "email" };
-    return { role: "field", field: "email", score: emailScore(w, kind, w.head.join("")) };
+    const score = emailScore(w, kind, w.head.join(""));
+    return { role: "field", field: "email", score, ...(kind === "other" ? { secondary: true } : {}) };
   }
   // "Contact" alone is a name; "Contact Name" is "Name".
   const name = w.head.length > 0 ? w.head.join("") : w.self.join("");
@@ -123,8 +127,25 @@ function readField(w: Words, kind: PhoneKind | NeverKind | undefined): HeaderRea
   return { role: "field", field, score };
 }
 
-/** Reads one header. */
+/**
+ * Reads one header. A `Section: Field` header (iCloud contacts through vCard-to-CSV converters:
+ * "Name: First", "Email: Home", "Phone: iPhone") that reads as nothing is read as "Field Section"
+ * ("First Name").
+ */
 export function readHeader(header: string): HeaderReading {
+  const turned = turnedHeader(header);
+  return turned === undefined ? readWords(header) : readWords(turned);
+}
+
+/** "First Name" for "Name: First", when the header reads as nothing as written; else undefined. */
+export function turnedHeader(header: string): string | undefined {
+  const colon = header.indexOf(":");
+  if (colon <= 0 || readWords(header).role !== "none") return undefined;
+  const turned = `${header.slice(colon + 1).trim()} ${header.slice(0, colon).trim()}`;
+  return readWords(turned).role === "none" ? undefined : turned;
+}
+
+function readWords(header: string): HeaderReading {
   const key = normalizeHeader(header);
   const words = segment(key);
   if (words === undefined) {

@@ -1,5 +1,6 @@
+import type { EmailColumn } from "./email-pick.ts";
 import { type MappedField, normalizeHeader } from "./field-synonyms.ts";
-import { type HeaderReading, readHeader } from "./header-reading.ts";
+import { type HeaderReading, readHeader, turnedHeader } from "./header-reading.ts";
 import { IngestFileError } from "./ingest-file-error.ts";
 import { ordinal, type PhoneKind, rankOf } from "./phone-kind.ts";
 
@@ -33,6 +34,8 @@ export interface ColumnMap {
   unknown: string[];
   /** Phone columns, in the order they are tried. */
   phones: PhoneColumn[];
+  /** E-mail columns, best first: a row takes the first valid address (iCloud's "Email: Home", "Email: Work"). */
+  emails: EmailColumn[];
   /** Some phone column has a label column: rows reorder the phones by their labels. */
   phonesLabelled: boolean;
   /** Each column used, and why, in field order. */
@@ -63,6 +66,11 @@ const FIELD_ORDER: MappedField[] = [
 ];
 
 const quote = (header: string) => `"${header}"`;
+/** Says how a `Section: Field` header was read. */
+const turned = (header: string) => {
+  const as = turnedHeader(header);
+  return as === undefined ? "" : ` (read as "${as}")`;
+};
 /** A field as words: "job title"; a full name is a name. */
 const fieldName = (field: MappedField) => (field === "full_name" ? "name" : field.replace("_", " "));
 
@@ -107,6 +115,34 @@ function rankPhones(
       phones.push({ column: i, header: headers[i]!, kind: r.kind, labelColumn: labels.get(r.group) });
   });
   return phones.sort((a, b) => rankOf(a.kind) - rankOf(b.kind) || a.column - b.column);
+}
+
+/**
+ * E-mail columns, the best-named first: every column read as the contact's e-mail ("Email: Home",
+ * "Email: Work"; "E-mail 1 - Value", "E-mail 2 - Value"), unless one is mapped explicitly (then it
+ * alone). One qualified as secondary or other stays apart when a better one is there: a CRM keeps
+ * it apart on purpose (Zoho's "Secondary Email").
+ */
+function rankEmails(
+  readings: HeaderReading[],
+  headers: readonly string[],
+  explicit: ReadonlyMap<number, MappedField>,
+  best: number | undefined,
+): EmailColumn[] {
+  if (best === undefined) return [];
+  if (explicit.get(best) === "email") return [{ column: best, header: headers[best]! }];
+  const score = (i: number) => {
+    const r = readings[i]!;
+    return r.role === "field" ? r.score : Number.POSITIVE_INFINITY;
+  };
+  return readings
+    .flatMap((r, i) =>
+      r.role === "field" && r.field === "email" && !explicit.has(i) && (i === best || !r.secondary)
+        ? [i]
+        : [],
+    )
+    .sort((a, b) => score(a) - score(b) || a - b)
+    .map((column) => ({ column, header: headers[column]! }));
 }
 
 function phoneWhy(phone: PhoneColumn, position: number, phones: number, headers: readonly string[]): string {
@@ -182,6 +218,8 @@ export function mapColumns(
     });
   }
 
+  const emails = rankEmails(readings, headers, byColumn, winners.get("email"));
+
   let phones: PhoneColumn[];
   const explicitPhone = winners.get("phone");
   if (explicit.phone !== undefined && explicitPhone !== undefined) {
@@ -210,6 +248,17 @@ export function mapColumns(
       });
       continue;
     }
+    if (field === "email" && emails.length > 1) {
+      emails.forEach((e, n) => {
+        fields[e.column] = "email";
+        chosen.push({
+          header: e.header,
+          field,
+          why: `${ordinal(n + 1)} e-mail tried, row by row${turned(e.header)}`,
+        });
+      });
+      continue;
+    }
     const column = winners.get(field);
     if (column === undefined) continue;
     fields[column] = field;
@@ -219,8 +268,8 @@ export function mapColumns(
       why: byColumn.has(column)
         ? "mapped explicitly"
         : field === "full_name"
-          ? "header names a full name, split into first and last name"
-          : `header names ${fieldName(field)}`,
+          ? 'header names a full name, split into first and last name (the first word is the first name, the rest the last name; "Last, First" is turned round)'
+          : `header names ${fieldName(field)}${turned(headers[column]!)}`,
     });
   }
   readings.forEach((r, i) => {
@@ -243,7 +292,7 @@ export function mapColumns(
     if (note.field && mapped[note.field] === undefined) mapped[note.field] = note.header;
   const unknown = headers.filter((_, i) => fields[i] === undefined);
   const phonesLabelled = phones.some((p) => p.labelColumn !== undefined);
-  return { fields, mapped, unknown, phones, phonesLabelled, chosen, ignored };
+  return { fields, mapped, unknown, phones, emails, phonesLabelled, chosen, ignored };
 }
 
 /** True when a row of cells could be a header: some cell names a phone (or the explicitly mapped one). */

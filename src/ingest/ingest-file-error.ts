@@ -14,6 +14,10 @@ export type FileErrorCode =
   | "legacy_excel"
   | "not_a_workbook"
   | "sheet_not_found"
+  | "inflate_limit"
+  | "shared_strings_limit"
+  | "text_too_long"
+  | "too_many_columns"
   | "unreadable";
 
 /** The file as a whole cannot be read as contacts; `code` says why, the message says what to do. */

@@ -223,7 +223,7 @@ async function openSource(
 ): Promise<{ source: RowSource; opened: Opened }> {
   if ((await fileKind(file)) === "xlsx") {
     try {
-      const { source, sheet, sheets } = await openXlsx(file, size, options.sheet);
+      const { source, sheet, sheets } = await openXlsx(file, size, options);
       const opened: Opened = {
         format: "xlsx",
         encoding: "utf-8",

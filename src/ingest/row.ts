@@ -1,8 +1,8 @@
 import type { CountryCode } from "libphonenumber-js/max";
 import type { ContactCreate } from "../api/schemas/contact.ts";
-import { normalizeEmail } from "./email.ts";
+import { pickEmail } from "./email-pick.ts";
+import { splitFullName } from "./full-name.ts";
 import type { ColumnMap } from "./headers.ts";
-import { splitValues } from "./multi-value.ts";
 import { fallbackMessage, noPhoneMessage, pickPhone } from "./phone-pick.ts";
 import { cleanCell } from "./text.ts";
 
@@ -27,17 +27,6 @@ export type RowCheck =
   /** `phoneColumn`: the header of the column that supplied the phone. */
   | { ok: true; contact: ContactCreate; phone: string; phoneColumn: string; warnings: RowIssue[] }
   | { ok: false; issues: RowIssue[] };
-
-/** The first valid address of a cell that may hold several ("a@x.com ::: b@y.com"). */
-function firstEmail(value: string) {
-  const values = splitValues(value);
-  let first = normalizeEmail(values[0]!);
-  for (let i = 1; i < values.length && !first.ok; i++) {
-    const next = normalizeEmail(values[i]!);
-    if (next.ok) first = next;
-  }
-  return first.ok || values.length === 1 ? first : normalizeEmail(value);
-}
 
 /** Checks and normalizes one data row. Pure. */
 export function checkRow(cells: readonly string[], columns: ColumnMap, options: RowOptions): RowCheck {
@@ -67,14 +56,11 @@ export function checkRow(cells: readonly string[], columns: ColumnMap, options: 
       });
       continue;
     }
+    if (field === "email") continue; // picked below, across the e-mail columns
     if (field === "full_name") fullName = value;
     else contact[field] = value;
   }
-  if (fullName) {
-    const space = fullName.search(/\s/);
-    contact.first_name = space < 0 ? fullName : fullName.slice(0, space);
-    if (space >= 0) contact.last_name = fullName.slice(space).trim();
-  }
+  if (fullName) Object.assign(contact, splitFullName(fullName));
 
   const { phones } = columns;
   const phone = pickPhone(
@@ -105,21 +91,26 @@ export function checkRow(cells: readonly string[], columns: ColumnMap, options: 
     });
   }
 
-  if (contact.email !== undefined) {
-    const email = firstEmail(contact.email);
-    if (email.ok) contact.email = email.email;
-    else {
-      const issue = { field: "email", value: contact.email, code: "email_invalid", message: email.message };
-      if (options.emailPolicy === "reject") issues.push(issue);
-      else {
-        warnings.push({
-          ...issue,
-          code: "email_dropped",
-          message: `${email.message}; dropped, the row is kept`,
-        });
-        delete contact.email;
-      }
-    }
+  const email = pickEmail(cells, columns.emails, options.maxFieldChars);
+  if (email?.ok) {
+    contact.email = email.email;
+    const first = email.refused[0];
+    if (first)
+      warnings.push({
+        field: "email",
+        value: first.value,
+        code: "email_fallback",
+        message: `${first.message}; the e-mail of "${email.header}" is used`,
+      });
+  } else if (email) {
+    const issue = { field: "email", value: email.value, code: "email_invalid", message: email.message };
+    if (options.emailPolicy === "reject") issues.push(issue);
+    else
+      warnings.push({
+        ...issue,
+        code: "email_dropped",
+        message: `${email.message}; dropped, the row is kept`,
+      });
   }
   if (
     !contact.first_name &&

@@ -17,6 +17,8 @@ export class SharedStrings {
   private readonly lengths: Uint32Array[] = [];
   private readonly long = new Map<number, string>();
   size = 0;
+  /** UTF-8 bytes of every string added. */
+  bytes = 0;
 
   add(text: string): void {
     const slot = this.size % SLOTS;
@@ -26,11 +28,13 @@ export class SharedStrings {
     }
     const starts = this.starts[this.starts.length - 1]!;
     if (text.length > LONG) {
+      this.bytes += Buffer.byteLength(text);
       this.long.set(this.size++, text);
       starts[slot] = -1;
       return;
     }
     const length = Buffer.byteLength(text);
+    this.bytes += length;
     if (this.blocks.length === 0 || this.used + length > BLOCK) {
       this.blocks.push(Buffer.allocUnsafe(BLOCK));
       this.used = 0;

@@ -49,7 +49,10 @@ export async function validateFile(
 ): Promise<ValidationSummary> {
   const started = performance.now();
   const reader = await ContactFileReader.open(file, options);
-  const errors = await openErrorReport(report.errorsPath ?? `${file}.errors.csv`, reader.info.headers);
+  const errors = await openErrorReport(report.errorsPath ?? `${file}.errors.csv`, reader.info.headers, {
+    fileBytes: reader.info.bytes,
+    ...(options.maxFieldChars ? { maxFieldChars: options.maxFieldChars } : {}),
+  });
   try {
     let rows = 0;
     for await (const outcome of reader) {

@@ -1,31 +1,23 @@
-import { createReadStream, type ReadStream } from "node:fs";
+import type { Entry } from "yauzl";
 import { zipIsWhole } from "./file-kind.ts";
 import { IngestFileError } from "./ingest-file-error.ts";
-import { asFileError, type RowSource } from "./row-source.ts";
-import { SharedStrings } from "./shared-strings.ts";
+import type { IngestOptions } from "./options.ts";
+import type { RowSource } from "./row-source.ts";
+import type { SharedStrings } from "./shared-strings.ts";
+import { readSharedStrings } from "./shared-strings-part.ts";
+import { type SheetRow, sheetRows } from "./sheet-rows.ts";
+import { type WorkbookErrors, workbookError, workbookErrors } from "./workbook-errors.ts";
+import { type WorkbookLimits, workbookLimits } from "./workbook-limits.ts";
+import {
+  type PartReading,
+  readWorkbookModel,
+  type SheetEntry,
+  type WorkbookModel,
+} from "./workbook-parts.ts";
+import { InflateBudget, type XmlLimit, xmlText } from "./xml-stream.ts";
+import { ZipArchive } from "./zip-archive.ts";
 
-/** The workbook's sheets in tab order, as exceljs reads them from xl/workbook.xml. */
-interface SheetModel {
-  name: string;
-  state?: string;
-}
-interface StreamedWorkbook {
-  model?: { sheets?: SheetModel[] };
-}
-interface StreamedSheet {
-  name: string;
-  /** A temporary file's stream when exceljs deferred the sheet until after the shared strings. */
-  iterator: unknown;
-  [Symbol.asyncIterator](): AsyncIterator<StreamedRow>;
-}
-
-/** What exceljs's parse() yields: a sheet, or (with sharedStrings: "emit") one shared string. */
-interface ParseEvent {
-  eventType?: string;
-  value?: StreamedSheet;
-  index?: number;
-  text?: unknown;
-}
+export { cellText } from "./xlsx-cell.ts";
 
 export interface OpenedSheet {
   source: RowSource;
@@ -33,66 +25,9 @@ export interface OpenedSheet {
   sheets: string[];
 }
 
-const ZEROS = /^0+$/;
-
-/**
- * A cell as text, the way a CSV export would have written it. Pure. Integers keep every digit
- * (14155550123, not 1.4E+10), and the leading zeros of a "0000000000" format; past 1e21 JavaScript
- * writes 1e+21, which the phone check reports as scientific notation, as for such a CSV cell.
- */
-export function cellText(value: unknown, numFmt?: unknown, strings?: SharedStrings): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "number") {
-    const text = String(value);
-    return typeof numFmt === "string" && ZEROS.test(numFmt) && /^\d+$/.test(text)
-      ? text.padStart(numFmt.length, "0")
-      : text;
-  }
-  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
-  if (value instanceof Date) {
-    const iso = value.toISOString();
-    return iso.endsWith("T00:00:00.000Z") ? iso.slice(0, 10) : iso;
-  }
-  if (typeof value === "object") {
-    const v = value as {
-      sharedString?: number;
-      richText?: { text?: string }[];
-      result?: unknown;
-      error?: string;
-      text?: unknown;
-    };
-    if (typeof v.sharedString === "number") return strings?.get(v.sharedString) ?? "";
-    if (Array.isArray(v.richText)) return v.richText.map((r) => r.text ?? "").join("");
-    if ("result" in v || "formula" in v || "sharedFormula" in v) return cellText(v.result, numFmt, strings);
-    if (v.error !== undefined) return String(v.error);
-    if (v.text !== undefined) return cellText(v.text);
-  }
-  return String(value);
-}
-
-interface StreamedCell {
-  value: unknown;
-  numFmt?: unknown;
-}
-export interface StreamedRow {
-  number: number;
-  eachCell(each: (cell: StreamedCell, column: number) => void): void;
-}
-
-/** A row's cells as texts, from column A; cells never written are empty. */
-export function rowCells(row: StreamedRow, strings?: SharedStrings): string[] {
-  const cells: string[] = [];
-  row.eachCell((cell, column) => {
-    cells[column - 1] = cellText(cell.value, cell.numFmt, strings);
-  });
-  for (let i = 0; i < cells.length; i++) cells[i] ??= "";
-  return cells;
-}
-
 /** Which sheet to read: by name (any case), else by position from 1; by default the first visible one. */
 export function chooseSheet(
-  sheets: readonly SheetModel[],
+  sheets: readonly Pick<SheetEntry, "name" | "state">[],
   wanted: string | number | undefined,
 ): string | undefined {
   if (wanted === undefined)
@@ -103,21 +38,15 @@ export function chooseSheet(
   return /^\d+$/.test(text) ? sheets[Number(text) - 1]?.name : undefined;
 }
 
-const isFileStream = (value: unknown): value is ReadStream =>
-  typeof value === "object" && value !== null && typeof (value as ReadStream).destroy === "function";
+type WorkbookOptions = Pick<IngestOptions, "maxFileBytes" | "maxLineChars" | "sheet">;
 
 /**
- * One sheet of an .xlsx workbook as a stream of rows, with exceljs's streaming reader: shared
- * strings are held in memory (packed), rows are not. exceljs first inflates each sheet to a
- * temporary file, read once the shared strings are (Excel writes them after the sheets); the files
- * are removed once read, or when the process ends.
+ * One sheet of an .xlsx workbook as a stream of rows. The archive is read at random (ZipArchive):
+ * the workbook's small parts, then the shared strings (held packed in memory), then the chosen
+ * sheet, streamed; other sheets are never inflated and nothing is written to disk. What the
+ * workbook may inflate to, its shared strings and every text are bounded (WorkbookLimits).
  */
-export async function openXlsx(
-  file: string,
-  size: number,
-  wanted: string | number | undefined,
-): Promise<OpenedSheet> {
-  // Refused before exceljs starts: it would leave the sheets it had inflated in the temporary folder.
+export async function openXlsx(file: string, size: number, options: WorkbookOptions): Promise<OpenedSheet> {
   if (!(await zipIsWhole(file, size))) {
     throw new IngestFileError(
       "unreadable",
@@ -125,117 +54,129 @@ export async function openXlsx(
       "not a readable Excel workbook (.xlsx): the archive is cut short (no directory at its end); was it still being copied?",
     );
   }
-  // Loaded on first use: CSV readers do not pay for exceljs's module graph.
-  const { default: ExcelJS } = await import("exceljs");
-  const input = createReadStream(file, { highWaterMark: 64 * 1024 });
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
-    worksheets: "emit",
-    // Emitted to a packed store of ours rather than cached by exceljs as an array (see SharedStrings).
-    // exceljs then reads every sheet from a temporary file, once the shared strings are all read.
-    sharedStrings: "emit",
-    hyperlinks: "ignore",
-    // Number formats tell dates from numbers, and keep the zeros of "0000000000".
-    styles: "cache",
-    entries: "ignore",
+  const archive = await ZipArchive.open(file).catch((error: unknown) => {
+    throw workbookError(error, file);
   });
-  const workbook = reader as unknown as StreamedWorkbook;
-  const sheetsOf = () => workbook.model?.sheets ?? [];
-  const strings = new SharedStrings();
-  const events = (reader as unknown as { parse(): AsyncIterator<ParseEvent> }).parse();
-  // Worksheets, in the order of the archive; the shared strings met on the way are stored.
-  const worksheets: AsyncIterator<StreamedSheet> = {
-    async next() {
-      for (;;) {
-        const event = await events.next();
-        if (event.done) return { done: true, value: undefined };
-        const e = event.value;
-        if (e.eventType === "worksheet" && e.value) return { done: false, value: e.value };
-        if (typeof e.index === "number") strings.add(cellText(e.text));
-      }
-    },
-  };
-  let finished = false;
-  // Runs exceljs to its end, skipping the other sheets, so that it removes its temporary files.
-  const drain = async () => {
-    for (;;) {
-      const next = await worksheets.next();
-      if (next.done) break;
-      if (isFileStream(next.value.iterator)) next.value.iterator.destroy();
-    }
-    finished = true;
-  };
-  // Stops early. A sheet read from a temporary file means the whole archive was read already:
-  // draining is then quick and removes the files. Otherwise reading stops where it is.
-  const release = (sheet: StreamedSheet | undefined) => {
-    if (finished) return;
-    if (sheet && isFileStream(sheet.iterator)) {
-      sheet.iterator.destroy();
-      drain().catch(() => input.destroy());
-    } else input.destroy();
-  };
-
-  let target: StreamedSheet | undefined;
-  let current: StreamedSheet | undefined;
   try {
-    for (;;) {
-      const next = await worksheets.next();
-      if (next.done) {
-        finished = true;
-        break;
-      }
-      current = next.value;
-      const name = chooseSheet(sheetsOf(), wanted);
-      if (name === undefined) break;
-      if (current.name === name) {
-        target = current;
-        break;
-      }
-      if (isFileStream(current.iterator)) current.iterator.destroy();
-    }
+    return await openSheet(archive, file, size, options);
   } catch (error) {
-    input.destroy();
+    archive.close();
     throw workbookError(error, file);
   }
-  const sheets = sheetsOf().map((s) => s.name);
-  if (!target) {
-    release(current);
-    if (sheets.length === 0)
-      throw new IngestFileError(
-        "not_a_workbook",
-        file,
-        "a ZIP archive with no Excel worksheet: save the contacts as an Excel workbook (.xlsx) or as CSV",
-      );
+}
+
+async function openSheet(
+  archive: ZipArchive,
+  file: string,
+  size: number,
+  options: WorkbookOptions,
+): Promise<OpenedSheet> {
+  const limits = workbookLimits(size, options);
+  const errors = workbookErrors(file, size, limits);
+  const budget = new InflateBudget(limits.inflateBytes);
+  const reading: PartReading = {
+    archive,
+    budget,
+    partBytes: limits.partBytes,
+    maxRun: limits.textChars,
+    refuse: (limit, part) => partError(errors, limit, `the part ${part}`),
+  };
+  const model = await readWorkbookModel(reading);
+  if (!model || model.sheets.length === 0)
+    throw new IngestFileError(
+      "not_a_workbook",
+      file,
+      "a ZIP archive with no Excel worksheet: save the contacts as an Excel workbook (.xlsx) or as CSV",
+    );
+  const sheets = model.sheets.map((s) => s.name);
+  const name = chooseSheet(model.sheets, options.sheet);
+  const chosen = model.sheets.find((s) => s.name === name);
+  if (!chosen)
     throw new IngestFileError(
       "sheet_not_found",
       file,
-      `the workbook has no sheet ${JSON.stringify(wanted)} (sheets: ${sheets.map((s) => `"${s}"`).join(", ")})`,
+      `the workbook has no sheet ${JSON.stringify(options.sheet)} (sheets: ${sheets.map((s) => `"${s}"`).join(", ")})`,
     );
-  }
+  const entry = chosen.path === undefined ? undefined : archive.part(chosen.path);
+  if (!entry) throw new Error(`the sheet "${chosen.name}" is listed but its part is missing`);
+  // Sizes the archive states: a bomb that says what it is refused before anything is inflated.
+  const stringsEntry = model.sharedStrings === undefined ? undefined : archive.part(model.sharedStrings);
+  if (entry.uncompressedSize + (stringsEntry?.uncompressedSize ?? 0) > budget.limit - budget.used)
+    throw errors.inflate(
+      `the sheet "${chosen.name}" with the shared strings (as the archive states their sizes)`,
+    );
+  const strings = await readSharedStrings(reading, model.sharedStrings, limits, (limit, read) =>
+    limit === "text"
+      ? errors.text(`the shared string ${read.size + 1}`)
+      : errors.sharedStrings(limit, read.size),
+  );
+  const source = await sheetSource(archive, entry, chosen.name, file, {
+    strings,
+    formats: model.formats,
+    date1904: model.date1904,
+    budget,
+    limits,
+    errors,
+  });
+  return { source, sheet: chosen.name, sheets };
+}
 
+interface SheetReading {
+  strings: SharedStrings;
+  formats: WorkbookModel["formats"];
+  date1904: boolean;
+  budget: InflateBudget;
+  limits: WorkbookLimits;
+  errors: WorkbookErrors;
+}
+
+/** The chosen sheet's rows, streamed from its part; reading stops, and the archive closes, on close(). */
+async function sheetSource(
+  archive: ZipArchive,
+  entry: Entry,
+  name: string,
+  file: string,
+  r: SheetReading,
+): Promise<RowSource> {
+  const { errors, limits, budget } = r;
+  const where = (row: number) => `the sheet "${name}", row ${row}`;
   let line = 0;
-  const sheet = target;
-  const sheetRows = sheet[Symbol.asyncIterator]();
+  const sheetSoFar = () => `the sheet "${name}"${line ? ` after row ${line}` : ""}`;
+  const refuse = (limit: XmlLimit) => partError(errors, limit, sheetSoFar());
+  const xml = xmlText(await archive.open(entry), budget, budget.limit, limits.textChars, refuse);
+  const iterator: AsyncGenerator<SheetRow> = sheetRows(xml, {
+    strings: r.strings,
+    formats: r.formats,
+    date1904: r.date1904,
+    maxChars: limits.textChars,
+    refuse: (limit, row) => (limit === "text" ? errors.text(where(row)) : errors.columns(where(row))),
+  });
+  const close = () => {
+    iterator.return(undefined).catch(() => undefined);
+    archive.close();
+  };
   const rows: AsyncIterator<string[]> = {
     async next() {
-      let next: IteratorResult<StreamedRow>;
+      let next: IteratorResult<SheetRow>;
       try {
-        next = await sheetRows.next();
+        next = await iterator.next();
       } catch (error) {
+        close();
         throw workbookError(error, file);
       }
       if (next.done) {
-        await drain().catch(() => undefined);
+        close();
         return { done: true, value: undefined };
       }
       line = next.value.number;
-      return { done: false, value: rowCells(next.value, strings) };
+      return { done: false, value: next.value.cells };
     },
   };
-  return { source: { rows, lineOf: () => line, close: () => release(sheet) }, sheet: sheet.name, sheets };
+  return { rows, lineOf: () => line, close };
 }
 
-function workbookError(error: unknown, file: string): IngestFileError {
-  if (error instanceof IngestFileError) return error;
-  const message = (error as Error).message;
-  return asFileError(new Error(`not a readable Excel workbook (.xlsx): ${message}`), file);
+function partError(errors: WorkbookErrors, limit: XmlLimit, where: string): IngestFileError {
+  if (limit === "inflate") return errors.inflate(where);
+  if (limit === "text") return errors.text(where);
+  return errors.part(where);
 }

@@ -32,6 +32,10 @@ export function redisKeys(prefix: string) {
     /** Campaigns of a job: all, and those still polled. */
     campaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:all`,
     activeCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:active`,
+    /** Active campaigns of a job by when each is next polled (epoch ms); a tick takes those due. */
+    dueCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:due`,
+    /** How far behind the last poll tick of a job was (the scheduler's own report). */
+    pollLagOf: (job: string) => `${prefix}:campaigns:{${job}}:poll-lag`,
     /** When a job's digest `report` last went out: the next covers what happened since. */
     digestSince: (job: string, report: number) => `${prefix}:campaigns:{${job}}:digest:${report}`,
     /** One number's call history: when it was last called, by which campaign, and how it went. */
@@ -47,6 +51,14 @@ export function redisKeys(prefix: string) {
     daemons: `${prefix}:daemons`,
     /** Done once per deployment: a data migration that ran to its end. */
     migration: (name: string) => `${prefix}:migrated:${name}`,
+    /** Resources as code: what was applied (`kind/name` -> JSON), and the lock of `vcw apply`. */
+    resources: `${prefix}:resources:{state}`,
+    resourcesLock: `${prefix}:resources:{state}:lock`,
+    /** Which assistant version each campaign (by its key) was made with, until it ends. */
+    resourceUses: `${prefix}:resources:{uses}`,
+    /** A job's test call of one day (taken once), and the last test call of each job. */
+    preflightDay: (job: string, day: string) => `${prefix}:preflight:{${job}}:${day}`,
+    preflights: `${prefix}:preflights`,
     /** A marker of this deployment's data: gone means Redis lost its data (restarted without persistence). */
     epoch: `${prefix}:epoch`,
   };

@@ -4,12 +4,12 @@ import {
   campaignCreateKeys,
   campaignName,
   createCampaignOnce,
-  resolveAssistant,
   scheduledAtFor,
 } from "../pipeline/campaign/create-campaign.ts";
 import { campaignKey } from "../pipeline/campaign/lifecycle.ts";
 import { createState, lookAgainAfterMs } from "../pipeline/create-once.ts";
 import { CreateCanceledError, CreateUnresolvedError } from "../pipeline/errors.ts";
+import { campaignRecords } from "../pipeline/resources/campaign-records.ts";
 import type { CampaignInfo } from "../pipeline/results/model.ts";
 import { failFastOnPermanent } from "./failures.ts";
 import type { CampaignJobData } from "./queues.ts";
@@ -52,11 +52,12 @@ async function processCampaign(
       attempt: data.attempt,
     });
   const scheduledAt = scheduledAtFor(c.start, now, data.notBefore ?? now, data.zone);
+  const using = await campaignRecords(d, def, key, now);
   const result = await createOrLookUp(d, job, token, {
     campaigns_name: name,
-    assistant_id: await resolveAssistant(d.client, c.assistant),
+    assistant_id: using.assistantId,
     contacts_id: data.segmentId,
-    dialer_id: c.dialer.id,
+    dialer_id: using.dialerId,
     scheduled_at: scheduledAt,
     is_automation: c.isAutomation,
   });

@@ -16,8 +16,11 @@ export const importJobId = (job: string, sha256: string, gen: number) =>
 export const campaignJobId = (r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone">) =>
   `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${r.zone ? `-${idPart(r.zone)}` : ""}`;
 
-/** One poll per campaign and cron tick (the second it was scheduled for). */
-export const pollJobId = (campaignId: string, tick: number) => `poll-${idPart(campaignId)}-${tick}`;
+/**
+ * One poll per campaign at a time: a tick finding the last poll still waiting adds none (poll
+ * jobs go when done; the due schedule, not the id, keeps replicas' ticks apart).
+ */
+export const pollJobId = (campaignId: string) => `poll-${idPart(campaignId)}`;
 
 /** One follow-up per finished campaign. */
 export const followUpJobId = (campaignId: string) => `follow-up-${idPart(campaignId)}`;

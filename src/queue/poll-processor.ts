@@ -1,10 +1,18 @@
 import type { Job } from "bullmq";
 import { countryOf } from "../config/ingest-options.ts";
 import { afterPoll } from "../pipeline/campaign/lifecycle.ts";
+import { nextPollAt } from "../pipeline/results/poll-cadence.ts";
 import { pollCampaign } from "../pipeline/results/poll-campaign.ts";
 import { applyIntents } from "./intents.ts";
 import type { PollJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
+
+/**
+ * Polls a worker runs at once. A poll mostly waits (the service, Redis): at 4, a worker could not
+ * keep 2,000 calling campaigns on a 10 s schedule once a poll took 20 ms. Memory stays bounded per
+ * poll (the index of its campaign, 2,000 changes at most), so 16 big campaigns at once still fit.
+ */
+export const POLL_CONCURRENCY = 16;
 
 /** Polls one campaign; what follows its end (summaries, a follow-up) is the lifecycle's decision. */
 export function createPollProcessor(d: WorkDeps) {
@@ -23,7 +31,23 @@ export function createPollProcessor(d: WorkDeps) {
       signal: d.stopping,
       history: d.history,
       country: countryOf(def),
+      inFlight: def.polling.inFlight,
     });
+    if (outcome.pace) {
+      // A poll enqueued by an older version has no tick: it counts from now, a minute apart.
+      const at = d.now();
+      const p = def.polling;
+      const due = nextPollAt(
+        { ...outcome.pace, tickMs: job.data.tick ?? at, at },
+        {
+          periodMs: job.data.periodMs ?? 60_000,
+          startGraceMs: p.startGraceSeconds * 1000,
+          quietAfterMs: p.quiet.afterSeconds * 1000,
+          ceilingMs: p.quiet.ceilingSeconds * 1000,
+        },
+      );
+      await d.store.schedulePoll(def.name, campaignId, due);
+    }
     for (const status of outcome.newUnknownStatuses ?? [])
       d.logger.warn(
         { campaign: campaignId, job: job.data.job, status, countsAs: def.polling.statuses.unknownIs },

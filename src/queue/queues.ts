@@ -26,6 +26,9 @@ export type CampaignJobData = CampaignRequest;
 export interface PollJobData {
   job: string;
   campaignId: string;
+  /** The tick (epoch ms) that enqueued it, and the gap to the next: the next poll's time counts from them. */
+  tick?: number;
+  periodMs?: number;
 }
 
 export interface FollowUpJobData {
@@ -76,11 +79,12 @@ export function createQueues(o: QueueOptions) {
       removeOnComplete: { count: 1_000 },
     }),
     campaigns: queue<CampaignJobData>("campaigns", retried(8, 2_000)),
-    // Completed polls are kept an hour: a late replica's tick finds the id and adds nothing.
+    // A poll's id is its campaign's, so a finished poll goes at once (a kept one would block the
+    // next); replicas are kept apart by the due schedule. A failed poll is retried by the schedule.
     polls: queue<PollJobData>("polls", {
       attempts: 2,
-      removeOnComplete: { age: 3_600 },
-      removeOnFail: { age: Math.min(86_400, keptSec) },
+      removeOnComplete: true,
+      removeOnFail: true,
     }),
     followUps: queue<FollowUpJobData>("followUps", retried(8, 2_000)),
     // Doubling up to the workers' cap (backoff.ts): a receiver down for hours still gets its summaries.

@@ -6,7 +6,7 @@ import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { summarize } from "../pipeline/results/campaign-totals.ts";
 import { type CampaignSummary, kindOf } from "../pipeline/results/model.ts";
 import { enqueueDeliveries, enqueueSummary } from "./deliveries.ts";
-import { pollJobId } from "./job-ids.ts";
+import { behindLogger, pollTick } from "./poll-tick.ts";
 import type { Queues } from "./queues.ts";
 
 export interface SchedulerDeps {
@@ -22,17 +22,24 @@ export interface SchedulerDeps {
 const tickOf = (ctx: TaskContext) => Math.floor(ctx.date.getTime() / 1000);
 
 /**
- * node-cron ticks in every scheduler replica; each tick enqueues with a deterministic job id
- * (per campaign and tick), so BullMQ runs it once however many replicas ticked.
+ * node-cron ticks in every scheduler replica. A poll tick takes the campaigns due atomically
+ * (poll-tick.ts), so however many replicas ticked, each campaign is polled once; other tasks
+ * enqueue with deterministic job ids, so BullMQ runs them once.
  */
 export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
   const now = d.now ?? Date.now;
   const tasks: ScheduledTask[] = [];
-  const every = (expression: string, name: string, run: (ctx: TaskContext) => Promise<void>) => {
+  const every = (
+    expression: string,
+    name: string,
+    run: (ctx: TaskContext, periodMs: number) => Promise<void>,
+  ) => {
     const task = cron.schedule(
       expression,
       async (ctx) => {
-        await run(ctx).catch((error: unknown) =>
+        // The gap to the next tick: what "every tick" means for this schedule.
+        const periodMs = Math.max(1_000, (task.getNextRun()?.getTime() ?? 0) - ctx.date.getTime());
+        await run(ctx, periodMs).catch((error: unknown) =>
           d.logger.error({ task: name, err: String(error) }, "scheduled task failed"),
         );
       },
@@ -43,11 +50,13 @@ export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
 
   for (const def of d.jobs.values()) {
     if (!def.campaign) continue;
-    every(def.polling.schedule, `poll:${def.name}`, async (ctx) => {
-      const tick = tickOf(ctx);
-      for (const id of await d.store.activeOf(def.name)) {
-        await d.queues.polls.add(id, { job: def.name, campaignId: id }, { jobId: pollJobId(id, tick) });
-      }
+    const logBehind = behindLogger(d.logger, def.name);
+    // Campaigns registered by an older version have no poll time yet: they are due now.
+    const adopted = d.store.adoptActive(def.name, now());
+    every(def.polling.schedule, `poll:${def.name}`, async (ctx, periodMs) => {
+      await adopted;
+      const tickMs = tickOf(ctx) * 1000;
+      logBehind(await pollTick({ ...d, now }, def, tickMs, periodMs), now());
     });
     const progress = def.summaries.progress;
     if (progress && def.summaries.sinks.length > 0) {

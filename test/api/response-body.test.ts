@@ -214,7 +214,12 @@ describe("response bodies have a size cap", () => {
 describe("a gate hears each attempt once", () => {
   it("every attempt, a retry included, waits for the gate first", async () => {
     let acquired = 0;
-    const gate = { acquire: async () => void (acquired += 1), observe: () => undefined };
+    const gate = {
+      acquire: async () => {
+        acquired += 1;
+      },
+      observe: () => undefined,
+    };
     let calls = 0;
     const client = await clientOf(
       (res) => {

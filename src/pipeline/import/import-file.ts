@@ -86,7 +86,7 @@ export interface ImportFileResult {
 export async function importFile(file: string, o: ImportFileOptions): Promise<ImportFileResult> {
   const base = o.resume ?? START;
   const reader = await ContactFileReader.open(file, o.ingest);
-  const report = await openErrorReport(o.errorsPath, reader.info.headers);
+  const report = await openErrorReport(o.errorsPath, reader.info.headers, { fileBytes: reader.info.bytes });
   const mark = new Watermark(base.cursor);
   let live: ImportCounts | undefined;
   let rowsRead = 0;

@@ -1,7 +1,9 @@
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { defineScript } from "../../lib/scripts.ts";
 import { type CampaignTotals, emptyTotals } from "./campaign-totals.ts";
 import type { CampaignInfo, ResultRecord } from "./model.ts";
+import { firstPollAt } from "./poll-cadence.ts";
 import type { Change } from "./result-record.ts";
 
 /** A campaign as the worker keeps it in Redis. */
@@ -41,6 +43,48 @@ export interface PollCommit {
 /** One part of a poll's changes, written with the totals they make (the poll goes on). */
 export type PollCommitPart = Pick<PollCommit, "changes" | "transitions" | "totals" | "version" | "now">;
 
+/** What a poll tick took: the campaigns due, and how late the most overdue of them was. */
+export interface DueClaim {
+  ids: string[];
+  /** When the most overdue campaign taken was due (epoch ms); undefined when none was. */
+  oldestDueAt: number | undefined;
+}
+
+/** How far behind a job's last poll tick was, as the scheduler recorded it. */
+export interface PollLag {
+  at: number;
+  lagMs: number;
+  due: number;
+  behind: boolean;
+  /** How long the tick took to take and enqueue its polls. */
+  enqueueMs?: number;
+}
+
+/**
+ * Takes the campaigns due by ARGV[1] and moves each to ARGV[2] (a lease: polled by then, its poll
+ * sets the next time), atomically, so that replicas ticking together take each campaign once.
+ */
+const claimDue = defineScript<[string, string[]]>(
+  "claim_due_polls",
+  1,
+  `local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
+local ids = {}
+local oldest = ''
+for i = 1, #due, 2 do
+  ids[#ids + 1] = due[i]
+  if oldest == '' then oldest = due[i + 1] end
+end
+for i = 1, #ids, 500 do
+  local args = {}
+  for j = i, math.min(i + 499, #ids) do
+    args[#args + 1] = ARGV[2]
+    args[#args + 1] = ids[j]
+  end
+  redis.call('ZADD', KEYS[1], 'XX', unpack(args))
+end
+return {oldest, ids}`,
+);
+
 /** How long staged changes outlive a poll that died before writing them. */
 const STAGE_TTL_MS = 3_600_000;
 
@@ -72,6 +116,11 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
   };
   const active = keys.activeCampaignsOf;
   const all = keys.campaignsOf;
+  const due = keys.dueCampaignsOf;
+  /** A campaign no longer polled leaves the job's active set and poll schedule (one hash tag: one MULTI). */
+  const unlist = async (id: string, job: string) => {
+    await redis.multi().srem(active(job), id).zrem(due(job), id).exec();
+  };
 
   return {
     /** Registers a new campaign; repeatable (a retried job registers it again, changing nothing). */
@@ -86,12 +135,54 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
         .hsetnx(meta(info.id), "lastChangeAt", String(now))
         .hsetnx(meta(info.id), "sentVersion", "0")
         .exec();
-      await redis.multi().sadd(all(info.job), info.id).sadd(active(info.job), info.id).exec();
+      // Not polled before its scheduled start; a retried register keeps the time already set (NX).
+      const pollAt = firstPollAt(info.scheduledAt, now);
+      await redis
+        .multi()
+        .sadd(all(info.job), info.id)
+        .sadd(active(info.job), info.id)
+        .zadd(due(info.job), "NX", pollAt, info.id)
+        .exec();
     },
 
     /** Drops a campaign that is no longer active from its job's active set. */
-    async retire(id: string, job: string): Promise<void> {
-      await redis.srem(active(job), id);
+    retire: unlist,
+
+    /**
+     * Takes the campaigns of a job due by `now` for one tick: each is moved to `leaseUntil`, so
+     * another replica's tick doesn't take it, and a poll lost on the way is taken again then.
+     */
+    async claimDue(job: string, now: number, leaseUntil: number, max = 1_000_000): Promise<DueClaim> {
+      const [oldest, ids] = await claimDue(redis, [due(job)], [now, leaseUntil, max]);
+      return { ids, oldestDueAt: oldest === "" ? undefined : Number(oldest) };
+    },
+    /** When the campaign is polled next (only while it is still on the schedule). */
+    async schedulePoll(job: string, id: string, at: number): Promise<void> {
+      await redis.zadd(due(job), "XX", Math.round(at), id);
+    },
+    /** When each campaign is polled next, if it is on the schedule (tests, the benchmark). */
+    nextPollOf: async (job: string, id: string) => {
+      const score = await redis.zscore(due(job), id);
+      return score === null ? undefined : Number(score);
+    },
+    /**
+     * Puts active campaigns that have no poll time (registered by an older version) on the
+     * schedule, due `now`; their first poll sets their real next time.
+     */
+    async adoptActive(job: string, now: number): Promise<number> {
+      let added = 0;
+      for (const part of chunks(await redis.smembers(active(job)))) {
+        added += await redis.zadd(due(job), "NX", ...part.flatMap((id) => [now, id]));
+      }
+      return added;
+    },
+    /** The scheduler's record of its last tick of a job, and reading it (the overview, metrics). */
+    async setPollLag(job: string, lag: PollLag, ttlMs: number): Promise<void> {
+      await redis.set(keys.pollLagOf(job), JSON.stringify(lag), "PX", Math.max(1, Math.round(ttlMs)));
+    },
+    async pollLag(job: string): Promise<PollLag | undefined> {
+      const raw = await redis.get(keys.pollLagOf(job));
+      return raw ? (JSON.parse(raw) as PollLag) : undefined;
     },
 
     async get(id: string): Promise<StoredCampaign | undefined> {
@@ -224,7 +315,7 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
       });
       await tx.exec();
       if (c.state !== "active") {
-        await redis.srem(active(job), id);
+        await unlist(id, job);
         await expire(id);
       }
     },
@@ -252,7 +343,7 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
         ...(state === "active" ? {} : { endedAt: String(Date.now()) }),
       });
       if (state !== "active") {
-        await redis.srem(active(job), id);
+        await unlist(id, job);
         await expire(id);
       }
     },

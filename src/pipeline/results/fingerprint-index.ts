@@ -17,12 +17,14 @@ export class FingerprintIndex {
    */
   private words: Uint32Array;
   private capacity = 0;
-  private oddPhones = new Map<string, number>();
+  /** Made on the first phone that is not E.164 (rare): thousands of small indexes may be cached. */
+  private oddPhones: Map<string, number> | undefined;
   /** Phones in the table. */
   size = 0;
 
   constructor(expected = 0) {
-    this.capacity = Math.max(1024, Math.ceil(expected / 0.7));
+    // Small for a small campaign (thousands of them may be cached): the table grows as it fills.
+    this.capacity = Math.max(16, Math.ceil(expected / 0.7));
     this.words = new Uint32Array(this.capacity * 4);
   }
 
@@ -35,6 +37,7 @@ export class FingerprintIndex {
   keyOf(phone: string): number {
     const number = e164Number(phone);
     if (number > 0) return number;
+    this.oddPhones ??= new Map();
     let key = this.oddPhones.get(phone);
     if (key === undefined) {
       key = ODD_KEYS + this.oddPhones.size + 1;

@@ -28,23 +28,39 @@ import type { Change } from "./result-record.ts";
  */
 const indexCache = new Map<string, { version: number; index: FingerprintIndex }>();
 const INDEX_CACHE_BYTES = 128 * 1024 * 1024;
+/** The bytes of the indexes in the cache, kept as they come and go (no walk over the cache per poll). */
+let cachedBytes = 0;
 
+/** Takes a campaign's index out of the cache (its poll holds it meanwhile). */
+function takeCached(campaignId: string): { version: number; index: FingerprintIndex } | undefined {
+  const entry = indexCache.get(campaignId);
+  if (entry) {
+    indexCache.delete(campaignId);
+    cachedBytes -= entry.index.bytes;
+  }
+  return entry;
+}
+
+/** Puts an index back, newest last; the oldest go while the cache is over its budget. */
 function remember(campaignId: string, version: number, index: FingerprintIndex): void {
-  indexCache.delete(campaignId);
+  takeCached(campaignId);
   indexCache.set(campaignId, { version, index });
-  let bytes = 0;
-  for (const entry of indexCache.values()) bytes += entry.index.bytes;
+  cachedBytes += index.bytes;
   for (const [id, entry] of indexCache) {
-    if (bytes <= INDEX_CACHE_BYTES || id === campaignId) break;
+    if (cachedBytes <= INDEX_CACHE_BYTES || id === campaignId) break;
     indexCache.delete(id);
-    bytes -= entry.index.bytes;
+    cachedBytes -= entry.index.bytes;
   }
 }
 
 /** Forgets every cached index (a test or benchmark of a cold process). */
 export function forgetFingerprintIndexes(): void {
   indexCache.clear();
+  cachedBytes = 0;
 }
+
+/** How many indexes the cache holds and their bytes (tests, the benchmark). */
+export const fingerprintCacheSize = () => ({ indexes: indexCache.size, bytes: cachedBytes });
 
 export interface PollOutcome {
   /** Entries that changed since the last poll. */
@@ -60,6 +76,8 @@ export interface PollOutcome {
   /** Statuses in no list that this campaign shows for the first time. */
   newUnknownStatuses?: string[];
   skipped?: "busy" | "unknown" | "not-active";
+  /** What the next poll's time depends on (poll-cadence.ts), for an active campaign polled. */
+  pace?: { inFlight: boolean; lastChangeAt: number; scheduledAtMs: number };
 }
 
 export interface PollOptions {
@@ -80,7 +98,16 @@ export interface PollOptions {
   maxBufferedChanges?: number;
   /** The job's country: phones the service wrote without a country code are read in it. */
   country?: CountryCode | undefined;
+  /** Statuses of calls under way (the job's `polling.inFlight`): the outcome says if any shows. */
+  inFlight?: readonly string[];
 }
+
+/** The outcome's pace: is a call under way, since when nothing changed, when the campaign starts. */
+const paceOf = (o: PollOptions, totals: CampaignTotals, lastChangeAt: number, scheduledAt: string) => ({
+  inFlight: (o.inFlight ?? []).some((status) => (totals.byStatus[status] ?? 0) > 0),
+  lastChangeAt,
+  scheduledAtMs: Date.parse(scheduledAt),
+});
 
 /**
  * Polls one campaign's audience, diffs it with what was seen (by E.164 phone), and stores only what
@@ -117,8 +144,7 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     };
   }
   // The index of this process's last poll, if that poll stored the version Redis holds now.
-  const cached = indexCache.get(campaignId);
-  indexCache.delete(campaignId);
+  const cached = takeCached(campaignId);
   const cachedNow = cached?.version === stored.version;
   const index = cachedNow
     ? cached!.index
@@ -157,6 +183,7 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
       state: stuck ? "stuck" : "active",
       ended: stuck,
       optedOut: 0,
+      ...(stuck ? {} : { pace: paceOf(o, stored.totals, stored.lastChangeAt, info.scheduledAt) }),
     };
   }
 
@@ -210,6 +237,7 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     optedOut,
     ...(totals.unreadable ? { unreadable: totals.unreadable } : {}),
     ...(apply.newUnknown.size > 0 ? { newUnknownStatuses: [...apply.newUnknown] } : {}),
+    ...(finished ? {} : { pace: paceOf(o, totals, at, info.scheduledAt) }),
   };
 }
 

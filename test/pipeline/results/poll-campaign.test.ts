@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
 import { createSuppressionList } from "../../../src/pipeline/campaign/suppression.ts";
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
-import { pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
+import { fingerprintCacheSize, pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 import { sendJson, startHttpServer } from "../../support/http-server.ts";
 import { STATUS_CLASSES, usePollCampaigns } from "../../support/poll.ts";
@@ -62,6 +62,40 @@ describe("pollCampaign (real Redis, simulator with frozen time moved by hand)", 
     const optedOut = Object.entries(stored.totals.byStatus).find(([s]) => s === "opted-out")?.[1] ?? 0;
     expect((await suppression.list()).length).toBe(optedOut);
     expect(await poll()).toMatchObject({ skipped: "not-active" });
+  });
+
+  it("a poll tells its pace; the index cache counts its bytes as indexes come and go; an end leaves the due set", async () => {
+    const p = prefix();
+    const { id, store } = await campaignOf(5, p);
+    const suppression = createSuppressionList(redis, redisKeys(p));
+    const o = {
+      client: t.client,
+      redis,
+      store,
+      suppression,
+      classes,
+      keys: redisKeys(p),
+      stuckAfterMs: 3_600_000,
+    };
+    expect(await store.nextPollOf("j", id)).toBeDefined();
+    const before = fingerprintCacheSize();
+    const first = await pollCampaign(id, { ...o, inFlight: ["ringing", "in-progress"] });
+    const stored = (await store.get(id))!;
+    expect(first.pace).toEqual({
+      inFlight: ["ringing", "in-progress"].some((s) => (stored.totals.byStatus[s] ?? 0) > 0),
+      lastChangeAt: stored.lastChangeAt,
+      scheduledAtMs: Date.parse(stored.info.scheduledAt),
+    });
+    // A small campaign's index is small (16 slots of 16 bytes), and counted once however often polled.
+    expect(fingerprintCacheSize()).toEqual({ indexes: before.indexes + 1, bytes: before.bytes + 256 });
+    await pollCampaign(id, o);
+    expect(fingerprintCacheSize()).toEqual({ indexes: before.indexes + 1, bytes: before.bytes + 256 });
+    t.sim.clock.advance(3_600_000);
+    const last = await pollCampaign(id, o);
+    expect(last).toMatchObject({ state: "finished", ended: true });
+    expect(last.pace).toBeUndefined();
+    expect(fingerprintCacheSize()).toEqual(before);
+    expect(await store.nextPollOf("j", id)).toBeUndefined();
   });
 
   it("non-final entries unchanged past stuckAfter after the start: stuck, and polling stops", async () => {

@@ -1,0 +1,154 @@
+/**
+ * `npm run bench -- workbooks [--base DIR] [--timeout S]`: `validate` on the hostile workbooks of
+ * issue 17 (built by test/support/xlsx-bombs.ts into bench/.data): a 2.4 MB zip bomb, a 1.5 MB
+ * shared-strings table, 1 GB of whitespace in a 1 MB file, 5,000 rows touching column XFD; and a
+ * real 100,000-row workbook as the bound. Each pass runs from source (tsx) in its own process with a
+ * private TMPDIR, polled every 100 ms for its size; killed after --timeout seconds (default 60).
+ * With --base, the same passes run in another worktree (main's code), for ours vs base in one run.
+ */
+import { spawn } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  badRows,
+  sharedStringsBomb,
+  whitespaceBomb,
+  widestRows,
+  zipBomb,
+} from "../test/support/xlsx-bombs.ts";
+import { writeContactsXlsx } from "./ingest-xlsx.ts";
+import { fmt, mb, table } from "./lib.ts";
+
+const DATA = resolve("bench/.data");
+
+const FILES: [name: string, make: (path: string) => Promise<unknown>][] = [
+  ["zip-bomb.xlsx", async (p) => writeFileSync(p, await zipBomb(700_000_000))],
+  ["shared-strings-bomb.xlsx", async (p) => writeFileSync(p, await sharedStringsBomb(36_000_000))],
+  ["whitespace-bomb.xlsx", async (p) => writeFileSync(p, await whitespaceBomb(1_000_000_000))],
+  ["xfd-rows.xlsx", async (p) => writeFileSync(p, await widestRows(5_000))],
+  ["bad-rows.xlsx", async (p) => writeFileSync(p, await badRows(200_000))],
+  ["contacts-100000.xlsx", (p) => writeContactsXlsx(p, 100_000)],
+];
+
+interface Pass {
+  outcome: string;
+  seconds: number;
+  rssMb: number;
+  tmpPeak: number;
+  tmpLeft: number;
+  reportBytes: number;
+}
+
+const folderBytes = (dir: string): number =>
+  readdirSync(dir, { withFileTypes: true }).reduce((sum, e) => {
+    // tsx's own cache is not the reader's doing.
+    if (e.name.startsWith("tsx-")) return sum;
+    const path = join(dir, e.name);
+    return (
+      sum + (e.isDirectory() ? folderBytes(path) : (statSync(path, { throwIfNoEntry: false })?.size ?? 0))
+    );
+  }, 0);
+
+/** Peak RSS as Linux keeps it, for a pass that dies before it can report its own; 0 once gone. */
+function peakRssKb(pid: number | undefined): number {
+  try {
+    const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmHWM:\s+(\d+)/);
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** One `validate` pass in `root`'s code. */
+async function pass(root: string, file: string, timeoutS: number): Promise<Pass> {
+  const tmp = mkdtempSync(join(tmpdir(), "vcw-bench-wb-"));
+  const report = `${file}.errors.csv`;
+  rmSync(report, { force: true });
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/ingest-child.ts", "validate", file], {
+    cwd: root,
+    env: { ...process.env, TMPDIR: tmp },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout.on("data", (b: Buffer) => {
+    out += b;
+  });
+  let tmpPeak = 0;
+  let hwmKb = 0;
+  let killed = false;
+  const poll = setInterval(() => {
+    tmpPeak = Math.max(tmpPeak, folderBytes(tmp));
+    hwmKb = Math.max(hwmKb, peakRssKb(child.pid));
+    if (performance.now() - started > timeoutS * 1000 && !killed) {
+      killed = true;
+      child.kill("SIGKILL");
+    }
+  }, 100);
+  const code = await new Promise<number | null>((r) => child.on("close", r));
+  clearInterval(poll);
+  const seconds = (performance.now() - started) / 1000;
+  const tmpLeft = folderBytes(tmp);
+  rmSync(tmp, { recursive: true, force: true });
+  const last = out.trim().split("\n").pop() ?? "";
+  const result = last.startsWith("{")
+    ? (JSON.parse(last) as { rows: number; maxRssMb: number; error?: string })
+    : undefined;
+  const reportBytes = existsSync(report) ? statSync(report).size : 0;
+  rmSync(report, { force: true });
+  return {
+    outcome: killed
+      ? `killed at ${timeoutS} s`
+      : result
+        ? (result.error ?? `${fmt(result.rows)} rows`)
+        : `exit ${code}`,
+    seconds,
+    rssMb: Math.max(result?.maxRssMb ?? 0, hwmKb / 1024),
+    tmpPeak,
+    tmpLeft,
+    reportBytes,
+  };
+}
+
+export async function run(argv: string[] = []): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { base: { type: "string" }, timeout: { type: "string" } },
+    strict: false,
+  });
+  const timeoutS = Number(values.timeout ?? 60);
+  const base = typeof values.base === "string" ? resolve(values.base) : undefined;
+  mkdirSync(DATA, { recursive: true });
+  const rows = [];
+  for (const [name, make] of FILES) {
+    const file = join(DATA, name);
+    if (!existsSync(file)) await make(file);
+    const show = (p: Pass) =>
+      `${p.outcome}, ${fmt(p.seconds, 1)} s, RSS ${fmt(p.rssMb)} MB, TMPDIR peak ${mb(p.tmpPeak)} (left ${mb(p.tmpLeft)}), report ${mb(p.reportBytes)}`;
+    const ours = await pass(process.cwd(), file, timeoutS);
+    const theirs = base ? await pass(base, file, timeoutS) : undefined;
+    rows.push({
+      file: `${name} (${mb(statSync(file).size)})`,
+      ours: show(ours),
+      ...(theirs ? { base: show(theirs), "RSS ours/base": fmt(ours.rssMb / theirs.rssMb, 2) } : {}),
+    });
+  }
+  const bound = rows.at(-1);
+  console.log(
+    `\nvalidate on hostile workbooks (from source through tsx; the last row, a real workbook, is the bound)`,
+  );
+  table(rows);
+  if (bound)
+    console.log("RSS of a refused bomb should stay near the real workbook's; TMPDIR should stay at 0.");
+}

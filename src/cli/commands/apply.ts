@@ -1,0 +1,81 @@
+import { Command } from "commander";
+import { formatProblem } from "../../config/load-jobs.ts";
+import { loadResources } from "../../config/load-resources.ts";
+import { type ApplyReport, applyResources } from "../../pipeline/resources/apply.ts";
+import { CliError } from "../cli-error.ts";
+import { formatApplyReport } from "./apply-report.ts";
+import { resourcesDir, withServices } from "./resource-services.ts";
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** `--adopt main-line=ID` (or `=none`): what became of a dialer create whose answer was lost. */
+function adoptions(values: string[]): Map<string, string | null> {
+  return new Map(
+    values.map((v) => {
+      const m = /^([a-z0-9][a-z0-9-]*)=(.+)$/.exec(v);
+      if (!m) throw new CliError(`--adopt expects DIALER=ID or DIALER=none, got "${v}"`);
+      return [m[1]!, m[2] === "none" ? null : m[2]!];
+    }),
+  );
+}
+
+export function applyCommand(): Command {
+  return new Command("apply")
+    .description("Apply the assistants, knowledge bases and dialers of resources/*.yaml to the service")
+    .option("--dry-run", "print the plan and the drift; change nothing")
+    .option("--prune", "delete old versions (and removed resources) that no job and no running campaign uses")
+    .option("--json", "print the plan, the drift and what was done as one JSON object")
+    .option(
+      "--resend-secrets",
+      "update every dialer, so secrets rotated in the environment reach the service",
+    )
+    .option("--dir <dir>", "folder of resource files (default: VCW_RESOURCES_DIR, else ./resources)")
+    .option(
+      "--adopt <dialer=id>",
+      "a dialer whose create's answer was lost: its id, or none to create it again",
+      collect,
+      [],
+    )
+    .action(async (o) => {
+      const dir = resourcesDir(o.dir);
+      const loaded = await loadResources(dir, o.dryRun ? undefined : process.env);
+      if (loaded.problems.length > 0) {
+        for (const p of loaded.problems) console.error(`fail ${formatProblem(p)}`);
+        throw new CliError(`${loaded.problems.length} problem(s) in ${dir}: nothing applied`, 1);
+      }
+      // A wrong folder must not read as "remove everything".
+      if (loaded.resources.length === 0)
+        throw new CliError(
+          `no resources (*.yaml) in ${dir}: nothing applied (give --dir, or VCW_RESOURCES_DIR)`,
+          1,
+        );
+      const report: ApplyReport = await withServices(async (s) => {
+        const jobs = [...s.jobs.values()];
+        const names = new Set(loaded.resources.map((r) => `${r.kind}/${r.name}`));
+        for (const job of jobs) {
+          for (const [kind, ref] of [
+            ["assistant", job.campaign?.assistant],
+            ["dialer", job.campaign?.dialer],
+          ] as const) {
+            if (ref && "resource" in ref && !names.has(`${kind}/${ref.resource}`))
+              console.error(
+                `warn job ${job.name} names ${kind} resource "${ref.resource}", which ${dir} does not declare`,
+              );
+          }
+        }
+        return applyResources(
+          { client: s.client, redis: s.redis, keys: s.keys, store: s.store },
+          loaded.resources,
+          {
+            dryRun: o.dryRun === true,
+            prune: o.prune === true,
+            jobs,
+            env: process.env,
+            adopt: adoptions(o.adopt),
+            resendSecrets: o.resendSecrets === true,
+          },
+        );
+      });
+      process.stdout.write(o.json ? `${JSON.stringify(report, null, 2)}\n` : formatApplyReport(report));
+    });
+}

@@ -1,0 +1,65 @@
+import type { JobDefinition } from "../../config/job-definition.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { CampaignStore } from "../results/campaign-store.ts";
+import { type AppliedResource, stateField } from "./model.ts";
+
+/** A campaign resolved but not yet registered is being created: its version is kept this long. */
+export const CREATING_MS = 3_600_000;
+
+/** Remembers that the campaign of `campaignKey` is made with record `id` (an assistant version). */
+export const recordUse = (
+  redis: RedisClient,
+  keys: RedisKeys,
+  campaignKey: string,
+  id: string,
+  now: number,
+) => redis.hset(keys.resourceUses, campaignKey, JSON.stringify({ id, at: now }));
+
+/**
+ * Versions campaigns still use: those of campaigns active or stuck (still calling, as far as vcw
+ * knows), and of campaigns still being created. Uses of campaigns that ended are forgotten here.
+ */
+export async function campaignUses(
+  redis: RedisClient,
+  keys: RedisKeys,
+  store: CampaignStore,
+  now: number,
+  /** Forget the uses of campaigns that ended (not in a dry run, which changes nothing). */
+  tidy = true,
+): Promise<Map<string, string>> {
+  const inUse = new Map<string, string>();
+  for (const [key, raw] of Object.entries(await redis.hgetall(keys.resourceUses))) {
+    const use = JSON.parse(raw) as { id: string; at: number };
+    const campaignId = await redis.get(keys.campaignMemo(key));
+    const campaign = campaignId ? await store.get(campaignId) : undefined;
+    if (campaign && campaign.info.state !== "finished") {
+      inUse.set(use.id, `campaign ${campaign.info.name} (${campaign.info.state})`);
+    } else if (!campaignId && now - use.at < CREATING_MS) {
+      inUse.set(use.id, `a campaign being created (${key})`);
+    } else if (tidy) {
+      await redis.hdel(keys.resourceUses, key);
+    }
+  }
+  return inUse;
+}
+
+/** Versions jobs name: by id, or the current version of the resource they name. */
+export function jobUses(
+  jobs: readonly JobDefinition[],
+  state: ReadonlyMap<string, AppliedResource>,
+): Map<string, string> {
+  const inUse = new Map<string, string>();
+  for (const job of jobs) {
+    const ref = job.campaign?.assistant;
+    if (!ref) continue;
+    const id =
+      "id" in ref
+        ? ref.id
+        : "resource" in ref
+          ? state.get(stateField("assistant", ref.resource))?.id
+          : undefined;
+    if (id) inUse.set(id, `job ${job.name}`);
+  }
+  return inUse;
+}

@@ -1,0 +1,90 @@
+import type { Logger } from "pino";
+import type { JobDefinition } from "../config/job-definition.ts";
+import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import { pollJobId } from "./job-ids.ts";
+import type { Queues } from "./queues.ts";
+
+export interface PollTickDeps {
+  queues: Queues;
+  store: CampaignStore;
+  logger: Logger;
+  now: () => number;
+}
+
+export interface TickReport {
+  due: number;
+  /** How late the most overdue campaign taken was. */
+  lagMs: number;
+  /** Polls waiting for a worker when this tick began (of any job). */
+  waiting: number;
+  behind: boolean;
+  enqueueMs: number;
+}
+
+/** Jobs per addBulk call: one MULTI each, so a tick of 20,000 campaigns is 20 round trips. */
+const BULK = 1_000;
+
+/**
+ * One tick of a job's poll schedule: takes the campaigns due (each once, however many replicas
+ * tick: the claim is atomic) and enqueues a poll of each in bulk. A poll's job id is its campaign's,
+ * so a campaign whose last poll is still waiting gets no second one: a worker that can't keep up
+ * falls behind, says so, and doesn't pile up work.
+ */
+export async function pollTick(
+  d: PollTickDeps,
+  def: JobDefinition,
+  tickMs: number,
+  periodMs: number,
+): Promise<TickReport> {
+  const started = performance.now();
+  const waiting = await d.queues.polls.getWaitingCount();
+  // The oldest poll waiting: added before this tick, it is an earlier tick's (another job's tick
+  // at the same second adds polls too, and those are not a sign of being behind).
+  const [oldest] = waiting > 0 ? await d.queues.polls.getJobs(["waiting"], 0, 0, true) : [];
+  // A poll lost on its way (a crash between the claim and the add) is taken again after the lease.
+  const claim = await d.store.claimDue(def.name, d.now(), tickMs + 2 * periodMs);
+  for (let i = 0; i < claim.ids.length; i += BULK) {
+    await d.queues.polls.addBulk(
+      claim.ids.slice(i, i + BULK).map((campaignId) => ({
+        name: campaignId,
+        data: { job: def.name, campaignId, tick: tickMs, periodMs },
+        opts: { jobId: pollJobId(campaignId) },
+      })),
+    );
+  }
+  const lagMs = claim.oldestDueAt === undefined ? 0 : Math.max(0, tickMs - claim.oldestDueAt);
+  const behind = lagMs >= periodMs || (oldest !== undefined && oldest.timestamp < tickMs);
+  const report = {
+    due: claim.ids.length,
+    lagMs,
+    waiting,
+    behind,
+    enqueueMs: Math.round(performance.now() - started),
+  };
+  await d.store.setPollLag(
+    def.name,
+    { at: tickMs, lagMs, due: report.due, behind, enqueueMs: report.enqueueMs },
+    Math.max(3 * periodMs, 60_000),
+  );
+  return report;
+}
+
+/** Logs the first tick behind, then at most once a minute while behind, and the tick that caught up. */
+export function behindLogger(logger: Logger, job: string) {
+  let behindSince = 0;
+  let loggedAt = 0;
+  return (r: TickReport, at: number) => {
+    const fields = { job, due: r.due, lagMs: r.lagMs, waitingPolls: r.waiting, enqueueMs: r.enqueueMs };
+    if (r.behind && (behindSince === 0 || at - loggedAt >= 60_000)) {
+      behindSince ||= at;
+      loggedAt = at;
+      logger.warn(
+        { ...fields, behindForMs: at - behindSince },
+        `polls of job ${job} are behind their schedule: ${r.waiting} polls still waiting for a worker, the most overdue campaign ${Math.round(r.lagMs / 1000)} s late (add workers, or poll less often)`,
+      );
+    } else if (!r.behind && behindSince !== 0) {
+      logger.info({ ...fields, behindForMs: at - behindSince }, `polls of job ${job} caught up`);
+      behindSince = 0;
+    } else logger.debug(fields, "poll tick");
+  };
+}

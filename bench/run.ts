@@ -5,6 +5,7 @@
  */
 const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promise<void> }>> = {
   client: () => import("./client-throughput.ts"),
+  dashboard: () => import("./dashboard.ts"),
   ingest: () => import("./ingest.ts"),
   import: () => import("./import.ts"),
   poll: () => import("./poll.ts"),

@@ -56,6 +56,16 @@ export interface Settings {
   httpAddr: Setting<ListenAddress | undefined>;
   /** Needed for everything but /livez and /readyz when set; required off the loopback interface. */
   httpToken: Setting<string | undefined>;
+  /** How long a dashboard sign-in lasts. */
+  httpSessionHours: Setting<number>;
+  /** Live dashboards (server-sent-event streams) served at once; more are refused until one closes. */
+  httpMaxStreams: Setting<number>;
+  /** Host names (or host:port) the surface answers besides its own address and VCW_PUBLIC_URL's. */
+  httpAllowedHosts: Setting<string[]>;
+  /** Proxies whose X-Forwarded-* headers are believed (fastify's trustProxy: addresses, CIDRs). */
+  httpTrustProxy: Setting<string | undefined>;
+  /** Where operators reach the surface, e.g. https://vcw.example.com (its host is allowed; https makes cookies Secure). */
+  publicUrl: Setting<string | undefined>;
 }
 
 export const DEFAULT_HTTP_ADDR: ListenAddress = { host: "127.0.0.1", port: 9400 };
@@ -122,6 +132,11 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     simTimeScale: int("VCW_SIM_TIME_SCALE", 60),
     httpAddr: from("VCW_HTTP_ADDR", (v) => parseListenAddress(v), DEFAULT_HTTP_ADDR, "default"),
     httpToken: from("VCW_HTTP_TOKEN", parseToken, undefined, "not set: loopback only, no token asked"),
+    httpSessionHours: int("VCW_HTTP_SESSION_HOURS", 12),
+    httpMaxStreams: int("VCW_HTTP_MAX_STREAMS", 50),
+    httpAllowedHosts: from("VCW_HTTP_ALLOWED_HOSTS", parseHostList, [], "none: its own address only"),
+    httpTrustProxy: from("VCW_HTTP_TRUST_PROXY", String, undefined, "not set: no proxy is believed"),
+    publicUrl: from("VCW_PUBLIC_URL", parsePublicUrl, undefined, "not set"),
   };
 }
 
@@ -133,6 +148,31 @@ export function parseRate(text: string): RateLimitOptions {
     throw new Error(`VCW_RATE_LIMIT must be "adaptive" or a number of requests per second, not "${text}"`);
   }
   return { mode: "fixed", perSecond: n };
+}
+
+/** `a.example.com, b.example.com:9400`: host names, lowercased, each with or without a port. */
+function parseHostList(text: string): string[] {
+  const hosts = text
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  for (const h of hosts)
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/.test(h))
+      throw new Error(`VCW_HTTP_ALLOWED_HOSTS: "${h}" is not a host name or host:port`);
+  return hosts;
+}
+
+/** An http(s) URL with no credentials in it. */
+function parsePublicUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`VCW_PUBLIC_URL must be a URL such as https://vcw.example.com, not "${text}"`);
+  }
+  if (!["http:", "https:"].includes(url.protocol) || url.username || url.password)
+    throw new Error("VCW_PUBLIC_URL must be an http(s) URL without credentials");
+  return url.href.replace(/\/$/, "");
 }
 
 /** A token short enough to guess protects nothing. */

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { countryOf } from "../config/ingest-options.ts";
 import { describeSettings, retentionMsOf, type Settings } from "../config/settings.ts";
 import { createMetrics, type Metrics } from "../http/metrics.ts";
-import { type HttpServer, startHttpServer } from "../http/server.ts";
+import { type HttpServer, httpSecurityOf, startHttpServer } from "../http/server.ts";
 import { maskPhone } from "../lib/mask-phone.ts";
 import { duplicateClient } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
@@ -86,6 +86,8 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
           queues,
           jobs: () => jobs,
           metrics: metrics!,
+          security: httpSecurityOf(s),
+          logger,
         })
       : undefined;
     if (http) {

@@ -1,62 +1,146 @@
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import cookie from "@fastify/cookie";
+import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { Logger } from "pino";
+import {
+  newSession,
+  parseSession,
+  type RevokedSessions,
+  type Session,
+  sessionName,
+  sessionSecret,
+  sessionValue,
+} from "./session.ts";
 
-/** Paths an orchestrator probes without credentials: they tell nothing but "alive" and "ready". */
-export const OPEN_PATHS = new Set(["/livez", "/readyz", "/login"]);
+/** Paths reached without credentials: the probes (they tell nothing but "alive" and "ready"), signing in and out. */
+export const OPEN_PATHS = new Set(["/livez", "/readyz", "/login", "/logout"]);
 export const TOKEN_COOKIE = "vcw_token";
+/** Sign-in attempts per client and window; past them each attempt doubles the wait. */
+export const LOGIN_LIMIT = { max: 10, windowMs: 60_000 };
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Who is asking, for the logs: "token" (a bearer), "session ab12cd34", "local" (no token set), or "". */
+    operator: string;
+  }
+}
+
+export interface AuthOptions {
+  token: string | undefined;
+  sessionHours: number;
+  revoked: RevokedSessions;
+  /** Whether a cookie set for this request gets `Secure` (https here, at the proxy, or in VCW_PUBLIC_URL). */
+  secure: (req: FastifyRequest) => boolean;
+  logger: Logger;
+}
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
 /** Compared as digests: equal lengths, constant time, nothing learnt from how long a check takes. */
 const same = (a: string, b: string) => timingSafeEqual(digest(a), digest(b));
 
-/** What the browser keeps: derived from the token, so the token itself never sits in a cookie jar. */
-const sessionOf = (token: string) =>
-  createHmac("sha256", token).update("vcw dashboard session").digest("base64url");
+/** The session a request's cookie holds, if its signature, age and standing are good. */
+async function sessionOf(req: FastifyRequest, o: AuthOptions): Promise<Session | undefined> {
+  const raw = req.cookies[TOKEN_COOKIE];
+  if (!raw) return undefined;
+  const unsigned = req.unsignCookie(raw);
+  if (!unsigned.valid || !unsigned.value) return undefined;
+  const s = parseSession(unsigned.value, o.sessionHours);
+  return s && !(await o.revoked.has(s.id)) ? s : undefined;
+}
 
-/** Whether a request carries the token (bearer header) or the session cookie derived from it. */
-function authenticated(req: FastifyRequest, token: string): boolean {
+/** Who a request comes from, or "" when it carries no valid credential. */
+async function identify(req: FastifyRequest, o: AuthOptions & { token: string }): Promise<string> {
   const auth = req.headers.authorization;
-  if (auth?.startsWith("Bearer ")) return same(auth.slice(7).trim(), token);
-  for (const part of (req.headers.cookie ?? "").split(";")) {
-    const [k, ...v] = part.trim().split("=");
-    if (k === TOKEN_COOKIE) return same(v.join("="), sessionOf(token));
-  }
-  return false;
+  if (auth?.startsWith("Bearer ")) return same(auth.slice(7).trim(), o.token) ? "token" : "";
+  const s = await sessionOf(req, o);
+  return s ? sessionName(s) : "";
 }
 
 /**
- * With a token, every path but the probes needs it: `Authorization: Bearer <token>` (Prometheus,
- * curl), or the cookie `/login` sets (a browser; derived from the token, HttpOnly, SameSite=Strict,
- * so another site's page can't act with it). Without a token the server listens on loopback only (server.ts).
+ * With a token, every path but the open ones needs it: `Authorization: Bearer <token>` (Prometheus,
+ * curl), or the session cookie `/login` sets (a browser: signed, HttpOnly, SameSite=Strict, ends
+ * after VCW_HTTP_SESSION_HOURS or at sign-out). Sign-ins are throttled per client and logged.
+ * Without a token the server listens on loopback only (server.ts) and nothing can be changed.
  */
-export function installAuth(app: FastifyInstance, token: string | undefined): void {
+export async function installAuth(app: FastifyInstance, o: AuthOptions): Promise<void> {
+  await app.register(cookie, { secret: o.token ? sessionSecret(o.token) : randomBytes(32).toString("hex") });
+  await app.register(rateLimit, { global: false });
+  app.decorateRequest("operator", "");
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
     { parseAs: "string", bodyLimit: 4096 },
     (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
-  app.get("/login", async (_req, reply) => loginPage(reply, token !== undefined, false));
-  app.post("/login", async (req, reply) => {
-    const given = String((req.body as Record<string, unknown> | undefined)?.token ?? "");
-    if (!token) return reply.redirect("/", 303);
-    if (!same(given, token)) return loginPage(reply.code(401), true, true);
-    const secure = req.protocol === "https" ? "; Secure" : "";
-    return reply
-      .header("set-cookie", `${TOKEN_COOKIE}=${sessionOf(token)}; Path=/; HttpOnly; SameSite=Strict${secure}`)
-      .redirect("/", 303);
-  });
-  if (!token) return;
+  app.get("/login", async (_req, reply) => loginPage(reply, o.token !== undefined, false));
+  app.post("/login", { config: { rateLimit: loginThrottle(o.logger) } }, (req, reply) =>
+    signIn(req, reply, o),
+  );
+  app.post("/logout", (req, reply) => signOut(req, reply, o));
+  const { token } = o;
+  if (!token) {
+    app.addHook("onRequest", async (req) => {
+      req.operator = "local";
+    });
+    return;
+  }
   app.addHook("onRequest", async (req, reply) => {
+    req.operator = await identify(req, { ...o, token });
     const path = req.url.split("?")[0]!;
-    if (OPEN_PATHS.has(path)) return;
-    if (authenticated(req, token)) return;
+    if (req.operator || OPEN_PATHS.has(path)) return;
     if (req.method === "GET" && (path === "/" || req.headers.accept?.includes("text/html")))
       return reply.redirect("/login", 303);
     return reply
       .code(401)
       .header("www-authenticate", 'Bearer realm="vcw"')
-      .send({ error: "a token is needed: Authorization: Bearer <VCW_HTTP_TOKEN>" });
+      .send({ error: "a token is needed: Authorization: Bearer <VCW_HTTP_TOKEN>, or sign in at /login" });
   });
+}
+
+/** @fastify/rate-limit's settings for /login: per client address, doubling the wait past the limit. */
+function loginThrottle(logger: Logger) {
+  return {
+    max: LOGIN_LIMIT.max,
+    timeWindow: LOGIN_LIMIT.windowMs,
+    exponentialBackoff: true,
+    onExceeded: (req: FastifyRequest) =>
+      logger.warn({ client: req.ip }, "dashboard sign-in throttled: too many attempts from this client"),
+    errorResponseBuilder: (_req: FastifyRequest, ctx: { after: string; statusCode: number }) => ({
+      statusCode: ctx.statusCode,
+      error: `too many sign-in attempts from this address: try again in ${ctx.after}`,
+    }),
+  };
+}
+
+function signIn(req: FastifyRequest, reply: FastifyReply, o: AuthOptions) {
+  if (!o.token) return reply.redirect("/", 303);
+  const given = String((req.body as Record<string, unknown> | undefined)?.token ?? "");
+  if (!same(given, o.token)) {
+    o.logger.warn({ client: req.ip }, "dashboard sign-in refused: wrong token");
+    return loginPage(reply.code(401), true, true);
+  }
+  const s = newSession();
+  o.logger.info({ client: req.ip, who: sessionName(s) }, "dashboard sign-in");
+  return reply
+    .setCookie(TOKEN_COOKIE, sessionValue(s), {
+      path: "/",
+      httpOnly: true,
+      sameSite: "strict",
+      secure: o.secure(req),
+      signed: true,
+      maxAge: o.sessionHours * 3600,
+    })
+    .redirect("/", 303);
+}
+
+/** Ends the session here and in every other daemon (until it would have expired), and forgets the cookie. */
+async function signOut(req: FastifyRequest, reply: FastifyReply, o: AuthOptions) {
+  const s = o.token ? await sessionOf(req, o) : undefined;
+  if (s) {
+    await o.revoked.add(s.id, s.issuedAt + o.sessionHours * 3_600_000);
+    o.logger.info({ client: req.ip, who: sessionName(s) }, "dashboard sign-out");
+  }
+  return reply.clearCookie(TOKEN_COOKIE, { path: "/" }).redirect("/login", 303);
 }
 
 function loginPage(reply: FastifyReply, needed: boolean, wrong: boolean) {

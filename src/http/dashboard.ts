@@ -1,21 +1,23 @@
 import { readFileSync } from "node:fs";
-import type { ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { JobDefinition } from "../config/job-definition.ts";
+import { eventStreams, type ReadEvent } from "./event-streams.ts";
 import { type LiveOverview, present } from "./live-overview.ts";
+import type { Overview } from "./overview.ts";
 import { findReport, MAX_SERVED_BYTES, reportText } from "./report-file.ts";
 
 /** The page's files, read once; nothing else is served from the disk by name. */
 const ASSETS: Record<string, { file: string; type: string }> = {
   "/": { file: "index.html", type: "text/html; charset=utf-8" },
+  "/common.js": { file: "common.js", type: "text/javascript; charset=utf-8" },
   "/dashboard.js": { file: "dashboard.js", type: "text/javascript; charset=utf-8" },
   "/dashboard.css": { file: "dashboard.css", type: "text/css; charset=utf-8" },
 };
-const ASSET_DIR = fileURLToPath(new URL("./dashboard/", import.meta.url));
+export const ASSET_DIR = fileURLToPath(new URL("./dashboard/", import.meta.url));
 
 /** No inline script, no other origin: the page can only talk to this server. */
-const PAGE_HEADERS = {
+export const PAGE_HEADERS = {
   "content-security-policy":
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
@@ -30,6 +32,8 @@ export interface DashboardOptions {
   canReveal: boolean;
   /** How often a live page is sent a new overview (when it changed). */
   everyMs?: number;
+  /** Live pages served at once (VCW_HTTP_MAX_STREAMS). */
+  maxStreams?: number;
 }
 
 /**
@@ -57,37 +61,21 @@ export function installDashboard(app: FastifyInstance, o: DashboardOptions): { c
       .send({ ...present(await o.live.get(), show), canReveal: o.canReveal });
   });
 
-  const streams = new Set<ServerResponse>();
+  const streams = eventStreams(serialised(o), { max: o.maxStreams ?? 50, everyMs: o.everyMs ?? 1_000 });
   app.get("/api/events", async (req, reply) => {
     const show = reveal(req, reply);
     if (show === undefined) return reply;
+    if (streams.size() >= (o.maxStreams ?? 50))
+      return reply.code(503).header("retry-after", "30").send({
+        error: "too many live dashboards are open (VCW_HTTP_MAX_STREAMS): close one, or read /api/overview",
+      });
     reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
+    reply.raw.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",
       "x-accel-buffering": "no",
     });
-    streams.add(res);
-    let sent = "";
-    let quietTicks = 0;
-    const tick = async () => {
-      const o2 = { ...present(await o.live.get(), show), canReveal: o.canReveal };
-      const { generatedAt: _, ...content } = o2;
-      const text = JSON.stringify(content);
-      if (text !== sent) {
-        sent = text;
-        quietTicks = 0;
-        res.write(`event: overview\ndata: ${JSON.stringify(o2)}\n\n`);
-      } else if (++quietTicks % 15 === 0) res.write(": still here\n\n"); // keeps proxies from closing it
-    };
-    const timer = setInterval(() => void tick().catch(() => undefined), o.everyMs ?? 1_000);
-    req.raw.on("close", () => {
-      clearInterval(timer);
-      streams.delete(res);
-    });
-    res.write("retry: 2000\n\n");
-    await tick().catch(() => undefined);
+    streams.open(reply.raw, show ? "shown" : "masked");
   });
 
   app.get("/files/:job/:folder/:name", async (req, reply) => {
@@ -105,10 +93,26 @@ export function installDashboard(app: FastifyInstance, o: DashboardOptions): { c
       .send(await reportText(file, show));
   });
 
-  return {
-    close() {
-      for (const res of streams) res.end();
-      streams.clear();
-    },
+  return { close: () => streams.close() };
+}
+
+/**
+ * The event every stream of a kind is sent, made once per overview read and kind (not once per
+ * viewer): the overview is kept a second or more, and so is its text.
+ */
+function serialised(o: DashboardOptions): ReadEvent {
+  const made = new WeakMap<Overview, Map<string, { data: string; content: string }>>();
+  return async (kind) => {
+    const overview = await o.live.get();
+    const byKind = made.get(overview) ?? new Map<string, { data: string; content: string }>();
+    made.set(overview, byKind);
+    let e = byKind.get(kind);
+    if (!e) {
+      const { generatedAt, ...rest } = present(overview, kind === "shown");
+      const content = JSON.stringify({ ...rest, canReveal: o.canReveal });
+      e = { data: `{"generatedAt":${JSON.stringify(generatedAt)},${content.slice(1)}`, content };
+      byKind.set(kind, e);
+    }
+    return e;
   };
 }

@@ -11,6 +11,7 @@ const EMPTY: Omit<Overview, "generatedAt" | "redis"> = {
   campaigns: [],
   campaignCounts: [],
   failedDeliveries: [],
+  pendingCampaigns: [],
   preflights: [],
 };
 
@@ -70,7 +71,10 @@ export function liveOverview(
 
 export type LiveOverview = ReturnType<typeof liveOverview>;
 
-/** What a page may show: phones masked (in status changes and in failure reasons) unless `reveal`. */
+/**
+ * What a page may show: phones masked (in status changes, failure reasons, and the names of files
+ * and campaigns, which are the operator's and may hold one) unless `reveal`.
+ */
 export function present(o: Overview, reveal: boolean): Overview & { phones: "masked" | "shown" } {
   if (reveal) return { ...o, phones: "shown" };
   return {
@@ -78,10 +82,26 @@ export function present(o: Overview, reveal: boolean): Overview & { phones: "mas
     phones: "masked",
     campaigns: o.campaigns.map((c) => ({
       ...c,
+      name: maskPhonesIn(c.name),
+      file: maskPhonesIn(c.file),
       recent: c.recent.map((t) => ({ ...t, phone: maskPhone(t.phone) })),
     })),
-    recentFiles: o.recentFiles.map((f) => ({ ...f, reason: f.reason && maskPhonesIn(f.reason) })),
-    failedDeliveries: o.failedDeliveries.map((d) => ({ ...d, reason: maskPhonesIn(d.reason) })),
+    inFlight: o.inFlight.map((f) => ({ ...f, file: maskPhonesIn(f.file) })),
+    pendingCampaigns: o.pendingCampaigns.map((c) => ({
+      ...c,
+      file: maskPhonesIn(c.file),
+      name: maskPhonesIn(c.name),
+    })),
+    recentFiles: o.recentFiles.map((f) => ({
+      ...f,
+      file: maskPhonesIn(f.file),
+      reason: f.reason && maskPhonesIn(f.reason),
+    })),
+    failedDeliveries: o.failedDeliveries.map((d) => ({
+      ...d,
+      campaign: d.campaign && maskPhonesIn(d.campaign),
+      reason: maskPhonesIn(d.reason),
+    })),
     ...(o.redis.error ? { redis: { ...o.redis, error: maskPhonesIn(o.redis.error) } } : {}),
   };
 }

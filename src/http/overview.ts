@@ -9,6 +9,7 @@ import { type PreflightRecord, readPreflights } from "../pipeline/resources/pref
 import type { CampaignStore, StoredCampaign } from "../pipeline/results/campaign-store.ts";
 import type { CampaignInfo, Payload } from "../pipeline/results/model.ts";
 import type { DeliveryJobData, ImportJobData, QueueKind, Queues } from "../queue/queues.ts";
+import { zoneOf } from "./campaign-rows.ts";
 import { reportUrl } from "./report-file.ts";
 
 /**
@@ -30,8 +31,19 @@ export interface Overview {
   /** Every kept campaign, by job and state (the dashboard lists only the latest). */
   campaignCounts: { job: string; state: CampaignInfo["state"]; count: number }[];
   failedDeliveries: FailedDelivery[];
+  /** Campaigns asked for and not yet created: these can still be canceled. */
+  pendingCampaigns: PendingCampaign[];
   /** Each job's last test call (`preflight`), numbers masked. */
   preflights: PreflightRecord[];
+}
+
+export interface PendingCampaign {
+  id: string | undefined;
+  job: string;
+  file: string;
+  name: string;
+  /** Not created before this time (follow-up spacing), ISO; null: as soon as a worker takes it. */
+  notBefore: string | null;
 }
 
 export interface QueueView {
@@ -66,6 +78,8 @@ export interface FileInFlight {
 }
 
 export interface RecentFile {
+  /** The import's job id: a rejected file is re-run by it. */
+  id: string | undefined;
   job: string;
   file: string;
   outcome: "imported" | "rejected";
@@ -85,6 +99,9 @@ export interface CampaignView {
   file: string;
   state: CampaignInfo["state"];
   attempt: number;
+  /** When its calls may start (ISO), and the zone its window is read in. */
+  scheduledAt: string;
+  zone: string;
   createdAt: number;
   endedAt: number;
   contacts: number;
@@ -116,7 +133,7 @@ export interface OverviewSources {
   watched: () => ReadonlySet<string>;
 }
 
-const LISTED = { inFlight: 20, recentFiles: 15, campaigns: 12, failedDeliveries: 10 };
+const LISTED = { inFlight: 20, recentFiles: 15, campaigns: 12, failedDeliveries: 10, pendingCampaigns: 20 };
 const COUNTED_STATES = [
   "waiting",
   "active",
@@ -155,6 +172,7 @@ export async function readOverview(src: OverviewSources): Promise<Overview> {
     recentFiles: await recentFiles(src.queues, src.jobs()),
     ...campaigns,
     failedDeliveries: await failedDeliveries(src.queues),
+    pendingCampaigns: await pendingCampaigns(src.queues),
     preflights: await readPreflights(src.redis, src.keys),
   };
 }
@@ -169,6 +187,21 @@ function pollsOf(raw: string | null): JobView["polls"] {
     lagSeconds: lag.lagMs / 1000,
     behind: lag.behind,
   };
+}
+
+async function pendingCampaigns(queues: Queues): Promise<PendingCampaign[]> {
+  const jobs = await queues.campaigns.getJobs(
+    ["waiting", "delayed", "prioritized"],
+    0,
+    LISTED.pendingCampaigns - 1,
+  );
+  return jobs.filter(Boolean).map((j) => ({
+    id: j.id,
+    job: j.data.job,
+    file: j.data.original,
+    name: j.data.name,
+    notBefore: j.data.notBefore ? new Date(j.data.notBefore).toISOString() : null,
+  }));
 }
 
 async function jobView(def: JobDefinition, watched: ReadonlySet<string>, paused: boolean): Promise<JobView> {
@@ -233,6 +266,7 @@ async function recentFiles(queues: Queues, defs: ReadonlyMap<string, JobDefiniti
       const name = s.errorsFile ? basename(s.errorsFile) : `${j.data.file}.summary.json`;
       const there = def ? await isFile(join(dropFolder(def.inbox)[folder], name)) : false;
       return {
+        id: j.id,
         job: j.data.job,
         file: j.data.original,
         outcome: imported ? "imported" : "rejected",
@@ -294,6 +328,8 @@ async function readCampaigns(
         file: c.info.file,
         state: c.info.state,
         attempt: c.info.attempt,
+        scheduledAt: c.info.scheduledAt,
+        zone: zoneOf(c.info, src.jobs().get(c.info.job)),
         createdAt: c.createdAt,
         endedAt: c.endedAt,
         contacts: c.totals.contacts,

@@ -1,16 +1,43 @@
 import type { AddressInfo } from "node:net";
 import { hostname } from "node:os";
-import Fastify from "fastify";
+import Fastify, { type FastifyRequest } from "fastify";
+import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
+import type { Settings } from "../config/settings.ts";
 import { formatAddress, isLoopback, type ListenAddress } from "../lib/listen-address.ts";
 import type { Queues } from "../queue/queues.ts";
+import { installActions } from "./actions.ts";
 import { installAuth } from "./auth.ts";
 import { installBoard } from "./board.ts";
+import { campaignIndex } from "./campaign-index.ts";
+import { installCampaignsPage } from "./campaigns-page.ts";
+import { installCsrf } from "./csrf.ts";
 import { installDashboard } from "./dashboard.ts";
 import { type HealthSources, installHealth } from "./health.ts";
+import { allowedHosts, installHostCheck } from "./host-check.ts";
 import { liveOverview } from "./live-overview.ts";
 import type { Metrics } from "./metrics.ts";
 import type { OverviewSources } from "./overview.ts";
+import { revokedSessions } from "./revoked-sessions.ts";
+
+/** How the surface defends itself: from the VCW_HTTP_* settings and VCW_PUBLIC_URL. */
+export interface HttpSecurity {
+  sessionHours: number;
+  maxStreams: number;
+  allowedHosts: string[];
+  trustProxy?: string | undefined;
+  publicUrl?: string | undefined;
+}
+
+export const httpSecurityOf = (s: Settings): HttpSecurity => ({
+  sessionHours: s.httpSessionHours.value,
+  maxStreams: s.httpMaxStreams.value,
+  allowedHosts: s.httpAllowedHosts.value,
+  trustProxy: s.httpTrustProxy.value,
+  publicUrl: s.publicUrl.value,
+});
+
+const DEFAULT_SECURITY: HttpSecurity = { sessionHours: 12, maxStreams: 50, allowedHosts: [] };
 
 export interface HttpServerOptions {
   address: ListenAddress;
@@ -20,6 +47,9 @@ export interface HttpServerOptions {
   queues: Queues;
   jobs: () => ReadonlyMap<string, JobDefinition>;
   metrics: Metrics;
+  security?: HttpSecurity;
+  /** Where sign-ins, sign-outs, refusals and actions are logged (with who, never a secret). */
+  logger?: Logger;
   /** How often a live dashboard gets news; tests make it quicker. */
   dashboardEveryMs?: number;
 }
@@ -31,6 +61,13 @@ export interface HttpServer {
   address: ListenAddress;
   close(): Promise<void>;
 }
+
+/** VCW_HTTP_TRUST_PROXY: the proxies' addresses and CIDRs, comma-separated (fastify's trustProxy). */
+const trustProxyOf = (v: string): string[] =>
+  v
+    .split(",")
+    .map((a) => a.trim())
+    .filter(Boolean);
 
 /** Why a listen failed, in words an operator can act on. */
 function listenError(error: NodeJS.ErrnoException, at: string): Error {
@@ -55,20 +92,51 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     throw new Error(
       `VCW_HTTP_ADDR ${at} can be reached from other machines: set VCW_HTTP_TOKEN (a long random string) or listen on 127.0.0.1`,
     );
-  const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 64 * 1024 });
-  installAuth(app, o.token);
+  const sec = o.security ?? DEFAULT_SECURITY;
+  const logger = o.logger ?? (await import("pino")).pino({ level: "silent" });
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    bodyLimit: 64 * 1024,
+    ...(sec.trustProxy ? { trustProxy: trustProxyOf(sec.trustProxy) } : {}),
+  });
+  let bound: ListenAddress = o.address;
+  const hosts = () => allowedHosts(bound, { allowed: sec.allowedHosts, publicUrl: sec.publicUrl });
+  let names = hosts();
+  installHostCheck(app, () => names);
+  const secure = (req: FastifyRequest) =>
+    sec.publicUrl?.startsWith("https:") === true || req.protocol === "https";
+  await installAuth(app, {
+    token: o.token,
+    sessionHours: sec.sessionHours,
+    revoked: revokedSessions(o.overview.redis, o.overview.keys),
+    secure,
+    logger,
+  });
+  await installCsrf(app, { secure, publicOrigin: sec.publicUrl && new URL(sec.publicUrl).origin, logger });
   installHealth(app, o.health);
   const live = liveOverview(o.overview);
   o.metrics.readState(() => live.get());
   app.get("/metrics", async (_req, reply) =>
     reply.type(o.metrics.registry.contentType).send(await o.metrics.registry.metrics()),
   );
+  installActions(
+    app,
+    { redis: o.overview.redis, keys: o.overview.keys, queues: o.queues, jobs: o.jobs, logger },
+    o.token !== undefined,
+  );
   await installBoard(app, o.queues, o.token !== undefined);
   const dashboard = installDashboard(app, {
     live,
     jobs: o.jobs,
     canReveal: o.token !== undefined,
+    maxStreams: sec.maxStreams,
     ...(o.dashboardEveryMs ? { everyMs: o.dashboardEveryMs } : {}),
+  });
+  installCampaignsPage(app, {
+    index: campaignIndex(o.overview),
+    store: o.overview.store,
+    canReveal: o.token !== undefined,
   });
   try {
     await app.listen({ host: o.address.host, port: o.address.port });
@@ -77,6 +145,8 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     throw listenError(error as NodeJS.ErrnoException, at);
   }
   const { port } = app.server.address() as AddressInfo;
+  bound = { host: o.address.host, port };
+  names = hosts();
   const wildcard = o.address.host === "0.0.0.0" || o.address.host === "::";
   return {
     url: `http://${formatAddress({ host: wildcard ? hostname() : o.address.host, port })}`,

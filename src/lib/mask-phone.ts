@@ -17,7 +17,11 @@ export function maskPhone(phone: string): string {
  * 9 or more digits with the usual separators. Dates (2026-12-01) and short numbers stay.
  */
 const PHONE_LIKE = /\+\d[\d ().-]{5,}\d|(?<![\w-])\(?\d(?:[\d ().-]{7,})\d(?![\w-])/g;
+/** A date on its own (campaign names carry one): never a phone. */
+const DATE = /^\d{4}-\d\d-\d\d$/;
 
 export function maskPhonesIn(text: string): string {
-  return text.replace(PHONE_LIKE, (run) => (run.replace(/\D/g, "").length >= 7 ? maskPhone(run) : run));
+  return text.replace(PHONE_LIKE, (run) =>
+    run.replace(/\D/g, "").length >= 7 && !DATE.test(run) ? maskPhone(run) : run,
+  );
 }

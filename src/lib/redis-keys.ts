@@ -51,6 +51,8 @@ export function redisKeys(prefix: string) {
     daemons: `${prefix}:daemons`,
     /** Done once per deployment: a data migration that ran to its end. */
     migration: (name: string) => `${prefix}:migrated:${name}`,
+    /** A dashboard session signed out before it expired (kept until it would have). */
+    revokedSession: (id: string) => `${prefix}:http:revoked:{${id}}`,
     /** Resources as code: what was applied (`kind/name` -> JSON), and the lock of `vcw apply`. */
     resources: `${prefix}:resources:{state}`,
     resourcesLock: `${prefix}:resources:{state}:lock`,

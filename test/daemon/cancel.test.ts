@@ -62,8 +62,8 @@ describe("vcw cancel tells the truth; an ambiguous campaign create is never forg
     );
     const cancel = await s.cli("cancel", "monday.csv");
     expect(cancel.code).toBe(1);
-    expect(cancel.stdout).toMatch(
-      /^may exist: .* its create was sent and the answer lost; the service can't stop it/m,
+    expect(cancel.stderr).toMatch(
+      /may exist: .* its create was sent and the answer lost; the service can't stop it/,
     );
     expect(cancel.stderr).toContain("the service has no operation to pause or stop a campaign");
     expect(await campaignsNamed(s.name)).toHaveLength(1);
@@ -82,7 +82,7 @@ describe("vcw cancel tells the truth; an ambiguous campaign create is never forg
 
     const again = await s.cli("cancel", "monday.csv");
     expect(again.code).toBe(1);
-    expect(again.stdout).toContain(
+    expect(again.stderr).toContain(
       `is campaign ${made!.id}: it was created before the cancel; the service can't stop it`,
     );
   }, 90_000);
@@ -103,7 +103,9 @@ describe("vcw cancel tells the truth; an ambiguous campaign create is never forg
     );
     const cancel = await s.cli("cancel", "tuesday.csv");
     expect(cancel.code).toBe(0);
-    expect(cancel.stdout).toMatch(/^canceled: .*: no campaign was or will be created$/m);
+    expect(cancel.stdout).toMatch(
+      /^canceled before it was created: .*: no campaign was or will be created$/m,
+    );
     down = false;
     await new Promise((r) => setTimeout(r, 3_000));
     expect(await campaignsNamed(s.name)).toHaveLength(0);

@@ -48,6 +48,7 @@ describe("phone masking", () => {
       "cmp_12345",
       "campaign-abc-1234567890123-1",
       "attempt 3 of 20",
+      "leads 2026-11-23 tuesday.csv #ce6977df",
     ])
       expect(maskPhonesIn(text)).toBe(text);
   });

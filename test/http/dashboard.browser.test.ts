@@ -1,54 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { type BrowserContext, chromium } from "playwright-core";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import { contactsCsv, drop, phoneOf, quietLogger, testSettings } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { validAssistant, validDialer } from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
-
-/** Debian's chromium (installed by .ci/run), else one on PATH; CHROMIUM_PATH points elsewhere. Nothing is downloaded. */
-const CHROMIUM =
-  process.env.CHROMIUM_PATH ??
-  ["/usr/bin", ...(process.env.PATH ?? "").split(":")]
-    .map((dir) => join(dir, "chromium"))
-    .find((path) => existsSync(path)) ??
-  "/usr/bin/chromium";
-/** `VCW_UPDATE_SCREENSHOT=1` also writes the README's picture, docs/dashboard.png. */
-const SCREENSHOT = resolve(import.meta.dirname, "../../docs/dashboard.png");
-
-/** A fresh profile, no network chatter of the browser's own, no GPU: headless on a bare CI machine. */
-async function launch(): Promise<{ context: BrowserContext; close(): Promise<void> }> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`no browser at ${CHROMIUM}: apt-get install chromium (or set CHROMIUM_PATH)`);
-  const profile = mkdtempSync(join(tmpdir(), "vcw-chromium-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    viewport: { width: 1280, height: 900 },
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-    timeout: 20_000,
-  });
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
-}
+import { launch } from "./chromium.ts";
 
 describe("the dashboard in a real browser", () => {
   // 100 simulated seconds a real second: the calls of a dozen contacts end over about three seconds,
@@ -178,6 +137,5 @@ describe("the dashboard in a real browser", () => {
 
     const shot = await page.screenshot({ fullPage: true });
     expect(shot.length).toBeGreaterThan(10_000);
-    if (process.env.VCW_UPDATE_SCREENSHOT === "1") writeFileSync(SCREENSHOT, shot);
   });
 });

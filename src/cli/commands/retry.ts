@@ -1,35 +1,31 @@
 import { Command } from "commander";
-import { closeQueues, createQueues } from "../../queue/queues.ts";
+import { RETRYABLE, type Retryable } from "../../queue/operator/action.ts";
 import { CliError } from "../cli-error.ts";
-import { withRedis } from "../with-redis.ts";
-
-const RETRYABLE = ["deliveries", "campaigns", "polls", "followUps"] as const;
+import { runOperatorAction } from "./run-operator-action.ts";
 
 /** Failed jobs stay in their failed set until an operator sends them back to the queue. */
 export function retryCommand(): Command {
   return new Command("retry")
     .description(
-      "Send the failed jobs of a queue back to it (a rejected file is retried by dropping it again)",
+      "Send failed jobs back to their queue: one by id, or all (of a sink or a job). imports: rejected files are dropped into their inbox again",
     )
     .argument("<queue>", `one of ${RETRYABLE.join(", ")}`)
-    .action(async (name: string) => {
-      if (!(RETRYABLE as readonly string[]).includes(name)) {
-        throw new CliError(
-          name === "imports"
-            ? "a rejected file is retried by dropping it into its inbox again"
-            : `no queue "${name}"; retryable: ${RETRYABLE.join(", ")}`,
-        );
-      }
-      await withRedis(async ({ redis, keys }) => {
-        const queues = createQueues({ connection: redis, keys });
-        try {
-          const queue = queues[name as (typeof RETRYABLE)[number]];
-          const failed = await queue.getFailedCount();
-          await queue.retryJobs({ state: "failed" });
-          console.log(`${failed} failed ${name} job(s) sent back to the queue`);
-        } finally {
-          await closeQueues(queues);
-        }
-      });
+    .argument("[id]", "one failed job's id (vcw status, the dashboard and Bull Board show them)")
+    .option("--sink <name>", "only the failed deliveries to this sink")
+    .option("--job <name>", "only the failed jobs of this job")
+    .action((name: string, id: string | undefined, o: { sink?: string; job?: string }) => {
+      if (!(RETRYABLE as readonly string[]).includes(name))
+        throw new CliError(`no queue "${name}"; retryable: ${RETRYABLE.join(", ")}`);
+      const queue = name as Retryable;
+      return runOperatorAction(
+        id
+          ? { kind: "retry", queue, id }
+          : {
+              kind: "retry-all",
+              queue,
+              ...(o.sink ? { sink: o.sink } : {}),
+              ...(o.job ? { job: o.job } : {}),
+            },
+      );
     });
 }

@@ -1,63 +1,25 @@
 // The vcw dashboard: plain JS, no build. It listens to /api/events (server-sent events) and redraws
 // from each overview it is sent. Every value goes in as text (never as HTML).
 
-const STATUS_COLORS = {
-  completed: "#1f9d55",
-  "no-answer": "#d97706",
-  busy: "#b7791f",
-  voicemail: "#805ad5",
-  failed: "#d64545",
-  "opted-out": "#718096",
-  queued: "#a0aec0",
-  ringing: "#63b3ed",
-  "in-progress": "#2f6fde",
-};
-
-/** An element with attributes and children (strings become text nodes). */
-function el(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "style") node.style.cssText = v;
-    else node.setAttribute(k, v === true ? "" : String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === undefined || c === null || c === false) continue;
-    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return node;
-}
-
-const num = (n) => (n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US"));
-const time = (iso) => (iso ? new Date(iso).toLocaleTimeString() : "–");
-const badge = (text, kind) => el("span", { class: `badge ${kind || text}` }, text);
-
-function fillTable(id, rows, empty, columns) {
-  const body = document.querySelector(`#${id} tbody`);
-  const cols = document.querySelectorAll(`#${id} thead th`).length || columns;
-  body.replaceChildren(
-    ...(rows.length ? rows : [el("tr", { class: "empty" }, el("td", { colspan: cols }, empty))]),
-  );
-}
-
-/** A progress bar with role=progressbar, so a screen reader (and a test) can read where it stands. */
-function bar(value, total, label) {
-  const known = total > 0;
-  const share = known ? Math.min(1, value / total) : 0;
+/** A button that runs an operator action once confirmed (see act()); shown only to a signed-in operator. */
+function actionButton(label, action, confirmText) {
+  if (!window.canAct) return null;
   return el(
-    "div",
-    {
-      class: `bar${known && value >= total ? " done" : ""}${known ? "" : " indeterminate"}`,
-      role: "progressbar",
-      "aria-valuemin": 0,
-      "aria-valuemax": known ? total : undefined,
-      "aria-valuenow": known ? value : undefined,
-      "aria-label": label,
-    },
-    el("div", { class: "fill", style: known ? `width:${(share * 100).toFixed(1)}%` : undefined }),
-    el("div", { class: "label" }, label),
+    "button",
+    { type: "button", class: "act", "data-action": JSON.stringify(action), "data-confirm": confirmText },
+    label,
   );
+}
+
+/** What a campaign is doing, in words: a campaign before its start waits, it does not "run". */
+function campaignPhase(c) {
+  if (c.state !== "active") return { text: c.state, kind: c.state };
+  if (Date.parse(c.scheduledAt) > Date.now()) {
+    const at = zoned(c.scheduledAt, c.zone);
+    const today = zoned(new Date().toISOString(), c.zone).slice(0, 10);
+    return { text: `waiting until ${at.startsWith(today) ? at.slice(11) : at}`, kind: "waiting" };
+  }
+  return { text: "calling", kind: "active" };
 }
 
 function renderHeader(o) {
@@ -94,6 +56,28 @@ function renderJobs(o) {
         el("td", {}, j.inbox),
         el("td", { class: "num" }, num(j.waiting)),
         el("td", { class: "num" }, num(j.processing)),
+        el(
+          "td",
+          {},
+          j.paused
+            ? actionButton(
+                "resume",
+                { kind: "resume", job: j.name },
+                `Resume job ${j.name}? Its waiting files are imported and their campaigns created.`,
+              )
+            : actionButton(
+                "pause",
+                { kind: "pause", job: j.name },
+                `Pause job ${j.name}? No contact is sent and no campaign created until it is resumed; campaigns already created go on.`,
+              ),
+          o.recentFiles.some((f) => f.job === j.name && f.outcome === "rejected")
+            ? actionButton(
+                "re-run rejected files",
+                { kind: "retry-all", queue: "imports", job: j.name },
+                `Drop every rejected file of job ${j.name} into its inbox again?`,
+              )
+            : null,
+        ),
       ),
     ),
     "no job loaded",
@@ -117,6 +101,13 @@ function renderJobs(o) {
           el("b", { class: c.failed ? "failed" : "" }, num(c.failed)),
           " failed",
         ),
+        c.failed && q.name !== "imports"
+          ? actionButton(
+              "retry failed",
+              { kind: "retry-all", queue: q.name },
+              `Send every failed ${q.name} job back to the queue?`,
+            )
+          : null,
       );
     }),
   );
@@ -180,6 +171,17 @@ function renderRecentFiles(o) {
               )
             : "–",
         ),
+        el(
+          "td",
+          {},
+          f.outcome === "rejected" && f.id
+            ? actionButton(
+                "re-run",
+                { kind: "retry", queue: "imports", id: f.id },
+                `Drop ${f.file} into the inbox of ${f.job} again?`,
+              )
+            : null,
+        ),
       ),
     ),
     "no file finished yet",
@@ -195,24 +197,32 @@ function renderCampaigns(o) {
   box.replaceChildren(
     ...o.campaigns.map((c) => {
       const statuses = Object.entries(c.byStatus).sort((a, b) => b[1] - a[1]);
+      const phase = campaignPhase(c);
       return el(
         "div",
         { class: "campaign", "data-campaign": c.id, "data-state": c.state },
         el(
           "div",
           { class: "title" },
-          el("span", { class: "name" }, c.name),
-          badge(c.state),
+          el("a", { class: "name", href: `/campaigns/${encodeURIComponent(c.id)}` }, c.name),
+          el("span", { class: `badge ${phase.kind}`, "data-phase": phase.kind }, phase.text),
           el(
             "span",
             { class: "meta" },
-            `job ${c.job} · file ${c.file}${c.attempt ? ` · follow-up ${c.attempt}` : ""} · started ${time(new Date(c.createdAt).toISOString())}`,
+            `${c.id} · job ${c.job} · file ${c.file}${c.attempt ? ` · follow-up ${c.attempt}` : ""} · starts ${zoned(c.scheduledAt, c.zone)}`,
           ),
+          c.state === "active"
+            ? actionButton("stop", { kind: "stop", campaign: c.id }, `Stop campaign ${c.name}?`)
+            : null,
         ),
         bar(
           c.final,
           c.contacts,
-          c.contacts ? `${num(c.final)} / ${num(c.contacts)} calls final` : "waiting for the first poll",
+          c.contacts
+            ? `${num(c.final)} / ${num(c.contacts)} calls final`
+            : phase.kind === "waiting"
+              ? "no call before its start"
+              : "waiting for the first poll",
         ),
         el(
           "div",
@@ -253,21 +263,122 @@ function renderFailedDeliveries(o) {
         el("td", {}, d.campaign || "–"),
         el("td", { class: "num" }, num(d.attempts)),
         el("td", { class: "reason" }, d.reason),
+        el(
+          "td",
+          {},
+          d.id
+            ? actionButton(
+                "retry",
+                { kind: "retry", queue: "deliveries", id: d.id },
+                `Deliver this ${d.kind} summary to ${d.sink} again?`,
+              )
+            : null,
+        ),
       ),
     ),
     "none: every summary was delivered",
   );
+  const sinks = [...new Set(o.failedDeliveries.map((d) => d.sink))].sort();
+  document
+    .getElementById("delivery-bulk")
+    .replaceChildren(
+      ...sinks.map((sink) =>
+        actionButton(
+          `retry all failed to ${sink}`,
+          { kind: "retry-all", queue: "deliveries", sink },
+          `Send every failed delivery to ${sink} again?`,
+        ),
+      ),
+    );
+}
+
+function renderPendingCampaigns(o) {
+  fillTable(
+    "pending-campaigns",
+    (o.pendingCampaigns || []).map((c) =>
+      el(
+        "tr",
+        { "data-pending": c.id },
+        el("td", {}, c.job),
+        el("td", {}, c.file),
+        el("td", {}, c.name),
+        el("td", {}, c.notBefore ? zoned(c.notBefore, "UTC") : "as soon as a worker takes it"),
+        el(
+          "td",
+          {},
+          c.id
+            ? actionButton(
+                "cancel",
+                { kind: "cancel", campaign: c.id },
+                `Cancel campaign ${c.name} before it is created?`,
+              )
+            : null,
+        ),
+      ),
+    ),
+    "none",
+  );
 }
 
 function render(o) {
+  window.canAct = o.canReveal === true;
+  document.getElementById("signout").hidden = !window.canAct;
   renderHeader(o);
   renderJobs(o);
   renderInFlight(o);
   renderRecentFiles(o);
   renderCampaigns(o);
   renderFailedDeliveries(o);
+  renderPendingCampaigns(o);
   document.body.dataset.updated = o.generatedAt;
 }
+
+/** The CSRF token the server put in a cookie for this page; sent back with every action. */
+const csrfToken = () =>
+  decodeURIComponent((document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/) || [])[1] || "");
+
+/** Asks, in the page's own dialog, whether to go on. */
+function confirmAction(text) {
+  const dialog = document.getElementById("confirm");
+  document.getElementById("confirm-text").textContent = text;
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
+    dialog.returnValue = "";
+    dialog.showModal();
+  });
+}
+
+/** Runs an action once confirmed and shows what became of it. */
+async function act(action, text) {
+  if (!(await confirmAction(text))) return;
+  const out = document.getElementById("action-result");
+  out.hidden = false;
+  out.className = "pill";
+  out.textContent = "working…";
+  try {
+    const r = await fetch("/api/actions", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-csrf-token": csrfToken() },
+      body: JSON.stringify({ ...action, confirmed: true }),
+    });
+    const result = await r.json().catch(() => ({ ok: false, message: `HTTP ${r.status}` }));
+    out.textContent = result.message || result.error || `HTTP ${r.status}`;
+    out.className = `pill ${result.ok ? "ok" : "bad"}`;
+    out.dataset.ok = String(result.ok === true);
+  } catch (error) {
+    out.textContent = `not sent: ${error.message}`;
+    out.className = "pill bad";
+  }
+}
+
+document.addEventListener("click", (e) => {
+  const button = e.target.closest("button[data-action]");
+  if (!button) return;
+  act(JSON.parse(button.dataset.action), button.dataset.confirm);
+});
+document.getElementById("signout").addEventListener("submit", (e) => {
+  e.target.elements._csrf.value = csrfToken();
+});
 
 let source;
 function connect() {
@@ -280,10 +391,18 @@ function connect() {
     live.className = "pill ok";
     render(JSON.parse(e.data));
   });
-  // EventSource reconnects by itself; say so meanwhile.
+  // EventSource reconnects by itself; say so meanwhile. Refused (too many open dashboards): try later.
   source.addEventListener("error", () => {
     live.textContent = "reconnecting…";
     live.className = "pill bad";
+    if (source.readyState !== EventSource.CLOSED) return;
+    // Refused (too many open dashboards): show the overview once, try the stream again later.
+    live.textContent = "not live: too many dashboards open";
+    fetch(`/api/overview${show ? "?phones=show" : ""}`)
+      .then((r) => (r.ok ? r.json() : undefined))
+      .then((o) => o && render(o))
+      .catch(() => undefined);
+    setTimeout(connect, 30_000);
   });
 }
 

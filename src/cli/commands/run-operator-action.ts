@@ -1,0 +1,31 @@
+import { userInfo } from "node:os";
+import { loadJobs } from "../../config/load-jobs.ts";
+import { createLogger } from "../../daemon/logger.ts";
+import type { Action } from "../../queue/operator/action.ts";
+import { runAction } from "../../queue/operator/run-action.ts";
+import { closeQueues, createQueues } from "../../queue/queues.ts";
+import { CliError } from "../cli-error.ts";
+import { withRedis } from "../with-redis.ts";
+
+/** Who acts from a terminal, for the log: the user the command runs as. */
+const who = () => `cli ${userInfo().username}`;
+
+/**
+ * Runs an operator action as the dashboard does (the same code), prints its result, and fails
+ * the command (exit 1) when it was refused.
+ */
+export function runOperatorAction(action: Action): Promise<void> {
+  return withRedis(async ({ redis, keys, settings }) => {
+    const queues = createQueues({ connection: redis, keys });
+    try {
+      const { jobs } = await loadJobs(settings.jobsDir.value);
+      const byName = new Map(jobs.map(({ job }) => [job.name, job]));
+      const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
+      const result = await runAction({ redis, keys, queues, jobs: () => byName, logger }, action, who());
+      if (!result.ok) throw new CliError(result.message, 1);
+      console.log(result.message);
+    } finally {
+      await closeQueues(queues);
+    }
+  });
+}

@@ -1,0 +1,121 @@
+import type { JobDefinition } from "../config/job-definition.ts";
+import { instantOf, wallClock } from "../lib/time-zone.ts";
+import type { StoredCampaign } from "../pipeline/results/campaign-store.ts";
+
+/** What the campaigns view says a campaign is doing: one before its start waits, it does not "run". */
+export type Phase = "waiting" | "calling" | "past-window" | "finished" | "stuck";
+export const PHASES: readonly Phase[] = ["waiting", "calling", "past-window", "finished", "stuck"];
+
+/** One campaign as the campaigns view lists it. Pure data: phones are not in it. */
+export interface CampaignRow {
+  id: string;
+  name: string;
+  job: string;
+  file: string;
+  zone: string;
+  scheduledAt: string;
+  phase: Phase;
+  attempt: number;
+  contacts: number;
+  final: number;
+  byStatus: Record<string, number>;
+  meetings: number;
+  transfers: number;
+  createdAt: number;
+  endedAt: number;
+}
+
+export interface CampaignQuery {
+  job?: string | undefined;
+  phase?: Phase | undefined;
+  zone?: string | undefined;
+  /** Scheduled start on or after / before these days (YYYY-MM-DD, in UTC). */
+  from?: string | undefined;
+  to?: string | undefined;
+  page: number;
+  per: number;
+}
+
+/** The zone a campaign's times are read in: its callees' own, else its job's window's, else UTC. */
+export function zoneOf(info: StoredCampaign["info"], def: JobDefinition | undefined): string {
+  if (info.zone) return info.zone;
+  const start = def?.campaign?.start;
+  const zone = typeof start === "object" && "window" in start ? start.window.timezone : undefined;
+  return zone && zone !== "callee" ? zone : "UTC";
+}
+
+/** The job's calling window, if its campaigns start in one. */
+function windowOf(def: JobDefinition | undefined): { to: string; timezone: string } | undefined {
+  const start = def?.campaign?.start;
+  return typeof start === "object" && "window" in start ? start.window : undefined;
+}
+
+/**
+ * When the window a campaign started in closes: its closing time (`to`) on the day of its start,
+ * in the campaign's zone. Calls still not final after it go on only if the service keeps them.
+ */
+export function windowCloses(scheduledAt: string, to: string, zone: string): number {
+  const wall = wallClock(Date.parse(scheduledAt), zone);
+  const [h, m] = to.split(":").map(Number);
+  return instantOf(wall - (wall % 86_400_000) + (h! * 60 + m!) * 60_000, zone);
+}
+
+export function phaseOf(c: StoredCampaign, now: number, def?: JobDefinition): Phase {
+  if (c.info.state !== "active") return c.info.state;
+  if (Date.parse(c.info.scheduledAt) > now) return "waiting";
+  const window = windowOf(def);
+  if (window && now >= windowCloses(c.info.scheduledAt, window.to, zoneOf(c.info, def))) return "past-window";
+  return "calling";
+}
+
+export function toRow(c: StoredCampaign, def: JobDefinition | undefined, now: number): CampaignRow {
+  return {
+    id: c.info.id,
+    name: c.info.name,
+    job: c.info.job,
+    file: c.info.file,
+    zone: zoneOf(c.info, def),
+    scheduledAt: c.info.scheduledAt,
+    phase: phaseOf(c, now, def),
+    attempt: c.info.attempt,
+    contacts: c.totals.contacts,
+    final: c.totals.final,
+    byStatus: c.totals.byStatus,
+    meetings: c.totals.meetings,
+    transfers: c.totals.transfers,
+    createdAt: c.createdAt,
+    endedAt: c.endedAt,
+  };
+}
+
+/** The page of rows a query asks for, newest scheduled start first, and how many match in all. */
+export function queryRows(
+  rows: readonly CampaignRow[],
+  q: CampaignQuery,
+): { total: number; rows: CampaignRow[] } {
+  const day = (iso: string) => iso.slice(0, 10);
+  const matching = rows.filter(
+    (r) =>
+      (!q.job || r.job === q.job) &&
+      (!q.phase || r.phase === q.phase) &&
+      (!q.zone || r.zone === q.zone) &&
+      (!q.from || day(r.scheduledAt) >= q.from) &&
+      (!q.to || day(r.scheduledAt) <= q.to),
+  );
+  matching.sort((a, b) => b.scheduledAt.localeCompare(a.scheduledAt) || b.createdAt - a.createdAt);
+  const start = (q.page - 1) * q.per;
+  return { total: matching.length, rows: matching.slice(start, start + q.per) };
+}
+
+/** Status changes over time: per poll that changed something, how many calls reached each status. */
+export function timeline(
+  transitions: readonly { to: string; at: number }[],
+): { at: number; to: Record<string, number> }[] {
+  const byPoll = new Map<number, Record<string, number>>();
+  for (const t of transitions) {
+    const counts = byPoll.get(t.at) ?? {};
+    counts[t.to] = (counts[t.to] ?? 0) + 1;
+    byPoll.set(t.at, counts);
+  }
+  return [...byPoll.entries()].sort((a, b) => a[0] - b[0]).map(([at, to]) => ({ at, to }));
+}

@@ -1,0 +1,130 @@
+import { readFileSync } from "node:fs";
+import { Readable } from "node:stream";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import Papa from "papaparse";
+import { z } from "zod";
+import { formulaSafe } from "../lib/formula-safe.ts";
+import { maskPhone, maskPhonesIn } from "../lib/mask-phone.ts";
+import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { ResultRecord } from "../pipeline/results/model.ts";
+import type { CampaignIndex } from "./campaign-index.ts";
+import { type CampaignRow, PHASES, queryRows, timeline } from "./campaign-rows.ts";
+import { ASSET_DIR, PAGE_HEADERS } from "./dashboard.ts";
+
+const Query = z.object({
+  job: z.string().max(200).optional(),
+  phase: z.enum(PHASES as [string, ...string[]]).optional(),
+  zone: z.string().max(100).optional(),
+  from: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")
+    .optional(),
+  to: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")
+    .optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  per: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+/** The columns of the results CSV, in order: what the service said of each contact. */
+const COLUMNS: (keyof ResultRecord)[] = [
+  "phone",
+  "first_name",
+  "last_name",
+  "status",
+  "durationSec",
+  "sentiment",
+  "transferred",
+  "meeting",
+  "messageSent",
+  "error",
+];
+
+export interface CampaignsPageOptions {
+  index: CampaignIndex;
+  store: CampaignStore;
+  canReveal: boolean;
+}
+
+/** Names hold what the operator put in file names, a phone perhaps: masked for the page. */
+const masked = (r: CampaignRow): CampaignRow => ({
+  ...r,
+  name: maskPhonesIn(r.name),
+  file: maskPhonesIn(r.file),
+});
+
+/**
+ * The campaigns view: every kept campaign, paginated and filtered (job, phase, zone, dates), at
+ * `/campaigns`; one campaign with its status changes over time at `/campaigns/:id`; its results
+ * as CSV at `/campaigns/:id/results.csv` (phones masked unless shown behind a token).
+ */
+export function installCampaignsPage(app: FastifyInstance, o: CampaignsPageOptions): void {
+  const html = readFileSync(`${ASSET_DIR}campaigns.html`);
+  const js = readFileSync(`${ASSET_DIR}campaigns.js`);
+  const page = async (_req: FastifyRequest, reply: FastifyReply) =>
+    reply.headers(PAGE_HEADERS).type("text/html; charset=utf-8").send(html);
+  app.get("/campaigns", page);
+  app.get("/campaigns/:id", page);
+  app.get("/campaigns.js", async (_req, reply) =>
+    reply.headers(PAGE_HEADERS).type("text/javascript; charset=utf-8").send(js),
+  );
+
+  app.get("/api/campaigns", async (req, reply) => {
+    // An empty field of the filter form means "any".
+    const given = Object.entries(req.query as Record<string, string>).filter(([, v]) => v !== "");
+    const q = Query.safeParse(Object.fromEntries(given));
+    if (!q.success)
+      return reply.code(400).send({
+        error: q.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; "),
+      });
+    const all = await o.index.get();
+    const { total, rows } = queryRows(all, q.data as Parameters<typeof queryRows>[1]);
+    const facets = {
+      jobs: [...new Set(all.map((r) => r.job))].sort(),
+      zones: [...new Set(all.map((r) => r.zone))].sort(),
+    };
+    return reply
+      .header("cache-control", "no-store")
+      .send({ total, page: q.data.page, per: q.data.per, facets, campaigns: rows.map(masked) });
+  });
+
+  app.get("/api/campaigns/:id", async (req, reply) => {
+    const { id = "" } = req.params as { id?: string };
+    const row = (await o.index.get()).find((r) => r.id === id);
+    if (!row) return reply.code(404).send({ error: `no campaign ${id} is kept` });
+    const transitions = await o.store.transitions(id);
+    return reply
+      .header("cache-control", "no-store")
+      .send({ campaign: masked(row), timeline: timeline(transitions) });
+  });
+
+  app.get("/campaigns/:id/results.csv", async (req, reply) => {
+    const { id = "" } = req.params as { id?: string };
+    const show = (req.query as Record<string, string>).phones === "show";
+    if (show && !o.canReveal)
+      return reply
+        .code(403)
+        .send({ error: "phone numbers are shown only behind a token: set VCW_HTTP_TOKEN" });
+    if (!(await o.store.get(id))) return reply.code(404).send({ error: `no campaign ${id} is kept` });
+    return reply
+      .headers({ "x-content-type-options": "nosniff", "cache-control": "no-store" })
+      .header(
+        "content-disposition",
+        `attachment; filename*=UTF-8''${encodeURIComponent(`${id}.results.csv`)}`,
+      )
+      .type("text/csv; charset=utf-8")
+      .send(Readable.from(csvLines(o.store, id, show)));
+  });
+}
+
+/** The results as CSV, a line at a time (a large campaign is never held whole). */
+async function* csvLines(store: CampaignStore, id: string, show: boolean): AsyncGenerator<string> {
+  yield `${COLUMNS.join(",")}\n`;
+  for await (const r of store.allRecords(id)) {
+    const row = COLUMNS.map((c) =>
+      c === "phone" ? formulaSafe(show ? r.phone : maskPhone(r.phone)) : formulaSafe(String(r[c] ?? "")),
+    );
+    yield `${Papa.unparse([row], { newline: "\n" })}\n`;
+  }
+}

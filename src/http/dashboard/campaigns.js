@@ -1,0 +1,129 @@
+// The campaigns view: every kept campaign, filtered and paginated (/campaigns), or one campaign and
+// its status changes over time (/campaigns/ID). Reads /api/campaigns; draws with common.js.
+
+const PHASE_TEXT = {
+  waiting: "waiting for its window",
+  calling: "calling",
+  finished: "finished",
+  stuck: "stuck",
+};
+
+function outcomes(byStatus) {
+  return Object.entries(byStatus)
+    .sort((a, b) => b[1] - a[1])
+    .map(([s, n]) =>
+      el(
+        "span",
+        { class: "chip", "data-status": s },
+        el("i", { style: `background:${STATUS_COLORS[s] || "#a0aec0"}` }),
+        `${s} ${num(n)}`,
+      ),
+    );
+}
+
+function phaseBadge(c) {
+  const text =
+    c.phase === "waiting" ? `waiting until ${zoned(c.scheduledAt, c.zone)}` : PHASE_TEXT[c.phase] || c.phase;
+  return el(
+    "span",
+    { class: `badge ${c.phase === "calling" ? "active" : c.phase}`, "data-phase": c.phase },
+    text,
+  );
+}
+
+const resultsUrl = (c) => `/campaigns/${encodeURIComponent(c.id)}/results.csv`;
+const reportUrl = (c) => `/reports?job=${encodeURIComponent(c.job)}`;
+
+function fillSelect(name, values) {
+  const select = document.querySelector(`#filters [name=${name}]`);
+  const chosen = select.value;
+  select.replaceChildren(
+    el("option", { value: "" }, "all"),
+    ...values.map((v) => el("option", { value: v }, v)),
+  );
+  select.value = chosen;
+}
+
+async function showList() {
+  document.getElementById("list").hidden = false;
+  const params = new URLSearchParams(location.search);
+  const form = document.getElementById("filters");
+  for (const [k, v] of params) if (form.elements[k]) form.elements[k].value = v;
+  const r = await fetch(`/api/campaigns?${params}`);
+  const data = await r.json();
+  if (!r.ok) {
+    document.getElementById("count").textContent = data.error || `HTTP ${r.status}`;
+    return;
+  }
+  fillSelect("job", data.facets.jobs);
+  fillSelect("zone", data.facets.zones);
+  for (const [k, v] of params) if (form.elements[k]) form.elements[k].value = v;
+  const pages = Math.max(1, Math.ceil(data.total / data.per));
+  document.getElementById("count").textContent = `${num(data.total)} campaign(s)`;
+  document.getElementById("page").textContent = `page ${data.page} of ${pages}`;
+  const go = (page) => {
+    params.set("page", String(page));
+    location.search = params.toString();
+  };
+  document.getElementById("prev").disabled = data.page <= 1;
+  document.getElementById("next").disabled = data.page >= pages;
+  document.getElementById("prev").onclick = () => go(data.page - 1);
+  document.getElementById("next").onclick = () => go(data.page + 1);
+  fillTable(
+    "campaign-list",
+    data.campaigns.map((c) =>
+      el(
+        "tr",
+        { "data-campaign": c.id, "data-phase": c.phase },
+        el(
+          "td",
+          {},
+          el("a", { href: `/campaigns/${encodeURIComponent(c.id)}` }, c.name),
+          el("div", { class: "muted" }, c.id),
+        ),
+        el("td", {}, c.job),
+        el("td", {}, zoned(c.scheduledAt, c.zone)),
+        el("td", {}, phaseBadge(c)),
+        el("td", { class: "num" }, `${num(c.final)} / ${num(c.contacts)}`),
+        el("td", {}, outcomes(c.byStatus)),
+        el(
+          "td",
+          {},
+          el("a", { href: resultsUrl(c) }, "CSV"),
+          " · ",
+          el("a", { href: reportUrl(c) }, "report"),
+        ),
+      ),
+    ),
+    "no campaign matches",
+  );
+}
+
+async function showOne(id) {
+  document.getElementById("one").hidden = false;
+  const r = await fetch(`/api/campaigns/${encodeURIComponent(id)}`);
+  const data = await r.json();
+  if (!r.ok) {
+    document.getElementById("one-name").textContent = data.error || `HTTP ${r.status}`;
+    return;
+  }
+  const c = data.campaign;
+  document.title = `vcw: ${c.name}`;
+  document.getElementById("one-name").replaceChildren(c.name, " ", phaseBadge(c));
+  document.getElementById("one-meta").textContent =
+    `${c.id} · job ${c.job} · file ${c.file} · scheduled ${zoned(c.scheduledAt, c.zone)} · ${num(c.final)} of ${num(c.contacts)} calls final`;
+  document.getElementById("one-bar").replaceChildren(...outcomes(c.byStatus));
+  document.getElementById("one-results").href = resultsUrl(c);
+  document.getElementById("one-report").href = reportUrl(c);
+  fillTable(
+    "timeline",
+    data.timeline.map((p) =>
+      el("tr", {}, el("td", {}, zoned(new Date(p.at).toISOString(), c.zone)), el("td", {}, outcomes(p.to))),
+    ),
+    "no status change observed yet",
+  );
+}
+
+const match = /^\/campaigns\/([^/]+)$/.exec(location.pathname);
+if (match) showOne(decodeURIComponent(match[1]));
+else showList();

@@ -1,0 +1,78 @@
+import type { ServerResponse } from "node:http";
+
+/**
+ * The live dashboards' server-sent-event streams: at most `max` at once, all fed from one timer.
+ * Each tick the overview is read and serialised once per kind of viewer (phones masked or shown),
+ * and only the streams of a kind whose text changed are written to.
+ */
+export interface EventStreams {
+  /** False when `max` streams are open already. */
+  open(res: ServerResponse, kind: string): boolean;
+  size(): number;
+  close(): void;
+}
+
+/** `read(kind)`: the event's data and the part of it that counts as news (without its time stamp). */
+export type ReadEvent = (kind: string) => Promise<{ data: string; content: string }>;
+
+export function eventStreams(read: ReadEvent, o: { max: number; everyMs: number }): EventStreams {
+  const streams = new Map<ServerResponse, string>();
+  const sent = new Map<string, string>();
+  let ticks = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let busy = false;
+
+  const writeAll = (kind: string, text: string) => {
+    for (const [res, k] of streams) if (k === kind) res.write(text);
+  };
+  async function tick(): Promise<void> {
+    if (busy) return;
+    busy = true;
+    try {
+      ticks += 1;
+      for (const kind of new Set(streams.values())) {
+        const e = await read(kind);
+        if (e.content === sent.get(kind)) continue;
+        sent.set(kind, e.content);
+        writeAll(kind, `event: overview\ndata: ${e.data}\n\n`);
+      }
+      // A comment now and then keeps proxies from closing a quiet stream.
+      if (ticks % 15 === 0) for (const res of streams.keys()) res.write(": still here\n\n");
+    } finally {
+      busy = false;
+    }
+  }
+  const stopIfIdle = () => {
+    if (streams.size > 0 || !timer) return;
+    clearInterval(timer);
+    timer = undefined;
+    sent.clear();
+  };
+
+  return {
+    open(res, kind) {
+      if (streams.size >= o.max) return false;
+      streams.set(res, kind);
+      res.on("close", () => {
+        streams.delete(res);
+        stopIfIdle();
+      });
+      res.write("retry: 2000\n\n");
+      // A new viewer gets the latest at once, from the text already made when there is one.
+      void read(kind)
+        .then((e) => {
+          if (streams.has(res)) res.write(`event: overview\ndata: ${e.data}\n\n`);
+          if (!sent.has(kind)) sent.set(kind, e.content);
+        })
+        .catch(() => undefined);
+      timer ??= setInterval(() => void tick().catch(() => undefined), o.everyMs);
+      return true;
+    },
+    size: () => streams.size,
+    close() {
+      for (const res of streams.keys()) res.end();
+      streams.clear();
+      stopIfIdle();
+    },
+  };
+}

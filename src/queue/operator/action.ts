@@ -1,0 +1,59 @@
+import { z } from "zod";
+
+/** The queues whose failed jobs an operator may send back (imports: re-run the rejected file). */
+export const RETRYABLE = ["imports", "campaigns", "polls", "followUps", "deliveries"] as const;
+export type Retryable = (typeof RETRYABLE)[number];
+
+const name = z.string().min(1).max(200);
+
+/**
+ * What an operator can ask, from the page or the CLI: one shape, checked here, run by `runAction`.
+ * `retry-all` takes a filter: a sink (deliveries) or a job (the rest).
+ */
+export const ActionSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("pause"), job: name }),
+  z.object({ kind: z.literal("resume"), job: name }),
+  z.object({ kind: z.literal("cancel"), campaign: name }),
+  z.object({ kind: z.literal("stop"), campaign: name }),
+  z.object({ kind: z.literal("retry"), queue: z.enum(RETRYABLE), id: name }),
+  z.object({
+    kind: z.literal("retry-all"),
+    queue: z.enum(RETRYABLE),
+    sink: name.optional(),
+    job: name.optional(),
+  }),
+]);
+export type Action = z.infer<typeof ActionSchema>;
+
+/** What became of an action: said in words for the page, the terminal and the log. */
+export interface ActionResult {
+  ok: boolean;
+  /** How many things it changed. */
+  count: number;
+  message: string;
+}
+
+/** The action a request body names, or the reason it names none (field by field). */
+export function parseAction(body: unknown): { action: Action } | { error: string } {
+  const parsed = ActionSchema.safeParse(body);
+  if (parsed.success) return { action: parsed.data };
+  return {
+    error: parsed.error.issues.map((i) => `${i.path.join(".") || "action"}: ${i.message}`).join("; "),
+  };
+}
+
+/** The action in words, for the confirmation and the log (names as given; phones masked by the caller). */
+export function describeAction(a: Action): string {
+  switch (a.kind) {
+    case "pause":
+    case "resume":
+      return `${a.kind} job ${a.job}`;
+    case "cancel":
+    case "stop":
+      return `${a.kind} campaign ${a.campaign}`;
+    case "retry":
+      return `retry ${a.queue} ${a.id}`;
+    case "retry-all":
+      return `retry every failed ${a.queue}${a.sink ? ` of sink ${a.sink}` : ""}${a.job ? ` of job ${a.job}` : ""}`;
+  }
+}

@@ -1,0 +1,164 @@
+import { rename, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { Job } from "bullmq";
+import type { Logger } from "pino";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { dropFolder } from "../../inbox/drop-folder.ts";
+import { maskPhonesIn } from "../../lib/mask-phone.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { cancelCampaigns } from "../../pipeline/campaign/cancel-campaign.ts";
+import { createControls } from "../../pipeline/campaign/controls.ts";
+import { campaignRequestsMatching } from "../campaign-requests.ts";
+import type { ImportJobData, Queues } from "../queues.ts";
+import { type Action, type ActionResult, describeAction, type Retryable } from "./action.ts";
+import { cancelLine, NO_STOP } from "./cancel-pending.ts";
+
+export interface ActionContext {
+  redis: RedisClient;
+  keys: RedisKeys;
+  queues: Queues;
+  jobs: () => ReadonlyMap<string, JobDefinition>;
+  logger: Logger;
+}
+
+/** Failed jobs are read this many at a time when acting on all that match a filter. */
+const PAGE = 500;
+
+/**
+ * Runs what an operator asked (page or CLI, the same code) and logs it with who asked and what
+ * became of it. Never throws for a refused action: the result says why.
+ */
+export async function runAction(ctx: ActionContext, action: Action, who: string): Promise<ActionResult> {
+  let result: ActionResult;
+  try {
+    result = await run(ctx, action);
+  } catch (error) {
+    result = { ok: false, count: 0, message: `failed: ${(error as Error).message}` };
+  }
+  const what = maskPhonesIn(describeAction(action));
+  const message = maskPhonesIn(result.message);
+  (result.ok ? ctx.logger.info : ctx.logger.warn).call(
+    ctx.logger,
+    { who, action: what, count: result.count },
+    `operator action: ${what}: ${message}`,
+  );
+  return { ...result, message };
+}
+
+const done = (count: number, message: string): ActionResult => ({ ok: true, count, message });
+const refused = (message: string): ActionResult => ({ ok: false, count: 0, message });
+
+async function run(ctx: ActionContext, a: Action): Promise<ActionResult> {
+  const controls = createControls(ctx.redis, ctx.keys);
+  switch (a.kind) {
+    case "pause":
+      if (ctx.jobs().size > 0 && !ctx.jobs().has(a.job))
+        return refused(`no job "${a.job}" (jobs: ${[...ctx.jobs().keys()].join(", ")})`);
+      return (await controls.pause(a.job))
+        ? done(
+            1,
+            `job ${a.job} paused: no contact is sent and no campaign created until it is resumed; ${NO_STOP}`,
+          )
+        : done(0, `job ${a.job} was already paused`);
+    case "resume":
+      return (await controls.resume(a.job))
+        ? done(1, `job ${a.job} resumed`)
+        : done(0, `job ${a.job} was not paused`);
+    case "cancel":
+    case "stop":
+      return cancelOrStop(ctx, a);
+    case "retry":
+      return a.queue === "imports" ? rerunFile(ctx, a.id) : retryOne(ctx, a.queue, a.id);
+    case "retry-all":
+      return retryAll(ctx, a);
+  }
+}
+
+/** Canceled only when no campaign can exist; one that exists, or may, is refused, saying which. */
+async function cancelOrStop(
+  ctx: ActionContext,
+  a: Extract<Action, { kind: "cancel" | "stop" }>,
+): Promise<ActionResult> {
+  const requests = await campaignRequestsMatching(ctx.queues, a.campaign);
+  const outcomes = await cancelCampaigns(ctx.redis, ctx.keys, requests);
+  if (outcomes.length === 0)
+    return refused(
+      a.kind === "stop"
+        ? `no campaign asked for matches "${a.campaign}": if it exists, ${NO_STOP}`
+        : `no campaign asked for matches "${a.campaign}" (vcw status lists them)`,
+    );
+  const lines = outcomes.map(cancelLine).join("\n");
+  if (outcomes.every((o) => o.kind === "canceled")) return done(outcomes.length, lines);
+  return refused(`${lines}\nnot every campaign of ${a.campaign} could be canceled: ${NO_STOP}`);
+}
+
+async function retryOne(ctx: ActionContext, queue: Exclude<Retryable, "imports">, id: string) {
+  const job = await ctx.queues[queue].getJob(id);
+  if (!job) return refused(`no ${queue} job ${id}`);
+  if (!(await job.isFailed())) return refused(`${queue} job ${id} has not failed: nothing to retry`);
+  await job.retry("failed");
+  return done(1, `${queue} job ${id} sent back to the queue`);
+}
+
+/** Every failed job of a queue that matches, read a page at a time. */
+async function failedMatching(
+  ctx: ActionContext,
+  queue: Retryable,
+  keep: (j: Job) => boolean,
+): Promise<Job[]> {
+  const q = ctx.queues[queue];
+  const total = await q.getFailedCount();
+  const out: Job[] = [];
+  for (let start = 0; start < total; start += PAGE)
+    for (const j of await q.getFailed(start, start + PAGE - 1)) if (j && keep(j)) out.push(j);
+  return out;
+}
+
+async function retryAll(
+  ctx: ActionContext,
+  a: Extract<Action, { kind: "retry-all" }>,
+): Promise<ActionResult> {
+  const keep = (j: Job) =>
+    (a.sink === undefined || (j.data as { sink?: string }).sink === a.sink) &&
+    (a.job === undefined || (j.data as { job?: string }).job === a.job);
+  const jobs = await failedMatching(ctx, a.queue, keep);
+  if (a.queue === "imports") {
+    const results = [];
+    for (const j of jobs) results.push(await rerunFile(ctx, j.id!));
+    const ok = results.filter((r) => r.ok).length;
+    const problems = results.filter((r) => !r.ok).map((r) => r.message);
+    return {
+      ok: problems.length === 0,
+      count: ok,
+      message: `${ok} rejected file(s) dropped into their inbox again${problems.length ? `; ${problems.join("; ")}` : ""}`,
+    };
+  }
+  for (const j of jobs) await j.retry("failed");
+  return done(jobs.length, `${jobs.length} failed ${a.queue} job(s) sent back to the queue`);
+}
+
+/**
+ * A rejected file is imported afresh when dropped again (the file registry lets it): it goes back
+ * into its inbox under the name it arrived with, and its failed import leaves the failed list.
+ */
+async function rerunFile(ctx: ActionContext, id: string): Promise<ActionResult> {
+  const job = (await ctx.queues.imports.getJob(id)) as Job<ImportJobData> | undefined;
+  if (!job || !(await job.isFailed())) return refused(`no rejected file with import ${id}`);
+  const def = ctx.jobs().get(job.data.job);
+  if (!def) return refused(`the job ${job.data.job} of ${job.data.original} is not loaded`);
+  const folder = dropFolder(def.inbox);
+  const from = join(folder.rejected, job.data.file);
+  const to = join(folder.inbox, job.data.original);
+  if (!(await exists(from))) return refused(`${job.data.original} is no longer in ${folder.rejected}`);
+  if (await exists(to)) return refused(`a file named ${job.data.original} is waiting in the inbox already`);
+  await rename(from, to);
+  await job.remove().catch(() => undefined);
+  return done(1, `${job.data.original} dropped into ${def.inbox} again: it is imported afresh`);
+}
+
+const exists = (path: string) =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );

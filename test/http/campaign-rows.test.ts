@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { type CampaignRow, phaseOf, queryRows, timeline, toRow } from "../../src/http/campaign-rows.ts";
+import type { StoredCampaign } from "../../src/pipeline/results/campaign-store.ts";
+
+const NOW = Date.parse("2026-11-23T16:00:00Z");
+
+function stored(i: number, o: Partial<StoredCampaign["info"]> = {}): StoredCampaign {
+  return {
+    info: {
+      id: `cmp_${i}`,
+      name: `leads ${i}`,
+      job: i % 2 ? "odd" : "even",
+      file: `f${i}.csv`,
+      sha256: "x",
+      gen: 0,
+      segmentId: "s",
+      scheduledAt: new Date(NOW - i * 86_400_000).toISOString(),
+      state: "active",
+      attempt: 0,
+      followUps: [],
+      ...o,
+    },
+    totals: {
+      contacts: 10,
+      final: i % 10,
+      byStatus: { completed: i % 10 },
+      meetings: 0,
+      transfers: 0,
+    } as never,
+    version: 1,
+    digest: "",
+    createdAt: NOW - i * 86_400_000,
+    lastChangeAt: 0,
+    endedAt: 0,
+    sentVersion: 0,
+  };
+}
+
+describe("the campaigns view's rows", () => {
+  it("a campaign before its start is waiting, then calling; ended ones keep their state", () => {
+    expect(phaseOf(stored(0, { scheduledAt: "2026-11-24T16:00:00Z" }), NOW)).toBe("waiting");
+    expect(phaseOf(stored(1), NOW)).toBe("calling");
+    expect(phaseOf(stored(1, { state: "finished" }), NOW)).toBe("finished");
+    expect(phaseOf(stored(1, { state: "stuck" }), NOW)).toBe("stuck");
+  });
+
+  it("a campaign still calling after its window's closing time that day is past its window", () => {
+    const window = {
+      campaign: { start: { window: { from: "08:00", to: "11:00", timezone: "America/Los_Angeles" } } },
+    } as never;
+    // Started 08:00 in Los Angeles (16:00 UTC, standard time); the window closes at 11:00 there.
+    const started = stored(0, { scheduledAt: "2026-11-23T16:00:00Z" });
+    expect(phaseOf(started, Date.parse("2026-11-23T18:59:00Z"), window)).toBe("calling");
+    expect(phaseOf(started, Date.parse("2026-11-23T19:00:00Z"), window)).toBe("past-window");
+    expect(phaseOf(started, Date.parse("2026-11-23T19:00:00Z"))).toBe("calling");
+  });
+
+  it("reads the zone from the campaign, else from its job's window, else UTC", () => {
+    const window = {
+      campaign: { start: { window: { from: "00:00", to: "23:59", timezone: "America/Los_Angeles" } } },
+    } as never;
+    expect(toRow(stored(1, { zone: "America/New_York" }), window, NOW).zone).toBe("America/New_York");
+    expect(toRow(stored(1), window, NOW).zone).toBe("America/Los_Angeles");
+    expect(toRow(stored(1), undefined, NOW).zone).toBe("UTC");
+  });
+
+  it("filters by job, state, zone and dates, newest first, a page at a time", () => {
+    const rows: CampaignRow[] = Array.from({ length: 250 }, (_, i) =>
+      toRow(stored(i, i === 7 ? { state: "stuck", zone: "Europe/Paris" } : {}), undefined, NOW),
+    );
+    const first = queryRows(rows, { page: 1, per: 50 });
+    expect(first.total).toBe(250);
+    expect(first.rows.map((r) => r.id).slice(0, 2)).toEqual(["cmp_0", "cmp_1"]);
+    expect(queryRows(rows, { page: 5, per: 50 }).rows.at(-1)!.id).toBe("cmp_249");
+    expect(queryRows(rows, { page: 6, per: 50 }).rows).toEqual([]);
+    expect(queryRows(rows, { job: "odd", page: 1, per: 500 }).total).toBe(125);
+    expect(queryRows(rows, { phase: "stuck", page: 1, per: 50 }).rows.map((r) => r.id)).toEqual(["cmp_7"]);
+    expect(queryRows(rows, { zone: "Europe/Paris", page: 1, per: 50 }).total).toBe(1);
+    const days = queryRows(rows, { from: "2026-11-20", to: "2026-11-22", page: 1, per: 50 });
+    expect(days.rows.map((r) => r.id)).toEqual(["cmp_1", "cmp_2", "cmp_3"]);
+  });
+
+  it("groups status changes by the poll that saw them, oldest first", () => {
+    expect(
+      timeline([
+        { to: "ringing", at: 2 },
+        { to: "completed", at: 5 },
+        { to: "ringing", at: 2 },
+        { to: "busy", at: 5 },
+      ]),
+    ).toEqual([
+      { at: 2, to: { ringing: 2 } },
+      { at: 5, to: { completed: 1, busy: 1 } },
+    ]);
+  });
+});

@@ -5,21 +5,22 @@ ARG NODE_IMAGE=node:22-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# No install scripts: the build needs only tsc (its native compiler comes as an optional package),
+# not the Node binary the `node` dev dependency would fetch.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY bench ./bench
-# tsc, then the dashboard's page, script and style beside the compiled server.
+# The package's build (as `npm pack` makes it): tsc, then the dashboard's page, script and style
+# beside the compiled server.
 RUN npm run build
 
-# Production dependencies only. tsx is a dependency so that `npm start` and `npx vcw` run the sources
-# in a checkout installed with --omit=dev; the image runs dist/ and drops it (and esbuild with it).
+# Production dependencies only: tsx, esbuild and TypeScript are dev dependencies (the checkout's).
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund \
- && npm uninstall --omit=dev --no-audit --no-fund tsx \
  && test ! -e node_modules/tsx && test ! -e node_modules/esbuild && test ! -e node_modules/vitest
 
 FROM ${NODE_IMAGE}

@@ -1,7 +1,25 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources through tsx, so development, tests and CI share one code path with no
-// build to go stale. The Docker image runs the compiled build instead (node dist/src/cli/bin.js).
-import { register } from "tsx/esm/api";
+// `vcw`. In a checkout (src/ is there) it runs the TypeScript sources through tsx, so development,
+// tests and CI share one code path with no build to go stale. An installed package has no src/ and
+// runs its compiled build (dist/), as the Docker image does (node dist/src/cli/bin.js).
+import { existsSync } from "node:fs";
 
-register();
-await import("../src/cli/bin.ts");
+const sources = new URL("../src/cli/bin.ts", import.meta.url);
+const built = new URL("../dist/src/cli/bin.js", import.meta.url);
+
+async function registerTsx() {
+  try {
+    const { register } = await import("tsx/esm/api");
+    register();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (existsSync(sources) && (await registerTsx())) await import(sources.href);
+else if (existsSync(built)) await import(built.href);
+else {
+  console.error("vcw: neither dist/ nor tsx is here: run `npm ci` (a checkout), or `npm run build`");
+  process.exit(1);
+}

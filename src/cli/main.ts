@@ -1,4 +1,4 @@
-import { Command, CommanderError } from "commander";
+import { Argument, Command, CommanderError } from "commander";
 import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
 import { apiCommand } from "./commands/api.ts";
@@ -16,12 +16,14 @@ import { startCommand, workerCommand } from "./commands/start.ts";
 import { statusCommand } from "./commands/status.ts";
 import { suppressCommand } from "./commands/suppress.ts";
 import { validateCommand } from "./commands/validate.ts";
+import { bashCompletion, zshCompletion } from "./completion.ts";
+import { packageVersion } from "./version.ts";
 
 export function buildProgram(): Command {
   const [pause, resume] = pauseCommands();
-  return new Command("vcw")
+  const program = new Command("vcw")
     .description("voice-campaign-worker: campaign orchestration for the Voice Assistant Calling Service")
-    .exitOverride()
+    .version(packageVersion(), "-V, --version", "print vcw's version")
     .addCommand(startCommand())
     .addCommand(demoCommand())
     .addCommand(workerCommand())
@@ -40,7 +42,28 @@ export function buildProgram(): Command {
     .addCommand(jobsCommand())
     .addCommand(applyCommand())
     .addCommand(callCommand());
+  program.addCommand(completionCommand(program));
+  withExitOverride(program);
+  return program;
 }
+
+function completionCommand(program: Command): Command {
+  return new Command("completion")
+    .description("Print a shell completion script: source <(vcw completion bash), or zsh")
+    .addArgument(new Argument("<shell>", "bash or zsh").choices(["bash", "zsh"]))
+    .action((shell: "bash" | "zsh") => {
+      process.stdout.write(shell === "bash" ? bashCompletion(program) : zshCompletion(program));
+    });
+}
+
+/** commander's errors thrown, not exited on, in every command: main() gives them their status. */
+function withExitOverride(command: Command): void {
+  command.exitOverride();
+  for (const sub of command.commands) withExitOverride(sub);
+}
+
+/** What commander stops on: help and --version exit 0; every other is a usage error, status 2. */
+const NOT_USAGE_ERRORS = new Set(["commander.helpDisplayed", "commander.help", "commander.version"]);
 
 /** Runs the CLI; errors become one clear line on stderr and a non-zero exit status. */
 export async function main(argv: string[]): Promise<void> {
@@ -48,7 +71,7 @@ export async function main(argv: string[]): Promise<void> {
     await buildProgram().parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
-      process.exitCode = error.exitCode;
+      process.exitCode = NOT_USAGE_ERRORS.has(error.code) ? error.exitCode : 2;
       return;
     }
     const exitCode =

@@ -3,6 +3,7 @@ import { normalizePhone } from "../../ingest/phone.ts";
 import { createCallHistory } from "../../pipeline/campaign/call-history.ts";
 import { createSuppressionList } from "../../pipeline/campaign/suppression.ts";
 import { CliError } from "../cli-error.ts";
+import { jobReadingOptions } from "../job-options.ts";
 import { withRedis } from "../with-redis.ts";
 import { countryOption } from "./validate.ts";
 
@@ -12,14 +13,17 @@ export function contactCommand(): Command {
     .description("Show a number's call history (last call, campaign, attempts, outcome) and suppression")
     .argument("<phone>")
     .option("--country <code>", "country of a number written without +country code")
+    .option("--job <name>", "read the number in this job's country")
     .option("--json", "print one JSON object")
-    .action((raw: string, o) =>
-      withRedis(async ({ redis, keys }) => {
-        const parsed = normalizePhone(raw, countryOption(o.country));
-        if (!parsed.ok)
-          throw new CliError(
-            `"${raw}" is not a phone number (${parsed.code}); use +country format or --country`,
-          );
+    .action(async (raw: string, o) => {
+      const country =
+        countryOption(o.country) ?? (o.job ? (await jobReadingOptions(o.job)).defaultCountry : undefined);
+      const parsed = normalizePhone(raw, country);
+      if (!parsed.ok)
+        throw new CliError(
+          `"${raw}" is not a phone number (${parsed.code}); use +country format, --country or --job`,
+        );
+      await withRedis(async ({ redis, keys }) => {
         const phone = parsed.e164;
         const history = await createCallHistory(redis, keys, { keepMs: 0 }).get(phone);
         const suppressed = (await createSuppressionList(redis, keys).which([phone])).size > 0;
@@ -37,6 +41,6 @@ export function contactCommand(): Command {
         console.log(`  campaigns  ${history.attempts}`);
         if (history.outcome)
           console.log(`  outcome    ${history.outcome} (${new Date(history.outcomeAt!).toISOString()})`);
-      }),
-    );
+      });
+    });
 }

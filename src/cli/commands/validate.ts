@@ -6,6 +6,7 @@ import {
   validateFile,
 } from "../../ingest/index.ts";
 import { CliError } from "../cli-error.ts";
+import { describeCountry, jobReadingOptions } from "../job-options.ts";
 import { positive } from "../options.ts";
 import { rowProgress } from "../progress-bar.ts";
 
@@ -81,6 +82,7 @@ export function validateCommand(): Command {
     )
     .argument("<file>", "CSV file or Excel workbook (.xlsx)")
     .option("--country <code>", "country of phone numbers written without +country code, e.g. US")
+    .option("--job <name>", "read as this job does: its country, mapping, sheet and limits (flags override)")
     .option("--json", "print the summary as one JSON object")
     .option(
       "--errors <out.csv>",
@@ -98,15 +100,20 @@ export function validateCommand(): Command {
     )
     .option("--max-rows <n>", "most data rows accepted", positive)
     .option("--max-bytes <n>", "largest file accepted", positive)
-    .action(async (file: string, o) => {
+    .action(async (file: string, o, command: Command) => {
+      const job = o.job ? await jobReadingOptions(o.job) : {};
+      const defaultCountry = countryOption(o.country) ?? job.defaultCountry;
       const progress = await rowProgress(file, { enabled: o.json !== true, label: "validating" });
       const validating = validateFile(
         file,
         {
-          defaultCountry: countryOption(o.country),
-          mapping: parseMapping(o.map ?? []),
-          emailPolicy: o.emailPolicy,
-          sheet: o.sheet,
+          ...job,
+          defaultCountry,
+          mapping: { ...job.mapping, ...parseMapping(o.map ?? []) },
+          ...(command.getOptionValueSource("emailPolicy") === "default" && job.emailPolicy
+            ? {}
+            : { emailPolicy: o.emailPolicy }),
+          ...(o.sheet !== undefined ? { sheet: o.sheet } : {}),
           ...(o.maxRows ? { maxRows: o.maxRows } : {}),
           ...(o.maxBytes ? { maxFileBytes: o.maxBytes } : {}),
         },
@@ -116,7 +123,16 @@ export function validateCommand(): Command {
         },
       );
       const summary = await progress.until(validating, (s) => s.total);
-      if (o.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-      else printSummary(summary);
+      const country = {
+        code: defaultCountry ?? null,
+        from: o.country ? "--country" : o.job ? `job ${o.job}` : null,
+      };
+      if (o.json) process.stdout.write(`${JSON.stringify({ ...summary, country })}\n`);
+      else {
+        printSummary(summary);
+        console.log(
+          `  country    ${describeCountry(defaultCountry, o.country ? "--country" : `job ${o.job}`)}`,
+        );
+      }
     });
 }

@@ -20,7 +20,11 @@ export function createControls(redis: RedisClient, keys: RedisKeys) {
 export type Controls = ReturnType<typeof createControls>;
 
 /** An AbortSignal that fires once `job` is paused (looked at every `everyMs`), and its stop. */
-export function abortWhenPaused(controls: Controls, job: string, everyMs = 1_000) {
+export function abortWhenPaused(
+  controls: Controls,
+  job: string,
+  everyMs = 1_000,
+): { signal: AbortSignal; stop: () => void } {
   const paused = new AbortController();
   const timer = setInterval(() => {
     controls.isPaused(job).then(

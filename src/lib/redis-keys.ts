@@ -18,6 +18,8 @@ export function redisKeys(prefix: string) {
     /** The id of the campaign made for one file (and attempt). */
     campaignMemo: (key: string) => `${prefix}:campaign-for:{${key}}`,
     lockOf: (key: string) => `${key}:lock`,
+    /** A create of the record remembered at `memo` was sent (and when): look it up before another. */
+    sentOf: (memo: string) => `${memo}:sent`,
     campaign: {
       meta: campaign,
       fingerprints: (id: string) => `${campaign(id)}:fp`,
@@ -53,6 +55,8 @@ export function redisKeys(prefix: string) {
     inboxClaim: (pathHash: string) => `${prefix}:inbox:{${pathHash}}`,
     /** A SCAN pattern matching every key of this prefix (a one-off run forgets what it wrote). */
     everything: `${prefix}:*`,
+    /** Done once per deployment: a data migration that ran to its end. */
+    migration: (name: string) => `${prefix}:migrated:${name}`,
     /** A dashboard session signed out before it expired (kept until it would have). */
     revokedSession: (id: string) => `${prefix}:http:revoked:{${id}}`,
     /** Resources as code: what was applied (`kind/name` -> JSON), and the lock of `vcw apply`. */

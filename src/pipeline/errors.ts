@@ -31,3 +31,27 @@ export function isPermanent(error: unknown): boolean {
     error instanceof PermissionDeniedError
   );
 }
+
+/**
+ * A create may have been applied (its answer was lost, or an attempt died after sending it) and
+ * the service doesn't list the record yet, or couldn't be asked: look it up again later, never
+ * send it blind. `sentAt`: when the create was last sent (epoch ms).
+ */
+export class CreateUnresolvedError extends VcwError {
+  override name = "CreateUnresolvedError";
+  constructor(
+    what: string,
+    readonly sentAt: number,
+    options?: { cause?: unknown },
+  ) {
+    super(`${what} may already exist (its create's answer is unknown): it is looked up again`, options);
+  }
+}
+
+/** The operator canceled a record not yet created, and no create of it was ever applied. */
+export class CreateCanceledError extends VcwError {
+  override name = "CreateCanceledError";
+  constructor(what: string) {
+    super(`${what} was canceled before it was created`);
+  }
+}

@@ -1,6 +1,14 @@
 import { DelayedError, type Job } from "bullmq";
-import { campaignName, createCampaignOnce, scheduledAtFor } from "../pipeline/campaign/create-campaign.ts";
+import {
+  type CampaignCreateOptions,
+  campaignCreateKeys,
+  campaignName,
+  createCampaignOnce,
+  scheduledAtFor,
+} from "../pipeline/campaign/create-campaign.ts";
 import { campaignKey } from "../pipeline/campaign/lifecycle.ts";
+import { createState, lookAgainAfterMs } from "../pipeline/create-once.ts";
+import { CreateCanceledError, CreateUnresolvedError } from "../pipeline/errors.ts";
 import { campaignRecords } from "../pipeline/resources/campaign-records.ts";
 import type { CampaignInfo } from "../pipeline/results/model.ts";
 import { failFastOnPermanent } from "./failures.ts";
@@ -20,10 +28,11 @@ async function processCampaign(
 ): Promise<{ id: string; created: boolean } | { canceled: true }> {
   const data = job.data;
   const def = jobOf(d, data.job);
-  if (await d.controls.isCanceled(campaignKey(data))) {
-    d.logger.info({ job: data.job, name: data.name }, "campaign canceled before it was created");
-    return { canceled: true };
-  }
+  const key = campaignKey(data);
+  const canceled = () => d.controls.isCanceled(key);
+  // Canceled with no create ever sent: nothing to look up. One sent is looked up all the same.
+  if ((await canceled()) && (await createState(d.redis, campaignCreateKeys(d.keys, key))).kind === "none")
+    return canceledNow(d, data);
   if (token && (await d.controls.isPaused(data.job))) {
     // No campaign while the job is paused: look again later (not a failed attempt).
     await job.moveToDelayed(Date.now() + (d.pausedRetryMs ?? 5_000), token);
@@ -43,23 +52,16 @@ async function processCampaign(
       attempt: data.attempt,
     });
   const scheduledAt = scheduledAtFor(c.start, now, data.notBefore ?? now, data.zone);
-  const using = await campaignRecords(d, def, campaignKey(data), now);
-  const result = await createCampaignOnce(
-    d.client,
-    d.redis,
-    d.keys,
-    campaignKey(data),
-    {
-      campaigns_name: name,
-      assistant_id: using.assistantId,
-      contacts_id: data.segmentId,
-      dialer_id: using.dialerId,
-      scheduled_at: scheduledAt,
-      is_automation: c.isAutomation,
-    },
-    // The lock outlives any create still in flight from a worker that died holding it.
-    { lockMs: d.leaseMs },
-  );
+  const using = await campaignRecords(d, def, key, now);
+  const result = await createOrLookUp(d, job, token, {
+    campaigns_name: name,
+    assistant_id: using.assistantId,
+    contacts_id: data.segmentId,
+    dialer_id: using.dialerId,
+    scheduled_at: scheduledAt,
+    is_automation: c.isAutomation,
+  });
+  if ("canceled" in result) return result;
   const info: CampaignInfo = {
     id: result.id,
     name,
@@ -84,4 +86,43 @@ async function processCampaign(
     "campaign ready",
   );
   return result;
+}
+
+/**
+ * The campaign created once, or found; canceled if it never was. A create whose answer is unknown
+ * is looked up again later (the job delayed, not a failed attempt) until the service lists it or
+ * it is certainly not applied: such a campaign is never forgotten.
+ */
+async function createOrLookUp(
+  d: WorkDeps,
+  job: Job<CampaignJobData>,
+  token: string | undefined,
+  body: Parameters<typeof createCampaignOnce>[4],
+): Promise<{ id: string; created: boolean } | { canceled: true }> {
+  const key = campaignKey(job.data);
+  const o: CampaignCreateOptions = {
+    // The lock outlives any create still in flight from a worker that died holding it.
+    lockMs: d.leaseMs,
+    mayCreate: async () => !(await d.controls.isCanceled(key)),
+    // A retry may follow a create sent by a version that marked nothing: look before sending again.
+    lookFirst: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1,
+  };
+  try {
+    return await createCampaignOnce(d.client, d.redis, d.keys, key, body, o);
+  } catch (error) {
+    if (error instanceof CreateCanceledError) return canceledNow(d, job.data);
+    if (!(error instanceof CreateUnresolvedError) || !token) throw error;
+    const waitMs = lookAgainAfterMs(error.sentAt, Date.now());
+    d.logger.warn(
+      { job: job.data.job, name: body.campaigns_name, lookAgainInMs: waitMs, err: String(error.cause ?? "") },
+      error.message,
+    );
+    await job.moveToDelayed(Date.now() + waitMs, token);
+    throw new DelayedError();
+  }
+}
+
+function canceledNow(d: WorkDeps, data: CampaignJobData): { canceled: true } {
+  d.logger.info({ job: data.job, name: data.name }, "campaign canceled before it was created");
+  return { canceled: true };
 }

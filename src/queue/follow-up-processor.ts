@@ -1,4 +1,6 @@
 import type { Job } from "bullmq";
+import { countryOf } from "../config/ingest-options.ts";
+import { e164OfServicePhone } from "../lib/phone-e164.ts";
 import { campaignKey, followUpCampaign } from "../pipeline/campaign/lifecycle.ts";
 import { createContactLedger } from "../pipeline/import/contact-ledger.ts";
 import { type ContactToImport, importContacts } from "../pipeline/import/import-contacts.ts";
@@ -39,7 +41,9 @@ export function createFollowUpProcessor(d: WorkDeps) {
         batch = [];
         return out;
       };
-      for await (const r of d.store.allRecords(info.id)) {
+      for await (const stored of d.store.allRecords(info.id)) {
+        // Records polled before phones were read as E.164 may hold the service's spelling.
+        const r = { ...stored, phone: e164OfServicePhone(stored.phone, countryOf(def)) ?? stored.phone };
         if (!retry.has(r.status) || !seen.firstSight(r.phone)) continue;
         batch.push(r);
         if (batch.length >= 500) yield await callable();
@@ -61,7 +65,7 @@ export function createFollowUpProcessor(d: WorkDeps) {
       d.redis,
       d.keys,
       { name: request.name, description: `Follow-up ${request.attempt} of campaign ${info.id}` },
-      { lockMs: d.leaseMs },
+      { lockMs: d.leaseMs, ownName: true },
     );
     let contacts = 0;
     async function* rows(): AsyncGenerator<ContactToImport> {
@@ -81,6 +85,7 @@ export function createFollowUpProcessor(d: WorkDeps) {
       ledger,
       segmentId: segment.id,
       owner: `${job.id}#${job.attemptsStarted}`,
+      country: countryOf(def),
     });
     // Follow-ups are exempt from the cooldown, but they count as calls.
     const plannedAt = request.notBefore ?? d.now();

@@ -1,4 +1,5 @@
 import type { Job } from "bullmq";
+import { countryOf } from "../config/ingest-options.ts";
 import { afterPoll } from "../pipeline/campaign/lifecycle.ts";
 import { nextPollAt } from "../pipeline/results/poll-cadence.ts";
 import { pollCampaign } from "../pipeline/results/poll-campaign.ts";
@@ -29,6 +30,7 @@ export function createPollProcessor(d: WorkDeps) {
       now: d.now,
       signal: d.stopping,
       history: d.history,
+      country: countryOf(def),
       inFlight: def.polling.inFlight,
     });
     if (outcome.pace) {
@@ -54,7 +56,7 @@ export function createPollProcessor(d: WorkDeps) {
     if (outcome.unreadable)
       d.logger.warn(
         { campaign: campaignId, unreadable: outcome.unreadable },
-        "the service's audience held entries or fields that could not be read: the rest was kept",
+        "the service's audience held entries, fields or phones that could not be read: the rest was kept (phones not E.164 as written)",
       );
     if (outcome.ended) {
       const stored = await d.store.get(campaignId);

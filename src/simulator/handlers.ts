@@ -4,6 +4,7 @@ import { DialerCreate, OPT_OUT_SCRIPT } from "../api/schemas/index.ts";
 import { toFieldIssues } from "../api/zod-issues.ts";
 import { audienceEntryAt, type CallModel, planCall } from "./call-plan.ts";
 import type { SimClock } from "./clock.ts";
+import { type PhoneSpelling, spellPhone } from "./phone-spelling.ts";
 import { SimError } from "./sim-error.ts";
 import type { Fields, Store, StoredCampaign, StoredContact, StoredRecord } from "./store.ts";
 
@@ -15,6 +16,8 @@ export interface HandlerContext {
   /** Base of the assistant profile images (`<image_base_url>` of the spec). */
   imageBaseUrl: string;
   recordingBaseUrl: string;
+  /** How phones read back are written (audiences, contact lists): see phone-spelling.ts. */
+  phoneSpelling?: PhoneSpelling;
 }
 
 export interface HandlerInput {
@@ -83,7 +86,7 @@ function campaignView(c: StoredCampaign) {
   };
 }
 
-function contactListView(c: StoredContact) {
+function contactListView(c: StoredContact, index: number, spelling: PhoneSpelling) {
   const f = c.fields;
   return {
     id: c.id,
@@ -91,7 +94,7 @@ function contactListView(c: StoredContact) {
     last_name: f.last_name ?? "",
     email: f.email ?? "",
     description: f.description ?? "",
-    phone: f.phone,
+    phone: typeof f.phone === "string" ? spellPhone(f.phone, spelling, index) : f.phone,
     sync_by: "api",
   };
 }
@@ -193,9 +196,9 @@ export const handlers: Record<OperationName, Handler> = {
     store.update("contacts", contact.id, { ...contact.fields, ...body });
     return ok({ message: "Contact updated successfully" });
   },
-  "contacts.list": ({ store }, { id }) => {
+  "contacts.list": ({ store, phoneSpelling = "as-given" }, { id }) => {
     const segment = store.get("segments", id!);
-    return ok(store.contactsOf(segment.id).map(contactListView));
+    return ok(store.contactsOf(segment.id).map((c, i) => contactListView(c, i, phoneSpelling)));
   },
   "contacts.delete": ({ store }, { id }) => {
     store.remove("contacts", id!);
@@ -230,13 +233,14 @@ export const handlers: Record<OperationName, Handler> = {
     return ok(campaignView(campaign));
   },
   "campaigns.list": ({ store }) => ok(store.list<StoredCampaign>("campaigns").map(campaignView)),
-  "campaigns.audiences": ({ store, clock, recordingBaseUrl }, { id }) => {
+  "campaigns.audiences": ({ store, clock, recordingBaseUrl, phoneSpelling = "as-given" }, { id }) => {
     const campaign = store.get<StoredCampaign>("campaigns", id!);
     const now = clock.now();
     return ok(
       (campaign.audience ?? []).map(({ contact, plan }, index) => ({
         id: `${campaign.id}-${index}`,
         ...audienceEntryAt(plan, contact, now, `${recordingBaseUrl}/${campaign.id}/${index}.mp3`),
+        phone: spellPhone(contact.phone, phoneSpelling, index),
       })),
     );
   },

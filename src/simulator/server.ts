@@ -9,6 +9,7 @@ import { createSimClock, type SimClock } from "./clock.ts";
 import { seedDemoRecords } from "./demo-records.ts";
 import { createFaults, type FaultOptions, type Faults, NO_FAULTS, type Rejection } from "./faults.ts";
 import { audienceOf, type HandlerContext, handlers, startDueCampaigns } from "./handlers.ts";
+import type { PhoneSpelling } from "./phone-spelling.ts";
 import { createRandom, hash32 } from "./prng.ts";
 import { SimError } from "./sim-error.ts";
 import { loadState, openDurableState } from "./state-file.ts";
@@ -33,6 +34,8 @@ export interface SimulatorOptions {
   imageBaseUrl?: string;
   /** Add a demo assistant and dialer with fixed ids (the embedded default's example job uses them). */
   demoRecords?: boolean;
+  /** How phones read back are written (audiences, contact lists); default as given. */
+  phoneSpelling?: PhoneSpelling;
 }
 
 export interface Simulator {
@@ -47,6 +50,8 @@ export interface Simulator {
    * force (given alone, it clears the other); a new schedule starts now.
    */
   setFaults(faults: Partial<FaultOptions>): void;
+  /** Changes how phones read back are written, while running. */
+  setPhoneSpelling(spelling: PhoneSpelling): void;
   /** Epoch ms (real time) from which the rate-limit schedule counts its seconds. */
   readonly rateLimitScheduleStartedAt: number;
   close(): Promise<void>;
@@ -74,6 +79,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     callModel: { ...DEFAULT_CALL_MODEL, ...options.callModel },
     imageBaseUrl: options.imageBaseUrl ?? "https://images.simulator.invalid",
     recordingBaseUrl: "https://recordings.simulator.invalid",
+    phoneSpelling: options.phoneSpelling ?? "as-given",
   };
 
   for (const change of saved?.changes ?? []) store.replay(change, (campaign) => audienceOf(ctx, campaign));
@@ -207,6 +213,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     store,
     clock,
     stats,
+    setPhoneSpelling(spelling) {
+      ctx.phoneSpelling = spelling;
+    },
     setFaults(partial) {
       const limit: Partial<FaultOptions> =
         partial.rateLimitSchedule !== undefined

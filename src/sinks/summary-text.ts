@@ -34,6 +34,7 @@ export function summaryLines(s: CampaignSummary): string[] {
       ...Object.entries(u.fields).map(([field, n]) => `${field} in ${n} entr${n === 1 ? "y" : "ies"}`),
       ...(u.entriesLeftOut ? [`${u.entriesLeftOut} entries left out`] : []),
       ...(u.duplicatePhones ? [`${u.duplicatePhones} phones listed twice`] : []),
+      ...(u.phonesNotNormalized ? [`${u.phonesNotNormalized} phones not E.164, kept as written`] : []),
     ];
     lines.push(`Unreadable in the service's answer: ${parts.join("; ")}`);
   }

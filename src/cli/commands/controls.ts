@@ -16,11 +16,11 @@ export function pauseCommands(): Command[] {
   return [pause, resume];
 }
 
-/** `vcw cancel`: a campaign asked for but not yet created is never created. */
+/** `vcw cancel`: a campaign asked for but not yet created is never created; one that may exist is said so. */
 export function cancelCommand(): Command {
   return new Command("cancel")
     .description(
-      "Cancel campaigns not yet created: by campaign job id, or every one of a file (its name as dropped)",
+      "Cancel campaigns not yet created: by campaign job id, or every one of a file (its name as dropped). Exits 1 when a campaign exists or may exist: the service can't stop it",
     )
     .argument("<what>", "a campaign job id (vcw status lists them) or a file name")
     .action((what: string) => runOperatorAction({ kind: "cancel", campaign: what }));

@@ -1,4 +1,5 @@
 import type { Client } from "../../api/client.ts";
+import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
 import type { RedisClient } from "../../lib/redis.ts";
@@ -121,13 +122,14 @@ export async function audiencesOf(
       d.redis,
       d.keys,
       { name: request.name, description: `Contacts of ${f.original} called by campaign ${request.name}` },
-      { lockMs: d.leaseMs },
+      { lockMs: d.leaseMs, ownName: true },
     );
     await importContacts(rowsOf(def, f.path, callable), {
       client: d.client,
       ledger,
       segmentId: segment.id,
       owner: `audience-${key}`,
+      country: countryOf(def),
     });
     requests.push({ ...request, segmentId: segment.id });
     report.campaigns.push({

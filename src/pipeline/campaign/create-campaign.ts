@@ -41,9 +41,25 @@ export function campaignName(
   return `${name} #${v.sha256.slice(0, 8)}${zone}${v.attempt > 0 ? ` follow-up ${v.attempt}` : ""}`;
 }
 
+/** Where the campaign of `key` is remembered, marked sent, and locked. */
+export function campaignCreateKeys(keys: RedisKeys, key: string) {
+  const memo = keys.campaignMemo(key);
+  return { memo, sent: keys.sentOf(memo), lock: keys.lockOf(memo) };
+}
+
+export interface CampaignCreateOptions {
+  /** The create's lock: longer than any create still in flight (see createOnce). */
+  lockMs?: number;
+  /** False (canceled): a create not yet applied is never sent. */
+  mayCreate?: () => Promise<boolean>;
+  /** Look the name up before the first create too (see createOnce). */
+  lookFirst?: boolean;
+}
+
 /**
  * Creates the campaign of `key` exactly once across retries, crashes and workers (see createOnce):
- * its name is unique, so the name finds it.
+ * its name is unique, so the name finds it when a create may have been applied. `mayCreate` false
+ * (canceled) stops a create not yet applied (CreateCanceledError).
  */
 export async function createCampaignOnce(
   client: Client,
@@ -51,13 +67,11 @@ export async function createCampaignOnce(
   keys: RedisKeys,
   key: string,
   body: CampaignCreate,
-  o: { lockMs?: number } = {},
+  o: CampaignCreateOptions = {},
 ): Promise<{ id: string; created: boolean }> {
   const name = body.campaigns_name;
-  const memo = keys.campaignMemo(key);
   return createOnce(redis, {
-    memo,
-    lock: keys.lockOf(memo),
+    ...campaignCreateKeys(keys, key),
     lockMs: o.lockMs ?? 60_000,
     find: async () =>
       idByName(
@@ -66,7 +80,9 @@ export async function createCampaignOnce(
         name,
       ),
     create: async () => (await client.campaigns.create(body)).id,
-    missing: `campaign "${name}" could not be created or found`,
+    ...(o.mayCreate ? { mayCreate: o.mayCreate } : {}),
+    ...(o.lookFirst ? { lookFirst: true } : {}),
+    what: `campaign "${name}"`,
   });
 }
 

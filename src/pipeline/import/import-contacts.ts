@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../api/client.ts";
 import {
   AmbiguousWriteError,
@@ -10,6 +11,7 @@ import {
 } from "../../api/errors/index.ts";
 import { NOT_SENT_CODES } from "../../api/retry-policy.ts";
 import type { ContactCreate } from "../../api/schemas/contact.ts";
+import { e164OfServicePhone } from "../../lib/phone-e164.ts";
 import type { ContactLedger } from "./contact-ledger.ts";
 
 export interface ContactToImport {
@@ -47,6 +49,8 @@ export interface ImportOptions {
   /** How often to look again at contacts another attempt holds. Default 250 ms. */
   waitPollMs?: number;
   signal?: AbortSignal;
+  /** The job's country: listed phones without a country code are read in it (the ledger holds E.164). */
+  country?: CountryCode | undefined;
   onProgress?: (progress: ImportCounts) => void;
   /** A row is settled: created, known, failed or done by another attempt. For checkpoints. */
   onSettled?: (index: number) => void;
@@ -128,6 +132,13 @@ export async function importContacts(
     }
   };
 
+  // The segment's phones as the ledger keys them: E.164, whatever the service's spelling; kept as written if not a number.
+  const listedPhones = async () =>
+    (await o.client.contacts.list(o.segmentId, { signal: o.signal }))
+      .map((c) => c.phone)
+      .filter((p): p is string => typeof p === "string" && p.trim().length > 0)
+      .map((p) => e164OfServicePhone(p, o.country) ?? p.trim());
+
   const reconcile = async () => {
     let round = 0;
     while (uncertain.length > 0) {
@@ -141,9 +152,7 @@ export async function importContacts(
       const batch = uncertain;
       uncertain = [];
       counts.reconciles += 1;
-      const present = new Set(
-        (await o.client.contacts.list(o.segmentId, { signal: o.signal })).map((c) => c.phone),
-      );
+      const present = new Set(await listedPhones());
       const found = batch.filter((r) => present.has(r.phone));
       await o.ledger.markDone(
         o.segmentId,
@@ -183,11 +192,7 @@ export async function importContacts(
   // restarted without persistence) first learns it from the service: never a duplicate, at the
   // cost of one listing.
   if (!(await o.ledger.isSeeded(o.segmentId))) {
-    const listed = await o.client.contacts.list(o.segmentId, { signal: o.signal });
-    await o.ledger.seed(
-      o.segmentId,
-      listed.map((c) => c.phone).filter((p): p is string => typeof p === "string" && p.length > 0),
-    );
+    await o.ledger.seed(o.segmentId, await listedPhones());
   }
   await o.ledger.touch(o.segmentId);
   const stale: ContactToImport[] = [];

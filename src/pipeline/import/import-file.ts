@@ -157,6 +157,7 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
       ledger: o.ledger,
       segmentId: o.segmentId,
       owner: o.owner,
+      country: o.ingest?.defaultCountry,
       ...(o.creator ? { creator: o.creator } : {}),
       ...(o.concurrency === undefined ? {} : { concurrency: o.concurrency }),
       ...(o.waitPollMs === undefined ? {} : { waitPollMs: o.waitPollMs }),

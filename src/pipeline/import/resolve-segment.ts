@@ -14,7 +14,7 @@ export interface ResolvedSegment {
 const HINT = "give the segment's id in the job";
 
 /**
- * The id of a job's segment: given, remembered, found by its name, or created. Creation happens
+ * The id of a job's segment: given, remembered, or created (see createOnce). Creation happens
  * once across workers (a Redis lock), survives an ambiguous create (the name is looked up before
  * creating again), and copes with a service that returns no id (docs/spec-gaps.md).
  */
@@ -23,7 +23,11 @@ export async function resolveSegment(
   redis: RedisClient,
   keys: RedisKeys,
   target: SegmentTarget,
-  options: { lockMs?: number } = {},
+  options: {
+    lockMs?: number;
+    /** The name is vcw's own and unique (a file hash in it): no need to look for it before creating. */
+    ownName?: boolean;
+  } = {},
 ): Promise<ResolvedSegment> {
   if ("id" in target) return { id: target.id, created: false };
   const find = async () =>
@@ -36,12 +40,14 @@ export async function resolveSegment(
   const memo = keys.segmentMemo(target.name);
   return createOnce(redis, {
     memo,
+    sent: keys.sentOf(memo),
     lock: keys.lockOf(memo),
     lockMs: options.lockMs ?? 30_000,
     find,
     create: async () =>
       (await client.segments.create({ name: target.name, description: target.description })).id,
-    missing: `segment "${target.name}" could not be created or found (${HINT})`,
+    what: `segment "${target.name}"`,
+    lookFirst: options.ownName !== true,
   });
 }
 

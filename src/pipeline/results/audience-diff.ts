@@ -1,5 +1,7 @@
+import type { CountryCode } from "libphonenumber-js/max";
 import type { AudienceOddities, AudienceSink } from "../../api/audience-entries.ts";
 import type { AudienceEntry } from "../../api/schemas/campaign.ts";
+import { e164OfServicePhone } from "../../lib/phone-e164.ts";
 import { AudienceDigest } from "./audience-digest.ts";
 import { entryFingerprint, formatFingerprint, parseFingerprint } from "./entry-fingerprint.ts";
 import { type FingerprintIndex, KNOWN, SEEN_MASK, STAGED } from "./fingerprint-index.ts";
@@ -30,6 +32,8 @@ export interface AudienceDiffOptions {
   maxBuffered?: number;
   /** Entries whose stored fingerprint is unknown, looked up together. */
   lookupBatch?: number;
+  /** The job's country: phones the service wrote without a country code are read in it. */
+  country?: CountryCode | undefined;
 }
 
 /** What one read of an audience found. */
@@ -38,6 +42,8 @@ export interface AudienceDiff {
   oddities: AudienceOddities;
   /** Entries whose phone came earlier in the audience (the last one is kept). */
   duplicatePhones: number;
+  /** Entries whose phone could not be read as E.164: kept as written. */
+  phonesNotNormalized: number;
   /** Changed records still in memory: all of them, unless `spilled`. */
   buffered: StagedChange[];
   /** Some changes were written to the stage (Redis) instead of being kept. */
@@ -64,6 +70,7 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
   private readonly lookupBatch: number;
   private digest = new AudienceDigest();
   private duplicatePhones = 0;
+  private phonesNotNormalized = 0;
   private buffer = new Map<string, StagedChange>();
   private pending: Pending[] = [];
   private spilledNow = false;
@@ -79,6 +86,7 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
     this.o.index.resetPoll();
     this.digest = new AudienceDigest();
     this.duplicatePhones = 0;
+    this.phonesNotNormalized = 0;
     this.buffer.clear();
     this.pending = [];
     if (this.spilledEver) await this.o.dropSpilled();
@@ -88,8 +96,12 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
   entry(entry: AudienceEntry): void {
     const { index } = this.o;
     const { fp } = this;
-    // The reader keeps only entries with a phone.
-    const phone = entry.phone!.trim();
+    // The reader keeps only entries with a phone; it is the number, whatever its spelling.
+    const written = entry.phone!.trim();
+    const e164 = e164OfServicePhone(written, this.o.country);
+    if (e164 === undefined) this.phonesNotNormalized += 1;
+    const phone = e164 ?? written;
+    entry.phone = phone;
     entryFingerprint(entry, fp);
     const key = index.keyOf(phone);
     const i = index.slot(key, this.o.warm ? KNOWN : 0);
@@ -113,6 +125,7 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
       digest: this.digest.value(),
       oddities,
       duplicatePhones: this.duplicatePhones,
+      phonesNotNormalized: this.phonesNotNormalized,
       buffered: [...this.buffer.values()],
       spilled: this.spilledNow,
     };

@@ -73,6 +73,8 @@ export interface Unreadable {
   entriesLeftOut: number;
   /** Phones listed more than once (counted once, the last entry kept). */
   duplicatePhones: number;
+  /** Phones that could not be read as E.164 numbers: kept as written (docs/spec-gaps.md). */
+  phonesNotNormalized?: number;
 }
 
 /** The kind of summary a campaign in `state` gets. */

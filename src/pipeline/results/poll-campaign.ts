@@ -1,4 +1,4 @@
-import type { AudienceOddities } from "../../api/audience-entries.ts";
+import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../api/client.ts";
 import { withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
@@ -96,6 +96,8 @@ export interface PollOptions {
   now?: () => number;
   /** Changed records a poll keeps in memory; more are staged in Redis and written in parts. */
   maxBufferedChanges?: number;
+  /** The job's country: phones the service wrote without a country code are read in it. */
+  country?: CountryCode | undefined;
   /** Statuses of calls under way (the job's `polling.inFlight`): the outcome says if any shows. */
   inFlight?: readonly string[];
 }
@@ -156,6 +158,7 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     spill: (changes, fresh) => o.store.stage(campaignId, changes, fresh),
     dropSpilled: () => o.store.dropStaged(campaignId),
     ...(o.maxBufferedChanges ? { maxBuffered: o.maxBufferedChanges } : {}),
+    country: o.country,
   });
   let diff: AudienceDiff;
   try {
@@ -185,7 +188,7 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
   }
 
   const totals = stored.totals;
-  totals.unreadable = unreadableOf(diff.oddities, diff.duplicatePhones);
+  totals.unreadable = unreadableOf(diff);
   const apply = changeApplier(campaignId, o, index, totals, at);
   const next = stored.version + 1;
   let changed = 0;
@@ -311,11 +314,14 @@ function changeApplier(
 }
 
 /** What the service's answer held that could not be read, as of this poll. */
-function unreadableOf(read: AudienceOddities, duplicatePhones: number): Unreadable | undefined {
-  if (read.dropped === 0 && read.odd.length === 0 && duplicatePhones === 0) return undefined;
+function unreadableOf(diff: AudienceDiff): Unreadable | undefined {
+  const { oddities: read, duplicatePhones, phonesNotNormalized } = diff;
+  if (read.dropped === 0 && read.odd.length === 0 && duplicatePhones === 0 && phonesNotNormalized === 0)
+    return undefined;
   return {
     fields: Object.fromEntries(read.odd.map((o) => [o.field, o.count])),
     entriesLeftOut: read.dropped,
     duplicatePhones,
+    ...(phonesNotNormalized > 0 ? { phonesNotNormalized } : {}),
   };
 }

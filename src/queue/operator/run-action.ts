@@ -7,10 +7,12 @@ import { dropFolder } from "../../inbox/drop-folder.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { cancelCampaigns } from "../../pipeline/campaign/cancel-campaign.ts";
 import { createControls } from "../../pipeline/campaign/controls.ts";
+import { campaignRequestsMatching } from "../campaign-requests.ts";
 import type { ImportJobData, Queues } from "../queues.ts";
 import { type Action, type ActionResult, describeAction, type Retryable } from "./action.ts";
-import { cancelPendingCampaign, NO_STOP } from "./cancel-pending.ts";
+import { cancelLine, NO_STOP } from "./cancel-pending.ts";
 
 export interface ActionContext {
   redis: RedisClient;
@@ -65,7 +67,7 @@ async function run(ctx: ActionContext, a: Action): Promise<ActionResult> {
         : done(0, `job ${a.job} was not paused`);
     case "cancel":
     case "stop":
-      return cancelOrStop(ctx, controls, a);
+      return cancelOrStop(ctx, a);
     case "retry":
       return a.queue === "imports" ? rerunFile(ctx, a.id) : retryOne(ctx, a.queue, a.id);
     case "retry-all":
@@ -73,17 +75,22 @@ async function run(ctx: ActionContext, a: Action): Promise<ActionResult> {
   }
 }
 
+/** Canceled only when no campaign can exist; one that exists, or may, is refused, saying which. */
 async function cancelOrStop(
   ctx: ActionContext,
-  controls: ReturnType<typeof createControls>,
   a: Extract<Action, { kind: "cancel" | "stop" }>,
 ): Promise<ActionResult> {
-  const outcome = await cancelPendingCampaign(ctx.queues, controls, a.campaign);
-  if (outcome.kind === "canceled")
-    return done(outcome.names.length, `canceled before it was created: ${outcome.names.join(", ")}`);
-  if (outcome.kind === "already-created" || a.kind === "stop")
-    return refused(`campaign ${a.campaign} already exists: ${NO_STOP}`);
-  return refused(`no campaign waiting to be created matches "${a.campaign}"`);
+  const requests = await campaignRequestsMatching(ctx.queues, a.campaign);
+  const outcomes = await cancelCampaigns(ctx.redis, ctx.keys, requests);
+  if (outcomes.length === 0)
+    return refused(
+      a.kind === "stop"
+        ? `no campaign asked for matches "${a.campaign}": if it exists, ${NO_STOP}`
+        : `no campaign asked for matches "${a.campaign}" (vcw status lists them)`,
+    );
+  const lines = outcomes.map(cancelLine).join("\n");
+  if (outcomes.every((o) => o.kind === "canceled")) return done(outcomes.length, lines);
+  return refused(`${lines}\nnot every campaign of ${a.campaign} could be canceled: ${NO_STOP}`);
 }
 
 async function retryOne(ctx: ActionContext, queue: Exclude<Retryable, "imports">, id: string) {

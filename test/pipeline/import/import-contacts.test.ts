@@ -136,4 +136,19 @@ describe("importContacts: exactly once, on real Redis against the simulator", ()
     expect(counts).toMatchObject({ created: 15, known: 25 });
     await expectEachOnce(40);
   });
+
+  it("the service spells listed phones its own way: the ledger learns and reconciles them as E.164, no duplicate", async () => {
+    const list = contacts(40, 100);
+    for (const row of list.slice(0, 25)) await t.client.contacts.create(segmentId, row.contact);
+    t.sim.setPhoneSpelling("mixed"); // 14155550100, (415) 555-0101, +1 415 555 0102, ...
+    try {
+      t.sim.setFaults({ commitThenFailRate: 0.3, commitThenFailMode: "mixed" });
+      const counts = await run(list, { country: "US", reconcileBatch: 5 });
+      expect(counts).toMatchObject({ created: 15, known: 25 });
+      expect(counts.reconciles).toBeGreaterThan(0);
+      await expectEachOnce(40);
+    } finally {
+      t.sim.setPhoneSpelling("as-given");
+    }
+  });
 });

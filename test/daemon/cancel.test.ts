@@ -1,0 +1,115 @@
+import { randomBytes } from "node:crypto";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { callingJob } from "../support/calling-job.ts";
+import { runCli } from "../support/cli.ts";
+import { contactsCsv, drop, quietLogger, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
+import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
+import type { TestServer } from "../support/http-server.ts";
+import { startProxy } from "../support/proxy.ts";
+import { useSimulator } from "../support/simulator.ts";
+
+describe("vcw cancel tells the truth; an ambiguous campaign create is never forgotten", () => {
+  const t = useSimulator({ timeScale: 600 });
+  let assistant: string;
+  let dialerId: string;
+  let daemon: Daemon | undefined;
+  let proxy: TestServer | undefined;
+
+  beforeAll(async () => {
+    assistant = `Ava ${randomBytes(3).toString("hex")}`;
+    await t.client.assistants.create(validAssistant({ name: assistant }));
+    dialerId = (await t.client.dialers.create(validDialer())).id!;
+  });
+  afterEach(async () => {
+    await daemon?.close();
+    await proxy?.close();
+    daemon = undefined;
+  });
+
+  async function start(serviceUrl: string) {
+    const { home, inbox, name } = callingJob({ assistant: { name: assistant }, dialerId });
+    const settings = testSettings(home, serviceUrl);
+    daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
+    await daemon.ready;
+    const env = {
+      REDIS_URL: settings.redisUrl.value!,
+      VCW_PREFIX: settings.prefix.value,
+      VCS_API_KEY: API_KEY,
+    };
+    return { inbox, name, env, cli: (...args: string[]) => runCli(args, env) };
+  }
+
+  const campaignsNamed = async (job: string) =>
+    (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(job));
+
+  it("a create applied but unanswered, the lookup failing: cancel says it may exist (exit 1); the campaign is tracked once the service lists it", async () => {
+    let down = true;
+    proxy = await startProxy(t.sim.url, (req) =>
+      req.url!.endsWith("/campaign/create")
+        ? { pass: true, thenAnswer: 500 }
+        : req.url!.endsWith("/campaign/list") && down
+          ? { answer: 503 }
+          : undefined,
+    );
+    const s = await start(proxy.url);
+    drop(s.inbox, "monday.csv", contactsCsv(3, { from: 71_000 }));
+    // The create went through, its answer was lost, and the lookup failed.
+    await waitFor(
+      () => (proxy!.requests.some((r) => r.url.endsWith("/campaign/list")) ? true : undefined),
+      30_000,
+      "a lookup after the lost create",
+    );
+    const cancel = await s.cli("cancel", "monday.csv");
+    expect(cancel.code).toBe(1);
+    expect(cancel.stderr).toMatch(
+      /may exist: .* its create was sent and the answer lost; the service can't stop it/,
+    );
+    expect(cancel.stderr).toContain("the service has no operation to pause or stop a campaign");
+    expect(await campaignsNamed(s.name)).toHaveLength(1);
+
+    down = false;
+    const [made] = await campaignsNamed(s.name);
+    const tracked = await waitFor(() => daemon!.store.get(made!.id!), 30_000, "the campaign tracked");
+    expect(tracked.info.file).toBe("monday.csv");
+    // Polled like any other: its audience is read.
+    await waitFor(
+      async () => ((await daemon!.store.get(made!.id!))!.version > 0 ? true : undefined),
+      30_000,
+      "polled",
+    );
+    expect(await campaignsNamed(s.name)).toHaveLength(1);
+
+    const again = await s.cli("cancel", "monday.csv");
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain(
+      `is campaign ${made!.id}: it was created before the cancel; the service can't stop it`,
+    );
+  }, 90_000);
+
+  it("a campaign not yet created: canceled (exit 0), and never created", async () => {
+    // Its assistant can't be looked up for now: the campaign waits to be created.
+    let down = true;
+    proxy = await startProxy(t.sim.url, (req) =>
+      req.url!.endsWith("/user/listAssistant") && down ? { answer: 503 } : undefined,
+    );
+    const s = await start(proxy.url);
+    drop(s.inbox, "tuesday.csv", contactsCsv(2, { from: 72_000 }));
+    await waitFor(() => summaryOf(s.inbox, "tuesday.csv"), 30_000, "tuesday imported");
+    await waitFor(
+      async () => ((await daemon!.queues.campaigns.getDelayedCount()) > 0 ? true : undefined),
+      20_000,
+      "the campaign waiting",
+    );
+    const cancel = await s.cli("cancel", "tuesday.csv");
+    expect(cancel.code).toBe(0);
+    expect(cancel.stdout).toMatch(
+      /^canceled before it was created: .*: no campaign was or will be created$/m,
+    );
+    down = false;
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(await campaignsNamed(s.name)).toHaveLength(0);
+    expect(proxy.requests.filter((r) => r.url.endsWith("/campaign/create"))).toHaveLength(0);
+    expect((await s.cli("cancel", "nothing.csv")).code).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,36 @@
+import type { IncomingMessage } from "node:http";
+import { sendJson, startHttpServer, type TestServer } from "./http-server.ts";
+
+/** What the proxy does with one request: pass it on (and maybe answer otherwise), or answer itself. */
+export type ProxyRule = (
+  req: IncomingMessage,
+) => { answer: number } | { pass: true; thenAnswer?: number } | undefined;
+
+/**
+ * A real HTTP server in front of `target` (an `/api/v1` base URL), standing for a service that
+ * misbehaves as `rule` says: `answer` without passing the request on, or pass it on and answer
+ * `thenAnswer` instead of the service's answer (a write applied, its answer lost).
+ */
+export function startProxy(target: string, rule: ProxyRule): Promise<TestServer> {
+  return startHttpServer((req, res, text) => {
+    const r = rule(req) ?? { pass: true };
+    if ("answer" in r) return sendJson(res, r.answer, { error: r.answer, message: "proxy says no" });
+    forward(target, req, text).then(
+      (answer) =>
+        r.thenAnswer
+          ? sendJson(res, r.thenAnswer, { error: r.thenAnswer, message: "lost" })
+          : sendJson(res, answer.status, answer.body),
+      () => res.destroy(),
+    );
+  });
+}
+
+async function forward(target: string, req: IncomingMessage, text: string) {
+  const answer = await fetch(`${target}${req.url!.replace(/^\/api\/v1/, "")}`, {
+    method: req.method!,
+    headers: { "content-type": "application/json", "x-api-key": String(req.headers["x-api-key"]) },
+    ...(text ? { body: text } : {}),
+  });
+  const body = await answer.text();
+  return { status: answer.status, body: body ? JSON.parse(body) : undefined };
+}

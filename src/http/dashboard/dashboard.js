@@ -52,6 +52,7 @@ function renderJobs(o) {
           "td",
           {},
           j.paused ? badge("paused") : j.watched ? badge("running") : badge("not watched here", ""),
+          j.polls?.behind ? badge(`polls behind ${num(Math.round(j.polls.lagSeconds))} s`, "bad") : null,
         ),
         el("td", {}, j.inbox),
         el("td", { class: "num" }, num(j.waiting)),
@@ -276,7 +277,9 @@ function renderFailedDeliveries(o) {
         ),
       ),
     ),
-    "none: every summary was delivered",
+    (o.retryingDeliveries || []).length
+      ? "none failed for good (some are retrying, below)"
+      : "none: every summary was delivered",
   );
   const sinks = [...new Set(o.failedDeliveries.map((d) => d.sink))].sort();
   document
@@ -290,6 +293,45 @@ function renderFailedDeliveries(o) {
         ),
       ),
     );
+}
+
+/** Deliveries that failed an attempt and wait for the next: trouble, though not yet failed for good. */
+function renderRetryingDeliveries(o) {
+  fillTable(
+    "retrying-deliveries",
+    (o.retryingDeliveries || []).map((d) =>
+      el(
+        "tr",
+        {},
+        el("td", {}, d.nextAttemptAt ? time(d.nextAttemptAt) : "soon"),
+        el("td", {}, d.sink),
+        el("td", {}, d.kind),
+        el("td", {}, d.campaign || "–"),
+        el("td", { class: "num" }, num(d.attempts)),
+        el("td", { class: "reason" }, d.reason),
+      ),
+    ),
+    "none",
+  );
+}
+
+/** Each job's last test call of its assistant (a job's `preflight`). */
+function renderPreflights(o) {
+  fillTable(
+    "preflights",
+    (o.preflights || []).map((p) =>
+      el(
+        "tr",
+        {},
+        el("td", {}, p.job),
+        el("td", {}, time(p.at)),
+        el("td", {}, p.to.join(", ")),
+        el("td", {}, p.ok ? badge("placed", "ok") : badge("failed", "bad")),
+        el("td", { class: "reason" }, p.ok ? p.callId || "" : p.error || ""),
+      ),
+    ),
+    "no test call yet",
+  );
 }
 
 function renderPendingCampaigns(o) {
@@ -329,6 +371,8 @@ function render(o) {
   renderRecentFiles(o);
   renderCampaigns(o);
   renderFailedDeliveries(o);
+  renderRetryingDeliveries(o);
+  renderPreflights(o);
   renderPendingCampaigns(o);
   document.body.dataset.updated = o.generatedAt;
 }

@@ -1,4 +1,4 @@
-import { link, lstat, mkdir, unlink } from "node:fs/promises";
+import { link, lstat, mkdir, stat, unlink } from "node:fs/promises";
 import { basename, join } from "node:path";
 import {
   admittedName,
@@ -23,6 +23,8 @@ export interface AdmittedFile {
   /** The name it arrived under, for people. */
   original: string;
 }
+
+const GONE = "gone (taken by another daemon?)";
 
 export type AdmitResult =
   | { kind: "queued"; file: string; sha256: string; jobId: string | undefined }
@@ -56,9 +58,14 @@ export async function admitFile(path: string, d: AdmitDeps): Promise<AdmitResult
     };
   if (kind === "skip") return { kind: "ignored", reason: "hidden, temporary or a report of ours" };
   const stats = await lstat(path).catch(() => undefined);
-  if (!stats) return { kind: "ignored", reason: "gone (taken by another daemon?)" };
+  if (!stats) return { kind: "ignored", reason: GONE };
   if (!stats.isFile()) return { kind: "ignored", reason: "not a regular file" };
-  const sha256 = await sha256File(path);
+  // Another daemon watching this inbox (the same job, in a rolling deploy) may take it meanwhile.
+  const sha256 = await sha256File(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return undefined;
+    throw error;
+  });
+  if (!sha256) return { kind: "ignored", reason: GONE };
   const name = admittedName(sha256, original);
   await mkdir(d.folder.processing, { recursive: true });
   const target = join(d.folder.processing, name);
@@ -68,8 +75,10 @@ export async function admitFile(path: string, d: AdmitDeps): Promise<AdmitResult
     await link(path, target);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { kind: "ignored", reason: "gone (taken by another daemon?)" };
+    if (code === "ENOENT") return { kind: "ignored", reason: GONE };
     if (code !== "EEXIST") throw error;
+    // The very file another daemon has just linked in: its admission, not a second drop.
+    if (await sameFile(path, target)) return { kind: "ignored", reason: GONE };
     return setAside(path, d, sha256, original, `${name} (being imported)`);
   }
   await unlink(path).catch(() => undefined);
@@ -113,10 +122,28 @@ async function setAside(
   // Move it under its duplicate name through processing/, so settleFile can finish the move (or a
   // rescan, if settling fails).
   const staged = join(d.folder.processing, name);
-  await link(path, staged);
-  await unlink(path);
+  try {
+    await link(path, staged);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "ignored", reason: GONE };
+    throw error;
+  }
+  try {
+    await unlink(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    // Another daemon set the same drop aside first: one copy in done/ is enough.
+    await unlink(staged).catch(() => undefined);
+    return { kind: "ignored", reason: GONE };
+  }
   await settleDuplicate(d, name, sha256, original, of);
   return { kind: "duplicate", file: name, sha256, of };
+}
+
+/** Whether two paths are links to one file (a hard link made by another admitter). */
+async function sameFile(a: string, b: string): Promise<boolean> {
+  const [x, y] = await Promise.all([stat(a).catch(() => undefined), stat(b).catch(() => undefined)]);
+  return !x || (x.ino === y?.ino && x.dev === y.dev);
 }
 
 async function settleDuplicate(d: AdmitDeps, name: string, sha256: string, original: string, of: string) {

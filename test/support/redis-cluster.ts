@@ -37,7 +37,15 @@ export async function startLocalCluster(
       servers.push(
         await startRedisServer({
           dir: join(dir, String(i)),
-          extraArgs: ["--cluster-enabled", "yes", "--cluster-node-timeout", String(o.nodeTimeoutMs ?? 2000)],
+          extraArgs: [
+            "--cluster-enabled",
+            "yes",
+            "--cluster-node-timeout",
+            String(o.nodeTimeoutMs ?? 2000),
+            // A replica syncs at once (the default waits 5 s for more replicas to share a transfer).
+            "--repl-diskless-sync-delay",
+            "0",
+          ],
         }),
       );
     }
@@ -51,6 +59,9 @@ export async function startLocalCluster(
       "--cluster-yes",
     ]);
     for (const s of servers) await waitClusterOk(s.url);
+    // A replica that never synced may not take over (cluster-replica-validity-factor): a failover
+    // test must start with every replica in sync.
+    if (replicas > 0) for (const s of servers) await waitReplicaInSync(s.url);
     return { nodes: addresses.join(","), servers, stop };
   } catch (error) {
     await stop();
@@ -64,6 +75,22 @@ async function waitClusterOk(url: string): Promise<void> {
     const deadline = Date.now() + 20_000;
     while (!(await redis.cluster("INFO")).includes("cluster_state:ok")) {
       if (Date.now() > deadline) throw new Error(`cluster node ${url} did not reach cluster_state:ok`);
+      await sleep(100);
+    }
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Returns once a replica's link to its master is up (a master returns at once). */
+async function waitReplicaInSync(url: string): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const info = await redis.info("replication");
+      if (info.includes("role:master") || info.includes("master_link_status:up")) return;
+      if (Date.now() > deadline) throw new Error(`replica ${url} did not sync with its master`);
       await sleep(100);
     }
   } finally {

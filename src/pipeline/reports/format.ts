@@ -12,15 +12,22 @@ export function duration(sec: number): string {
   return h > 0 ? `${h} h ${m} min` : `${m} min ${s % 60} s`;
 }
 
-/** "+12% vs previous" style: a rate's change is in points, a count's relative (or absolute from 0). */
-export function changeText(c: Change, isRate = false): string {
+/**
+ * A headline's change from the previous period, as a whole phrase: a rate's change is in points, a
+ * count's relative (or absolute from 0). A rate has no change when the previous period had no calls:
+ * "+57 pts" from an empty period would be noise a manager reads as news.
+ */
+export function changeText(c: Change, isRate = false, previousEmpty = false): string {
   if (isRate) {
+    if (previousEmpty) return "no calls in the previous period";
     const points = Math.round(c.delta * 1000) / 10;
-    return points === 0 ? "same as before" : `${points > 0 ? "+" : ""}${points} pts`;
+    return points === 0
+      ? "same as the previous period"
+      : `${points > 0 ? "+" : ""}${points} pts vs the previous period`;
   }
-  if (c.delta === 0) return "same as before";
-  if (c.ratio === null) return `+${num(c.delta)} (none before)`;
-  return `${c.delta > 0 ? "+" : ""}${Math.round(c.ratio * 1000) / 10}%`;
+  if (c.delta === 0) return "same as the previous period";
+  if (c.ratio === null) return `+${num(c.delta)}; none in the previous period`;
+  return `${c.delta > 0 ? "+" : ""}${Math.round(c.ratio * 1000) / 10}% vs the previous period`;
 }
 
 /** A period as readable local times: "20 Nov 2026 08:00 – 21 Nov 2026 08:00 (America/Los_Angeles)". */
@@ -49,7 +56,7 @@ export function headlines(r: ReportModel): { label: string; value: string; chang
     {
       label: "Reached",
       value: `${num(t.reached)} (${pct(t.reachRate)})`,
-      change: changeText(r.change.reachRate, true),
+      change: changeText(r.change.reachRate, true, r.previous.totals.contactsCalled === 0),
     },
     { label: "Meetings", value: num(t.meetings), change: changeText(r.change.meetings) },
     { label: "Opted out", value: num(t.optedOut), change: changeText(r.change.optedOut) },

@@ -48,16 +48,20 @@ const inlineSvg = (c: Chart) => c.svg;
 const link = (target: string) =>
   /^https?:\/\//.test(target) ? `<a href="${esc(target)}">results</a>` : `<code>${esc(target)}</code>`;
 
+/** A campaign's zone column, shown only when some campaign has a zone (callee windows). */
+const hasZones = (r: ReportModel) => r.campaigns.some((c) => c.zone !== undefined);
+
 function campaignRows(r: ReportModel): string {
+  const zoned = hasZones(r);
   const rows = r.campaigns
     .slice(0, CAMPAIGNS_LISTED)
     .map(
       (c) =>
-        `<tr><td>${esc(c.name)}${c.attempt > 0 ? ` <small>(follow-up ${c.attempt})</small>` : ""}</td><td>${esc(c.zone ?? "")}</td><td>${esc(c.state)}</td><td class="n">${num(c.contacts)}</td><td class="n">${pct(c.reachRate)}</td><td class="n">${num(c.meetings)}</td><td>${link(c.results)}</td></tr>`,
+        `<tr><td>${esc(c.name)}${c.attempt > 0 ? ` <small>(follow-up ${c.attempt})</small>` : ""}</td>${zoned ? `<td>${esc(c.zone ?? "—")}</td>` : ""}<td>${esc(c.state)}</td><td class="n">${num(c.contacts)}</td><td class="n">${pct(c.reachRate)}</td><td class="n">${num(c.meetings)}</td><td>${link(c.results)}</td></tr>`,
     );
   const more =
     r.campaigns.length > CAMPAIGNS_LISTED
-      ? `<tr><td colspan="7">… and ${num(r.campaigns.length - CAMPAIGNS_LISTED)} more</td></tr>`
+      ? `<tr><td colspan="${zoned ? 7 : 6}">… and ${num(r.campaigns.length - CAMPAIGNS_LISTED)} more</td></tr>`
       : "";
   return rows.join("") + more;
 }
@@ -70,7 +74,7 @@ export function reportHtml(r: ReportModel, charts: readonly Chart[], o: HtmlOpti
   const cards = headlines(r)
     .map(
       (h) =>
-        `<div class="card"><div class="label">${esc(h.label)}</div><div class="value">${esc(h.value)}</div><div class="change">${esc(h.change)} vs previous</div></div>`,
+        `<div class="card"><div class="label">${esc(h.label)}</div><div class="value">${esc(h.value)}</div><div class="change">${esc(h.change)}</div></div>`,
     )
     .join("");
   const figures = charts
@@ -105,7 +109,7 @@ ${o.nav ? `<nav>${o.nav}</nav>` : ""}
 <tr><th>Not called</th><td class="n">${num(f.notCalled.optedOut)} opted out, ${num(f.notCalled.recentlyCalled)} called recently</td></tr>
 </tbody></table></section>
 <section><h2>Campaigns (${num(r.campaigns.length)})</h2><div class="scroll"><table>
-<thead><tr><th>Name</th><th>Zone</th><th>State</th><th class="n">Contacts</th><th class="n">Reached</th><th class="n">Meetings</th><th>Results</th></tr></thead>
+<thead><tr><th>Name</th>${hasZones(r) ? "<th>Zone</th>" : ""}<th>State</th><th class="n">Contacts</th><th class="n">Reached</th><th class="n">Meetings</th><th>Results</th></tr></thead>
 <tbody>${campaignRows(r)}</tbody></table></div></section>
 ${problems}
 <p class="note">Reached means a call ended in: ${esc(r.reachedStatuses.join(", "))}. ${esc(r.timesNote)}

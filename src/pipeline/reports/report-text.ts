@@ -12,7 +12,7 @@ export function reportText(r: ReportModel): string {
     reportTitle(r),
     periodText(r.period),
     "",
-    ...headlines(r).map((h) => `${h.label}: ${h.value} (${h.change} vs the previous period)`),
+    ...headlines(r).map((h) => `${h.label}: ${h.value} (${h.change})`),
     `Transfers ${num(t.transfers)}, messages ${num(t.messages)}`,
     `Talk time ${duration(t.talkTime.totalSec)} in all, median call ${duration(t.talkTime.medianSec)}`,
     `Calls by outcome: ${counts(t.byStatus)}`,

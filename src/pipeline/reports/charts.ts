@@ -2,6 +2,9 @@ import { parse, View } from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
 import type { ReportModel } from "./model.ts";
 
+/** Calls are whole: no "0.5 calls" tick on a small day. */
+const COUNT_AXIS = { format: "d", tickMinStep: 1 } as const;
+
 /** The font charts are drawn in: shipped as a TTF (dejavu-fonts-ttf) for PNGs made without a system font. */
 export const CHART_FONT = "DejaVu Sans";
 
@@ -43,7 +46,7 @@ function callsByHour(r: ReportModel): TopLevelSpec {
         title: `hour (${r.period.timezone})`,
         axis: { format: "%d %b %H:00", labelAngle: 0, tickCount: 6 },
       },
-      y: { field: "calls", type: "quantitative", aggregate: "sum", title: "calls ended" },
+      y: { field: "calls", type: "quantitative", aggregate: "sum", title: "calls ended", axis: COUNT_AXIS },
       color: {
         field: "outcome",
         type: "nominal",
@@ -95,7 +98,7 @@ function outcomes(r: ReportModel): TopLevelSpec {
         mark: { type: "bar", color: "#1c7ed6" },
         encoding: {
           y: { field: "step", type: "nominal", sort: null, title: null },
-          x: { field: "n", type: "quantitative", title: "calls" },
+          x: { field: "n", type: "quantitative", title: "calls", axis: COUNT_AXIS },
         },
       },
       {

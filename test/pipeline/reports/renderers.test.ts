@@ -18,6 +18,8 @@ describe("report renderings", () => {
     for (const c of charts) expect(c.svg).toMatch(/^<svg[^>]*viewBox/);
     expect(charts[1]!.svg).toContain("callee's local hour");
     expect(charts[2]!.svg).toContain("meetings");
+    // Counts are whole: no "0.5 calls" tick on a small day.
+    for (const c of [charts[0]!, charts[2]!]) expect(c.svg).not.toMatch(/>\d+\.\d+<\/text>/);
     const png = await svgToPng(charts[0]!.svg);
     expect(png.subarray(1, 4).toString()).toBe("PNG");
   });

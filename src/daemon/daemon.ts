@@ -73,38 +73,21 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     if (o.forgetOnClose) services.onClose(() => deleteMatching(redis, keys.everything));
     if (jobs.size === 0) logger.warn(`no valid job definition in ${s.jobsDir.value}: nothing to import`);
     if (o.watch) await claimInboxes(services, logger);
-    const queues = createQueues({
-      connection: redis,
-      keys,
-      importAttempts: s.importAttempts.value,
-      importBackoffMs: s.importBackoffMs.value,
-      deliveryAttempts: s.deliveryAttempts.value,
-      deliveryBackoffMs: s.deliveryBackoffMs.value,
-      retentionMs: retentionMsOf(s),
-    });
-    services.onClose(() => closeQueues(queues));
+    const queues = openQueues(services, s);
 
     const workers: Worker[] = [];
     const watched = new Set<string>();
     let stopping = false;
     // Before the workers, so it closes after them: /readyz says "stopping" while they drain.
     const http = httpAddr
-      ? await startHttpServer({
+      ? await startSurface(services, queues, s, logger, {
           address: httpAddr,
-          token: s.httpToken.value,
-          health: { redis, workers: () => workers, stopping: () => stopping },
-          overview: { redis, keys, queues, store: services.store, jobs: () => jobs, watched: () => watched },
-          queues,
-          jobs: () => jobs,
           metrics: metrics!,
-          security: httpSecurityOf(s),
-          logger,
+          workers: () => workers,
+          stopping: () => stopping,
+          watched: () => watched,
         })
       : undefined;
-    if (http) {
-      services.onClose(() => http.close());
-      logger.info({ url: http.url }, `dashboard ${http.url}/, metrics ${http.url}/metrics`);
-    }
     if (o.work) {
       // A one-off run (`vcw demo`) has a key space of its own: nothing to migrate, no marker left.
       if (o.oneOff !== true) await migratePhones(services, logger);
@@ -114,59 +97,9 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
       imports: workers.find((w) => w.name === queues.imports.name),
       deliveries: workers.find((w) => w.name === queues.deliveries.name),
     });
-    if (o.oneOff !== true) {
-      const presence = await announce(redis, keys, {
-        role: o.watch ? "start" : "worker",
-        http: http?.url ?? null,
-      });
-      services.onClose(() => presence.stop());
-    }
+    if (o.oneOff !== true) await announcePresence(services, o.watch ? "start" : "worker", http);
 
-    const roles: InboxRole[] = [];
-    if (o.watch) {
-      const scheduler = startScheduler({
-        jobs,
-        queues,
-        store: services.store,
-        controls: services.controls,
-        logger,
-      });
-      services.onClose(() => scheduler.stop());
-      const reports = startReportScheduler({
-        jobs,
-        queues,
-        store: services.store,
-        redis,
-        keys,
-        logger,
-        publicUrl: s.publicUrl.value,
-      });
-      services.onClose(() => reports.stop());
-      // Redis that has no record of this deployment (first start, or it lost its data): files left in
-      // processing/ are taken up after a lease, once any request still in flight has landed.
-      const epoch = await watchEpoch(redis, keys, {
-        everyMs: 5_000,
-        logger,
-        onLoss: () =>
-          setTimeout(() => void Promise.all(roles.map((r) => r.rescan())), services.leaseMs).unref(),
-      });
-      services.onClose(async () => epoch.stop());
-      for (const def of jobs.values()) {
-        const role = await startInboxRole({
-          firstRescanAfterMs: epoch.fresh ? services.leaseMs : 0,
-          def,
-          registry: services.registry,
-          queues,
-          logger,
-          stableMs: s.stableMs.value,
-          rescanMs: s.rescanMs.value,
-          retentionMs: retentionMsOf(s),
-        });
-        roles.push(role);
-        watched.add(def.name);
-      }
-      services.onClose(() => Promise.all(roles.map((r) => r.close())));
-    }
+    const roles: InboxRole[] = o.watch ? await startWatching(services, queues, s, logger, watched) : [];
 
     services.onClose(async () => {
       stopping = true; // registered last, so it runs first
@@ -185,6 +118,118 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     await services.close();
     throw error;
   }
+}
+
+/** The daemon's queues on the shared connection, closed with the daemon. */
+function openQueues(services: Services, s: Settings): Queues {
+  const queues = createQueues({
+    connection: services.redis,
+    keys: services.keys,
+    importAttempts: s.importAttempts.value,
+    importBackoffMs: s.importBackoffMs.value,
+    deliveryAttempts: s.deliveryAttempts.value,
+    deliveryBackoffMs: s.deliveryBackoffMs.value,
+    retentionMs: retentionMsOf(s),
+  });
+  services.onClose(() => closeQueues(queues));
+  return queues;
+}
+
+interface SurfaceState {
+  address: string;
+  metrics: Metrics;
+  workers: () => Worker[];
+  stopping: () => boolean;
+  watched: () => Set<string>;
+}
+
+/** The operator's surface (health, metrics, dashboard), closed with the daemon. */
+async function startSurface(
+  services: Services,
+  queues: Queues,
+  s: Settings,
+  logger: Logger,
+  state: SurfaceState,
+): Promise<HttpServer> {
+  const { redis, keys, jobs } = services;
+  const http = await startHttpServer({
+    address: state.address,
+    token: s.httpToken.value,
+    health: { redis, workers: state.workers, stopping: state.stopping },
+    overview: { redis, keys, queues, store: services.store, jobs: () => jobs, watched: state.watched },
+    queues,
+    jobs: () => jobs,
+    metrics: state.metrics,
+    security: httpSecurityOf(s),
+    logger,
+  });
+  services.onClose(() => http.close());
+  logger.info({ url: http.url }, `dashboard ${http.url}/, metrics ${http.url}/metrics`);
+  return http;
+}
+
+/** This daemon's presence (role, dashboard), withdrawn when it stops. */
+async function announcePresence(
+  services: Services,
+  role: "start" | "worker",
+  http: HttpServer | undefined,
+): Promise<void> {
+  const presence = await announce(services.redis, services.keys, { role, http: http?.url ?? null });
+  services.onClose(() => presence.stop());
+}
+
+/** `vcw start`'s roles: the schedulers, the epoch watch and one watcher per inbox. */
+async function startWatching(
+  services: Services,
+  queues: Queues,
+  s: Settings,
+  logger: Logger,
+  watched: Set<string>,
+): Promise<InboxRole[]> {
+  const { jobs, redis, keys } = services;
+  const scheduler = startScheduler({
+    jobs,
+    queues,
+    store: services.store,
+    controls: services.controls,
+    logger,
+  });
+  services.onClose(() => scheduler.stop());
+  const reports = startReportScheduler({
+    jobs,
+    queues,
+    store: services.store,
+    redis,
+    keys,
+    logger,
+    publicUrl: s.publicUrl.value,
+  });
+  services.onClose(() => reports.stop());
+  const roles: InboxRole[] = [];
+  // Redis that has no record of this deployment (first start, or it lost its data): files left in
+  // processing/ are taken up after a lease, once any request still in flight has landed.
+  const epoch = await watchEpoch(redis, keys, {
+    everyMs: 5_000,
+    logger,
+    onLoss: () => setTimeout(() => void Promise.all(roles.map((r) => r.rescan())), services.leaseMs).unref(),
+  });
+  services.onClose(async () => epoch.stop());
+  for (const def of jobs.values()) {
+    const role = await startInboxRole({
+      firstRescanAfterMs: epoch.fresh ? services.leaseMs : 0,
+      def,
+      registry: services.registry,
+      queues,
+      logger,
+      stableMs: s.stableMs.value,
+      rescanMs: s.rescanMs.value,
+      retentionMs: retentionMsOf(s),
+    });
+    roles.push(role);
+    watched.add(def.name);
+  }
+  services.onClose(() => Promise.all(roles.map((r) => r.close())));
+  return roles;
 }
 
 /**

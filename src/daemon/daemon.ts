@@ -6,6 +6,7 @@ import { describeSettings, retentionMsOf, type Settings } from "../config/settin
 import { createMetrics, type Metrics } from "../http/metrics.ts";
 import { type HttpServer, httpSecurityOf, startHttpServer } from "../http/server.ts";
 import { deleteMatching } from "../lib/delete-keys.ts";
+import type { ListenAddress } from "../lib/listen-address.ts";
 import { maskPhone } from "../lib/mask-phone.ts";
 import { duplicateClient } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
@@ -136,7 +137,7 @@ function openQueues(services: Services, s: Settings): Queues {
 }
 
 interface SurfaceState {
-  address: string;
+  address: ListenAddress;
   metrics: Metrics;
   workers: () => Worker[];
   stopping: () => boolean;

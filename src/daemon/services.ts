@@ -52,7 +52,7 @@ export interface ServicesOptions {
 }
 
 export async function openServices(s: Settings, logger: Logger, o: ServicesOptions): Promise<Services> {
-  const cleanups: (() => Promise<unknown>)[] = [];
+  const cleanups: Cleanups = [];
   const close = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) {
       await cleanup().catch((error: unknown) => logger.warn({ err: String(error) }, "error while stopping"));
@@ -64,31 +64,10 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     for (const p of loaded.problems) logger.error(formatProblem(p));
     const jobs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));
     if (o.daemon !== false) refuseUnsetSinkVariables(loaded);
-    const redisAt = await resolveRedis(s, s.home.value);
-    if (redisAt.server) cleanups.push(() => redisAt.server!.stop());
-    logger.info({ redis: describeTarget(redisAt.target) }, `redis: ${redisAt.source}`);
-    const redis = connectRedis(redisAt.target);
-    cleanups.push(() => redis.quit());
-    await checkRedis(redis, logger, o.daemon === false ? "info" : "warn");
+    const { redis, target } = await openRedis(s, logger, o, cleanups);
     const keys = redisKeys(s.prefix.value);
 
-    let baseUrl = s.baseUrl.value;
-    if (!baseUrl) {
-      if (!o.embeddedSimulator) {
-        throw new Error("Set VCS_BASE_URL to the calling service (workers never start their own simulator)");
-      }
-      const stateFile = simulatorStateFile(s);
-      const sim = await startSimulator({
-        apiKey: s.apiKey.value,
-        port: 0,
-        stateFile,
-        demoRecords: true,
-        timeScale: s.simTimeScale.value,
-      });
-      cleanups.push(() => sim.close());
-      baseUrl = sim.url;
-      logger.info({ url: baseUrl, stateFile }, "embedded simulator started");
-    }
+    const baseUrl = s.baseUrl.value || (await startEmbeddedSimulator(s, logger, o, cleanups));
 
     const limiter = createSharedRateLimiter({
       redis,
@@ -108,15 +87,10 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     const leaseMs = leaseMsOf(s);
     const registry = createFileRegistry(redis, keys);
     const suppression = createSuppressionList(redis, keys);
-    // A number's history outlives the longest cooldown of any job.
-    const longestRecall = Math.max(
-      0,
-      ...[...jobs.values()].map((j) => j.contacts.recallAfterDays * 86_400_000),
-    );
-    const history = createCallHistory(redis, keys, { keepMs: Math.max(retentionMsOf(s), longestRecall) });
+    const history = callHistoryOf(redis, keys, s, jobs);
     return {
       redis,
-      redisTarget: redisAt.target,
+      redisTarget: target,
       keys,
       baseUrl,
       client,
@@ -146,6 +120,61 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     await close();
     throw error;
   }
+}
+
+type Cleanups = (() => Promise<unknown>)[];
+
+/** Redis as the settings say (a private server started if asked for), its risks checked. */
+async function openRedis(
+  s: Settings,
+  logger: Logger,
+  o: ServicesOptions,
+  cleanups: Cleanups,
+): Promise<{ redis: RedisClient; target: RedisTarget }> {
+  const redisAt = await resolveRedis(s, s.home.value);
+  if (redisAt.server) cleanups.push(() => redisAt.server!.stop());
+  logger.info({ redis: describeTarget(redisAt.target) }, `redis: ${redisAt.source}`);
+  const redis = connectRedis(redisAt.target);
+  cleanups.push(() => redis.quit());
+  await checkRedis(redis, logger, o.daemon === false ? "info" : "warn");
+  return { redis, target: redisAt.target };
+}
+
+/** No VCS_BASE_URL: the embedded simulator's URL (roles that may start it), else a clear refusal. */
+async function startEmbeddedSimulator(
+  s: Settings,
+  logger: Logger,
+  o: ServicesOptions,
+  cleanups: Cleanups,
+): Promise<string> {
+  if (!o.embeddedSimulator) {
+    throw new Error("Set VCS_BASE_URL to the calling service (workers never start their own simulator)");
+  }
+  const stateFile = simulatorStateFile(s);
+  const sim = await startSimulator({
+    apiKey: s.apiKey.value,
+    port: 0,
+    stateFile,
+    demoRecords: true,
+    timeScale: s.simTimeScale.value,
+  });
+  cleanups.push(() => sim.close());
+  logger.info({ url: sim.url, stateFile }, "embedded simulator started");
+  return sim.url;
+}
+
+/** A number's history outlives the longest cooldown of any job. */
+function callHistoryOf(
+  redis: RedisClient,
+  keys: RedisKeys,
+  s: Settings,
+  jobs: ReadonlyMap<string, JobDefinition>,
+): CallHistory {
+  const longestRecall = Math.max(
+    0,
+    ...[...jobs.values()].map((j) => j.contacts.recallAfterDays * 86_400_000),
+  );
+  return createCallHistory(redis, keys, { keepMs: Math.max(retentionMsOf(s), longestRecall) });
 }
 
 /** The ledger lease: longer than any request can stay in flight, so a live attempt is never overtaken. */

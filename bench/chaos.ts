@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- chaos [--files N] [--rows N] [--kill-at SHARE] [--base DIR] [--only ours|base] [--json]`:
- * a compiled `vcw start` importing N files (2 by default) of `rows` contacts each (1,500) dropped
+ * a compiled `vcw start` importing N files (2 by default) of `rows` contacts each (1,000) dropped
  * at once, with a campaign per file, while the simulator fails on purpose (5xx before and after
  * applying a write, latency and jitter, a rate limit the worker is not told); the daemon is SIGKILLed
  * once mid-import (when `kill-at` of the contacts are in) and started again. Reported: the wall time
@@ -57,6 +57,8 @@ export interface ChaosRun {
   label: string;
   settled: boolean;
   seconds: number;
+  /** From the drop to the last file in done/ (the campaigns come after). */
+  doneSeconds: number;
   contactsPerSec: number;
   requests: number;
   refused429: number;
@@ -86,7 +88,7 @@ export async function run(argv: string[] = []): Promise<void> {
   });
   const o: ChaosOptions = {
     files: Number(values.files ?? 2),
-    rows: Number(values.rows ?? 1_500),
+    rows: Number(values.rows ?? 1_000),
     killAt: Number(values["kill-at"] ?? 0.4),
   };
   const trees: { label: string; root: string }[] = [];
@@ -128,7 +130,7 @@ async function chaosRun(sim: Simulator, label: string, root: string, o: ChaosOpt
     daemon = spawnDaemon(root, env, log);
     await untilRunning(daemon);
     const restartMs = Date.now() - restarted;
-    const settled = await untilSettled(sim, inbox, tag, files);
+    const { settled, doneAt } = await untilSettled(sim, inbox, tag, files);
     const seconds = (Date.now() - started) / 1000;
     const requests = sim.stats.total;
     await sleep(QUIET_MS);
@@ -136,6 +138,7 @@ async function chaosRun(sim: Simulator, label: string, root: string, o: ChaosOpt
       label,
       settled,
       seconds,
+      doneSeconds: (doneAt - started) / 1000,
       contactsPerSec: total / seconds,
       requests,
       refused429: sim.stats.count(429),
@@ -210,15 +213,25 @@ async function untilContacts(sim: Simulator, tag: string, count: number): Promis
   }
 }
 
-/** Every file in done/ and a campaign of each on the service, or false after SETTLE_MS. */
-async function untilSettled(sim: Simulator, inbox: string, tag: string, files: string[]): Promise<boolean> {
+/**
+ * Every file in done/ and a campaign of each on the service (`settled`, false after SETTLE_MS);
+ * `doneAt` when the last file reached done/.
+ */
+async function untilSettled(
+  sim: Simulator,
+  inbox: string,
+  tag: string,
+  files: string[],
+): Promise<{ settled: boolean; doneAt: number }> {
   const deadline = Date.now() + SETTLE_MS;
+  let doneAt = Number.NaN;
   while (Date.now() < deadline) {
-    const counts = campaignsPerFile(sim, tag, files);
-    if (doneFiles(inbox, files) === files.length && counts.every((c) => c >= 1)) return true;
+    const allDone = doneFiles(inbox, files) === files.length;
+    if (allDone && Number.isNaN(doneAt)) doneAt = Date.now();
+    if (allDone && campaignsPerFile(sim, tag, files).every((c) => c >= 1)) return { settled: true, doneAt };
     await sleep(100);
   }
-  return false;
+  return { settled: false, doneAt };
 }
 
 function doneFiles(inbox: string, files: string[]): number {
@@ -286,6 +299,7 @@ function report(runs: ChaosRun[], o: ChaosOptions, json: boolean): void {
       tree: r.label,
       settled: r.settled ? "yes" : "NO (timed out)",
       "wall s": fmt(r.seconds, 1),
+      "to done/ s": fmt(r.doneSeconds, 1),
       "contacts/s": fmt(r.contactsPerSec, 1),
       requests: fmt(r.requests),
       "429 / 5xx / applied-then-failed": `${r.refused429} / ${r.injected5xx} / ${r.committedThenFailed}`,

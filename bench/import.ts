@@ -76,18 +76,21 @@ export async function run(argv: string[] = []): Promise<void> {
   const trees = [{ label: "ours", root: OURS }];
   if (values.base) trees.push({ label: "base", root: String(values.base) });
   const runs: ImportRun[] = [];
-  for (const tree of trees) {
-    const bin = compiledCli(tree.root);
-    if (typeof bin !== "string") {
-      console.error(`${tree.label}: ${bin.missing}; not measured`);
-      continue;
+  try {
+    for (const tree of trees) {
+      const bin = compiledCli(tree.root);
+      if (typeof bin !== "string") {
+        console.error(`${tree.label}: ${bin.missing}; not measured`);
+        continue;
+      }
+      const at = { sim, home, csv, tree: tree.label, root: tree.root };
+      if (values.only !== "moving") runs.push(await importRun(at, "fixed", [{ atSec: 0, perSecond: LIMIT }]));
+      if (values.only !== "fixed") runs.push(await importRun(at, "moving", moving));
     }
-    const at = { sim, home, csv, tree: tree.label, root: tree.root };
-    if (values.only !== "moving") runs.push(await importRun(at, "fixed", [{ atSec: 0, perSecond: LIMIT }]));
-    if (values.only !== "fixed") runs.push(await importRun(at, "moving", moving));
+  } finally {
+    await sim.close();
+    if (!process.env.BENCH_KEEP) rmSync(home, { recursive: true, force: true });
   }
-  await sim.close();
-  rmSync(home, { recursive: true, force: true });
 
   console.log(
     `${fmt(contacts)} rows dropped into the inbox; service: ${LATENCY_MS} ms latency, a rate limit unknown to the worker; sequential loop over the first 1,000 rows: ${fmt(baselineRate, 1)} contacts/s`,
@@ -186,7 +189,6 @@ async function importRun(at: RunPlace, label: string, schedule: RateSchedule): P
       VCW_PREFIX: prefix,
       VCW_STABLE_MS: "200",
       VCW_HTTP_ADDR: "off", // a daemon of the developer's may have 127.0.0.1:9400
-      LOG_LEVEL: "warn",
     },
     join(home, `daemon-${name}.log`),
   );

@@ -9,11 +9,11 @@ import { createFileRegistry, type FileRegistry } from "../inbox/file-registry.ts
 import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from "../lib/redis.ts";
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shared-rate-limiter.ts";
-import { type CallHistory, createCallHistory } from "../pipeline/campaign/call-history.ts";
-import { type Controls, createControls } from "../pipeline/campaign/controls.ts";
-import { createSuppressionList, type SuppressionList } from "../pipeline/campaign/suppression.ts";
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
+import { type CallHistory, createCallHistory } from "../pipeline/stores/call-history.ts";
+import { type Controls, createControls } from "../pipeline/stores/controls.ts";
+import { createSuppressionList, type SuppressionList } from "../pipeline/stores/suppression.ts";
 import { startSimulator } from "../simulator/server.ts";
 import { StartupError } from "./errors.ts";
 import { resolveRedis } from "./redis-connection.ts";

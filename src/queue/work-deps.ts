@@ -5,11 +5,11 @@ import type { SinkDefinition } from "../config/sink-definition.ts";
 import type { FileRegistry } from "../inbox/file-registry.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
-import type { CallHistory } from "../pipeline/campaign/call-history.ts";
-import type { Controls } from "../pipeline/campaign/controls.ts";
-import type { SuppressionList } from "../pipeline/campaign/suppression.ts";
 import type { ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { CallHistory } from "../pipeline/stores/call-history.ts";
+import type { Controls } from "../pipeline/stores/controls.ts";
+import type { SuppressionList } from "../pipeline/stores/suppression.ts";
 import { NotDefinedHereError } from "./errors.ts";
 import type { Queues } from "./queues.ts";
 

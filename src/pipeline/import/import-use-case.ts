@@ -6,12 +6,12 @@ import type { FileRecord, FileRegistry } from "../../inbox/file-registry.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import type { CallHistory } from "../campaign/call-history.ts";
-import type { SuppressionList } from "../campaign/suppression.ts";
+import { createContactLedger } from "../contacts/contact-ledger.ts";
+import { forgetSegment, resolveSegment, type SegmentTarget } from "../contacts/resolve-segment.ts";
 import { fillPattern } from "../name-pattern.ts";
-import { createContactLedger } from "./contact-ledger.ts";
+import type { CallHistory } from "../stores/call-history.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
 import { type ImportCheckpoint, type ImportFileResult, importFile, type SkipRule } from "./import-file.ts";
-import { forgetSegment, resolveSegment, type SegmentTarget } from "./resolve-segment.ts";
 
 /** What to import into where: a job's definition, or an ad-hoc segment (`vcw import --segment`). */
 export interface ImportSpec {

@@ -3,8 +3,8 @@ import type { Client } from "../../api/client.ts";
 import { withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import type { CallHistory } from "../campaign/call-history.ts";
-import type { SuppressionList } from "../campaign/suppression.ts";
+import type { CallHistory } from "../stores/call-history.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
 import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
 import type { CampaignStore, Transition } from "./campaign-store.ts";
 import {

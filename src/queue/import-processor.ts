@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { type Job, UnrecoverableError } from "bullmq";
-import { importDroppedFile } from "../pipeline/import/import-dropped-file.ts";
-import type { ImportOutcome, ImportSummary } from "../pipeline/import/import-outcome.ts";
+import { importDroppedFile } from "../pipeline/files/import-dropped-file.ts";
+import type { ImportOutcome, ImportSummary } from "../pipeline/files/import-outcome.ts";
 import { delayJob } from "./delay-job.ts";
 import { applyIntents } from "./intents.ts";
 import type { ImportJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
-export type { ImportProgress, ImportSummary } from "../pipeline/import/import-outcome.ts";
+export type { ImportProgress, ImportSummary } from "../pipeline/files/import-outcome.ts";
 
 /** The BullMQ processor of import jobs: the dropped-file use case, its outcome mapped to the job's fate. */
 export function createImportProcessor(d: WorkDeps) {

@@ -51,6 +51,33 @@ export interface ServicesOptions {
   requestObserver?: RequestObserver;
 }
 
+/**
+ * The calling service's URL: VCS_BASE_URL, or an embedded simulator (its stop in `cleanups`) for a
+ * process allowed one; a worker never starts its own.
+ */
+async function serviceUrl(
+  s: Settings,
+  logger: Logger,
+  o: ServicesOptions,
+  cleanups: (() => Promise<unknown>)[],
+): Promise<string> {
+  if (s.baseUrl.value) return s.baseUrl.value;
+  if (!o.embeddedSimulator) {
+    throw new Error("Set VCS_BASE_URL to the calling service (workers never start their own simulator)");
+  }
+  const stateFile = simulatorStateFile(s);
+  const sim = await startSimulator({
+    apiKey: s.apiKey.value,
+    port: 0,
+    stateFile,
+    demoRecords: true,
+    timeScale: s.simTimeScale.value,
+  });
+  cleanups.push(() => sim.close());
+  logger.info({ url: sim.url, stateFile }, "embedded simulator started");
+  return sim.url;
+}
+
 export async function openServices(s: Settings, logger: Logger, o: ServicesOptions): Promise<Services> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const close = async () => {
@@ -72,23 +99,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     await checkRedis(redis, logger, o.daemon === false ? "info" : "warn");
     const keys = redisKeys(s.prefix.value);
 
-    let baseUrl = s.baseUrl.value;
-    if (!baseUrl) {
-      if (!o.embeddedSimulator) {
-        throw new Error("Set VCS_BASE_URL to the calling service (workers never start their own simulator)");
-      }
-      const stateFile = simulatorStateFile(s);
-      const sim = await startSimulator({
-        apiKey: s.apiKey.value,
-        port: 0,
-        stateFile,
-        demoRecords: true,
-        timeScale: s.simTimeScale.value,
-      });
-      cleanups.push(() => sim.close());
-      baseUrl = sim.url;
-      logger.info({ url: baseUrl, stateFile }, "embedded simulator started");
-    }
+    const baseUrl = await serviceUrl(s, logger, o, cleanups);
 
     const limiter = createSharedRateLimiter({
       redis,

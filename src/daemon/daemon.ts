@@ -230,6 +230,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     controls: services.controls,
     registry: services.registry,
     imports: services.imports,
+    ledger: services.ledger,
     leaseMs: services.leaseMs,
     logger,
     now: Date.now,

@@ -9,6 +9,7 @@ import { createFileRegistry, type FileRegistry } from "../inbox/file-registry.ts
 import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from "../lib/redis.ts";
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shared-rate-limiter.ts";
+import { type ContactLedger, createContactLedger } from "../pipeline/contacts/contact-ledger.ts";
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
 import { type CallHistory, createCallHistory } from "../pipeline/stores/call-history.ts";
@@ -35,6 +36,8 @@ export interface Services {
   history: CallHistory;
   controls: Controls;
   imports: ImportUseCase;
+  /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
+  ledger: ContactLedger;
   /** Ledger lease: longer than any request can stay in flight. */
   leaseMs: number;
   /** Cleanups run in reverse order by `close`; roles add their own. */
@@ -118,6 +121,8 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     });
     const leaseMs = leaseMsOf(s);
     const registry = createFileRegistry(redis, keys);
+    // The one ledger: the import, a file's campaigns and follow-ups file contacts through it.
+    const ledger = createContactLedger(redis, { keys, leaseMs, retentionMs: retentionMsOf(s) });
     const suppression = createSuppressionList(redis, keys);
     // A number's history outlives the longest cooldown of any job.
     const longestRecall = Math.max(
@@ -139,12 +144,13 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       suppression,
       history,
       controls: createControls(redis, keys),
+      ledger,
       imports: createImportUseCase({
         client,
         redis,
         keys,
         leaseMs,
-        retentionMs: retentionMsOf(s),
+        ledger,
         registry,
         suppression,
         history,

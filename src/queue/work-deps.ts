@@ -5,6 +5,7 @@ import type { SinkDefinition } from "../config/sink-definition.ts";
 import type { FileRegistry } from "../inbox/file-registry.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
+import type { ContactLedger } from "../pipeline/contacts/contact-ledger.ts";
 import type { ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import type { CallHistory } from "../pipeline/stores/call-history.ts";
@@ -29,6 +30,8 @@ export interface WorkDeps {
   pausedRetryMs?: number;
   registry: FileRegistry;
   imports: ImportUseCase;
+  /** The exactly-once ledger of contacts, built once (daemon/services.ts). */
+  ledger: ContactLedger;
   /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */
   leaseMs: number;
   logger: Logger;

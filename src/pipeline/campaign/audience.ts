@@ -4,7 +4,7 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { createContactLedger } from "../contacts/contact-ledger.ts";
+import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import { type ContactToImport, importContacts } from "../contacts/import-contacts.ts";
 import { resolveSegment } from "../contacts/resolve-segment.ts";
 import type { CallHistory } from "../stores/call-history.ts";
@@ -18,7 +18,8 @@ export interface AudienceDeps {
   redis: RedisClient;
   keys: RedisKeys;
   leaseMs: number;
-  retentionMs: number;
+  /** The exactly-once ledger of contacts, built once (daemon/services.ts). */
+  ledger: ContactLedger;
   suppression: SuppressionList;
   history: CallHistory;
 }
@@ -87,12 +88,7 @@ export async function audiencesOf(
     return { requests: [request], report };
   }
 
-  const ledger = createContactLedger(d.redis, {
-    keys: d.keys,
-    leaseMs: d.leaseMs,
-    retentionMs: d.retentionMs,
-  });
-  const created = await ledger.createdBy(f.segmentId, f.creator);
+  const created = await d.ledger.createdBy(f.segmentId, f.creator);
   report.new = created.length;
   const suppressed = await d.suppression.which(created);
   report.optedOut = suppressed.size;
@@ -125,7 +121,7 @@ export async function audiencesOf(
     );
     await importContacts(rowsOf(def, f.path, callable), {
       client: d.client,
-      ledger,
+      ledger: d.ledger,
       segmentId: segment.id,
       owner: `audience-${key}`,
       country: countryOf(def),

@@ -151,7 +151,28 @@ export function createTransport(config: TransportOptions): Transport {
     const observing = (f: typeof globalThis.fetch) =>
       config.observer ? observedFetch(f, name, config.observer, options.signal) : f;
     const started = performance.now();
-    const attempt = attemptClock(config.gate, options.signal);
+    let attempts = 1;
+    const { gate } = config;
+    let attemptStarted = started;
+    let observed = false;
+    // Once per attempt: at its headers (the latency the gate watches), else when it fails.
+    const observe = (status: number | undefined, error?: unknown) => {
+      if (observed) return;
+      observed = true;
+      gate?.observe({
+        status,
+        timedOut: error instanceof TimeoutError,
+        latencyMs: performance.now() - attemptStarted,
+      });
+    };
+
+    // Each attempt waits for the gate (the rate limit) before it is timed.
+    const startAttempt = async () => {
+      await gate?.acquire(options.signal);
+      attemptStarted = performance.now();
+      observed = false;
+    };
+
     const bodyReading = reading(secrets);
     try {
       const response = await ky(url, {
@@ -167,34 +188,29 @@ export function createTransport(config: TransportOptions): Transport {
           bodyReading.fetch({
             operation: name,
             maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
-            onHeaders: (response) => attempt.observe(response.status),
+            onHeaders: (response) => observe(response.status),
           }),
         ),
-        retry: kyRetryOf(name, retry),
+        retry: kyRetry(op, retry),
         // ky 2 runs beforeRequest once, before the first attempt; beforeRetry before each other one.
         hooks: {
-          beforeRequest: [() => attempt.start()],
+          beforeRequest: [() => startAttempt()],
           beforeRetry: [
             async ({ error, retryCount }) => {
-              attempt.count = retryCount + 1;
-              attempt.observe(undefined, error);
+              attempts = retryCount + 1;
+              observe(undefined, error);
               logger.debug(
                 { ...where, retry: retryCount, reason: describeFailure(classify(error)) },
                 "api retry",
               );
-              await attempt.start();
+              await startAttempt();
             },
           ],
         },
       });
       const result = await bodyReading.result(response);
       logger.debug(
-        {
-          ...where,
-          status: response.status,
-          attempts: attempt.count,
-          ms: Math.round(performance.now() - started),
-        },
+        { ...where, status: response.status, attempts, ms: Math.round(performance.now() - started) },
         "api request",
       );
       return result;
@@ -202,13 +218,16 @@ export function createTransport(config: TransportOptions): Transport {
       if (isUserAbort(error, options.signal)) throw error;
       // The reader's own failure (its storage, say) is neither the service's fault nor retried.
       if (error instanceof ItemCallbackError) throw error.cause;
-      attempt.observe(undefined, error);
-      const { apiError, final } = await failedWith(name, error, timeoutMs, secrets);
+      observe(undefined, error);
+      const apiError = error instanceof APIError ? error : await toApiError(name, error, timeoutMs, secrets);
+      const failure = classify(error);
+      const final =
+        !isIdempotent(op) && failure && isAmbiguous(failure) ? new AmbiguousWriteError(apiError) : apiError;
       logger.debug(
         {
           ...where,
           status: apiError.status,
-          attempts: attempt.count,
+          attempts,
           ms: Math.round(performance.now() - started),
           error: final.name,
         },
@@ -217,69 +236,6 @@ export function createTransport(config: TransportOptions): Transport {
       throw final;
     }
   }
-}
-
-/** One request's attempts: each waits for the gate (the rate limit) before it is timed. */
-function attemptClock(gate: RequestGate | undefined, signal: AbortSignal | undefined) {
-  let attemptStarted = performance.now();
-  let observed = false;
-  return {
-    /** Attempts made so far. */
-    count: 1,
-    // Once per attempt: at its headers (the latency the gate watches), else when it fails.
-    observe(status: number | undefined, error?: unknown): void {
-      if (observed) return;
-      observed = true;
-      gate?.observe({
-        status,
-        timedOut: error instanceof TimeoutError,
-        latencyMs: performance.now() - attemptStarted,
-      });
-    },
-    async start(): Promise<void> {
-      await gate?.acquire(signal);
-      attemptStarted = performance.now();
-      observed = false;
-    },
-  };
-}
-
-/** ky's retry settings for one operation: what is retried, after how long. */
-function kyRetryOf(name: OperationName, retry: RetryOptions): KyRetryOptions {
-  const op = operations[name];
-  return {
-    limit: retry.maxRetries,
-    methods: ["get", "post", "put", "delete"],
-    statusCodes: ALL_STATUSES.filter(isRetryableStatus),
-    afterStatusCodes: RETRY_AFTER_STATUSES,
-    maxRetryAfter: retry.retryAfterCapMs,
-    retryOnTimeout: true,
-    delay: (n) => backoffDelay(n, retry),
-    shouldRetry: ({ error }) => {
-      if (error instanceof ItemCallbackError) return false;
-      const failure = classify(error);
-      if (!failure || !mayRetry(failure, isIdempotent(op))) return false;
-      // Leave a Retry-After to ky, which honours it up to maxRetryAfter.
-      if (error instanceof HTTPError && hasRetryAfter(error)) return undefined;
-      return true;
-    },
-  };
-}
-
-/** The error a failed request throws: a write that may have happened and is not idempotent says so. */
-async function failedWith(
-  name: OperationName,
-  error: unknown,
-  timeoutMs: number,
-  secrets: string[],
-): Promise<{ apiError: APIError; final: APIError }> {
-  const apiError = error instanceof APIError ? error : await toApiError(name, error, timeoutMs, secrets);
-  const failure = classify(error);
-  const final =
-    !isIdempotent(operations[name]) && failure && isAmbiguous(failure)
-      ? new AmbiguousWriteError(apiError)
-      : apiError;
-  return { apiError, final };
 }
 
 function validateRequest(name: OperationName, input: RequestInput): unknown {
@@ -361,4 +317,25 @@ function isUserAbort(error: unknown, signal: AbortSignal | undefined): boolean {
     !(error instanceof TimeoutError) &&
     !(error instanceof APIError)
   );
+}
+
+/** ky's retry options from ours: which failures are retried (`mayRetry`), with which backoff. */
+function kyRetry(op: (typeof operations)[OperationName], retry: RetryOptions): KyRetryOptions {
+  return {
+    limit: retry.maxRetries,
+    methods: ["get", "post", "put", "delete"],
+    statusCodes: ALL_STATUSES.filter(isRetryableStatus),
+    afterStatusCodes: RETRY_AFTER_STATUSES,
+    maxRetryAfter: retry.retryAfterCapMs,
+    retryOnTimeout: true,
+    delay: (n) => backoffDelay(n, retry),
+    shouldRetry: ({ error }) => {
+      if (error instanceof ItemCallbackError) return false;
+      const failure = classify(error);
+      if (!failure || !mayRetry(failure, isIdempotent(op))) return false;
+      // Leave a Retry-After to ky, which honours it up to maxRetryAfter.
+      if (error instanceof HTTPError && hasRetryAfter(error)) return undefined;
+      return true;
+    },
+  };
 }

@@ -6,7 +6,6 @@ import { describeSettings, retentionMsOf, type Settings } from "../config/settin
 import { createMetrics, type Metrics } from "../http/metrics.ts";
 import { type HttpServer, httpSecurityOf, startHttpServer } from "../http/server.ts";
 import { deleteMatching } from "../lib/delete-keys.ts";
-import type { ListenAddress } from "../lib/listen-address.ts";
 import { maskPhone } from "../lib/mask-phone.ts";
 import { duplicateClient } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
@@ -74,21 +73,38 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     if (o.forgetOnClose) services.onClose(() => deleteMatching(redis, keys.everything));
     if (jobs.size === 0) logger.warn(`no valid job definition in ${s.jobsDir.value}: nothing to import`);
     if (o.watch) await claimInboxes(services, logger);
-    const queues = openQueues(services, s);
+    const queues = createQueues({
+      connection: redis,
+      keys,
+      importAttempts: s.importAttempts.value,
+      importBackoffMs: s.importBackoffMs.value,
+      deliveryAttempts: s.deliveryAttempts.value,
+      deliveryBackoffMs: s.deliveryBackoffMs.value,
+      retentionMs: retentionMsOf(s),
+    });
+    services.onClose(() => closeQueues(queues));
 
     const workers: Worker[] = [];
     const watched = new Set<string>();
     let stopping = false;
     // Before the workers, so it closes after them: /readyz says "stopping" while they drain.
     const http = httpAddr
-      ? await startSurface(services, queues, s, logger, {
+      ? await startHttpServer({
           address: httpAddr,
+          token: s.httpToken.value,
+          health: { redis, workers: () => workers, stopping: () => stopping },
+          overview: { redis, keys, queues, store: services.store, jobs: () => jobs, watched: () => watched },
+          queues,
+          jobs: () => jobs,
           metrics: metrics!,
-          workers: () => workers,
-          stopping: () => stopping,
-          watched: () => watched,
+          security: httpSecurityOf(s),
+          logger,
         })
       : undefined;
+    if (http) {
+      services.onClose(() => http.close());
+      logger.info({ url: http.url }, `dashboard ${http.url}/, metrics ${http.url}/metrics`);
+    }
     if (o.work) {
       // A one-off run (`vcw demo`) has a key space of its own: nothing to migrate, no marker left.
       if (o.oneOff !== true) await migratePhones(services, logger);
@@ -98,9 +114,15 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
       imports: workers.find((w) => w.name === queues.imports.name),
       deliveries: workers.find((w) => w.name === queues.deliveries.name),
     });
-    if (o.oneOff !== true) await announcePresence(services, o.watch ? "start" : "worker", http);
+    if (o.oneOff !== true) {
+      const presence = await announce(redis, keys, {
+        role: o.watch ? "start" : "worker",
+        http: http?.url ?? null,
+      });
+      services.onClose(() => presence.stop());
+    }
 
-    const roles: InboxRole[] = o.watch ? await startWatching(services, queues, s, logger, watched) : [];
+    const roles = o.watch ? await startWatching(services, queues, s, logger, watched) : [];
 
     services.onClose(async () => {
       stopping = true; // registered last, so it runs first
@@ -121,65 +143,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   }
 }
 
-/** The daemon's queues on the shared connection, closed with the daemon. */
-function openQueues(services: Services, s: Settings): Queues {
-  const queues = createQueues({
-    connection: services.redis,
-    keys: services.keys,
-    importAttempts: s.importAttempts.value,
-    importBackoffMs: s.importBackoffMs.value,
-    deliveryAttempts: s.deliveryAttempts.value,
-    deliveryBackoffMs: s.deliveryBackoffMs.value,
-    retentionMs: retentionMsOf(s),
-  });
-  services.onClose(() => closeQueues(queues));
-  return queues;
-}
-
-interface SurfaceState {
-  address: ListenAddress;
-  metrics: Metrics;
-  workers: () => Worker[];
-  stopping: () => boolean;
-  watched: () => Set<string>;
-}
-
-/** The operator's surface (health, metrics, dashboard), closed with the daemon. */
-async function startSurface(
-  services: Services,
-  queues: Queues,
-  s: Settings,
-  logger: Logger,
-  state: SurfaceState,
-): Promise<HttpServer> {
-  const { redis, keys, jobs } = services;
-  const http = await startHttpServer({
-    address: state.address,
-    token: s.httpToken.value,
-    health: { redis, workers: state.workers, stopping: state.stopping },
-    overview: { redis, keys, queues, store: services.store, jobs: () => jobs, watched: state.watched },
-    queues,
-    jobs: () => jobs,
-    metrics: state.metrics,
-    security: httpSecurityOf(s),
-    logger,
-  });
-  services.onClose(() => http.close());
-  logger.info({ url: http.url }, `dashboard ${http.url}/, metrics ${http.url}/metrics`);
-  return http;
-}
-
-/** This daemon's presence (role, dashboard), withdrawn when it stops. */
-async function announcePresence(
-  services: Services,
-  role: "start" | "worker",
-  http: HttpServer | undefined,
-): Promise<void> {
-  const presence = await announce(services.redis, services.keys, { role, http: http?.url ?? null });
-  services.onClose(() => presence.stop());
-}
-
-/** `vcw start`'s roles: the schedulers, the epoch watch and one watcher per inbox. */
+/** The watch role: the scheduler of polls and reports, the Redis epoch watch, an inbox role per job. */
 async function startWatching(
   services: Services,
   queues: Queues,
@@ -187,7 +151,8 @@ async function startWatching(
   logger: Logger,
   watched: Set<string>,
 ): Promise<InboxRole[]> {
-  const { jobs, redis, keys } = services;
+  const { redis, jobs, keys } = services;
+  const roles: InboxRole[] = [];
   const scheduler = startScheduler({
     jobs,
     queues,
@@ -206,7 +171,6 @@ async function startWatching(
     publicUrl: s.publicUrl.value,
   });
   services.onClose(() => reports.stop());
-  const roles: InboxRole[] = [];
   // Redis that has no record of this deployment (first start, or it lost its data): files left in
   // processing/ are taken up after a lease, once any request still in flight has landed.
   const epoch = await watchEpoch(redis, keys, {
@@ -266,6 +230,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     controls: services.controls,
     registry: services.registry,
     imports: services.imports,
+    ledger: services.ledger,
     leaseMs: services.leaseMs,
     logger,
     now: Date.now,

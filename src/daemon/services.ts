@@ -9,11 +9,12 @@ import { createFileRegistry, type FileRegistry } from "../inbox/file-registry.ts
 import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from "../lib/redis.ts";
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shared-rate-limiter.ts";
-import { type CallHistory, createCallHistory } from "../pipeline/campaign/call-history.ts";
-import { type Controls, createControls } from "../pipeline/campaign/controls.ts";
-import { createSuppressionList, type SuppressionList } from "../pipeline/campaign/suppression.ts";
+import { type ContactLedger, createContactLedger } from "../pipeline/contacts/contact-ledger.ts";
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
+import { type CallHistory, createCallHistory } from "../pipeline/stores/call-history.ts";
+import { type Controls, createControls } from "../pipeline/stores/controls.ts";
+import { createSuppressionList, type SuppressionList } from "../pipeline/stores/suppression.ts";
 import { startSimulator } from "../simulator/server.ts";
 import { StartupError } from "./errors.ts";
 import { resolveRedis } from "./redis-connection.ts";
@@ -35,6 +36,8 @@ export interface Services {
   history: CallHistory;
   controls: Controls;
   imports: ImportUseCase;
+  /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
+  ledger: ContactLedger;
   /** Ledger lease: longer than any request can stay in flight. */
   leaseMs: number;
   /** Cleanups run in reverse order by `close`; roles add their own. */
@@ -51,8 +54,35 @@ export interface ServicesOptions {
   requestObserver?: RequestObserver;
 }
 
+/**
+ * The calling service's URL: VCS_BASE_URL, or an embedded simulator (its stop in `cleanups`) for a
+ * process allowed one; a worker never starts its own.
+ */
+async function serviceUrl(
+  s: Settings,
+  logger: Logger,
+  o: ServicesOptions,
+  cleanups: (() => Promise<unknown>)[],
+): Promise<string> {
+  if (s.baseUrl.value) return s.baseUrl.value;
+  if (!o.embeddedSimulator) {
+    throw new Error("Set VCS_BASE_URL to the calling service (workers never start their own simulator)");
+  }
+  const stateFile = simulatorStateFile(s);
+  const sim = await startSimulator({
+    apiKey: s.apiKey.value,
+    port: 0,
+    stateFile,
+    demoRecords: true,
+    timeScale: s.simTimeScale.value,
+  });
+  cleanups.push(() => sim.close());
+  logger.info({ url: sim.url, stateFile }, "embedded simulator started");
+  return sim.url;
+}
+
 export async function openServices(s: Settings, logger: Logger, o: ServicesOptions): Promise<Services> {
-  const cleanups: Cleanups = [];
+  const cleanups: (() => Promise<unknown>)[] = [];
   const close = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) {
       await cleanup().catch((error: unknown) => logger.warn({ err: String(error) }, "error while stopping"));
@@ -64,10 +94,15 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     for (const p of loaded.problems) logger.error(formatProblem(p));
     const jobs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));
     if (o.daemon !== false) refuseUnsetSinkVariables(loaded);
-    const { redis, target } = await openRedis(s, logger, o, cleanups);
+    const redisAt = await resolveRedis(s, s.home.value);
+    if (redisAt.server) cleanups.push(() => redisAt.server!.stop());
+    logger.info({ redis: describeTarget(redisAt.target) }, `redis: ${redisAt.source}`);
+    const redis = connectRedis(redisAt.target);
+    cleanups.push(() => redis.quit());
+    await checkRedis(redis, logger, o.daemon === false ? "info" : "warn");
     const keys = redisKeys(s.prefix.value);
 
-    const baseUrl = s.baseUrl.value || (await startEmbeddedSimulator(s, logger, o, cleanups));
+    const baseUrl = await serviceUrl(s, logger, o, cleanups);
 
     const limiter = createSharedRateLimiter({
       redis,
@@ -86,11 +121,18 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     });
     const leaseMs = leaseMsOf(s);
     const registry = createFileRegistry(redis, keys);
+    // The one ledger: the import, a file's campaigns and follow-ups file contacts through it.
+    const ledger = createContactLedger(redis, { keys, leaseMs, retentionMs: retentionMsOf(s) });
     const suppression = createSuppressionList(redis, keys);
-    const history = callHistoryOf(redis, keys, s, jobs);
+    // A number's history outlives the longest cooldown of any job.
+    const longestRecall = Math.max(
+      0,
+      ...[...jobs.values()].map((j) => j.contacts.recallAfterDays * 86_400_000),
+    );
+    const history = createCallHistory(redis, keys, { keepMs: Math.max(retentionMsOf(s), longestRecall) });
     return {
       redis,
-      redisTarget: target,
+      redisTarget: redisAt.target,
       keys,
       baseUrl,
       client,
@@ -102,12 +144,13 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       suppression,
       history,
       controls: createControls(redis, keys),
+      ledger,
       imports: createImportUseCase({
         client,
         redis,
         keys,
         leaseMs,
-        retentionMs: retentionMsOf(s),
+        ledger,
         registry,
         suppression,
         history,
@@ -120,61 +163,6 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     await close();
     throw error;
   }
-}
-
-type Cleanups = (() => Promise<unknown>)[];
-
-/** Redis as the settings say (a private server started if asked for), its risks checked. */
-async function openRedis(
-  s: Settings,
-  logger: Logger,
-  o: ServicesOptions,
-  cleanups: Cleanups,
-): Promise<{ redis: RedisClient; target: RedisTarget }> {
-  const redisAt = await resolveRedis(s, s.home.value);
-  if (redisAt.server) cleanups.push(() => redisAt.server!.stop());
-  logger.info({ redis: describeTarget(redisAt.target) }, `redis: ${redisAt.source}`);
-  const redis = connectRedis(redisAt.target);
-  cleanups.push(() => redis.quit());
-  await checkRedis(redis, logger, o.daemon === false ? "info" : "warn");
-  return { redis, target: redisAt.target };
-}
-
-/** No VCS_BASE_URL: the embedded simulator's URL (roles that may start it), else a clear refusal. */
-async function startEmbeddedSimulator(
-  s: Settings,
-  logger: Logger,
-  o: ServicesOptions,
-  cleanups: Cleanups,
-): Promise<string> {
-  if (!o.embeddedSimulator) {
-    throw new Error("Set VCS_BASE_URL to the calling service (workers never start their own simulator)");
-  }
-  const stateFile = simulatorStateFile(s);
-  const sim = await startSimulator({
-    apiKey: s.apiKey.value,
-    port: 0,
-    stateFile,
-    demoRecords: true,
-    timeScale: s.simTimeScale.value,
-  });
-  cleanups.push(() => sim.close());
-  logger.info({ url: sim.url, stateFile }, "embedded simulator started");
-  return sim.url;
-}
-
-/** A number's history outlives the longest cooldown of any job. */
-function callHistoryOf(
-  redis: RedisClient,
-  keys: RedisKeys,
-  s: Settings,
-  jobs: ReadonlyMap<string, JobDefinition>,
-): CallHistory {
-  const longestRecall = Math.max(
-    0,
-    ...[...jobs.values()].map((j) => j.contacts.recallAfterDays * 86_400_000),
-  );
-  return createCallHistory(redis, keys, { keepMs: Math.max(retentionMsOf(s), longestRecall) });
 }
 
 /** The ledger lease: longer than any request can stay in flight, so a live attempt is never overtaken. */

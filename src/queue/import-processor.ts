@@ -6,7 +6,6 @@ import { DelayedError, type Job, UnrecoverableError } from "bullmq";
 import { dropFolder, settleFile, sha256File } from "../inbox/drop-folder.ts";
 import { waitUntilStable } from "../inbox/stable-file.ts";
 import { IngestFileError } from "../ingest/ingest-file-error.ts";
-import type { Totals } from "../ingest/outcome.ts";
 import { validateFile } from "../ingest/validate-file.ts";
 import { fileExists } from "../lib/file-exists.ts";
 import { type AudienceReport, audiencesOf } from "../pipeline/campaign/audience.ts";
@@ -20,36 +19,11 @@ import {
   importSpecOf,
 } from "../pipeline/import/import-use-case.ts";
 import { applyIntents } from "./intents.ts";
+import type { ImportProgress, ImportSummary } from "./job-results.ts";
 import type { ImportJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
-/** What a finished import leaves in `<file>.summary.json` and as the job's return value. */
-export interface ImportSummary extends Partial<ImportedFile> {
-  status: "imported" | "rejected";
-  job: string;
-  file: string;
-  original: string;
-  /** The content imported: the file as it is now, beside its summary. */
-  sha256: string;
-  /** Times the file changed while it was imported (each time, its new rows were imported too). */
-  changedWhileImporting?: number;
-  /** Who its campaigns call: its new contacts, less those opted out or called meanwhile, by zone. */
-  audience?: AudienceReport;
-  /** Something the operator should know although the file was imported. */
-  warning?: string;
-  /** Why the file was rejected. */
-  reason?: string;
-  attempts: number;
-  finishedAt: string;
-}
-
-/** Progress saved on the BullMQ job: the checkpoint plus what status shows. */
-export interface ImportProgress extends ImportCheckpoint {
-  phase: "importing" | "paused";
-  segmentId: string;
-  /** While the job is paused: the file's rows as validated. */
-  validated?: Pick<Totals, "total" | "valid" | "rejected" | "duplicates" | "skipped">;
-}
+export type { ImportProgress, ImportSummary } from "./job-results.ts";
 
 /** Rounds of "the file changed: import its new rows" before it is settled with a warning. */
 const MAX_CHANGES = 50;

@@ -4,14 +4,16 @@ import { type CampaignRow, toRow } from "./campaign-rows.ts";
 
 /**
  * Every kept campaign as a row of the campaigns view, from the read model's one read of every
- * campaign (shared with the overview): rows are made again only when that read is new.
+ * campaign (shared with the overview), taken while it is younger than five times as long as it
+ * took and at least `minMs`: rows are made again only when that read is new.
  */
 export function campaignIndex(src: ReadModelSources, o: { minMs?: number } = {}) {
-  const kept = keptCampaigns(src, o);
+  const kept = keptCampaigns(src);
+  const minMs = o.minMs ?? 2_000;
   let rows: { of: unknown; rows: CampaignRow[] } | undefined;
   return {
     async get(): Promise<CampaignRow[]> {
-      const stored = await kept.get();
+      const stored = await kept.get({ minMs });
       if (rows?.of !== stored) {
         const now = Date.now();
         const defs = src.jobs();

@@ -5,23 +5,25 @@ import type { ReadModelSources } from "./sources.ts";
 const BATCH = 64;
 
 export interface KeptCampaigns {
-  /** Every kept campaign of every job, at most a little stale (see `keptCampaigns`). */
-  get(): Promise<StoredCampaign[]>;
+  /**
+   * Every kept campaign of every job: the last read if it is fresh enough for the caller (younger
+   * than five times as long as it took, and at least `minMs`), else a new read (one at a time).
+   */
+  get(o?: { minMs?: number }): Promise<StoredCampaign[]>;
 }
 
-// One reader per sources: the overview and the campaigns index share one read of every campaign.
+// One reader per sources: the overview and the campaigns view share one read of every campaign.
 const shared = new WeakMap<ReadModelSources, KeptCampaigns>();
 
 /**
- * Every kept campaign, read once for the overview, the campaigns view and /metrics alike, and kept
- * five times as long as the read took (at least `minMs`): 10,000 campaigns are read less often,
- * not more slowly. One reader per `src` (the first caller's `minMs` holds).
+ * Every kept campaign, read for the overview, the campaigns view and /metrics alike. The overview
+ * reads afresh (`minMs: 0`) each time it is read (itself cached a second or more); the campaigns
+ * view takes that read while it is fresh for it, so 10,000 campaigns are read once, not twice.
  */
-export function keptCampaigns(src: ReadModelSources, o: { minMs?: number } = {}): KeptCampaigns {
+export function keptCampaigns(src: ReadModelSources): KeptCampaigns {
   const known = shared.get(src);
   if (known) return known;
-  let kept: StoredCampaign[] | undefined;
-  let freshUntil = 0;
+  let last: { campaigns: StoredCampaign[]; at: number; tookMs: number } | undefined;
   let inFlight: Promise<StoredCampaign[]> | undefined;
 
   async function read(): Promise<StoredCampaign[]> {
@@ -34,14 +36,14 @@ export function keptCampaigns(src: ReadModelSources, o: { minMs?: number } = {})
         for (const c of part) if (c) out.push(c);
       }
     }
-    kept = out;
-    freshUntil = Date.now() + Math.max(o.minMs ?? 1_000, 5 * (performance.now() - started));
+    last = { campaigns: out, at: Date.now(), tookMs: performance.now() - started };
     return out;
   }
 
   const reader: KeptCampaigns = {
-    get() {
-      if (kept && Date.now() < freshUntil) return Promise.resolve(kept);
+    get(o = {}) {
+      const fresh = last && Date.now() < last.at + Math.max(o.minMs ?? 0, 5 * last.tookMs);
+      if (last && fresh && !inFlight) return Promise.resolve(last.campaigns);
       inFlight ??= read().finally(() => {
         inFlight = undefined;
       });

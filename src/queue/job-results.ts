@@ -1,38 +1,10 @@
 import type { Job } from "bullmq";
 import { z } from "zod";
-import type { Totals } from "../ingest/outcome.ts";
-import type { AudienceReport } from "../pipeline/campaign/audience.ts";
-import type { ImportCheckpoint } from "../pipeline/import/import-file.ts";
-import type { ImportedFile } from "../pipeline/import/import-use-case.ts";
+import type { ImportProgress, ImportSummary } from "../pipeline/files/import-outcome.ts";
 import type { PollOutcome } from "../pipeline/results/poll-campaign.ts";
 
-/** What a finished import leaves in `<file>.summary.json` and as the job's return value. */
-export interface ImportSummary extends Partial<ImportedFile> {
-  status: "imported" | "rejected";
-  job: string;
-  file: string;
-  original: string;
-  /** The content imported: the file as it is now, beside its summary. */
-  sha256: string;
-  /** Times the file changed while it was imported (each time, its new rows were imported too). */
-  changedWhileImporting?: number;
-  /** Who its campaigns call: its new contacts, less those opted out or called meanwhile, by zone. */
-  audience?: AudienceReport;
-  /** Something the operator should know although the file was imported. */
-  warning?: string;
-  /** Why the file was rejected. */
-  reason?: string;
-  attempts: number;
-  finishedAt: string;
-}
-
-/** Progress saved on the BullMQ job: the checkpoint plus what status shows. */
-export interface ImportProgress extends ImportCheckpoint {
-  phase: "importing" | "paused";
-  segmentId: string;
-  /** While the job is paused: the file's rows as validated. */
-  validated?: Pick<Totals, "total" | "valid" | "rejected" | "duplicates" | "skipped">;
-}
+// An import's summary and progress are the dropped-file use case's (pipeline/files/import-outcome.ts).
+export type { ImportProgress, ImportSummary };
 
 /** A campaign job's return value: the campaign (created now, or found from an earlier attempt), or canceled. */
 export type CampaignResult = { id: string; created: boolean } | { canceled: true };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createCallHistory } from "../../src/pipeline/campaign/call-history.ts";
-import { createSuppressionList } from "../../src/pipeline/campaign/suppression.ts";
+import { createCallHistory } from "../../src/pipeline/stores/call-history.ts";
+import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import type { PhoneSpelling } from "../../src/simulator/phone-spelling.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { drop, summaryOf, testSettings, waitFor } from "../support/daemon.ts";

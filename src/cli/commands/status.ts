@@ -5,7 +5,7 @@ import { listDaemons } from "../../daemon/presence.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { readSharedRate } from "../../limiter/shared-rate-limiter.ts";
-import { createControls } from "../../pipeline/campaign/controls.ts";
+import { createControls } from "../../pipeline/stores/controls.ts";
 import { closeQueues, createQueues, type QueueKind, type Queues } from "../../queue/queues.ts";
 import { pendingCampaigns } from "../../queue/read-model/campaign-views.ts";
 import { failedImports, importsInFlight } from "../../queue/read-model/import-files.ts";

@@ -1,6 +1,6 @@
 import { readSharedRate } from "../../limiter/shared-rate-limiter.ts";
-import { createControls } from "../../pipeline/campaign/controls.ts";
 import { type PreflightRecord, readPreflights } from "../../pipeline/resources/preflight.ts";
+import { createControls } from "../../pipeline/stores/controls.ts";
 import {
   type CampaignCount,
   type CampaignView,

@@ -37,7 +37,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   /** The operator's surface: it reads what the queue layer and the pipeline keep; the daemon wires it. */
   http: ["queue", "pipeline", "inbox", "config", "api", "lib"],
-  queue: ["pipeline", "inbox", "sinks", "config", "ingest", "api", "lib"],
+  queue: ["pipeline", "inbox", "sinks", "config", "ingest", "api", "limiter", "lib"],
   /** Sinks read the results model and render reports with pipeline/reports (pure renderers). */
   sinks: ["pipeline/results/model.ts", "pipeline/reports", "lib"],
   pipeline: ["inbox", "config", "ingest", "api", "lib"],

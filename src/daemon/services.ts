@@ -15,6 +15,7 @@ import { createSuppressionList, type SuppressionList } from "../pipeline/campaig
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
 import { startSimulator } from "../simulator/server.ts";
+import { withRequestSpans } from "../telemetry/request-spans.ts";
 import { StartupError } from "./errors.ts";
 import { resolveRedis } from "./redis-connection.ts";
 import { checkRedis } from "./redis-health.ts";
@@ -96,6 +97,8 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       limit: s.rateLimit.value,
       onError: (error) => logger.warn({ err: String(error) }, "rate limiter could not reach Redis"),
     });
+    // Metrics and, with traces on, a span per attempt (telemetry/request-spans.ts).
+    const observer = withRequestSpans(o.requestObserver);
     const client = createClient({
       baseUrl,
       apiKey: s.apiKey.value,
@@ -103,7 +106,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       maxRetries: s.maxRetries.value,
       gate: limiter,
       logger: logger.child({ component: "api" }),
-      ...(o.requestObserver ? { observer: o.requestObserver } : {}),
+      ...(observer ? { observer } : {}),
     });
     const leaseMs = leaseMsOf(s);
     const registry = createFileRegistry(redis, keys);

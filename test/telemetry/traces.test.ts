@@ -84,7 +84,9 @@ describe("traces (OpenTelemetry, in-memory exporter)", () => {
       "process vcw-import",
       "add vcw-campaign.",
       "process vcw-campaign",
+      "vcw.ledger.seed",
       "vcw.poll",
+      "vcw.poll.commit",
       "add vcw-delivery.",
       "process vcw-delivery",
     ])

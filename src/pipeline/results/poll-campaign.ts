@@ -3,6 +3,7 @@ import type { Client } from "../../api/client.ts";
 import { withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { inSpan } from "../../telemetry/span.ts";
 import type { CallHistory } from "../campaign/call-history.ts";
 import type { SuppressionList } from "../campaign/suppression.ts";
 import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
@@ -211,20 +212,24 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
   }
   const version = changed > 0 || (commit?.changes.length ?? 0) > 0 ? next : stored.version;
   const finished = isFinished(totals);
-  await o.store.commit(
-    campaignId,
-    info.job,
-    {
-      changes: commit?.changes ?? [],
-      transitions: commit?.transitions ?? [],
-      totals,
-      digest: diff.digest,
-      version,
-      now: at,
-      state: finished ? "finished" : "active",
-      dropStaged: diff.spilled,
-    },
-    info,
+  const changes = commit?.changes ?? [];
+  const step = { attributes: { "vcw.poll.changes": changes.length, "vcw.poll.spilled": diff.spilled } };
+  await inSpan("vcw.poll.commit", step, () =>
+    o.store.commit(
+      campaignId,
+      info.job,
+      {
+        changes,
+        transitions: commit?.transitions ?? [],
+        totals,
+        digest: diff.digest,
+        version,
+        now: at,
+        state: finished ? "finished" : "active",
+        dropStaged: diff.spilled,
+      },
+      info,
+    ),
   );
   if (commit) ({ changed, optedOut } = await apply.after(commit, changed, optedOut));
   // A finished campaign is polled no more: its index would only take room.

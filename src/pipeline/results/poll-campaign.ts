@@ -212,24 +212,21 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
   }
   const version = changed > 0 || (commit?.changes.length ?? 0) > 0 ? next : stored.version;
   const finished = isFinished(totals);
-  const changes = commit?.changes ?? [];
-  const step = { attributes: { "vcw.poll.changes": changes.length, "vcw.poll.spilled": diff.spilled } };
-  await inSpan("vcw.poll.commit", step, () =>
-    o.store.commit(
-      campaignId,
-      info.job,
-      {
-        changes,
-        transitions: commit?.transitions ?? [],
-        totals,
-        digest: diff.digest,
-        version,
-        now: at,
-        state: finished ? "finished" : "active",
-        dropStaged: diff.spilled,
-      },
-      info,
-    ),
+  await commitInSpan(
+    o.store,
+    campaignId,
+    info.job,
+    {
+      changes: commit?.changes ?? [],
+      transitions: commit?.transitions ?? [],
+      totals,
+      digest: diff.digest,
+      version,
+      now: at,
+      state: finished ? "finished" : "active",
+      dropStaged: diff.spilled,
+    },
+    info,
   );
   if (commit) ({ changed, optedOut } = await apply.after(commit, changed, optedOut));
   // A finished campaign is polled no more: its index would only take room.
@@ -329,4 +326,11 @@ function unreadableOf(diff: AudienceDiff): Unreadable | undefined {
     duplicatePhones,
     ...(phonesNotNormalized > 0 ? { phonesNotNormalized } : {}),
   };
+}
+
+/** A poll's one write of what changed (records, transitions, totals, meta), in a span of its own. */
+function commitInSpan(store: CampaignStore, ...args: Parameters<CampaignStore["commit"]>): Promise<void> {
+  const c = args[2];
+  const attributes = { "vcw.poll.changes": c.changes.length, "vcw.poll.spilled": c.dropStaged ?? false };
+  return inSpan("vcw.poll.commit", { attributes }, () => store.commit(...args));
 }

@@ -3,8 +3,9 @@ import { appendFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { callingJob } from "../support/calling-job.ts";
-import { cliEnv, spawnVcw } from "../support/cli.ts";
+import { cliEnv, runCli, spawnVcw } from "../support/cli.ts";
 import { contactsCsv, drop, phoneOf, waitFor } from "../support/daemon.ts";
+import { tempDir } from "../support/files.ts";
 import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
 import { sendJson, startHttpServer } from "../support/http-server.ts";
 import { useSimulator } from "../support/simulator.ts";
@@ -88,4 +89,31 @@ describe("traces end to end: vcw start exporting to a local OTLP/HTTP receiver",
     // Application/json, as the protocol asks.
     expect(collector.requests[0]!.headers["content-type"]).toMatch(/application\/json/);
   }, 240_000);
+
+  it("the default protocol, http/protobuf: vcw import's service calls reach the collector as protobuf, flushed at exit", async () => {
+    const collector = await startHttpServer((_req, res) => sendJson(res, 200, {}));
+    try {
+      const home = tempDir("vcw-otlp-proto-");
+      const file = join(home, "few.csv");
+      writeFileSync(file, contactsCsv(3, { from: 62_000 }));
+      const segment = `proto-${randomBytes(3).toString("hex")}`;
+      const env = cliEnv(home, t.sim.url, {
+        OTEL_TRACES_EXPORTER: "otlp",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: collector.url.replace("/api/v1", "/v1/traces"),
+      });
+      const run = await runCli(["import", file, "--segment", segment, "--country", "US"], env, 120_000);
+      expect(run.code, run.stderr).toBe(0);
+      const exports = collector.requests.filter((r) => r.url === "/v1/traces");
+      expect(exports.length).toBeGreaterThan(0);
+      expect(exports[0]!.headers["content-type"]).toBe("application/x-protobuf");
+      // Protobuf keeps strings as they are: the spans' names and keys are readable in the bytes.
+      const body = exports.map((r) => r.body).join("");
+      for (const text of ["vcs segments.create", "vcs contacts.create", "vcs.attempt", "vcw.ledger.seed"])
+        expect(body).toContain(text);
+      for (let i = 0; i < 3; i++) expect(body).not.toContain(phoneOf(62_000 + i).slice(2));
+      expect(body).not.toContain(API_KEY);
+    } finally {
+      await collector.close();
+    }
+  }, 180_000);
 });

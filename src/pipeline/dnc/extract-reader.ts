@@ -32,14 +32,18 @@ export async function* readExtract(path: string, o: ExtractOptions = {}): AsyncG
   const lines = createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY });
   let at = 0;
   let pick: ((cells: string[]) => string) | undefined;
+  let first = true;
   for await (const raw of lines) {
     at += 1;
     const text = at === 1 ? raw.replace(/^\uFEFF/, "") : raw;
     if (text.trim() === "" || text.startsWith("#")) continue;
-    if (pick === undefined && /[a-z]/i.test(text) && !text.trim().startsWith("+")) {
+    // Only the first line can be a header: a later line with letters is a bad line.
+    if (first && /[a-z]/i.test(text) && !text.trim().startsWith("+")) {
+      first = false;
       pick = columnPicker(cellsOf(text), o.column, path, at);
       continue;
     }
+    first = false;
     const m = pick ? undefined : FTC_LINE.exec(text);
     const written = m ? `${m[1]}${m[2]}` : pick ? pick(cellsOf(text)) : text.trim();
     yield { line: at, ...toE164(written, country, nanp) };

@@ -34,7 +34,8 @@ describe("number places", () => {
   });
 
   it("refuses what is not E.164, and inverts", () => {
-    for (const bad of ["2125550123", "+0125550123", "+1", "+1212555012a", ""]) expect(placeOf(bad)).toBeUndefined();
+    for (const bad of ["2125550123", "+0125550123", "+1", "+1212555012a", ""])
+      expect(placeOf(bad)).toBeUndefined();
     for (const phone of ["+12125550123", "+447911123456", "+33612345678", "+2901234"]) {
       const p = placeOf(phone)!;
       expect(phoneAt(blockName(p), p.suffix)).toBe(phone);

@@ -29,13 +29,22 @@ async function* linesOf(phones: readonly string[], failAt?: number): AsyncGenera
   }
 }
 
-const load = (keys: ReturnType<typeof freshKeys>, phones: readonly string[], over: Partial<Parameters<typeof loadDoNotCallList>[3]> = {}) =>
-  loadDoNotCallList(redis, keys, linesOf(phones, over === undefined ? undefined : (over as { failAt?: number }).failAt), {
-    source: "ftc",
-    file: "ftc.txt",
-    expiresInMs: 31 * DAY,
-    ...over,
-  });
+const load = (
+  keys: ReturnType<typeof freshKeys>,
+  phones: readonly string[],
+  over: Partial<Parameters<typeof loadDoNotCallList>[3]> = {},
+) =>
+  loadDoNotCallList(
+    redis,
+    keys,
+    linesOf(phones, over === undefined ? undefined : (over as { failAt?: number }).failAt),
+    {
+      source: "ftc",
+      file: "ftc.txt",
+      expiresInMs: 31 * DAY,
+      ...over,
+    },
+  );
 
 describe("do-not-call lists", () => {
   it("hold exactly the numbers loaded, in any order, with blocks spilled and merged in bounded memory", async () => {
@@ -51,7 +60,10 @@ describe("do-not-call lists", () => {
     for (const p of others) expect(found.has(p)).toBe(false);
     // Compact: a plain set would take ~70 bytes a number.
     let bytes = 0;
-    for await (const batch of redis.scanStream({ match: `${keys.prefix}:dnc:*`, count: 1_000 }) as AsyncIterable<string[]>)
+    for await (const batch of redis.scanStream({
+      match: `${keys.prefix}:dnc:*`,
+      count: 1_000,
+    }) as AsyncIterable<string[]>)
       for (const key of batch) bytes += (await redis.memory("USAGE", key)) ?? 0;
     expect(bytes / loaded.list.numbers).toBeLessThan(10);
   });
@@ -62,9 +74,16 @@ describe("do-not-call lists", () => {
     const suppression = createSuppressionList(redis, keys);
     await suppression.add(["+14155550123"]);
     const asked = ["+12125550100", "+447911123456", "+14155550123", "+12125550101"];
-    expect([...(await suppression.which(asked))].sort()).toEqual(["+12125550100", "+14155550123", "+447911123456"]);
+    expect([...(await suppression.which(asked))].sort()).toEqual([
+      "+12125550100",
+      "+14155550123",
+      "+447911123456",
+    ]);
     expect([...(await suppression.optedOut(asked))]).toEqual(["+14155550123"]);
-    expect([...(await suppression.doNotCall(asked)).keys()].sort()).toEqual(["+12125550100", "+447911123456"]);
+    expect([...(await suppression.doNotCall(asked)).keys()].sort()).toEqual([
+      "+12125550100",
+      "+447911123456",
+    ]);
   });
 
   it("a re-import replaces the list whole, and deletes the version before", async () => {
@@ -82,7 +101,9 @@ describe("do-not-call lists", () => {
   it("a load that fails half-way leaves the list in force as it was, and nothing of its own", async () => {
     const keys = freshKeys();
     const before = await load(keys, ["+12125550100"]);
-    await expect(load(keys, nanpNumbers(5_000), { failAt: 4_000, maxBlocks: 3 } as never)).rejects.toThrow(/disk went away/);
+    await expect(load(keys, nanpNumbers(5_000), { failAt: 4_000, maxBlocks: 3 } as never)).rejects.toThrow(
+      /disk went away/,
+    );
     const lists = createDoNotCallLists(redis, keys);
     expect((await lists.lists()).map((l) => l.version)).toEqual([before.list.version]);
     expect([...(await lists.which(["+12125550100", ...nanpNumbers(10)])).keys()]).toEqual(["+12125550100"]);
@@ -134,7 +155,11 @@ describe("do-not-call lists", () => {
     async function* some() {
       yield* bad;
     }
-    const refused = loadDoNotCallList(redis, keys, some(), { source: "ftc", file: "x.csv", expiresInMs: undefined });
+    const refused = loadDoNotCallList(redis, keys, some(), {
+      source: "ftc",
+      file: "x.csv",
+      expiresInMs: undefined,
+    });
     await expect(refused).rejects.toBeInstanceOf(DoNotCallImportError);
     await expect(
       loadDoNotCallList(redis, keys, some(), { source: "ftc", file: "x.csv", expiresInMs: undefined }),
@@ -151,7 +176,10 @@ describe("do-not-call lists", () => {
     await load(keys, ["+12125550100"], { now: () => now, expiresInMs: 31 * DAY });
     now += 40 * DAY;
     const warned: string[] = [];
-    const lists = createDoNotCallLists(redis, keys, { now: () => now, onExpired: (l) => warned.push(l.source) });
+    const lists = createDoNotCallLists(redis, keys, {
+      now: () => now,
+      onExpired: (l) => warned.push(l.source),
+    });
     expect((await lists.which(["+12125550100"])).get("+12125550100")).toBe("ftc");
     await lists.which(["+12125550100"]);
     expect(warned).toEqual(["ftc"]);
@@ -177,7 +205,11 @@ describe("extracts", () => {
   };
 
   it("reads the FTC flat file, numbers in any spelling, and says which line is no number", async () => {
-    expect(await read("212,5550100\r\n305, 5550101\n\n# a comment\n+1 (415) 555-0102\n4155550103\n+44 7911 123456\n12\n")).toEqual([
+    expect(
+      await read(
+        "212,5550100\r\n305, 5550101\n\n# a comment\n+1 (415) 555-0102\n4155550103\n+44 7911 123456\n12\n",
+      ),
+    ).toEqual([
       { line: 1, phone: "+12125550100" },
       { line: 2, phone: "+13055550101" },
       { line: 5, phone: "+14155550102" },
@@ -191,10 +223,12 @@ describe("extracts", () => {
   it("reads a CSV with a header: its phone column, or area code and number, or the named column", async () => {
     expect(await read("Name,Phone Number\nAna,212-555-0100\n")).toEqual([{ line: 2, phone: "+12125550100" }]);
     expect(await read("Area Code,Phone Number\n212,5550100\n")).toEqual([{ line: 2, phone: "+12125550100" }]);
-    expect(await read('id,"Mobile, main",Other\n1,"(212) 555-0100",x\n', { column: "mobile, main" })).toEqual([
-      { line: 2, phone: "+12125550100" },
-    ]);
-    await expect(read("Name,Email\nAna,a@x.org\n")).rejects.toThrow(/line 1: no phone column in the header \(Name, Email\)/);
+    expect(await read('id,"Mobile, main",Other\n1,"(212) 555-0100",x\n', { column: "mobile, main" })).toEqual(
+      [{ line: 2, phone: "+12125550100" }],
+    );
+    await expect(read("Name,Email\nAna,a@x.org\n")).rejects.toThrow(
+      /line 1: no phone column in the header \(Name, Email\)/,
+    );
     await expect(read("212,5550100\n", { column: "Phone" })).rejects.toThrow(/no header row/);
   });
 });

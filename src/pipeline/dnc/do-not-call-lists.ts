@@ -84,7 +84,10 @@ export function createDoNotCallLists(
   };
 }
 
-/** Reads each block the phones fall in, once per list, all at once (each routed to its slot). */
+/**
+ * Reads each block the phones fall in, once per list: one MGET per hash tag (its blocks share a
+ * slot, so a Cluster takes it too), all tags at once.
+ */
 async function lookUp(
   redis: RedisClient,
   keys: RedisKeys,
@@ -92,14 +95,17 @@ async function lookUp(
   phones: readonly string[],
 ): Promise<Map<string, string>> {
   const places = phones.map((phone) => ({ phone, place: placeOf(phone) }));
-  const names = [...new Set(places.flatMap(({ place }) => (place ? [blockName(place)] : [])))];
+  const byTag = new Map<string, Set<string>>();
+  for (const { place } of places)
+    if (place) byTag.set(place.tag, (byTag.get(place.tag) ?? new Set()).add(place.block));
   const found = new Map<string, string>();
   for (const list of lists) {
     const blocks = new Map<string, Buffer | null>();
     await Promise.all(
-      names.map(async (name) => {
-        const [tag, block] = name.split(":") as [string, string];
-        blocks.set(name, await redis.getBuffer(keys.dncBlock(list.version, tag, block)));
+      [...byTag].map(async ([tag, names]) => {
+        const wanted = [...names];
+        const values = await redis.mgetBuffer(...wanted.map((b) => keys.dncBlock(list.version, tag, b)));
+        wanted.forEach((b, i) => blocks.set(blockName({ tag, block: b }), values[i] ?? null));
       }),
     );
     for (const { phone, place } of places) {

@@ -16,21 +16,13 @@ import { Redis } from "ioredis";
 import { startRedisServer } from "../src/daemon/redis-server.ts";
 import { redisKeys } from "../src/lib/redis-keys.ts";
 import { createDoNotCallLists } from "../src/pipeline/dnc/do-not-call-lists.ts";
+import { createRandom as random } from "../src/simulator/prng.ts";
 import { fmt, mb, median, table } from "./lib.ts";
 
 const PREFIX = "vcw-bench";
 /** Florida's area codes and a few more: a state's subscription, as telemarketers buy them. */
 const AREAS = [239, 305, 321, 352, 386, 407, 561, 727, 754, 772, 786, 813, 850, 863, 904, 941, 954];
 const LOOKUPS = 200;
-
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Writes (once, kept under bench/.data/) an extract of exactly `n` numbers. */
 async function extract(n: number): Promise<string> {

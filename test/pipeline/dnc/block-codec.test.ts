@@ -9,16 +9,7 @@ import {
   setBit,
 } from "../../../src/pipeline/dnc/block-codec.ts";
 import { blockName, phoneAt, placeOf } from "../../../src/pipeline/dnc/number-block.ts";
-
-/** A seeded generator (mulberry32): the same suffixes every run. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { createRandom as random } from "../../../src/simulator/prng.ts";
 
 const bitsOf = (suffixes: Iterable<number>) => {
   const bits = emptyBits();

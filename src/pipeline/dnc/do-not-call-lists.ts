@@ -105,7 +105,7 @@ async function lookUp(
       [...byTag].map(async ([tag, names]) => {
         const wanted = [...names];
         const values = await redis.mgetBuffer(...wanted.map((b) => keys.dncBlock(list.version, tag, b)));
-        wanted.forEach((b, i) => blocks.set(blockName({ tag, block: b }), values[i] ?? null));
+        for (const [i, b] of wanted.entries()) blocks.set(blockName({ tag, block: b }), values[i] ?? null);
       }),
     );
     for (const { phone, place } of places) {

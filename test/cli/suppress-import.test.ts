@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { runCli } from "../support/cli.ts";
 import { tempDir, writeFixture } from "../support/files.ts";
@@ -101,5 +101,12 @@ describe("vcw suppress import", () => {
     );
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: old .*EXPIRED 9 d ago \(still suppresses; import a fresh extract\)/);
+    // jobs check says it too, when the daemon's Redis answers.
+    const jobs = writeFixture(dir, "j.yaml", "name: j\ninbox: inbox/j\nsegment: { id: seg_1 }\n");
+    const check = await runCli(["jobs", "check", dirname(jobs)], e);
+    expect(check.code).toBe(0);
+    expect(check.stderr).toMatch(
+      /warn do-not-call list "old" expired 9 d ago .*it still suppresses its numbers/,
+    );
   });
 });

@@ -2,7 +2,10 @@ import { Command } from "commander";
 import { type Client, createClient } from "../../api/client.ts";
 import { formatProblem, loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
+import { createDoNotCallLists } from "../../pipeline/dnc/do-not-call-lists.ts";
+import { expiredText, isExpired } from "../../pipeline/dnc/list-facts.ts";
 import { checkDisclosures, type DisclosureFinding } from "../../pipeline/resources/disclosure-check.ts";
+import { withRedis } from "../with-redis.ts";
 import { resourcesDir } from "./resource-services.ts";
 
 /** The service's client for reading assistants, or why there is none (jobs check works offline). */
@@ -18,6 +21,21 @@ function serviceClient(env: NodeJS.ProcessEnv): Client | string {
     });
   } catch (error) {
     return (error as Error).message;
+  }
+}
+
+/** Do-not-call lists past their expiry, when the daemon's Redis answers (else nothing: offline). */
+async function expiredLists(): Promise<{ kind: "expired_list"; source: string; message: string }[]> {
+  try {
+    return await withRedis(async ({ redis, keys }) => {
+      const now = Date.now();
+      const lists = await createDoNotCallLists(redis, keys).lists();
+      return lists
+        .filter((l) => isExpired(l, now))
+        .map((l) => ({ kind: "expired_list" as const, source: l.source, message: expiredText(l, now) }));
+    });
+  } catch {
+    return [];
   }
 }
 
@@ -41,10 +59,14 @@ export function jobsCommand(): Command {
         resources: () => loadResources(resourcesDir(undefined)),
         client: serviceClient(process.env),
       });
+      const expired = await expiredLists();
       if (problems.length > 0 || loaded.jobs.length === 0) process.exitCode = 1;
       if (o.json) {
         const jobs = loaded.jobs.map(({ file, job }) => ({ file, name: job.name, inbox: job.inbox }));
-        const warnings = findings.map(({ file, job, kind, message }) => ({ file, job, kind, message }));
+        const warnings = [
+          ...findings.map(({ file, job, kind, message }) => ({ file, job, kind, message })),
+          ...expired,
+        ];
         process.stdout.write(
           `${JSON.stringify({ jobs, problems: problems.map(formatProblem), ...(warnings.length ? { warnings } : {}) })}\n`,
         );
@@ -56,6 +78,7 @@ export function jobsCommand(): Command {
         );
       for (const problem of problems) console.error(`fail ${formatProblem(problem)}`);
       for (const finding of findings) console.error(findingLine(finding));
+      for (const list of expired) console.error(`warn ${list.message}`);
       if (loaded.jobs.length === 0 && problems.length === 0)
         console.error(`no job definitions (*.yaml) in ${dir}`);
     });

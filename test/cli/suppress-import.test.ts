@@ -25,7 +25,10 @@ describe("vcw suppress import", () => {
       { source: "ftc", numbers: 3, file: "ftc-212.txt", invalid: 0 },
     ]);
     const contact = await runCli(["contact", "+12125550100", "--json"], e);
-    expect(JSON.parse(contact.stdout)).toMatchObject({ suppressed: true });
+    expect(JSON.parse(contact.stdout)).toMatchObject({ suppressed: true, doNotCall: "ftc" });
+    expect((await runCli(["contact", "+13055550102"], e)).stdout).toMatch(
+      /opted out {2}no\n {2}do-not-call list "ftc" \(vcw suppress list\)\n/,
+    );
 
     const again = writeFixture(dir, "ftc-new.txt", "Area Code,Phone Number\n212,5550101\n");
     const second = await runCli(["suppress", "import", again, "--source", "ftc", "--expires", "never"], e);

@@ -12,6 +12,7 @@ import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shar
 import { type CallHistory, createCallHistory } from "../pipeline/campaign/call-history.ts";
 import { type Controls, createControls } from "../pipeline/campaign/controls.ts";
 import { createSuppressionList, type SuppressionList } from "../pipeline/campaign/suppression.ts";
+import { expiredText } from "../pipeline/dnc/list-facts.ts";
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
 import { startSimulator } from "../simulator/server.ts";
@@ -107,7 +108,10 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     });
     const leaseMs = leaseMsOf(s);
     const registry = createFileRegistry(redis, keys);
-    const suppression = createSuppressionList(redis, keys);
+    // An expired do-not-call list still suppresses; the log says so when an import consults it.
+    const suppression = createSuppressionList(redis, keys, {
+      onExpired: (list) => logger.warn({ source: list.source }, expiredText(list, Date.now())),
+    });
     // A number's history outlives the longest cooldown of any job.
     const longestRecall = Math.max(
       0,

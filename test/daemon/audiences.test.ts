@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Redis } from "ioredis";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { nextOpening } from "../../src/pipeline/campaign/calling-window.ts";
 import { runCli } from "../support/cli.ts";
 import {
@@ -300,20 +302,32 @@ describe("suppression on every path", () => {
   });
 
   it("a number on a do-not-call list is skipped at import (do_not_call, its source named) and left out of follow-ups", async () => {
-    const s = await setup({ dnc: { top: ["followUps: { attempts: 1, spacingMinutes: 0 }"] } });
+    const logs = captureLogs();
+    const s = await setup({ dnc: { top: ["followUps: { attempts: 1, spacingMinutes: 0 }"] } }, logs.logger);
     const env = { REDIS_URL: s.settings.redisUrl.value!, VCW_PREFIX: s.settings.prefix.value };
     const extract = join(s.home, "ftc.txt");
     writeFileSync(
       extract,
       `${phoneOf(500).slice(2, 5)},${phoneOf(500).slice(5)}\n${phoneOf(501).slice(2)}\n`,
     );
-    expect((await runCli(["suppress", "import", extract, "--source", "ftc"], env)).code).toBe(0);
+    expect(
+      (await runCli(["suppress", "import", extract, "--source", "ftc", "--expires", "1h"], env)).code,
+    ).toBe(0);
+    // Its hour passed: still in force, and warned about when the import consults it.
+    const redis = new Redis(env.REDIS_URL);
+    const lists = redisKeys(env.VCW_PREFIX).dncLists;
+    const ftc = JSON.parse((await redis.hget(lists, "ftc"))!);
+    await redis.hset(lists, "ftc", JSON.stringify({ ...ftc, expiresAt: Date.now() - 60_000 }));
+    await redis.quit();
     drop(s.inbox("dnc"), "d.csv", contactsCsv(8, { from: 500 }));
     const summary = await waitFor(() => summaryOf(s.inbox("dnc"), "d.csv"), 30_000, "d.csv imported");
     expect(summary.totals).toMatchObject({ total: 8, valid: 6, skipped: 2, codes: { do_not_call: 2 } });
     const errors = readFileSync(summary.errorsFile, "utf8");
     expect(errors.match(/do_not_call/g)).toHaveLength(2);
     expect(errors).toContain(`${phoneOf(501)} is on the do-not-call list ""ftc""`); // CSV-quoted
+    expect(logs.text()).toMatch(
+      /"source":"ftc".*do-not-call list \\"ftc\\" expired 1 min ago .*it still suppresses/,
+    );
     const [first] = await waitFor(async () => {
       const all = await s.campaignsOf("dnc");
       return all.length === 1 ? all : undefined;

@@ -1,4 +1,4 @@
-import type { RedisClient } from "../../lib/redis.ts";
+import { isCluster, type RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { blockHas } from "./block-codec.ts";
 import { DoNotCallLookupError } from "./errors.ts";
@@ -58,10 +58,14 @@ export function createDoNotCallLists(
       for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
         const inForce = await lists(attempt > 0);
         if (inForce.length === 0 || phones.length === 0) return new Map();
-        const found = await lookUp(redis, keys, inForce, phones);
-        // Read after the blocks: a version still indexed now was whole while they were read (a
-        // replaced one loses its index before any of its blocks goes).
+        const reading = lookUp(redis, keys, inForce, phones);
+        reading.catch(() => undefined); // awaited below; not unhandled if the check fails first
+        // Read after the blocks: a version still indexed then was whole while they were read (a
+        // replaced one loses its index before any of its blocks goes). One connection to one
+        // Redis answers in order, so the check can go out at once; a Cluster's nodes don't.
+        if (isCluster(redis)) await reading;
         const alive = await Promise.all(inForce.map((l) => redis.exists(keys.dncBlocks(l.version))));
+        const found = await reading;
         if (alive.every((n) => n === 1)) {
           for (const list of inForce) warnExpired(list);
           return found;
@@ -85,10 +89,10 @@ export function createDoNotCallLists(
 }
 
 /**
- * Reads each block the phones fall in, once per list: one MGET per hash tag (its blocks share a
- * slot, so a Cluster takes it too), all tags at once.
+ * Reads each block the phones fall in, once per list: one MGET per list and hash tag (a tag's
+ * blocks share a slot, so a Cluster takes it too), all sent at once before anything is awaited.
  */
-async function lookUp(
+function lookUp(
   redis: RedisClient,
   keys: RedisKeys,
   lists: readonly DoNotCallList[],
@@ -98,21 +102,24 @@ async function lookUp(
   const byTag = new Map<string, Set<string>>();
   for (const { place } of places)
     if (place) byTag.set(place.tag, (byTag.get(place.tag) ?? new Set()).add(place.block));
-  const found = new Map<string, string>();
-  for (const list of lists) {
-    const blocks = new Map<string, Buffer | null>();
-    await Promise.all(
-      [...byTag].map(async ([tag, names]) => {
-        const wanted = [...names];
-        const values = await redis.mgetBuffer(...wanted.map((b) => keys.dncBlock(list.version, tag, b)));
-        for (const [i, b] of wanted.entries()) blocks.set(blockName({ tag, block: b }), values[i] ?? null);
-      }),
-    );
-    for (const { phone, place } of places) {
-      if (!place || found.has(phone)) continue;
-      const stored = blocks.get(blockName(place));
-      if (stored && blockHas(stored, place.suffix)) found.set(phone, list.source);
-    }
-  }
-  return found;
+  const reads = lists.map((list) =>
+    [...byTag].map(([tag, names]) => {
+      const wanted = [...names];
+      return redis
+        .mgetBuffer(...wanted.map((b) => keys.dncBlock(list.version, tag, b)))
+        .then((values) => wanted.map((b, i) => [blockName({ tag, block: b }), values[i] ?? null] as const));
+    }),
+  );
+  return Promise.all(reads.map((r) => Promise.all(r))).then((perList) => {
+    const found = new Map<string, string>();
+    perList.forEach((tags, i) => {
+      const blocks = new Map(tags.flat());
+      for (const { phone, place } of places) {
+        if (!place || found.has(phone)) continue;
+        const stored = blocks.get(blockName(place));
+        if (stored && blockHas(stored, place.suffix)) found.set(phone, lists[i]!.source);
+      }
+    });
+    return found;
+  });
 }

@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { type CountryCode, getCountryCallingCode } from "libphonenumber-js/max";
 import Papa from "papaparse";
+import { lineGuard } from "../../ingest/line-guard.ts";
 import { normalizePhone } from "../../ingest/phone.ts";
 
 /** One line of an extract: its number as E.164, or why it is none. */
@@ -14,6 +15,8 @@ export interface ExtractOptions {
   column?: string;
 }
 
+/** No line of an extract is this long: past it, the file is no extract (and memory stays bounded). */
+const MAX_LINE_CHARS = 4_096;
 /** The FTC's flat file: area code, comma, seven digits. */
 const FTC_LINE = /^\s*(\d{3})\s*,\s*(\d{7})\s*$/;
 /** A NANP number in any usual spelling: +1 (212) 555-0123, 1-212-555-0123, 2125550123. */
@@ -29,7 +32,10 @@ const AREA_HEADER = /^area[\s_-]*code$/i;
 export async function* readExtract(path: string, o: ExtractOptions = {}): AsyncGenerator<ExtractLine> {
   const country = o.country ?? "US";
   const nanp = getCountryCallingCode(country) === "1";
-  const lines = createInterface({ input: createReadStream(path), crlfDelay: Number.POSITIVE_INFINITY });
+  const file = createReadStream(path, { encoding: "utf8" });
+  const guarded = file.pipe(lineGuard(path, MAX_LINE_CHARS, "\n"));
+  file.on("error", (error) => guarded.destroy(error));
+  const lines = createInterface({ input: guarded, crlfDelay: Number.POSITIVE_INFINITY });
   let at = 0;
   let pick: ((cells: string[]) => string) | undefined;
   let first = true;

@@ -230,5 +230,8 @@ describe("extracts", () => {
       /line 1: no phone column in the header \(Name, Email\)/,
     );
     await expect(read("212,5550100\n", { column: "Phone" })).rejects.toThrow(/no header row/);
+    await expect(read(`2125550100\n${"9".repeat(2_000_000)}`)).rejects.toThrow(
+      /a line is longer than 4096 characters/,
+    );
   });
 });

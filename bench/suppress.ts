@@ -124,7 +124,7 @@ async function lookupCost(redis: Redis) {
   const optOut: number[] = [];
   for (const phone of batch()) {
     const t0 = performance.now();
-    await redis.smismember(`${PREFIX}:suppressed`, phone);
+    await redis.smismember(redisKeys(PREFIX).suppressed, phone);
     optOut.push((performance.now() - t0) * 1000);
   }
   return {

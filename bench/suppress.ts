@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { startRedisServer } from "../src/daemon/redis-server.ts";
 import { redisKeys } from "../src/lib/redis-keys.ts";
-import { createDoNotCallLists } from "../src/pipeline/dnc/do-not-call-lists.ts";
+import { createDoNotCallLists } from "../src/pipeline/stores/dnc/do-not-call-lists.ts";
 import { createRandom as random } from "../src/simulator/prng.ts";
 import { fmt, mb, median, table } from "./lib.ts";
 

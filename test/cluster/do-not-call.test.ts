@@ -3,9 +3,9 @@ import type { Cluster } from "ioredis";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { clusterTarget, connectRedis } from "../../src/lib/redis.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createDoNotCallLists } from "../../src/pipeline/dnc/do-not-call-lists.ts";
-import type { ExtractLine } from "../../src/pipeline/dnc/extract-reader.ts";
-import { loadDoNotCallList } from "../../src/pipeline/dnc/load-list.ts";
+import { createDoNotCallLists } from "../../src/pipeline/stores/dnc/do-not-call-lists.ts";
+import type { ExtractLine } from "../../src/pipeline/stores/dnc/extract-reader.ts";
+import { loadDoNotCallList } from "../../src/pipeline/stores/dnc/load-list.ts";
 
 /** Do-not-call lists on a real 3-master Redis Cluster: blocks spread by area code, switches atomic. */
 describe("do-not-call lists on Redis Cluster", () => {

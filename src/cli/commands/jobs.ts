@@ -2,9 +2,9 @@ import { Command } from "commander";
 import { type Client, createClient } from "../../api/client.ts";
 import { formatProblem, loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
-import { createDoNotCallLists } from "../../pipeline/dnc/do-not-call-lists.ts";
-import { expiredText, isExpired } from "../../pipeline/dnc/list-facts.ts";
 import { checkDisclosures, type DisclosureFinding } from "../../pipeline/resources/disclosure-check.ts";
+import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
+import { expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts";
 import { withRedis } from "../with-redis.ts";
 import { resourcesDir } from "./resource-services.ts";
 

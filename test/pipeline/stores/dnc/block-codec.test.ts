@@ -7,9 +7,9 @@ import {
   encodeBlock,
   mergeInto,
   setBit,
-} from "../../../src/pipeline/dnc/block-codec.ts";
-import { blockName, phoneAt, placeOf } from "../../../src/pipeline/dnc/number-block.ts";
-import { createRandom as random } from "../../../src/simulator/prng.ts";
+} from "../../../../src/pipeline/stores/dnc/block-codec.ts";
+import { blockName, phoneAt, placeOf } from "../../../../src/pipeline/stores/dnc/number-block.ts";
+import { createRandom as random } from "../../../../src/simulator/prng.ts";
 
 const bitsOf = (suffixes: Iterable<number>) => {
   const bits = emptyBits();

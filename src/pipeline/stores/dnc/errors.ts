@@ -1,4 +1,4 @@
-import { VcwError } from "../../lib/vcw-error.ts";
+import { VcwError } from "../../../lib/vcw-error.ts";
 
 /** A do-not-call import that was refused: nothing of it is in force, the list before it still is. */
 export class DoNotCallImportError extends VcwError {

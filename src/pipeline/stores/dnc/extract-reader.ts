@@ -2,8 +2,8 @@ import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { type CountryCode, getCountryCallingCode } from "libphonenumber-js/max";
 import Papa from "papaparse";
-import { lineGuard } from "../../ingest/line-guard.ts";
-import { normalizePhone } from "../../ingest/phone.ts";
+import { lineGuard } from "../../../ingest/line-guard.ts";
+import { normalizePhone } from "../../../ingest/phone.ts";
 
 /** One line of an extract: its number as E.164, or why it is none. */
 export type ExtractLine = { line: number; phone: string } | { line: number; problem: string };

@@ -1,5 +1,5 @@
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { RedisClient } from "../../../lib/redis.ts";
+import type { RedisKeys } from "../../../lib/redis-keys.ts";
 
 const BATCH = 500;
 

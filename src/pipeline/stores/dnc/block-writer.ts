@@ -1,5 +1,5 @@
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { RedisClient } from "../../../lib/redis.ts";
+import type { RedisKeys } from "../../../lib/redis-keys.ts";
 import { BITMAP_BYTES, countBits, emptyBits, encodeBlock, mergeInto, setBit } from "./block-codec.ts";
 import type { NumberPlace } from "./number-block.ts";
 import { blockName } from "./number-block.ts";

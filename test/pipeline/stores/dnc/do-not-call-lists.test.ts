@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { createSuppressionList } from "../../../src/pipeline/campaign/suppression.ts";
-import { createDoNotCallLists } from "../../../src/pipeline/dnc/do-not-call-lists.ts";
-import { DoNotCallImportError } from "../../../src/pipeline/dnc/errors.ts";
-import { type ExtractLine, readExtract } from "../../../src/pipeline/dnc/extract-reader.ts";
-import { loadDoNotCallList } from "../../../src/pipeline/dnc/load-list.ts";
-import { tempDir, writeFixture } from "../../support/files.ts";
-import { useRedis } from "../../support/redis.ts";
+import { createDoNotCallLists } from "../../../../src/pipeline/stores/dnc/do-not-call-lists.ts";
+import { DoNotCallImportError } from "../../../../src/pipeline/stores/dnc/errors.ts";
+import { type ExtractLine, readExtract } from "../../../../src/pipeline/stores/dnc/extract-reader.ts";
+import { loadDoNotCallList } from "../../../../src/pipeline/stores/dnc/load-list.ts";
+import { createSuppressionList } from "../../../../src/pipeline/stores/suppression.ts";
+import { tempDir, writeFixture } from "../../../support/files.ts";
+import { useRedis } from "../../../support/redis.ts";
 
 const { redis, keys: freshKeys } = useRedis();
 const DAY = 86_400_000;

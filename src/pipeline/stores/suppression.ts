@@ -4,7 +4,7 @@ import {
   createDoNotCallLists,
   type DoNotCallLists,
   type DoNotCallListsOptions,
-} from "../dnc/do-not-call-lists.ts";
+} from "./dnc/do-not-call-lists.ts";
 
 /**
  * Phones no campaign may call: those that opted out (a Redis set of E.164 numbers: no later import

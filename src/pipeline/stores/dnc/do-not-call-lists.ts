@@ -1,5 +1,5 @@
-import { isCluster, type RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { isCluster, type RedisClient } from "../../../lib/redis.ts";
+import type { RedisKeys } from "../../../lib/redis-keys.ts";
 import { blockHas } from "./block-codec.ts";
 import { DoNotCallLookupError } from "./errors.ts";
 import { DoNotCallList, isExpired } from "./list-facts.ts";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { withLock } from "../../lib/lock.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { withLock } from "../../../lib/lock.ts";
+import type { RedisClient } from "../../../lib/redis.ts";
+import type { RedisKeys } from "../../../lib/redis-keys.ts";
 import { BlockWriter } from "./block-writer.ts";
 import { DoNotCallImportError } from "./errors.ts";
 import type { ExtractLine } from "./extract-reader.ts";

@@ -46,7 +46,7 @@ describe("vcw suppress import", () => {
     );
     expect((await runCli(["suppress", "remove", "--source", "ftc"], e)).stdout).toMatch(/removed/);
     expect((await runCli(["suppress", "list"], e)).stdout).toBe("+14155550123\n");
-  });
+  }, 120_000);
 
   it("refuses a file that is not an extract, naming lines; keeps the list in force", async () => {
     const e = env();
@@ -67,7 +67,7 @@ describe("vcw suppress import", () => {
     expect(usage.stderr).toMatch(/--expires: "soon" is not an expiry/);
     const missing = await runCli(["suppress", "import", join(dir, "nope.txt"), "--source", "fl"], e);
     expect(missing.stderr).toMatch(/nope\.txt: no such file/);
-  });
+  }, 120_000);
 
   it("warns of an expired list at the next import", async () => {
     const e = env();
@@ -111,5 +111,5 @@ describe("vcw suppress import", () => {
     expect(check.stderr).toMatch(
       /warn do-not-call list "old" expired 9 d ago .*it still suppresses its numbers/,
     );
-  });
+  }, 120_000);
 });

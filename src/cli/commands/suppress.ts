@@ -77,6 +77,7 @@ function importCommand(): Command {
       "share of lines that may be no number before the import is refused",
       "0.01",
     )
+    .option("--json", "print one JSON object: the list in force, the one it replaced, lines, first bad lines")
     .action((file: string, o) => {
       let expiresInMs: number | undefined;
       try {
@@ -105,7 +106,8 @@ function importCommand(): Command {
             ...(progress ? { onProgress: progress } : {}),
           });
           if (progress) process.stderr.write("\n");
-          printLoaded(loaded, file);
+          if (o.json) process.stdout.write(`${JSON.stringify(loaded)}\n`);
+          else printLoaded(loaded, file);
         } catch (error) {
           if (error instanceof DoNotCallImportError) throw new CliError(maskPhonesIn(error.message), 1);
           if ((error as NodeJS.ErrnoException).code === "ENOENT")
@@ -128,10 +130,12 @@ export function suppressCommand(): Command {
     .command("add")
     .argument("<phones...>")
     .option("--country <code>", "country of numbers written without +country code")
+    .option("--json", "print one JSON object: added, already")
     .action((phones: string[], o) =>
       withList(async (list) => {
         const added = await list.add(e164(phones, o.country));
-        console.log(`${added} added (${phones.length - added} already there)`);
+        if (o.json) process.stdout.write(`${JSON.stringify({ added, already: phones.length - added })}\n`);
+        else console.log(`${added} added (${phones.length - added} already there)`);
       }),
     );
   command
@@ -140,6 +144,7 @@ export function suppressCommand(): Command {
     .argument("[phones...]")
     .option("--country <code>", "country of numbers written without +country code")
     .option("--source <name>", "the do-not-call list to take out of force and delete")
+    .option("--json", "print one JSON object: removed")
     .action((phones: string[], o) =>
       withList(async (list) => {
         if (o.source) {
@@ -151,7 +156,8 @@ export function suppressCommand(): Command {
         }
         if (phones.length === 0) throw new CliError("give the phones to remove, or --source NAME");
         const removed = await list.remove(e164(phones, o.country));
-        console.log(`${removed} removed`);
+        if (o.json) process.stdout.write(`${JSON.stringify({ removed })}\n`);
+        else console.log(`${removed} removed`);
       }),
     );
   command

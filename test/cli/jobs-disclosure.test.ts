@@ -42,7 +42,7 @@ describe("vcw jobs check: the assistant says the call is automated or AI", () =>
       ["plain", "missing"],
       ["spanish", "missing"],
     ]);
-  });
+  }, 60_000);
 
   it("reads an assistant resource offline, and says when it can't look", async () => {
     const home = tempDir("vcw-disclosure-");
@@ -67,5 +67,5 @@ describe("vcw jobs check: the assistant says the call is automated or AI", () =>
     expect(r.stderr).toMatch(
       /note .*svc\.yaml: disclosure not checked: the assistant is on the service, and VCS_BASE_URL is not set \(offline\)/,
     );
-  });
+  }, 60_000);
 });

@@ -111,5 +111,10 @@ describe("vcw suppress import", () => {
     expect(check.stderr).toMatch(
       /warn do-not-call list "old" expired 9 d ago .*it still suppresses its numbers/,
     );
+    // And vcw status, beside the list in force.
+    const status = await runCli(["status"], e);
+    expect(status.stdout).toMatch(/warning: do-not-call list "old" expired 9 d ago/);
+    expect(status.stdout).toMatch(/do-not-call list new: 1 numbers, imported 0 min ago/);
+    expect(JSON.parse((await runCli(["status", "--json"], e)).stdout).doNotCall).toHaveLength(2);
   }, 120_000);
 });

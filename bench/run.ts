@@ -15,6 +15,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   report: () => import("./report.ts"),
   chaos: () => import("./chaos.ts"),
   traces: () => import("./traces.ts"),
+  suppress: () => import("./suppress.ts"),
 };
 
 const args = process.argv.slice(2);

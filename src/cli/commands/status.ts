@@ -6,6 +6,8 @@ import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { readSharedRate } from "../../limiter/shared-rate-limiter.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
+import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
+import { ageText, expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts";
 import { closeQueues, createQueues, type QueueKind, type Queues } from "../../queue/queues.ts";
 import { pendingCampaigns } from "../../queue/read-model/campaign-views.ts";
 import { failedImports, importsInFlight } from "../../queue/read-model/import-files.ts";
@@ -63,6 +65,7 @@ async function readStatus(s: {
     failures: await failedImports(queues, 10),
     queues: queuesCounts,
     otherFailures: await queueFailures(queues, OTHERS, 10),
+    doNotCall: await createDoNotCallLists(redis, keys).lists(),
   };
 }
 
@@ -73,6 +76,13 @@ const countsLine = (counts: Record<string, number>) =>
 
 function printStatus(status: Status): void {
   console.log(`redis ${status.redis}`);
+  const now = Date.now();
+  for (const l of status.doNotCall)
+    console.log(
+      isExpired(l, now)
+        ? `warning: ${expiredText(l, now)}`
+        : `do-not-call list ${l.source}: ${l.numbers} numbers, imported ${ageText(now - l.importedAt)} ago`,
+    );
   printDaemons(status);
   console.log(`import queue: ${countsLine(status.queue)}`);
   if (status.rate !== undefined) console.log(`shared request rate: ${status.rate.toFixed(1)} req/s`);

@@ -104,18 +104,14 @@ const CallingSchema = z
       })
       .optional()
       .meta({ description: "The rules of `custom`: local hours at the callee's location, and caps." }),
-    caps: z
-      .strictObject({ per24h: callsPerNumber, per7d: callsPerNumber })
-      .default({})
-      .meta({
-        description:
-          "At most N calls per number per rolling 24 hours / 7 days, across all jobs and campaigns, follow-ups counted (the tightest of these and the rule sets' wins).",
-      }),
+    caps: z.strictObject({ per24h: callsPerNumber, per7d: callsPerNumber }).default({}).meta({
+      description:
+        "At most N calls per number per rolling 24 hours / 7 days, across all jobs and campaigns, follow-ups counted (the tightest of these and the rule sets' wins).",
+    }),
     callBy: z
-      .union([
-        z.iso.datetime({ offset: true }),
-        z.string().regex(/^\d+(h|d)$/),
-      ], { error: "must be an ISO 8601 date-time with offset, or an age such as 72h or 3d" })
+      .union([z.iso.datetime({ offset: true }), z.string().regex(/^\d+(h|d)$/)], {
+        error: "must be an ISO 8601 date-time with offset, or an age such as 72h or 3d",
+      })
       .optional()
       .meta({
         description:
@@ -139,7 +135,8 @@ const CallingSchema = z
         "Calls ending per minute on the job's dialer until vcw has learned its pace from polls (conservative).",
     }),
     horizonDays: z.number().int().min(1).max(14).default(7).meta({
-      description: "How many days ahead campaigns are planned; contacts that fit in none are skipped (outside_hours).",
+      description:
+        "How many days ahead campaigns are planned; contacts that fit in none are skipped (outside_hours).",
     }),
   })
   .optional()

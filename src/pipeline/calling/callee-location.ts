@@ -41,7 +41,11 @@ const US_ZONE_ABBREVIATIONS: Record<string, string> = {
 export function zoneFromCell(text: string): string | undefined {
   const t = text.trim();
   if (t.includes("/") && isTimeZone(t)) return t;
-  const word = t.toLowerCase().replace(/\(.*\)/, "").replace(/[^a-z]/g, "").replace(/(standard|daylight)?time$/, "");
+  const word = t
+    .toLowerCase()
+    .replace(/\(.*\)/, "")
+    .replace(/[^a-z]/g, "")
+    .replace(/(standard|daylight)?time$/, "");
   const named = US_ZONE_WORDS[word];
   if (named) return named;
   const abbreviation = /^([a-z]{1,2})(s|d)?t$/.exec(word)?.[1];

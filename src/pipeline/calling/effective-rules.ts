@@ -38,7 +38,8 @@ export function effectiveRules(
   const caps: CapRule[] = [...job.caps];
   const applied: string[] = [];
   for (const set of sets) {
-    if (set.country !== "*" && set.country !== where.country) continue;
+    // A callee of no known country gets every set's rules: the strictest reading.
+    if (set.country !== "*" && where.country !== undefined && set.country !== where.country) continue;
     const regional = where.region ? set.regions[where.region] : undefined;
     applied.push(regional ? `${set.id}:${where.region}` : set.id);
     for (const scope of regional ? [set.national, regional] : [set.national]) {
@@ -54,7 +55,9 @@ export function effectiveRules(
   }
   const tight = tightestCaps(caps);
   const key = JSON.stringify([
-    [...new Set(constraints.map((c) => `${c.timezone} ${c.from}-${c.to} ${c.days?.join(",") ?? "*"}`))].sort(),
+    [
+      ...new Set(constraints.map((c) => `${c.timezone} ${c.from}-${c.to} ${c.days?.join(",") ?? "*"}`)),
+    ].sort(),
     tight.map((c) => `${c.calls}/${c.perHours}h`),
   ]);
   return { constraints, caps: tight, zones, applied, key };

@@ -73,7 +73,12 @@ interface Group {
  * over a cap waits for the opening after it frees; callBy and the horizon bound it all.
  */
 export function planCampaigns(contacts: readonly ContactFacts[], s: PlanSettings): Plan {
-  const plan: Plan = { campaigns: [], later: { contacts: 0, windowFull: 0, frequencyCap: 0 }, skipped: {}, skips: [] };
+  const plan: Plan = {
+    campaigns: [],
+    later: { contacts: 0, windowFull: 0, frequencyCap: 0 },
+    skipped: {},
+    skips: [],
+  };
   const skip = (phone: string, reason: SkipReason) => {
     plan.skipped[reason] = (plan.skipped[reason] ?? 0) + 1;
     plan.skips.push({ phone, reason });

@@ -40,7 +40,11 @@ const washington: RuleSource = {
 export const US: RuleSet = {
   id: "us",
   country: "US",
-  national: { name: "United States (federal)", hours: [{ from: "08:00", to: "21:00", source: tcpa }], caps: [] },
+  national: {
+    name: "United States (federal)",
+    hours: [{ from: "08:00", to: "21:00", source: tcpa }],
+    caps: [],
+  },
   regions: {
     FL: {
       name: "Florida",

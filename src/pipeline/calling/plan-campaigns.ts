@@ -101,8 +101,11 @@ export function planCampaigns(contacts: readonly ContactFacts[], s: PlanSettings
   }
   const labels = new Set<string>();
   for (const group of groups.values()) {
-    const until = Math.min(start + s.horizonMs, s.callBy ?? Number.POSITIVE_INFINITY);
-    const openings = until > start ? openIntervals(group.rules.constraints, start, until) : [];
+    // Windows close with a margin; callBy cuts where it falls (no margin: it is not a window).
+    const callBy = s.callBy ?? Number.POSITIVE_INFINITY;
+    const openings = openIntervals(group.rules.constraints, start, start + s.horizonMs).filter(
+      ([opens]) => opens < callBy,
+    );
     const label = uniqueLabel(group, labels);
     fillOpenings(group, openings, label, s, plan, skip);
   }

@@ -48,7 +48,7 @@ export function zoneFromCell(text: string): string | undefined {
     .replace(/(standard|daylight)?time$/, "");
   const named = US_ZONE_WORDS[word];
   if (named) return named;
-  const abbreviation = /^([a-z]{1,2})(s|d)?t$/.exec(word)?.[1];
+  const abbreviation = /^([a-z]{1,2}?)(s|d)?t$/.exec(word)?.[1];
   const full = abbreviation ? US_ZONE_ABBREVIATIONS[abbreviation] : undefined;
   if (full) return US_ZONE_WORDS[full];
   return isTimeZone(t) ? t : undefined;

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { defineScript } from "../../lib/scripts.ts";
-import type { CapRule } from "./rules/index.ts";
 
 const WEEK_MS = 7 * 86_400_000;
 /** Calls older than the longest cap are dropped; the set lives a little longer than that. */
@@ -75,7 +74,7 @@ export function createCallFrequency(redis: RedisClient, keys: RedisKeys, o: { ke
       campaign: string,
       at: number,
       withinMs: number,
-      caps: readonly CapRule[],
+      caps: readonly { calls: number; perHours: number }[],
       force = false,
     ): Promise<Reservation> {
       const capArgs = caps.flatMap((c) => [c.calls, c.perHours * 3_600_000]);

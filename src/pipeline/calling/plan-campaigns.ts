@@ -50,6 +50,8 @@ export interface PlannedCampaign {
   expectedEndAt: number;
   /** 0 for its group's first opening, n for the n-th later one. */
   opening: number;
+  /** The caps its contacts are under, checked again when each is reserved. */
+  caps: { calls: number; perHours: number }[];
 }
 
 export interface Plan {
@@ -180,6 +182,7 @@ function campaignOf(
     callUntil,
     expectedEndAt: opens + Math.ceil(taken.length / pace) * 60_000,
     opening,
+    caps: group.rules.caps.map((c) => ({ calls: c.calls, perHours: c.perHours })),
   };
 }
 

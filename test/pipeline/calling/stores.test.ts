@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createCallFrequency } from "../../../src/pipeline/calling/call-frequency.ts";
 import { createPaceStore } from "../../../src/pipeline/calling/pace-store.ts";
+import type { Plan } from "../../../src/pipeline/calling/plan-campaigns.ts";
+import { planOnce } from "../../../src/pipeline/calling/plan-store.ts";
 import { RULE_SETS } from "../../../src/pipeline/calling/rules/index.ts";
 import { useRedis } from "../../support/redis.ts";
 
@@ -59,5 +61,28 @@ describe("call frequency store (real Redis)", () => {
     expect(learned).toBeGreaterThan(2.9);
     expect(learned).toBeLessThan(3.1);
     expect(await redis.pttl(k.pace("d1"))).toBeGreaterThan(0);
+  });
+
+  it("a file is planned once: a retry and a racing worker get the first plan", async () => {
+    const k = keys();
+    const planOf = (n: number): Plan => ({
+      campaigns: [],
+      later: { contacts: n, windowFull: n, frequencyCap: 0 },
+      skipped: {},
+      skips: [],
+    });
+    let made = 0;
+    const make = (n: number) => async () => {
+      made += 1;
+      return planOf(n);
+    };
+    const [a, b] = await Promise.all([
+      planOnce(redis, k, "job:sha:1", make(1)),
+      planOnce(redis, k, "job:sha:1", make(2)),
+    ]);
+    expect(b).toEqual(a);
+    expect(await planOnce(redis, k, "job:sha:1", make(3))).toEqual(a);
+    expect(made).toBeLessThanOrEqual(2);
+    expect(await redis.pttl(k.callingPlan("job:sha:1"))).toBeGreaterThan(0);
   });
 });

@@ -17,8 +17,12 @@ export interface FileFacts {
   contacts: ContactFacts[];
   /** Invalid rows by problem code (the first of each row), duplicates as `duplicate`. */
   invalid: Record<string, number>;
-  /** Every row that is not valid: line and code, for a report. */
+  /** Data rows read. */
   rows: number;
+  /** The line of each planned phone, for the error report. */
+  lines: Map<string, number>;
+  /** The file's headers (the error report's first columns). */
+  headers: string[];
 }
 
 /**
@@ -36,6 +40,7 @@ export async function gatherFacts(
   const reader = await ContactFileReader.open(path, ingestOptionsOf(def));
   const columns = locationColumns(reader.info.headers, def.calling?.location ?? {});
   const rows: { phone: string; hints: ReturnType<typeof locationOf> }[] = [];
+  const lines = new Map<string, number>();
   const invalid: Record<string, number> = {};
   let count = 0;
   for await (const row of reader) {
@@ -70,5 +75,5 @@ export async function gatherFacts(
       calls: calls.get(r.phone) ?? [],
     });
   }
-  return { contacts, invalid, rows: count };
+  return { contacts, invalid, rows: count, lines, headers: reader.info.headers };
 }

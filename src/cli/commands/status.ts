@@ -3,7 +3,7 @@ import { Command } from "commander";
 import { loadJobs } from "../../config/load-jobs.ts";
 import { listDaemons } from "../../daemon/presence.ts";
 import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
-import { createControls } from "../../pipeline/campaign/controls.ts";
+import { createControls } from "../../pipeline/stores/controls.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { withRedis } from "../with-redis.ts";
 

@@ -2,16 +2,16 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { appendToErrorReport } from "../../ingest/report-append.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import type { CallFrequency } from "../calling/call-frequency.ts";
 import { gatherFacts } from "../calling/gather-facts.ts";
-import type { PaceStore } from "../calling/pace-store.ts";
 import { type Plan, type PlannedCampaign, planCampaigns } from "../calling/plan-campaigns.ts";
 import { callByOf, dialerKeyOf, planSettingsOf } from "../calling/plan-settings.ts";
 import { planOnce } from "../calling/plan-store.ts";
 import { SKIP_MESSAGES } from "../calling/skip-reasons.ts";
-import type { CallHistory } from "./call-history.ts";
+import type { CallFrequency } from "../stores/call-frequency.ts";
+import type { CallHistory } from "../stores/call-history.ts";
+import type { PaceStore } from "../stores/pace-store.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
-import type { SuppressionList } from "./suppression.ts";
 
 export interface PlannedAudienceDeps {
   redis: RedisClient;

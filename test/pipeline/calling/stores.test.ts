@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { createCallFrequency } from "../../../src/pipeline/calling/call-frequency.ts";
-import { createPaceStore } from "../../../src/pipeline/calling/pace-store.ts";
 import type { Plan } from "../../../src/pipeline/calling/plan-campaigns.ts";
 import { planOnce } from "../../../src/pipeline/calling/plan-store.ts";
 import { RULE_SETS } from "../../../src/pipeline/calling/rules/index.ts";
+import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
+import { createPaceStore } from "../../../src/pipeline/stores/pace-store.ts";
 import { useRedis } from "../../support/redis.ts";
 
 const FLORIDA = RULE_SETS.us!.regions.FL!.caps;

@@ -1,6 +1,7 @@
 import type { Job } from "bullmq";
 import { countryOf } from "../config/ingest-options.ts";
 import { e164OfServicePhone } from "../lib/phone-e164.ts";
+import { capsFor } from "../pipeline/calling/plan-settings.ts";
 import { campaignKey, followUpCampaign } from "../pipeline/campaign/lifecycle.ts";
 import { type ContactToImport, importContacts } from "../pipeline/contacts/import-contacts.ts";
 import { resolveSegment } from "../pipeline/contacts/resolve-segment.ts";
@@ -62,9 +63,17 @@ export function createFollowUpProcessor(d: WorkDeps) {
       { lockMs: d.leaseMs, ownName: true },
     );
     let contacts = 0;
+    let capped = 0;
+    // Follow-ups are exempt from the cooldown, but they count as calls, and the caps hold for them.
+    const plannedAt = request.notBefore ?? d.now();
+    const key = campaignKey(request);
     async function* rows(): AsyncGenerator<ContactToImport> {
       for await (const batch of again()) {
         for (const r of batch) {
+          if ((await d.frequency.reserve(r.phone, key, plannedAt, 0, capsFor(def, r.phone), true)) !== "ok") {
+            capped += 1;
+            continue;
+          }
           const contact = {
             phone: r.phone,
             ...(r.first_name ? { first_name: r.first_name } : {}),
@@ -81,13 +90,8 @@ export function createFollowUpProcessor(d: WorkDeps) {
       owner: `${job.id}#${job.attemptsStarted}`,
       country: countryOf(def),
     });
-    // Follow-ups are exempt from the cooldown, but they count as calls.
-    const plannedAt = request.notBefore ?? d.now();
-    for await (const batch of again()) {
-      for (const r of batch) await d.history.reserve(r.phone, campaignKey(request), plannedAt, 0, true);
-    }
     await applyIntents([{ ...intent, request: { ...request, segmentId: segment.id } }], d);
-    d.logger.info({ campaign: info.id, attempt: info.attempt + 1, contacts }, "follow-up requested");
+    d.logger.info({ campaign: info.id, attempt: info.attempt + 1, contacts, capped }, "follow-up requested");
     return { contacts, created: counts.created, segmentId: segment.id };
   };
 }

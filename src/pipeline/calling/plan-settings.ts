@@ -1,5 +1,6 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
-import type { JobWindow } from "./effective-rules.ts";
+import { locateCallee } from "./callee-location.ts";
+import { effectiveRules, type JobWindow } from "./effective-rules.ts";
 import type { PlanSettings } from "./plan-campaigns.ts";
 import { type CapRule, customRuleSet, RULE_SETS, type RuleSet, type RuleSource } from "./rules/index.ts";
 
@@ -64,6 +65,16 @@ export function planSettingsOf(
     marginMs: (c?.marginMinutes ?? 15) * 60_000,
     horizonMs: (c?.horizonDays ?? 7) * 86_400_000,
   };
+}
+
+/** The caps one number is under in a job (none without `calling:`): follow-ups are held to them too. */
+export function capsFor(def: JobDefinition, phone: string): { calls: number; perHours: number }[] {
+  if (!def.calling) return [];
+  const s = planSettingsOf(def, 0, 0, undefined);
+  return effectiveRules(locateCallee(phone), s.ruleSets, {
+    fallbackTimezone: s.fallbackTimezone,
+    caps: s.caps,
+  }).caps.map((c) => ({ calls: c.calls, perHours: c.perHours }));
 }
 
 /** The key a dialer's pace is learned under: its id, or its resource's name. */

@@ -78,13 +78,17 @@ describe("vcw preview and the daemon agree on a mixed file", () => {
     mkdirSync(inbox, { recursive: true });
     copyFileSync(MIXED, join(inbox, "mixed.csv"));
     const summary = await waitFor(() => summaryOf(inbox, "mixed.csv"), 60_000);
-    const made = await waitFor(async () => {
-      const all = (await t.client.campaigns.list()).filter((c) =>
-        c.campaigns_name?.startsWith(`mixed-${tag} `),
-      );
-      return all.length === preview.campaigns.length ? all : undefined;
-    }, 60_000);
-
+    const labels = (names: string[]) => names.map((n) => /\[(.*)\]$/.exec(n)?.[1]).sort();
+    const mine = async () =>
+      (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(`mixed-${tag} `));
+    await waitFor(
+      async () => ((await mine()).length >= preview.campaigns.length ? true : undefined),
+      60_000,
+    ).catch(() => undefined);
+    const made = await mine();
+    expect(labels(made.map((c) => c.campaigns_name!))).toEqual(
+      labels(preview.campaigns.map((c) => `[${c.label}]`)),
+    );
     const store = createCampaignStore(redis, redisKeys(settings.prefix.value));
     for (const p of preview.campaigns) {
       const campaign = made.find((c) => c.campaigns_name!.endsWith(`[${p.label}]`));
@@ -106,5 +110,5 @@ describe("vcw preview and the daemon agree on a mixed file", () => {
     // Every skip is in the summary with its reason, as the preview counted it (invalid rows by code).
     const skipped = { ...summary.totals.codes, ...(summary.audience as { skipped?: object }).skipped };
     expect(skipped).toMatchObject(preview.skipped);
-  });
+  }, 150_000);
 });

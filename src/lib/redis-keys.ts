@@ -28,6 +28,8 @@ export function redisKeys(prefix: string) {
       /** Changed records of a poll too large to keep in memory, until they are written. */
       staged: (id: string) => `${campaign(id)}:staged`,
       pollLock: (id: string) => `${campaign(id)}:poll-lock`,
+      /** The trace context the campaign was created in (only with traces on): its polls join that trace. */
+      trace: (id: string) => `${campaign(id)}:trace`,
     },
     /** Campaigns of a job: all, and those still polled. */
     campaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:all`,

@@ -4,6 +4,7 @@ import { dialerKeyOf } from "../pipeline/calling/plan-settings.ts";
 import { afterPoll } from "../pipeline/campaign/lifecycle.ts";
 import { nextPollAt } from "../pipeline/results/poll-cadence.ts";
 import { pollCampaign } from "../pipeline/results/poll-campaign.ts";
+import { inCampaignTrace } from "../telemetry/campaign-trace.ts";
 import { applyIntents } from "./intents.ts";
 import type { PollJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
@@ -17,7 +18,15 @@ export const POLL_CONCURRENCY = 16;
 
 /** Polls one campaign; what follows its end (summaries, a follow-up) is the lifecycle's decision. */
 export function createPollProcessor(d: WorkDeps) {
-  return async function processPoll(job: Job<PollJobData>) {
+  // Each poll joins the trace its campaign was created in (the tick that enqueued it is linked).
+  return (job: Job<PollJobData>) =>
+    inCampaignTrace(d.redis, d.keys, job.data.campaignId, "vcw.poll", POLL_SPAN(job), async (span) => {
+      const outcome = await processPoll(job);
+      span?.setAttributes({ "vcw.poll.changed": outcome.changed, "vcw.poll.state": outcome.state });
+      return outcome;
+    });
+
+  async function processPoll(job: Job<PollJobData>) {
     const { campaignId } = job.data;
     const def = jobOf(d, job.data.job);
     const outcome = await pollCampaign(campaignId, {
@@ -75,5 +84,9 @@ export function createPollProcessor(d: WorkDeps) {
       );
     }
     return outcome;
-  };
+  }
 }
+
+const POLL_SPAN = (job: Job<PollJobData>) => ({
+  attributes: { "vcw.job": job.data.job, "vcw.campaign.id": job.data.campaignId },
+});

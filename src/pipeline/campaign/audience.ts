@@ -5,8 +5,7 @@ import { ContactFileReader } from "../../ingest/reader.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
-import { type ContactToImport, importContacts } from "../contacts/import-contacts.ts";
-import { resolveSegment } from "../contacts/resolve-segment.ts";
+import type { ContactToImport } from "../contacts/import-contacts.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
@@ -14,6 +13,7 @@ import type { SuppressionList } from "../stores/suppression.ts";
 import { calleeZone } from "./callee-zone.ts";
 import { campaignName, scheduledAtFor } from "./create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
+import { fileIntoOwnSegment } from "./own-segment.ts";
 import { type PlannedReport, plannedAudiencesOf } from "./planned-audiences.ts";
 
 export interface AudienceDeps {
@@ -157,21 +157,13 @@ async function fileInOwnSegment(
   request: CampaignRequest,
   phones: ReadonlySet<string>,
 ): Promise<string> {
-  const segment = await resolveSegment(
-    d.client,
-    d.redis,
-    d.keys,
+  const { segmentId } = await fileIntoOwnSegment(
     { name: request.name, description: `Contacts of ${f.original} called by campaign ${request.name}` },
-    { lockMs: d.leaseMs, ownName: true },
+    rowsOf(def, f.path, phones),
+    { owner: `audience-${campaignKey(request)}`, country: countryOf(def) },
+    d,
   );
-  await importContacts(rowsOf(def, f.path, phones), {
-    client: d.client,
-    ledger: d.ledger,
-    segmentId: segment.id,
-    owner: `audience-${campaignKey(request)}`,
-    country: countryOf(def),
-  });
-  return segment.id;
+  return segmentId;
 }
 
 /** The file's valid rows whose phone is in `phones`, each phone once, read again from the file. */

@@ -201,6 +201,8 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
     },
 
     activeOf: (job: string) => redis.smembers(active(job)),
+    /** The ids the job's index lists, as they are (some may have expired: `get` says so). */
+    idsOf: (job: string) => redis.smembers(all(job)),
     /** Every campaign of a job still kept; those whose data expired are dropped from the index. */
     async allOf(job: string): Promise<string[]> {
       const ids = await redis.smembers(all(job));

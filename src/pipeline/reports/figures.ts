@@ -118,8 +118,9 @@ export class PeriodFigures {
     // Calling rules' other reasons (frequency_cap, outside_hours, call_by_passed), summed by reason.
     for (const [reason, n] of Object.entries(f.notCalled?.byReason ?? {})) {
       if (reason === "opted_out" || reason === "recently_called") continue;
-      const byReason = (files.notCalled.byReason ??= {});
+      const byReason = files.notCalled.byReason ?? {};
       byReason[reason] = (byReason[reason] ?? 0) + n;
+      files.notCalled.byReason = byReason;
     }
   }
 

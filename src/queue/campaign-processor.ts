@@ -52,19 +52,8 @@ async function processCampaign(
       now: job.timestamp,
       attempt: data.attempt,
     });
-  const planned = plannedStart(
-    data,
-    Math.max(now, data.notBefore ?? now),
-    (def.calling?.marginMinutes ?? 15) * 60_000,
-  );
-  if (planned?.kind === "too-late") {
-    // Never called late: a campaign (a follow-up, one created after a long outage) past callBy or any opening.
-    d.logger.warn(
-      { job: data.job, name, reason: planned.reason },
-      "campaign not made: no opening left for it",
-    );
-    return { tooLate: planned.reason };
-  }
+  const planned = plannedStart(data, Math.max(now, data.notBefore ?? now), marginMsOf(def));
+  if (planned?.kind === "too-late") return tooLate(d, data, planned.reason);
   const scheduledAt = planned
     ? new Date(planned.scheduledAt).toISOString()
     : scheduledAtFor(c.start, now, data.notBefore ?? now, data.zone);
@@ -155,4 +144,13 @@ function plannedInfo(data: CampaignRequest, planned: ReturnType<typeof plannedSt
       ? { callUntil: planned.callUntil, expectedEndAt: planned.expectedEndAt }
       : {}),
   };
+}
+
+const marginMsOf = (def: { calling?: { marginMinutes: number } | undefined }) =>
+  (def.calling?.marginMinutes ?? 15) * 60_000;
+
+/** Never called late: a campaign (a follow-up, one created after a long outage) past callBy or any opening. */
+function tooLate(d: WorkDeps, data: CampaignRequest, reason: string): { tooLate: string } {
+  d.logger.warn({ job: data.job, name: data.name, reason }, "campaign not made: no opening left for it");
+  return { tooLate: reason };
 }

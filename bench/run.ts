@@ -14,6 +14,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   workbooks: () => import("./workbooks.ts"),
   report: () => import("./report.ts"),
   calling: () => import("./calling.ts"),
+  chaos: () => import("./chaos.ts"),
   traces: () => import("./traces.ts"),
 };
 

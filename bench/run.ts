@@ -13,6 +13,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   requests: () => import("./contact-requests.ts"),
   workbooks: () => import("./workbooks.ts"),
   report: () => import("./report.ts"),
+  calling: () => import("./calling.ts"),
   chaos: () => import("./chaos.ts"),
   traces: () => import("./traces.ts"),
   suppress: () => import("./suppress.ts"),

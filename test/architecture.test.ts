@@ -66,10 +66,12 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
   stores: [],
   contacts: ["stores", "create-once.ts", "name-pattern.ts", "errors.ts"],
   import: ["contacts", "stores", "name-pattern.ts", "errors.ts"],
+  /** Calling rules and the planner (issue 20): pure, with its stores below it. */
+  calling: ["stores"],
   /** results/model.ts re-exports the reports' model type (one exception, a type). */
   results: ["stores", "contacts", "reports/model.ts", "create-once.ts", "errors.ts", "name-pattern.ts"],
   reports: ["results", "errors.ts"],
-  campaign: ["stores", "contacts", "results", "create-once.ts", "errors.ts", "name-pattern.ts"],
+  campaign: ["stores", "contacts", "results", "calling", "create-once.ts", "errors.ts", "name-pattern.ts"],
   resources: ["campaign", "results", "create-once.ts", "errors.ts", "name-pattern.ts"],
   files: ["import", "campaign", "contacts", "stores", "errors.ts"],
 };

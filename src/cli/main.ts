@@ -10,6 +10,7 @@ import { cancelCommand, pauseCommands } from "./commands/controls.ts";
 import { demoCommand } from "./commands/demo.ts";
 import { importCommand } from "./commands/import.ts";
 import { jobsCommand } from "./commands/jobs.ts";
+import { previewCommand } from "./commands/preview.ts";
 import { reportCommand } from "./commands/report.ts";
 import { retryCommand } from "./commands/retry.ts";
 import { simulatorCommand } from "./commands/simulator.ts";
@@ -43,7 +44,8 @@ export function buildProgram(): Command {
     .addCommand(validateCommand())
     .addCommand(jobsCommand())
     .addCommand(applyCommand())
-    .addCommand(callCommand());
+    .addCommand(callCommand())
+    .addCommand(previewCommand());
   program.addCommand(completionCommand(program));
   withExitOverride(program);
   return program;

@@ -72,6 +72,83 @@ const Start = z.union(
   { error: "must be asap, { at: ISO date-time } or { window: { days, from, to, timezone } }" },
 );
 
+/** Rule sets a job may name (`src/pipeline/calling/rules/`; a test keeps the lists equal). */
+export const CALLING_RULE_SETS = ["us", "gb", "custom"] as const;
+
+const callsPerNumber = z.number().int().min(1).optional();
+
+/** Calling rules where the callee is: rule sets, caps, callBy, location columns, sizing. */
+const CallingSchema = z
+  .strictObject({
+    rules: z
+      .array(z.enum(CALLING_RULE_SETS, { error: `must be one of ${CALLING_RULE_SETS.join(", ")}` }))
+      .default([])
+      .meta({
+        description:
+          "Rule sets of the callee's location (docs/compliance.md): us (federal hours, state overrides), gb, custom (calling.custom). They intersect the campaign's window: narrow, never widen.",
+      }),
+    custom: z
+      .strictObject({
+        days: z.array(z.enum(WEEKDAYS)).min(1).optional(),
+        from: clock.optional(),
+        to: clock.optional(),
+        per24h: callsPerNumber,
+        per7d: callsPerNumber,
+      })
+      .refine((c) => (c.from === undefined) === (c.to === undefined), {
+        message: "from and to go together",
+        path: ["to"],
+      })
+      .refine((c) => c.from === undefined || c.to === undefined || c.from < c.to, {
+        message: "from must be before to",
+        path: ["to"],
+      })
+      .optional()
+      .meta({ description: "The rules of `custom`: local hours at the callee's location, and caps." }),
+    caps: z.strictObject({ per24h: callsPerNumber, per7d: callsPerNumber }).default({}).meta({
+      description:
+        "At most N calls per number per rolling 24 hours / 7 days, across all jobs and campaigns, follow-ups counted (the tightest of these and the rule sets' wins).",
+    }),
+    callBy: z
+      .union([z.iso.datetime({ offset: true }), z.string().regex(/^\d+(h|d)$/)], {
+        error: "must be an ISO 8601 date-time with offset, or an age such as 72h or 3d",
+      })
+      .optional()
+      .meta({
+        description:
+          "How long a file's contacts stay callable: a date-time, or an age from the file's admission (72h, 3d). Those not called by then are dropped (call_by_passed), never called late.",
+      }),
+    location: z
+      .strictObject({
+        timezone: z.string().min(1).optional(),
+        region: z.string().min(1).optional(),
+      })
+      .default({})
+      .meta({
+        description:
+          "Headers of the columns saying where a contact is (time zone; state or region). Default: found by name (Time Zone, State, Mailing State, Address: Region, Province...).",
+      }),
+    marginMinutes: z.number().min(0).default(15).meta({
+      description: "A campaign is sized to end this long before its window closes.",
+    }),
+    callsPerMinute: z.number().positive().default(1).meta({
+      description:
+        "Calls ending per minute on the job's dialer until vcw has learned its pace from polls (conservative).",
+    }),
+    disclosure: DisclosureDefinition.prefault({}).meta({
+      description: "The disclosure the job's assistant must make (vcw jobs check; docs/compliance.md).",
+    }),
+    horizonDays: z.number().int().min(1).max(14).default(7).meta({
+      description:
+        "How many days ahead campaigns are planned; contacts that fit in none are skipped (outside_hours).",
+    }),
+  })
+  .optional()
+  .meta({
+    description:
+      "Calling rules where the callee is (docs/compliance.md); a calling block turns on the planner (vcw preview shows its plan).",
+  });
+
 const statusList = z.array(z.string().min(1)).min(1);
 
 /** What a scheduled report covers. */
@@ -189,6 +266,7 @@ export const JobDefinition = z
       })
       .optional()
       .meta({ description: "A campaign per imported file, created once its contacts are in." }),
+    calling: CallingSchema,
     polling: z
       .strictObject({
         schedule: cronExpression.default("*/1 * * * *").meta({ description: "When audiences are polled." }),
@@ -283,10 +361,6 @@ export const JobDefinition = z
         description:
           "Scheduled reports of the job's period: totals, rates, charts and the change from the period before. A tick missed while no daemon ran is sent once at the next start.",
       }),
-    calling: z
-      .strictObject({ disclosure: DisclosureDefinition.prefault({}) })
-      .optional()
-      .meta({ description: "Calling rules: the disclosure the job's assistant must make." }),
   })
   .refine(
     (d) =>

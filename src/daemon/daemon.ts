@@ -227,6 +227,8 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     store: services.store,
     suppression: services.suppression,
     history: services.history,
+    frequency: services.frequency,
+    pace: services.pace,
     controls: services.controls,
     registry: services.registry,
     imports: services.imports,

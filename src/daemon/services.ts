@@ -12,9 +12,11 @@ import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shar
 import { type ContactLedger, createContactLedger } from "../pipeline/contacts/contact-ledger.ts";
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
+import { type CallFrequency, createCallFrequency } from "../pipeline/stores/call-frequency.ts";
 import { type CallHistory, createCallHistory } from "../pipeline/stores/call-history.ts";
 import { type Controls, createControls } from "../pipeline/stores/controls.ts";
 import { expiredText } from "../pipeline/stores/dnc/list-facts.ts";
+import { createPaceStore, type PaceStore } from "../pipeline/stores/pace-store.ts";
 import { createSuppressionList, type SuppressionList } from "../pipeline/stores/suppression.ts";
 import { startSimulator } from "../simulator/server.ts";
 import { withRequestSpans } from "../telemetry/request-spans.ts";
@@ -36,6 +38,10 @@ export interface Services {
   store: CampaignStore;
   suppression: SuppressionList;
   history: CallHistory;
+  /** Calls per number for the frequency caps, beside the history (calling rules). */
+  frequency: CallFrequency;
+  /** The pace learned of each dialer from polls. */
+  pace: PaceStore;
   controls: Controls;
   imports: ImportUseCase;
   /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
@@ -136,7 +142,8 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       0,
       ...[...jobs.values()].map((j) => j.contacts.recallAfterDays * 86_400_000),
     );
-    const history = createCallHistory(redis, keys, { keepMs: Math.max(retentionMsOf(s), longestRecall) });
+    const keepMs = Math.max(retentionMsOf(s), longestRecall);
+    const history = createCallHistory(redis, keys, { keepMs });
     return {
       redis,
       redisTarget: redisAt.target,
@@ -150,6 +157,8 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       store: createCampaignStore(redis, keys, { retentionMs: retentionMsOf(s) }),
       suppression,
       history,
+      frequency: createCallFrequency(redis, keys, { keepMs }),
+      pace: createPaceStore(redis, keys),
       controls: createControls(redis, keys),
       ledger,
       imports: createImportUseCase({

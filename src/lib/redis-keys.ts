@@ -44,6 +44,12 @@ export function redisKeys(prefix: string) {
     reportLastRun: (job: string, report: number) => `${prefix}:campaigns:{${job}}:report:${report}:last`,
     /** One number's call history: when it was last called, by which campaign, and how it went. */
     calls: (phone: string) => `${prefix}:calls:{${phone}}`,
+    /** One number's calls by campaign (a sorted set by planned time), for the frequency caps: its tag is calls(phone)'s. */
+    callTimes: (phone: string) => `${prefix}:calls:{${phone}}:times`,
+    /** The pace learned of one dialer: calls ending per minute while its campaigns run. */
+    pace: (dialer: string) => `${prefix}:pace:{${dialer}}`,
+    /** The calling plan made once for one imported file (its identity), reused by a retry. */
+    callingPlan: (file: string) => `${prefix}:plan:{${file}}`,
     /** Jobs paused by the operator, and campaigns canceled before they were created. */
     paused: `${prefix}:paused`,
     canceled: `${prefix}:canceled`,

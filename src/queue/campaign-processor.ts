@@ -1,4 +1,5 @@
 import type { Job } from "bullmq";
+import { plannedStart } from "../pipeline/calling/planned-start.ts";
 import {
   type CampaignCreateOptions,
   campaignCreateKeys,
@@ -6,7 +7,7 @@ import {
   createCampaignOnce,
   scheduledAtFor,
 } from "../pipeline/campaign/create-campaign.ts";
-import { campaignKey } from "../pipeline/campaign/lifecycle.ts";
+import { type CampaignRequest, campaignKey } from "../pipeline/campaign/lifecycle.ts";
 import { createState, lookAgainAfterMs } from "../pipeline/create-once.ts";
 import { CreateCanceledError, CreateUnresolvedError } from "../pipeline/errors.ts";
 import { campaignRecords } from "../pipeline/resources/campaign-records.ts";
@@ -27,7 +28,7 @@ async function processCampaign(
   d: WorkDeps,
   job: Job<CampaignJobData>,
   token?: string,
-): Promise<{ id: string; created: boolean } | { canceled: true }> {
+): Promise<{ id: string; created: boolean } | { canceled: true } | { tooLate: string }> {
   const data = job.data;
   const def = jobOf(d, data.job);
   const key = campaignKey(data);
@@ -51,7 +52,11 @@ async function processCampaign(
       now: job.timestamp,
       attempt: data.attempt,
     });
-  const scheduledAt = scheduledAtFor(c.start, now, data.notBefore ?? now, data.zone);
+  const planned = plannedStart(data, Math.max(now, data.notBefore ?? now), marginMsOf(def));
+  if (planned?.kind === "too-late") return tooLate(d, data, planned.reason);
+  const scheduledAt = planned
+    ? new Date(planned.scheduledAt).toISOString()
+    : scheduledAtFor(c.start, now, data.notBefore ?? now, data.zone);
   const using = await campaignRecords(d, def, key, now);
   const result = await createOrLookUp(d, job, token, {
     campaigns_name: name,
@@ -75,6 +80,7 @@ async function processCampaign(
     attempt: data.attempt,
     ...(data.zone ? { zone: data.zone } : {}),
     followUps: [],
+    ...plannedInfo(data, planned),
   };
   await d.store.register(info, now);
   await rememberCampaignTrace(d.redis, d.keys, result.id, d.retentionMs);
@@ -125,4 +131,26 @@ async function createOrLookUp(
 function canceledNow(d: WorkDeps, data: CampaignJobData): { canceled: true } {
   d.logger.info({ job: data.job, name: data.name }, "campaign canceled before it was created");
   return { canceled: true };
+}
+
+/** What a campaign made under calling rules keeps of its plan, for the poll, `vcw stop` and reports. */
+function plannedInfo(data: CampaignRequest, planned: ReturnType<typeof plannedStart>): Partial<CampaignInfo> {
+  return {
+    ...(data.slot ? { slot: data.slot } : {}),
+    ...(data.region ? { region: data.region } : {}),
+    ...(data.hours ? { hours: data.hours } : {}),
+    ...(data.callBy !== undefined ? { callBy: data.callBy } : {}),
+    ...(planned?.kind === "start"
+      ? { callUntil: planned.callUntil, expectedEndAt: planned.expectedEndAt }
+      : {}),
+  };
+}
+
+const marginMsOf = (def: { calling?: { marginMinutes: number } | undefined }) =>
+  (def.calling?.marginMinutes ?? 15) * 60_000;
+
+/** Never called late: a campaign (a follow-up, one created after a long outage) past callBy or any opening. */
+function tooLate(d: WorkDeps, data: CampaignRequest, reason: string): { tooLate: string } {
+  d.logger.warn({ job: data.job, name: data.name, reason }, "campaign not made: no opening left for it");
+  return { tooLate: reason };
 }

@@ -12,9 +12,16 @@ export const idPart = (text: string) => text.replace(/[^A-Za-z0-9_.-]/g, "_");
 export const importJobId = (job: string, sha256: string, gen: number) =>
   `import-${idPart(job)}-${sha256.slice(0, 16)}-${gen}`;
 
-/** One campaign per file content, generation, attempt (0, then each follow-up) and callee zone. */
-export const campaignJobId = (r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone">) =>
-  `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${r.zone ? `-${idPart(r.zone)}` : ""}`;
+/**
+ * One campaign per file content, generation, attempt (0, then each follow-up) and callee zone, or
+ * under calling rules its plan's label (several may share a zone: Florida's hours and New York's).
+ */
+export const campaignJobId = (
+  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot">,
+) => {
+  const group = r.slot ? `-plan-${idPart(r.slot)}` : r.zone ? `-${idPart(r.zone)}` : "";
+  return `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${group}`;
+};
 
 /**
  * One poll per campaign at a time: a tick finding the last poll still waiting adds none (poll

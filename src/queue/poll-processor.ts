@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
 import { countryOf } from "../config/ingest-options.ts";
+import { dialerKeyOf } from "../pipeline/calling/plan-settings.ts";
 import { afterPoll } from "../pipeline/campaign/lifecycle.ts";
 import { nextPollAt } from "../pipeline/results/poll-cadence.ts";
 import { pollCampaign } from "../pipeline/results/poll-campaign.ts";
@@ -42,6 +43,13 @@ export function createPollProcessor(d: WorkDeps) {
       country: countryOf(def),
       inFlight: def.polling.inFlight,
     });
+    if (outcome.calls && outcome.changed > 0)
+      await d.pace.observe(dialerKeyOf(def), {
+        campaignId,
+        ...outcome.calls,
+        version: outcome.version,
+        now: d.now(),
+      });
     if (outcome.pace) {
       // A poll enqueued by an older version has no tick: it counts from now, a minute apart.
       const at = d.now();

@@ -8,8 +8,10 @@ import type { RedisKeys } from "../lib/redis-keys.ts";
 import type { ContactLedger } from "../pipeline/contacts/contact-ledger.ts";
 import type { ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { CallFrequency } from "../pipeline/stores/call-frequency.ts";
 import type { CallHistory } from "../pipeline/stores/call-history.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
+import type { PaceStore } from "../pipeline/stores/pace-store.ts";
 import type { SuppressionList } from "../pipeline/stores/suppression.ts";
 import { NotDefinedHereError } from "./errors.ts";
 import type { Queues } from "./queues.ts";
@@ -25,6 +27,8 @@ export interface WorkDeps {
   store: CampaignStore;
   suppression: SuppressionList;
   history: CallHistory;
+  frequency: CallFrequency;
+  pace: PaceStore;
   controls: Controls;
   /** How often a paused job's files and campaigns look again whether it was resumed. */
   pausedRetryMs?: number;

@@ -5,13 +5,16 @@ import { ContactFileReader } from "../../ingest/reader.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
-import { type ContactToImport, importContacts } from "../contacts/import-contacts.ts";
-import { resolveSegment } from "../contacts/resolve-segment.ts";
+import type { ContactToImport } from "../contacts/import-contacts.ts";
+import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
+import type { PaceStore } from "../stores/pace-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { calleeZone } from "./callee-zone.ts";
 import { campaignName, scheduledAtFor } from "./create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
+import { fileIntoOwnSegment } from "./own-segment.ts";
+import { type PlannedReport, plannedAudiencesOf } from "./planned-audiences.ts";
 
 export interface AudienceDeps {
   client: Client;
@@ -22,6 +25,9 @@ export interface AudienceDeps {
   ledger: ContactLedger;
   suppression: SuppressionList;
   history: CallHistory;
+  /** Calling rules (`calling:`): the caps' store and the dialers' learned pace. */
+  frequency: CallFrequency;
+  pace: PaceStore;
 }
 
 /** An imported file, as its campaigns need it. */
@@ -51,7 +57,19 @@ export interface AudienceReport {
   doNotCall?: number;
   recentlyCalled: number;
   /** One campaign per zone (one with no zone unless the window says `timezone: callee`). */
-  campaigns: { zone?: string; name: string; contacts: number; scheduledAt: string }[];
+  campaigns: {
+    zone?: string;
+    name: string;
+    contacts: number;
+    scheduledAt: string;
+    region?: string;
+    expectedEndAt?: string;
+    callUntil?: string;
+  }[];
+  /** Under calling rules: the contacts set aside by the plan, by reason (`vcw preview` shows the same). */
+  skipped?: PlannedReport["skipped"];
+  /** Under calling rules: contacts planned at later openings. */
+  later?: PlannedReport["later"];
 }
 
 /**
@@ -92,6 +110,14 @@ export async function audiencesOf(
 
   const created = await d.ledger.createdBy(f.segmentId, f.creator);
   report.new = created.length;
+  const fileContacts = (request: CampaignRequest, phones: ReadonlySet<string>) =>
+    fileInOwnSegment(def, f, d, request, phones);
+  if (def.calling) {
+    const planned = await plannedAudiencesOf(def, f, created, d, now, fileContacts, name);
+    report.optedOut = planned.report.skipped.opted_out ?? 0;
+    report.recentlyCalled = planned.report.skipped.recently_called ?? 0;
+    return { requests: planned.requests, report: { ...report, ...planned.report } };
+  }
   // Right before the campaigns are made: suppressed since the import, a do-not-call list too.
   const [optedOut, listed] = await Promise.all([
     d.suppression.optedOut(created),
@@ -120,21 +146,7 @@ export async function audiencesOf(
       else report.recentlyCalled += 1;
     }
     if (callable.size === 0) continue;
-    const segment = await resolveSegment(
-      d.client,
-      d.redis,
-      d.keys,
-      { name: request.name, description: `Contacts of ${f.original} called by campaign ${request.name}` },
-      { lockMs: d.leaseMs, ownName: true },
-    );
-    await importContacts(rowsOf(def, f.path, callable), {
-      client: d.client,
-      ledger: d.ledger,
-      segmentId: segment.id,
-      owner: `audience-${key}`,
-      country: countryOf(def),
-    });
-    requests.push({ ...request, segmentId: segment.id });
+    requests.push({ ...request, segmentId: await fileContacts(request, callable) });
     report.campaigns.push({
       ...(zone ? { zone } : {}),
       name: request.name,
@@ -143,6 +155,23 @@ export async function audiencesOf(
     });
   }
   return { requests, report };
+}
+
+/** A campaign's contacts, read again from the file, into a segment of its own named like it: its id. */
+async function fileInOwnSegment(
+  def: JobDefinition,
+  f: ImportedFileRef,
+  d: AudienceDeps,
+  request: CampaignRequest,
+  phones: ReadonlySet<string>,
+): Promise<string> {
+  const { segmentId } = await fileIntoOwnSegment(
+    { name: request.name, description: `Contacts of ${f.original} called by campaign ${request.name}` },
+    rowsOf(def, f.path, phones),
+    { owner: `audience-${campaignKey(request)}`, country: countryOf(def) },
+    d,
+  );
+  return segmentId;
 }
 
 /** The file's valid rows whose phone is in `phones`, each phone once, read again from the file. */

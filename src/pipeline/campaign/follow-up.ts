@@ -1,11 +1,12 @@
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { e164OfServicePhone } from "../../lib/phone-e164.ts";
+import { capsFor } from "../calling/plan-settings.ts";
 import type { ContactToImport } from "../contacts/import-contacts.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
 import { FingerprintIndex } from "../results/fingerprint-index.ts";
 import type { ResultRecord } from "../results/model.ts";
-import type { CallHistory } from "../stores/call-history.ts";
+import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { campaignKey, followUpCampaign, type Intent } from "./lifecycle.ts";
 import { fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
@@ -13,7 +14,8 @@ import { fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
 export interface FollowUpDeps extends OwnSegmentDeps {
   store: Pick<CampaignStore, "get" | "allRecords">;
   suppression: Pick<SuppressionList, "which">;
-  history: Pick<CallHistory, "reserve">;
+  /** Reservations: the cooldown waived, the caps held (calling rules), each counted as a call. */
+  frequency: Pick<CallFrequency, "reserve">;
   now: () => number;
 }
 
@@ -33,7 +35,7 @@ const BATCH = 500;
 /**
  * The follow-up of a finished campaign: its contacts whose result means "try again" (suppressed ones
  * left out) filed into a segment of the follow-up's own, exactly once through the ledger, their
- * numbers reserved in the call history (follow-ups are exempt from the cooldown but count as calls),
+ * numbers reserved first (exempt from the cooldown, held to the caps of calling rules, counted as calls),
  * and the follow-up campaign to ask for, no earlier than the job's spacing after the first one ended.
  */
 export async function followUpOf(
@@ -50,9 +52,15 @@ export async function followUpOf(
   const intent = followUpCampaign(def, stored.info, "", stored.lastChangeAt);
   const request = intent.request;
   let contacts = 0;
+  const plannedAt = request.notBefore ?? d.now();
+  const key = campaignKey(request);
+  // Reserved before it is filed: a number over a cap is not called again (a retry finds it reserved).
   async function* rows(): AsyncGenerator<ContactToImport> {
     for await (const batch of again()) {
-      for (const r of batch) yield { phone: r.phone, index: contacts++, contact: contactOf(r) };
+      for (const r of batch) {
+        const reserved = await d.frequency.reserve(r.phone, key, plannedAt, 0, capsFor(def, r.phone), true);
+        if (reserved === "ok") yield { phone: r.phone, index: contacts++, contact: contactOf(r) };
+      }
     }
   }
   const { segmentId, counts } = await fileIntoOwnSegment(
@@ -61,10 +69,6 @@ export async function followUpOf(
     { owner, country: countryOf(def) },
     d,
   );
-  const plannedAt = request.notBefore ?? d.now();
-  for await (const batch of again()) {
-    for (const r of batch) await d.history.reserve(r.phone, campaignKey(request), plannedAt, 0, true);
-  }
   return {
     kind: "requested",
     intent: { ...intent, request: { ...request, segmentId } },

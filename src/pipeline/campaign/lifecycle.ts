@@ -1,4 +1,5 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
+import type { HoursConstraint } from "../calling/calling-hours.ts";
 import type { CampaignInfo, CampaignSummary } from "../results/model.ts";
 import type { PollOutcome } from "../results/poll-campaign.ts";
 
@@ -25,6 +26,15 @@ export interface CampaignRequest {
   parentId?: string;
   /** Earliest start (epoch ms): follow-up spacing. */
   notBefore?: number;
+  /** Under calling rules: the campaign's label within its file (its identity, with the file). */
+  slot?: string;
+  region?: string;
+  /** Under calling rules: its plan (pipeline/calling/planned-start.ts decides the start at creation). */
+  scheduledAt?: number;
+  callUntil?: number;
+  expectedEndAt?: number;
+  hours?: readonly HoursConstraint[];
+  callBy?: number;
 }
 
 export type Intent =
@@ -33,8 +43,9 @@ export type Intent =
   | { kind: "follow-up"; job: string; campaignId: string };
 
 /** The identity of a campaign across retries, crashes and workers (its create-once memo). */
-export const campaignKey = (r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone">) =>
-  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.zone ? `:${r.zone}` : ""}`;
+export const campaignKey = (
+  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot">,
+) => `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}`;
 
 /** After a poll: on the campaign's end, its final (or stuck) summary, and a follow-up if one is due. */
 export function afterPoll(def: JobDefinition, info: CampaignInfo, outcome: PollOutcome): Intent[] {
@@ -70,8 +81,19 @@ export function followUpCampaign(
       attempt: parent.attempt + 1,
       name: `${parent.name.replace(/ follow-up \d+$/, "")} follow-up ${parent.attempt + 1}`,
       ...(parent.zone ? { zone: parent.zone } : {}),
+      ...plannedOf(parent),
       parentId: parent.id,
       notBefore: parentEndedAt + (def.followUps?.spacingMinutes ?? 0) * 60_000,
     },
+  };
+}
+
+/** What a follow-up keeps of a planned parent: its label, region, window and callBy (not its times). */
+function plannedOf(parent: CampaignInfo): Partial<CampaignRequest> {
+  return {
+    ...(parent.slot ? { slot: parent.slot } : {}),
+    ...(parent.region ? { region: parent.region } : {}),
+    ...(parent.hours ? { hours: parent.hours as readonly HoursConstraint[] } : {}),
+    ...(parent.callBy !== undefined ? { callBy: parent.callBy } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { type DropFolder, settleFile } from "../../inbox/drop-folder.ts";
 import type { FileRegistry } from "../../inbox/file-registry.ts";
+import { fileExists } from "../../lib/file-exists.ts";
 import { type AudienceDeps, type AudienceReport, audiencesOf } from "../campaign/audience.ts";
 import type { Intent } from "../campaign/lifecycle.ts";
 import { contactsIn, fileIdentity } from "../import/import-use-case.ts";
@@ -71,8 +72,12 @@ export async function settleImported(
   d: SettleDeps,
 ): Promise<ImportSummary> {
   if (summary.sha256 !== f.sha256) await d.registry.markDone(f.job, summary.sha256, f.file);
-  summary.audience = await requestCampaigns(def, f, summary, join(folder.processing, f.file), d);
-  await settleFile(folder, f.file, "done", summary, errorsFile);
+  const at = join(folder.processing, f.file);
+  summary.audience = await requestCampaigns(def, f, summary, at, d);
+  // The calling plan may have written the report of a file whose rows were all good.
+  const errors = errorsFile ?? ((await fileExists(`${at}.errors.csv`)) ? `${at}.errors.csv` : undefined);
+  if (errors && !summary.errorsFile) summary.errorsFile = join(folder.done, `${f.file}.errors.csv`);
+  await settleFile(folder, f.file, "done", summary, errors);
   await d.registry.settle(f.job, f.sha256, "done");
   return summary;
 }

@@ -26,7 +26,7 @@ export interface FileFact {
     codes: Record<string, number>;
   };
   created?: number;
-  notCalled?: { optedOut: number; recentlyCalled: number };
+  notCalled?: { optedOut: number; recentlyCalled: number; byReason?: Record<string, number> };
   reason?: string;
 }
 
@@ -121,6 +121,13 @@ export class PeriodFigures {
     files.contactsCreated += f.created ?? 0;
     files.notCalled.optedOut += f.notCalled?.optedOut ?? 0;
     files.notCalled.recentlyCalled += f.notCalled?.recentlyCalled ?? 0;
+    // Calling rules' other reasons (frequency_cap, outside_hours, call_by_passed), summed by reason.
+    for (const [reason, n] of Object.entries(f.notCalled?.byReason ?? {})) {
+      if (reason === "opted_out" || reason === "recently_called") continue;
+      const byReason = files.notCalled.byReason ?? {};
+      byReason[reason] = (byReason[reason] ?? 0) + n;
+      files.notCalled.byReason = byReason;
+    }
   }
 
   /** The figures, with what is derived from the running counts filled in. */

@@ -20,7 +20,7 @@ interface SummaryJson {
     codes?: Record<string, number>;
   };
   created?: number;
-  audience?: { optedOut?: number; recentlyCalled?: number };
+  audience?: { optedOut?: number; recentlyCalled?: number; skipped?: Record<string, number> };
   reason?: string;
 }
 
@@ -52,7 +52,13 @@ export function fileFactOf(text: string): FileFact | undefined {
       : {}),
     ...(s.created !== undefined ? { created: s.created } : {}),
     ...(s.audience
-      ? { notCalled: { optedOut: s.audience.optedOut ?? 0, recentlyCalled: s.audience.recentlyCalled ?? 0 } }
+      ? {
+          notCalled: {
+            optedOut: s.audience.optedOut ?? 0,
+            recentlyCalled: s.audience.recentlyCalled ?? 0,
+            ...(s.audience.skipped ? { byReason: s.audience.skipped } : {}),
+          },
+        }
       : {}),
     ...(s.reason ? { reason: s.reason } : {}),
   };

@@ -47,8 +47,8 @@ export interface ReportFiles {
   rejectedByReason: { reason: string; rows: number }[];
   /** Contacts created in the service. */
   contactsCreated: number;
-  /** Valid rows not put in a campaign, and why. */
-  notCalled: { optedOut: number; recentlyCalled: number };
+  /** Valid rows not put in a campaign, and why; under calling rules, every reason (`frequency_cap`...). */
+  notCalled: { optedOut: number; recentlyCalled: number; byReason?: Record<string, number> };
 }
 
 export interface ReportCampaign {

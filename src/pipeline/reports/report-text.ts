@@ -21,7 +21,7 @@ export function reportText(r: ReportModel): string {
     "",
     `Files: ${num(f.imported)} imported, ${num(f.rejected)} rejected; ${num(f.rowsRead)} rows read, ${num(f.valid)} valid, ${num(f.rowsRejected)} rejected, ${num(f.duplicates)} duplicates`,
     `Rejected rows by reason: ${f.rejectedByReason.map((x) => `${x.reason} ${num(x.rows)}`).join(", ") || "none"}`,
-    `Contacts created ${num(f.contactsCreated)}; not called: ${num(f.notCalled.optedOut)} opted out, ${num(f.notCalled.recentlyCalled)} called recently`,
+    `Contacts created ${num(f.contactsCreated)}; not called: ${num(f.notCalled.optedOut)} opted out, ${num(f.notCalled.recentlyCalled)} called recently${otherReasons(f.notCalled.byReason)}`,
     "",
     `Campaigns (${r.campaigns.length}):`,
     ...r.campaigns
@@ -38,3 +38,9 @@ export function reportText(r: ReportModel): string {
   lines.push("", `Reached means a call ended in: ${r.reachedStatuses.join(", ")}.`, r.timesNote);
   return `${lines.join("\n")}\n`;
 }
+
+/** Calling rules' other reasons a contact was not called: ", frequency_cap 3, outside_hours 1". */
+export const otherReasons = (byReason: Record<string, number> | undefined) =>
+  Object.entries(byReason ?? {})
+    .map(([reason, n]) => `, ${reason} ${num(n)}`)
+    .join("");

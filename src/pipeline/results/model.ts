@@ -39,6 +39,17 @@ export interface CampaignInfo {
   /** Contacts it was made for. */
   audience?: number;
   followUps: string[];
+  /** Under calling rules (pipeline/calling): its label in its file, its contacts' region. */
+  slot?: string;
+  region?: string;
+  /** When its window closes for all its contacts, less the margin (epoch ms): no call should start after. */
+  callUntil?: number;
+  /** When it should be done at the pace it was sized for (epoch ms). */
+  expectedEndAt?: number;
+  /** Its contacts' effective window (local hours per zone): follow-ups start inside it. */
+  hours?: readonly { timezone: string; from: string; to: string; days?: readonly string[] | undefined }[];
+  /** No call of it or its follow-ups at or after this (the job's callBy, epoch ms). */
+  callBy?: number;
 }
 
 /** What sinks receive: one version of a campaign's results. */

@@ -77,6 +77,8 @@ export interface PollOutcome {
   /** Statuses in no list that this campaign shows for the first time. */
   newUnknownStatuses?: string[];
   skipped?: "busy" | "unknown" | "not-active";
+  /** Calls this poll saw end, and calls not over after it: the dialer's pace is learned from them. */
+  calls?: { ended: number; pending: number };
   /** What the next poll's time depends on (poll-cadence.ts), for an active campaign polled. */
   pace?: { inFlight: boolean; lastChangeAt: number; scheduledAtMs: number };
 }
@@ -199,6 +201,7 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     optedOut,
     ...(totals.unreadable ? { unreadable: totals.unreadable } : {}),
     ...(apply.newUnknown.size > 0 ? { newUnknownStatuses: [...apply.newUnknown] } : {}),
+    calls: { ended: apply.endedCount(), pending: totals.contacts - totals.final },
     ...(finished ? {} : { pace: paceOf(o, totals, at, info.scheduledAt) }),
   };
 }
@@ -286,8 +289,10 @@ function changeApplier(
     const i = index.slot(index.keyOf(c.phone), 0);
     return !(parseFingerprint(c.fingerprint, fp) && index.storedIs(i, fp[0]!, fp[1]!));
   };
+  let ended = 0;
   return {
     newUnknown,
+    endedCount: () => ended,
     async prepare(batch: readonly Change[]): Promise<Prepared> {
       const changes = batch.filter(stillChanged);
       const before = await o.store.records(
@@ -318,6 +323,7 @@ function changeApplier(
         if (parseFingerprint(c.fingerprint, fp))
           index.setStored(index.slot(index.keyOf(c.phone), 0), fp[0]!, fp[1]!);
       }
+      ended += part.ended.length;
       if (part.optedOut.length > 0) await o.suppression.add(part.optedOut);
       // Each number's history learns how its call ended (a few at a time: one key per number).
       for (let i = 0; i < part.ended.length && o.history; i += 200) {

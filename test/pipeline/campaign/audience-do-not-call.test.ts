@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { JobDefinition } from "../../../src/config/job-definition.ts";
 import { audiencesOf } from "../../../src/pipeline/campaign/audience.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
+import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../../src/pipeline/stores/call-history.ts";
 import { loadDoNotCallList } from "../../../src/pipeline/stores/dnc/load-list.ts";
+import { createPaceStore } from "../../../src/pipeline/stores/pace-store.ts";
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import { contactsCsv, phoneOf } from "../../support/daemon.ts";
 import { tempDir, writeFixture } from "../../support/files.ts";
@@ -59,6 +61,8 @@ describe("a file's audience and the do-not-call lists", () => {
         ledger,
         suppression: createSuppressionList(redis, keys),
         history: createCallHistory(redis, keys, { keepMs: 86_400_000 }),
+        frequency: createCallFrequency(redis, keys, { keepMs: 86_400_000 }),
+        pace: createPaceStore(redis, keys),
       },
       Date.now(),
     );

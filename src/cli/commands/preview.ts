@@ -1,0 +1,81 @@
+import { Command } from "commander";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { loadJobs } from "../../config/load-jobs.ts";
+import { maskPhone } from "../../lib/mask-phone.ts";
+import { dialerKeyOf } from "../../pipeline/calling/plan-settings.ts";
+import { type PreviewReport, previewFile } from "../../pipeline/calling/preview.ts";
+import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
+import { createCallHistory } from "../../pipeline/stores/call-history.ts";
+import { createPaceStore } from "../../pipeline/stores/pace-store.ts";
+import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
+import { CliError } from "../cli-error.ts";
+import { withRedis } from "../with-redis.ts";
+
+/** `vcw preview FILE --job NAME`: the campaigns a file would get, read from the file and Redis, writing nothing. */
+export function previewCommand(): Command {
+  return new Command("preview")
+    .description(
+      "Show the campaigns a contact file would get if dropped now (or --at): who is called when, who later, who is skipped and why. Reads the file and Redis; writes nothing",
+    )
+    .argument("<file>", "CSV or .xlsx contact file")
+    .requiredOption("--job <name>", "the job the file would be dropped for")
+    .option("--at <iso>", "plan as if dropped at this ISO 8601 time (default: now)")
+    .option("--json", "print one JSON object, phones whole (E.164): what scripts need; the text masks them")
+    .action(async (file: string, o: { job: string; at?: string; json?: boolean }) => {
+      const at = o.at === undefined ? Date.now() : Date.parse(o.at);
+      if (Number.isNaN(at))
+        throw new CliError(`--at ${o.at} is not an ISO 8601 time such as 2026-11-23T20:30:00Z`, 2);
+      await withRedis(async ({ redis, keys, settings }) => {
+        const def = await jobNamed(settings.jobsDir.value, o.job);
+        const history = createCallHistory(redis, keys, { keepMs: 0 });
+        const suppression = createSuppressionList(redis, keys);
+        const frequency = createCallFrequency(redis, keys, { keepMs: 0 });
+        const pace = createPaceStore(redis, keys);
+        const report = await previewFile(
+          def,
+          file,
+          {
+            suppressed: (phones) => suppression.which(phones),
+            recentlyCalled: (phones, withinMs, now) => history.recentlyCalled(phones, withinMs, now),
+            callTimes: (phones, now) => frequency.callTimes(phones, now),
+            pace: () => pace.pace(dialerKeyOf(def)),
+          },
+          at,
+        );
+        process.stdout.write(o.json ? `${JSON.stringify(report)}\n` : previewText(report));
+      });
+    });
+}
+
+async function jobNamed(dir: string, name: string): Promise<JobDefinition> {
+  const { jobs } = await loadJobs(dir);
+  const found = jobs.find(({ job }) => job.name === name);
+  if (!found) {
+    const known = jobs.map(({ job }) => job.name).join(", ") || "none";
+    throw new CliError(`no job named "${name}" in ${dir} (jobs: ${known})`, 2);
+  }
+  return found.job;
+}
+
+/** The plan for a person: phones masked, a line per campaign. */
+export function previewText(r: PreviewReport): string {
+  const lines = [
+    `${r.file} for job ${r.job}, as if dropped at ${r.at}`,
+    `pace: ${r.pace.callsPerMinute.toFixed(2)} calls/min per campaign (${r.pace.learned ? "learned from polls" : "default: calling.callsPerMinute"})`,
+    r.campaigns.length === 0 ? "no campaign" : `${r.campaigns.length} campaign(s):`,
+  ];
+  for (const c of r.campaigns) {
+    const shown = c.phones.slice(0, 3).map(maskPhone).join(", ");
+    lines.push(
+      `  ${c.label}${c.region ? ` (${c.region})` : ""}: ${c.contacts} contact(s), starts ${c.scheduledAt}, expected end ${c.expectedEndAt}, calls until ${c.callUntil} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
+    );
+  }
+  lines.push(
+    `later: ${r.later.contacts} contact(s) at later openings (window full ${r.later.windowFull}, frequency cap ${r.later.frequencyCap})`,
+  );
+  const skipped = Object.entries(r.skipped);
+  lines.push(
+    skipped.length === 0 ? "skipped: none" : `skipped: ${skipped.map(([k, n]) => `${k} ${n}`).join(", ")}`,
+  );
+  return `${lines.join("\n")}\n`;
+}

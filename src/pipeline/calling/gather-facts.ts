@@ -1,0 +1,79 @@
+import { ingestOptionsOf } from "../../config/ingest-options.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { locationColumns, locationOf } from "../../ingest/location-columns.ts";
+import { ContactFileReader } from "../../ingest/reader.ts";
+import { locateCallee } from "./callee-location.ts";
+import type { ContactFacts } from "./plan-campaigns.ts";
+
+/** The reads the planner's facts come from: each a read, never a write (the preview relies on it). */
+export interface FactSources {
+  suppressed(phones: readonly string[]): Promise<Set<string>>;
+  recentlyCalled(phones: readonly string[], withinMs: number, now: number): Promise<Set<string>>;
+  callTimes(phones: readonly string[], now: number): Promise<Map<string, number[]>>;
+}
+
+/** A file read for planning: its callable rows' facts, and its other rows by code. */
+export interface FileFacts {
+  contacts: ContactFacts[];
+  /** Invalid rows by problem code (the first of each row), duplicates as `duplicate`. */
+  invalid: Record<string, number>;
+  /** Data rows read. */
+  rows: number;
+  /** The line of each planned phone, for the error report. */
+  lines: Map<string, number>;
+  /** The file's headers (the error report's first columns). */
+  headers: string[];
+}
+
+/**
+ * Reads a contact file and gathers what the planner needs of each valid row (each phone once, in
+ * file order): where the callee is (location columns, then the number), opted out, recently
+ * called, known call times. `only`: the phones to plan (the file's new contacts), default all.
+ */
+export async function gatherFacts(
+  def: JobDefinition,
+  path: string,
+  sources: FactSources,
+  at: number,
+  only?: ReadonlySet<string>,
+): Promise<FileFacts> {
+  const reader = await ContactFileReader.open(path, ingestOptionsOf(def));
+  const columns = locationColumns(reader.info.headers, def.calling?.location ?? {});
+  const rows: { phone: string; hints: ReturnType<typeof locationOf> }[] = [];
+  const lines = new Map<string, number>();
+  const invalid: Record<string, number> = {};
+  let count = 0;
+  for await (const row of reader) {
+    count += 1;
+    if (row.kind === "valid") {
+      if (!only || only.has(row.phone))
+        rows.push({ phone: row.phone, hints: locationOf(row.cells, columns) });
+    } else {
+      const code =
+        row.kind === "rejected"
+          ? (row.issues[0]?.code ?? "rejected")
+          : row.kind === "duplicate"
+            ? "duplicate"
+            : row.reason;
+      invalid[code] = (invalid[code] ?? 0) + 1;
+    }
+  }
+  const phones = rows.map((r) => r.phone);
+  const recallMs = def.contacts.recallAfterDays * 86_400_000;
+  const [suppressed, recent, calls] = await Promise.all([
+    sources.suppressed(phones),
+    sources.recentlyCalled(phones, recallMs, at),
+    sources.callTimes(phones, at),
+  ]);
+  const contacts: ContactFacts[] = [];
+  for (const r of rows) {
+    contacts.push({
+      phone: r.phone,
+      where: locateCallee(r.phone, r.hints),
+      optedOut: suppressed.has(r.phone),
+      recentlyCalled: recent.has(r.phone),
+      calls: calls.get(r.phone) ?? [],
+    });
+  }
+  return { contacts, invalid, rows: count, lines, headers: reader.info.headers };
+}

@@ -1,0 +1,85 @@
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { locateCallee } from "./callee-location.ts";
+import { effectiveRules, type JobWindow } from "./effective-rules.ts";
+import type { PlanSettings } from "./plan-campaigns.ts";
+import { type CapRule, customRuleSet, RULE_SETS, type RuleSet, type RuleSource } from "./rules/index.ts";
+
+const JOB_CAP: RuleSource = { cite: "the job's calling.caps", url: "", read: "", kind: "guidance" };
+/** A learned pace below this is taken as this: a stalled dialer must not plan campaigns of nobody. */
+const MIN_PACE = 0.1;
+
+/** The rule sets a job names, `custom` built from its `calling.custom`. */
+export function ruleSetsOf(def: JobDefinition): RuleSet[] {
+  const c = def.calling;
+  if (!c) return [];
+  return c.rules.map((id) => {
+    if (id !== "custom") return RULE_SETS[id]!;
+    const h = c.custom;
+    return customRuleSet({
+      ...(h?.from && h.to ? { hours: { from: h.from, to: h.to, ...(h.days ? { days: h.days } : {}) } } : {}),
+      caps: { per24h: h?.per24h, per7d: h?.per7d },
+    });
+  });
+}
+
+/** When a file's contacts stop being callable: a date, or an age from its admission. */
+export function callByOf(def: JobDefinition, admittedAt: number): number | undefined {
+  const by = def.calling?.callBy;
+  if (!by) return undefined;
+  const age = /^(\d+)(h|d)$/.exec(by);
+  if (!age) return Date.parse(by);
+  return admittedAt + Number(age[1]) * (age[2] === "h" ? 3_600_000 : 86_400_000);
+}
+
+/** The job's window, as the planner reads it (undefined: asap or a fixed time). */
+export function jobWindowOf(def: JobDefinition): { window?: JobWindow; fallback: string; at?: number } {
+  const start = def.campaign?.start;
+  if (!start || start === "asap") return { fallback: "UTC" };
+  if ("at" in start) return { fallback: "UTC", at: Date.parse(start.at) };
+  const w = start.window;
+  const fallback = w.fallbackTimezone ?? (w.timezone === "callee" ? "UTC" : w.timezone);
+  return { window: { days: w.days, from: w.from, to: w.to, timezone: w.timezone }, fallback };
+}
+
+/** Everything the planner needs of a job, at `at`, with the dialer's pace if learned. */
+export function planSettingsOf(
+  def: JobDefinition,
+  at: number,
+  admittedAt: number,
+  learnedPace: number | undefined,
+): PlanSettings {
+  const c = def.calling;
+  const w = jobWindowOf(def);
+  const caps: CapRule[] = [];
+  if (c?.caps.per24h !== undefined) caps.push({ calls: c.caps.per24h, perHours: 24, source: JOB_CAP });
+  if (c?.caps.per7d !== undefined) caps.push({ calls: c.caps.per7d, perHours: 168, source: JOB_CAP });
+  return {
+    at,
+    ruleSets: ruleSetsOf(def),
+    window: w.window,
+    fallbackTimezone: w.fallback,
+    caps,
+    callBy: callByOf(def, admittedAt),
+    notBefore: w.at,
+    pacePerMinute: Math.max(learnedPace ?? c?.callsPerMinute ?? 1, MIN_PACE),
+    marginMs: (c?.marginMinutes ?? 15) * 60_000,
+    horizonMs: (c?.horizonDays ?? 7) * 86_400_000,
+  };
+}
+
+/** The caps one number is under in a job (none without `calling:`): follow-ups are held to them too. */
+export function capsFor(def: JobDefinition, phone: string): { calls: number; perHours: number }[] {
+  if (!def.calling) return [];
+  const s = planSettingsOf(def, 0, 0, undefined);
+  return effectiveRules(locateCallee(phone), s.ruleSets, {
+    fallbackTimezone: s.fallbackTimezone,
+    caps: s.caps,
+  }).caps.map((c) => ({ calls: c.calls, perHours: c.perHours }));
+}
+
+/** The key a dialer's pace is learned under: its id, or its resource's name. */
+export function dialerKeyOf(def: JobDefinition): string {
+  const d = def.campaign?.dialer;
+  if (!d) return "none";
+  return "id" in d ? d.id : `resource:${d.resource}`;
+}

@@ -1,0 +1,54 @@
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { type FactSources, gatherFacts } from "./gather-facts.ts";
+import { type Plan, type PlannedCampaign, planCampaigns } from "./plan-campaigns.ts";
+import { planSettingsOf } from "./plan-settings.ts";
+
+/** What `vcw preview` prints (`--json`): the plan, phones whole, times as ISO strings. */
+export interface PreviewReport {
+  job: string;
+  file: string;
+  at: string;
+  pace: { callsPerMinute: number; learned: boolean };
+  campaigns: (Omit<PlannedCampaign, "scheduledAt" | "callUntil" | "expectedEndAt"> & {
+    contacts: number;
+    scheduledAt: string;
+    callUntil: string;
+    expectedEndAt: string;
+  })[];
+  later: Plan["later"];
+  /** Reason -> contacts: the planner's reasons and the invalid rows' codes. */
+  skipped: Record<string, number>;
+}
+
+/**
+ * The campaigns a file would get if dropped at `at`: the same facts and the same pure planner as
+ * the daemon, through reads only. Every valid row counts as new (the daemon plans the file's new
+ * contacts: rows already in the job's segment are not called again).
+ */
+export async function previewFile(
+  def: JobDefinition,
+  path: string,
+  sources: FactSources & { pace(): Promise<number | undefined> },
+  at: number,
+): Promise<PreviewReport> {
+  const learned = await sources.pace();
+  const settings = planSettingsOf(def, at, at, learned);
+  const facts = await gatherFacts(def, path, sources, at);
+  const plan = planCampaigns(facts.contacts, settings);
+  const iso = (t: number) => new Date(t).toISOString();
+  return {
+    job: def.name,
+    file: path,
+    at: iso(at),
+    pace: { callsPerMinute: settings.pacePerMinute, learned: learned !== undefined },
+    campaigns: plan.campaigns.map((c) => ({
+      ...c,
+      contacts: c.phones.length,
+      scheduledAt: iso(c.scheduledAt),
+      callUntil: iso(c.callUntil),
+      expectedEndAt: iso(c.expectedEndAt),
+    })),
+    later: plan.later,
+    skipped: { ...plan.skipped, ...facts.invalid },
+  };
+}

@@ -1,0 +1,19 @@
+/** Why a valid contact is not called: in the error report, the summary and the report. */
+export const SKIP_REASONS = {
+  optedOut: "opted_out",
+  recentlyCalled: "recently_called",
+  frequencyCap: "frequency_cap",
+  outsideHours: "outside_hours",
+  callByPassed: "call_by_passed",
+} as const;
+
+export type SkipReason = (typeof SKIP_REASONS)[keyof typeof SKIP_REASONS];
+
+/** What each reason means, for the error report's message column. */
+export const SKIP_MESSAGES: Record<SkipReason, string> = {
+  opted_out: "not called: the number opted out (or is on a do-not-call list)",
+  recently_called: "not called: another campaign called it within contacts.recallAfterDays",
+  frequency_cap: "not called: over a frequency cap (calling.caps or its rule set) in every opening planned",
+  outside_hours: "not called: no opening of its calling window within calling.horizonDays",
+  call_by_passed: "not called: no opening before calling.callBy",
+};

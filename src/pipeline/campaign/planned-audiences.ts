@@ -1,0 +1,160 @@
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { appendToErrorReport } from "../../ingest/report-append.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { gatherFacts } from "../calling/gather-facts.ts";
+import { type Plan, type PlannedCampaign, planCampaigns } from "../calling/plan-campaigns.ts";
+import { callByOf, dialerKeyOf, planSettingsOf } from "../calling/plan-settings.ts";
+import { planOnce } from "../calling/plan-store.ts";
+import { SKIP_MESSAGES } from "../calling/skip-reasons.ts";
+import type { CallFrequency } from "../stores/call-frequency.ts";
+import type { CallHistory } from "../stores/call-history.ts";
+import type { PaceStore } from "../stores/pace-store.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
+import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
+
+export interface PlannedAudienceDeps {
+  redis: RedisClient;
+  keys: RedisKeys;
+  suppression: SuppressionList;
+  history: CallHistory;
+  frequency: CallFrequency;
+  pace: PaceStore;
+}
+
+/** What a file's planned campaigns add to its summary's `audience`. */
+export interface PlannedReport {
+  /** Reason -> contacts the plan or the reservation set aside. */
+  skipped: Record<string, number>;
+  later: Plan["later"];
+  campaigns: {
+    zone: string;
+    region?: string;
+    name: string;
+    contacts: number;
+    scheduledAt: string;
+    expectedEndAt: string;
+    callUntil: string;
+  }[];
+}
+
+/** The file as the plan needs it (see `ImportedFileRef`). */
+export interface PlannedFile {
+  job: string;
+  sha256: string;
+  gen: number;
+  original: string;
+  path: string;
+  admittedAt: number;
+  creator: string;
+}
+
+/**
+ * A file's campaigns under calling rules: its new contacts planned once by the pure planner (the
+ * same `vcw preview` calls), each planned campaign's numbers reserved (cooldown and caps, exactly
+ * once per campaign key), then filed in a segment of their own by `fileContacts`. The plan's skips
+ * go to the file's error report the first time it is made.
+ */
+export async function plannedAudiencesOf(
+  def: JobDefinition,
+  f: PlannedFile,
+  newContacts: readonly string[],
+  d: PlannedAudienceDeps,
+  now: number,
+  fileContacts: (request: CampaignRequest, phones: ReadonlySet<string>) => Promise<string>,
+  name: (label: string) => string,
+): Promise<{ requests: CampaignRequest[]; report: PlannedReport }> {
+  const plan = await planFile(def, f, newContacts, d, now);
+  const report: PlannedReport = { skipped: { ...plan.skipped }, later: plan.later, campaigns: [] };
+  const recallMs = def.contacts.recallAfterDays * 86_400_000;
+  const requests: CampaignRequest[] = [];
+  const callBy = callByOf(def, f.admittedAt);
+  for (const c of plan.campaigns) {
+    const request = requestOf(f, c, name(c.label), callBy);
+    const key = campaignKey(request);
+    const callable = new Set<string>();
+    for (const phone of c.phones) {
+      const r = await d.frequency.reserve(phone, key, c.scheduledAt, recallMs, c.caps);
+      if (r === "ok") callable.add(phone);
+      else {
+        const reason = r === "cap" ? "frequency_cap" : "recently_called";
+        report.skipped[reason] = (report.skipped[reason] ?? 0) + 1;
+      }
+    }
+    if (callable.size === 0) continue;
+    requests.push({ ...request, segmentId: await fileContacts(request, callable) });
+    report.campaigns.push({
+      zone: c.zone,
+      ...(c.region ? { region: c.region } : {}),
+      name: request.name,
+      contacts: callable.size,
+      scheduledAt: new Date(c.scheduledAt).toISOString(),
+      expectedEndAt: new Date(c.expectedEndAt).toISOString(),
+      callUntil: new Date(c.callUntil).toISOString(),
+    });
+  }
+  return { requests, report };
+}
+
+/** The file's plan, made once; its skips written to the error report by the attempt that made it. */
+async function planFile(
+  def: JobDefinition,
+  f: PlannedFile,
+  newContacts: readonly string[],
+  d: PlannedAudienceDeps,
+  now: number,
+): Promise<Plan> {
+  return planOnce(d.redis, d.keys, f.creator, async () => {
+    const facts = await gatherFacts(
+      def,
+      f.path,
+      {
+        suppressed: (phones) => d.suppression.which(phones),
+        // The file's own earlier reservations (a retry) are not "recent".
+        recentlyCalled: (phones, withinMs, at) =>
+          d.history.recentlyCalled(phones, withinMs, at, `${f.creator}:`),
+        callTimes: (phones, at) => d.frequency.callTimes(phones, at),
+      },
+      now,
+      new Set(newContacts),
+    );
+    const learned = await d.pace.pace(dialerKeyOf(def));
+    const plan = planCampaigns(facts.contacts, planSettingsOf(def, now, f.admittedAt, learned));
+    await appendToErrorReport(
+      `${f.path}.errors.csv`,
+      facts.headers,
+      plan.skips.map((s) => ({
+        line: facts.lines.get(s.phone) ?? 0,
+        phone: s.phone,
+        code: s.reason,
+        message: SKIP_MESSAGES[s.reason],
+      })),
+    );
+    return plan;
+  });
+}
+
+function requestOf(
+  f: PlannedFile,
+  c: PlannedCampaign,
+  name: string,
+  callBy: number | undefined,
+): CampaignRequest {
+  return {
+    job: f.job,
+    sha256: f.sha256,
+    gen: f.gen,
+    original: f.original,
+    attempt: 0,
+    segmentId: "",
+    name,
+    zone: c.zones[0]!,
+    slot: c.label,
+    ...(c.region ? { region: c.region } : {}),
+    scheduledAt: c.scheduledAt,
+    callUntil: c.callUntil,
+    expectedEndAt: c.expectedEndAt,
+    hours: c.hours,
+    ...(callBy !== undefined ? { callBy } : {}),
+  };
+}

@@ -1,0 +1,126 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type RedisServer, startRedisServer } from "../../src/daemon/redis-server.ts";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { runCli } from "../support/cli.ts";
+import { tempDir } from "../support/files.ts";
+import { API_KEY } from "../support/fixtures.ts";
+import { useSimulator } from "../support/simulator.ts";
+
+const MIXED = join(import.meta.dirname, "../fixtures/calling/mixed.csv");
+
+/** A job of the mixed file: US and GB rules, a window in the callee's zone. */
+function mixedJob(home: string): string {
+  const jobs = join(home, "jobs");
+  mkdirSync(jobs, { recursive: true });
+  writeFileSync(
+    join(jobs, "mixed.yaml"),
+    [
+      "name: mixed",
+      `inbox: ${join(home, "inbox")}`,
+      "segment: { name: mixed }",
+      "contacts: { country: US }",
+      "campaign:",
+      "  assistant: { id: a1 }",
+      "  dialer: { id: d1 }",
+      "  start:",
+      "    window: { days: [mon, tue, wed, thu, fri, sat, sun], from: '07:00', to: '22:00', timezone: callee, fallbackTimezone: America/Chicago }",
+      "calling:",
+      "  rules: [us, gb]",
+    ].join("\n"),
+  );
+  return jobs;
+}
+
+describe("vcw preview", () => {
+  const t = useSimulator();
+  let server: RedisServer;
+  let redis: Redis;
+  beforeAll(async () => {
+    server = await startRedisServer();
+    redis = new Redis(server.url);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await server?.stop();
+  });
+
+  it("prints the campaigns, the later and the skipped, and writes nothing: Redis and the service untouched", async () => {
+    const home = tempDir("vcw-preview-");
+    const env = {
+      VCW_HOME: home,
+      VCW_JOBS_DIR: mixedJob(home),
+      VCW_PREFIX: "pv",
+      REDIS_URL: server.url,
+      VCS_BASE_URL: t.sim.url,
+      VCS_API_KEY: API_KEY,
+    };
+    const keys = redisKeys("pv");
+    // What it reads: an opted-out number, a recently called one.
+    await redis.sadd(keys.suppressed, "+14155550103");
+    await redis.hset(keys.calls("+12125550104"), {
+      lastAt: String(Date.parse("2026-11-23T12:00:00Z")),
+      campaign: "x",
+    });
+    const before = {
+      keys: (await redis.keys("*")).sort(),
+      dirty: (await redis.info("persistence")).match(/rdb_changes_since_last_save:(\d+)/)![1],
+      requests: t.sim.stats.total,
+    };
+
+    const json = await runCli(
+      ["preview", MIXED, "--job", "mixed", "--at", "2026-11-23T22:30:00Z", "--json"],
+      env,
+    );
+    expect(json.stderr).toBe("");
+    expect(json.code).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.skipped).toEqual({ opted_out: 1, recently_called: 1, phone_too_short: 1 });
+    const byLabel = Object.fromEntries(report.campaigns.map((c: { label: string }) => [c.label, c]));
+    // Florida: 20:00 Eastern less 15 minutes; the UK at London's 07:00 (no statutory hours: the job's window).
+    expect(byLabel["America/New_York FL"]).toMatchObject({
+      region: "FL",
+      phones: ["+13055550101"],
+      contacts: 1,
+      scheduledAt: "2026-11-23T22:30:00.000Z",
+      callUntil: "2026-11-24T00:45:00.000Z",
+      expectedEndAt: "2026-11-23T22:31:00.000Z",
+    });
+    expect(byLabel["Europe/London"]).toMatchObject({
+      phones: ["+442079460105"],
+      scheduledAt: "2026-11-24T07:00:00.000Z",
+    });
+    // Toll-free: until 21:00 in New York less the margin.
+    expect(byLabel["America/Adak+7"]).toMatchObject({
+      phones: ["+18005550106"],
+      callUntil: "2026-11-24T01:45:00.000Z",
+    });
+
+    const text = await runCli(["preview", MIXED, "--job", "mixed", "--at", "2026-11-23T22:30:00Z"], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/campaign\(s\):/);
+    expect(text.stdout).toMatch(/skipped: .*opted_out 1/);
+    // Phones masked in the text, whole in the JSON.
+    expect(text.stdout).not.toContain("+13055550101");
+    expect(text.stdout).toContain("+13•••••••01");
+
+    expect((await redis.keys("*")).sort()).toEqual(before.keys);
+    expect((await redis.info("persistence")).match(/rdb_changes_since_last_save:(\d+)/)![1]).toBe(
+      before.dirty,
+    );
+    expect(t.sim.stats.total).toBe(before.requests);
+  });
+
+  it("says what is wrong with --at and an unknown job", async () => {
+    const home = tempDir("vcw-preview-");
+    const env = { VCW_HOME: home, VCW_JOBS_DIR: mixedJob(home), REDIS_URL: server.url };
+    const badAt = await runCli(["preview", MIXED, "--job", "mixed", "--at", "tomorrow"], env);
+    expect(badAt.code).toBe(2);
+    expect(badAt.stderr).toMatch(/--at tomorrow is not an ISO 8601 time/);
+    const noJob = await runCli(["preview", MIXED, "--job", "nope"], env);
+    expect(noJob.code).toBe(2);
+    expect(noJob.stderr).toMatch(/no job named "nope"/);
+  });
+});

@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import type { Plan } from "../../../src/pipeline/calling/plan-campaigns.ts";
+import { planOnce } from "../../../src/pipeline/calling/plan-store.ts";
+import { RULE_SETS } from "../../../src/pipeline/calling/rules/index.ts";
+import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
+import { createPaceStore } from "../../../src/pipeline/stores/pace-store.ts";
+import { useRedis } from "../../support/redis.ts";
+
+const FLORIDA = RULE_SETS.us!.regions.FL!.caps;
+const HOUR = 3_600_000;
+
+describe("call frequency store (real Redis)", () => {
+  const { redis, keys } = useRedis();
+
+  it("counts each campaign once, refuses the 4th call in 24 h under Florida's cap, and the cooldown", async () => {
+    const k = keys();
+    const f = createCallFrequency(redis, k, { keepMs: 8 * 86_400_000 });
+    const phone = "+13055550101";
+    const t0 = Date.now();
+    expect(await f.reserve(phone, "job:a:1:0", t0, 0, FLORIDA)).toBe("ok");
+    // A retried step with the same campaign key counts nothing more.
+    expect(await f.reserve(phone, "job:a:1:0", t0, 0, FLORIDA)).toBe("ok");
+    expect(await f.reserve(phone, "job:b:1:0", t0 + HOUR, 0, FLORIDA)).toBe("ok");
+    expect(await f.reserve(phone, "job:c:1:0", t0 + 2 * HOUR, 0, FLORIDA)).toBe("ok");
+    expect(await f.reserve(phone, "job:d:1:0", t0 + 3 * HOUR, 0, FLORIDA)).toBe("cap");
+    expect(await f.reserve(phone, "job:d:1:0", t0 + 25 * HOUR, 0, FLORIDA)).toBe("ok");
+    expect((await f.callTimes([phone], t0)).get(phone)).toEqual([
+      t0,
+      t0 + HOUR,
+      t0 + 2 * HOUR,
+      t0 + 25 * HOUR,
+    ]);
+    // The cooldown: another campaign within 7 days is refused unless forced (follow-ups).
+    const other = "+13055550199";
+    expect(await f.reserve(other, "job:a:1:0", t0, 7 * 86_400_000, [])).toBe("ok");
+    expect(await f.reserve(other, "job:b:1:0", t0 + HOUR, 7 * 86_400_000, [])).toBe("recent");
+    expect(await f.reserve(other, "job:a:1:1", t0 + HOUR, 7 * 86_400_000, [], true)).toBe("ok");
+    // Bounded: both keys expire.
+    expect(await redis.pttl(k.callTimes(phone))).toBeGreaterThan(0);
+    expect(await redis.pttl(k.calls(phone))).toBeGreaterThan(0);
+  });
+
+  it("learns a dialer's pace from polls, each poll version once, busy time only", async () => {
+    const k = keys();
+    const pace = createPaceStore(redis, k);
+    const t = 1_800_000_000_000;
+    expect(await pace.pace("d1")).toBeUndefined();
+    await pace.observe("d1", { campaignId: "c1", ended: 0, pending: 100, version: 1, now: t });
+    for (let v = 2; v <= 7; v++)
+      await pace.observe("d1", {
+        campaignId: "c1",
+        ended: 6,
+        pending: 100 - 6 * (v - 1),
+        version: v,
+        now: t + (v - 1) * 120_000,
+      });
+    // A retried commit of version 7 adds nothing.
+    await pace.observe("d1", { campaignId: "c1", ended: 6, pending: 64, version: 7, now: t + 6 * 120_000 });
+    const learned = await pace.pace("d1");
+    // 36 calls in 12 minutes, slightly decayed: about 3 a minute.
+    expect(learned).toBeGreaterThan(2.9);
+    expect(learned).toBeLessThan(3.1);
+    expect(await redis.pttl(k.pace("d1"))).toBeGreaterThan(0);
+  });
+
+  it("a file is planned once: a retry and a racing worker get the first plan", async () => {
+    const k = keys();
+    const planOf = (n: number): Plan => ({
+      campaigns: [],
+      later: { contacts: n, windowFull: n, frequencyCap: 0 },
+      skipped: {},
+      skips: [],
+    });
+    let made = 0;
+    const make = (n: number) => async () => {
+      made += 1;
+      return planOf(n);
+    };
+    const [a, b] = await Promise.all([
+      planOnce(redis, k, "job:sha:1", make(1)),
+      planOnce(redis, k, "job:sha:1", make(2)),
+    ]);
+    expect(b).toEqual(a);
+    expect(await planOnce(redis, k, "job:sha:1", make(3))).toEqual(a);
+    expect(made).toBeLessThanOrEqual(2);
+    expect(await redis.pttl(k.callingPlan("job:sha:1"))).toBeGreaterThan(0);
+  });
+});

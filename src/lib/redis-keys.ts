@@ -28,6 +28,10 @@ export function redisKeys(prefix: string) {
       /** Changed records of a poll too large to keep in memory, until they are written. */
       staged: (id: string) => `${campaign(id)}:staged`,
       pollLock: (id: string) => `${campaign(id)}:poll-lock`,
+      /** Contacts taken out of a started campaign (window closed, opt-out, `vcw stop`), by phone. */
+      withdrawn: (id: string) => `${campaign(id)}:withdrawn`,
+      /** One stop of a campaign at a time (the poll, `vcw stop`, a second worker). */
+      stopLock: (id: string) => `${campaign(id)}:stop-lock`,
     },
     /** Campaigns of a job: all, and those still polled. */
     campaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:all`,

@@ -13,8 +13,10 @@ export const importJobId = (job: string, sha256: string, gen: number) =>
   `import-${idPart(job)}-${sha256.slice(0, 16)}-${gen}`;
 
 /** One campaign per file content, generation, attempt (0, then each follow-up) and callee zone. */
-export const campaignJobId = (r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone">) =>
-  `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${r.zone ? `-${idPart(r.zone)}` : ""}`;
+export const campaignJobId = (
+  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "resumeOf">,
+) =>
+  `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${r.zone ? `-${idPart(r.zone)}` : ""}${r.resumeOf ? `-resume-${idPart(r.resumeOf)}` : ""}`;
 
 /**
  * One poll per campaign at a time: a tick finding the last poll still waiting adds none (poll

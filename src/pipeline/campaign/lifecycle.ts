@@ -25,6 +25,8 @@ export interface CampaignRequest {
   parentId?: string;
   /** Earliest start (epoch ms): follow-up spacing. */
   notBefore?: number;
+  /** The campaign whose contacts, taken out when its window closed, this one calls (stop-hand-back.ts). */
+  resumeOf?: string;
 }
 
 export type Intent =
@@ -33,8 +35,10 @@ export type Intent =
   | { kind: "follow-up"; job: string; campaignId: string };
 
 /** The identity of a campaign across retries, crashes and workers (its create-once memo). */
-export const campaignKey = (r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone">) =>
-  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.zone ? `:${r.zone}` : ""}`;
+export const campaignKey = (
+  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "resumeOf">,
+) =>
+  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.zone ? `:${r.zone}` : ""}${r.resumeOf ? `:resume:${r.resumeOf}` : ""}`;
 
 /** After a poll: on the campaign's end, its final (or stuck) summary, and a follow-up if one is due. */
 export function afterPoll(def: JobDefinition, info: CampaignInfo, outcome: PollOutcome): Intent[] {

@@ -1,0 +1,92 @@
+import type { ContactCreate } from "../../api/schemas/index.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+
+/** Why contacts were taken out of a started campaign. */
+export type StopReason = "window-closed" | "opted-out" | "frequency-cap" | "operator";
+
+/** A contact taken out of a started campaign: enough to call it again elsewhere. */
+export interface WithdrawnContact {
+  phone: string;
+  /** The service's contact id in the campaign's segment ("" when it was left there: audience `segment`). */
+  contactId: string;
+  contact: ContactCreate;
+  reason: StopReason;
+  at: number;
+}
+
+/**
+ * What vcw did to stop a started campaign, kept in its meta (field `stop`): shown by `vcw status`,
+ * the dashboard and reports.
+ */
+export interface CampaignStop {
+  /** The first stop's reason and time; `reasons` every reason seen. */
+  reason: StopReason;
+  at: number;
+  reasons: StopReason[];
+  /** Contacts deleted from the campaign's own segment. */
+  withdrawn: number;
+  /** Contacts not yet called but left in a standing segment (audience `segment`): only flagged. */
+  flagged: number;
+  /** Of those, the ones the service dialled anyway after the stop. */
+  calledAfter: number;
+  /** Did the service leave the deleted contacts uncalled? `pending` until the polls can tell. */
+  honoured: "yes" | "no" | "pending" | "n/a";
+  /** A call started after the campaign's window closed (its `callUntil`). */
+  ranPastWindow: boolean;
+  /** The withdrawn contacts are called again at the next opening (a window close). */
+  handBack: boolean;
+  /** The campaign name that calls them again, once asked for. */
+  handedBackTo?: string;
+}
+
+const STOP = "stop";
+
+/** Stops of campaigns in Redis: the meta's `stop` field and the hash of withdrawn contacts. */
+export function createStopStore(redis: RedisClient, keys: RedisKeys, o: { retentionMs: number }) {
+  const { meta, withdrawn } = keys.campaign;
+  return {
+    async get(id: string): Promise<CampaignStop | undefined> {
+      const raw = await redis.hget(meta(id), STOP);
+      return raw ? (JSON.parse(raw) as CampaignStop) : undefined;
+    },
+    async set(id: string, stop: CampaignStop): Promise<void> {
+      await redis.hset(meta(id), STOP, JSON.stringify(stop));
+    },
+    /** Writes the stop made by `make` from the number of contacts tracked so far. */
+    async record(id: string, make: (tracked: number) => CampaignStop): Promise<CampaignStop> {
+      const stop = make(await redis.hlen(withdrawn(id)));
+      await redis.hset(meta(id), STOP, JSON.stringify(stop));
+      return stop;
+    },
+    /** Remembers contacts before they are deleted (a crash mid-way still knows them); repeatable. */
+    async track(id: string, contacts: readonly WithdrawnContact[]): Promise<void> {
+      if (contacts.length === 0) return;
+      const tx = redis.multi();
+      for (let i = 0; i < contacts.length; i += 500) {
+        const part = contacts.slice(i, i + 500);
+        tx.hset(withdrawn(id), ...part.flatMap((c) => [c.phone, JSON.stringify(c)]));
+      }
+      tx.pexpire(withdrawn(id), o.retentionMs);
+      await tx.exec();
+    },
+    /** Every contact taken out of campaign `id`, a batch at a time (HSCAN: one may come twice). */
+    async *tracked(id: string): AsyncGenerator<WithdrawnContact[]> {
+      let cursor = "0";
+      do {
+        const [next, flat] = await redis.hscan(withdrawn(id), cursor, "COUNT", 500);
+        cursor = next;
+        const batch: WithdrawnContact[] = [];
+        for (let i = 1; i < flat.length; i += 2) batch.push(JSON.parse(flat[i]!) as WithdrawnContact);
+        if (batch.length > 0) yield batch;
+      } while (cursor !== "0");
+    },
+    /** When the campaign's window closes for all its contacts (set by the planner), if known. */
+    async callUntil(id: string): Promise<number | undefined> {
+      const raw = await redis.hget(meta(id), "callUntil");
+      return raw ? Number(raw) : undefined;
+    },
+  };
+}
+
+export type StopStore = ReturnType<typeof createStopStore>;

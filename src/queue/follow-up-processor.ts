@@ -8,6 +8,7 @@ import { resolveSegment } from "../pipeline/import/resolve-segment.ts";
 import { FingerprintIndex } from "../pipeline/results/fingerprint-index.ts";
 import type { ResultRecord } from "../pipeline/results/model.ts";
 import { applyIntents } from "./intents.ts";
+import { processResume } from "./poll-stops.ts";
 import type { FollowUpJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
@@ -24,6 +25,7 @@ export function createFollowUpProcessor(d: WorkDeps) {
   });
   return async function processFollowUp(job: Job<FollowUpJobData>) {
     const def = jobOf(d, job.data.job);
+    if (job.data.resume) return processResume(d, def, job.data.campaignId);
     const stored = await d.store.get(job.data.campaignId);
     if (!stored || !def.followUps) return { contacts: 0 };
     const { info } = stored;

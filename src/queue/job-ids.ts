@@ -26,6 +26,8 @@ export const pollJobId = (campaignId: string) => `poll-${idPart(campaignId)}`;
 
 /** One follow-up per finished campaign. */
 export const followUpJobId = (campaignId: string) => `follow-up-${idPart(campaignId)}`;
+/** The hand-back of a campaign stopped when its window closed (one per campaign). */
+export const resumeJobId = (campaignId: string) => `resume-${idPart(campaignId)}`;
 
 /** One delivery per sink and idempotency key. */
 export const deliveryJobId = (sink: string, idempotencyKey: string) =>

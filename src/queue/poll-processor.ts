@@ -4,6 +4,7 @@ import { afterPoll } from "../pipeline/campaign/lifecycle.ts";
 import { nextPollAt } from "../pipeline/results/poll-cadence.ts";
 import { pollCampaign } from "../pipeline/results/poll-campaign.ts";
 import { applyIntents } from "./intents.ts";
+import { pollStops } from "./poll-stops.ts";
 import type { PollJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
@@ -19,6 +20,8 @@ export function createPollProcessor(d: WorkDeps) {
   return async function processPoll(job: Job<PollJobData>) {
     const { campaignId } = job.data;
     const def = jobOf(d, job.data.job);
+    const stops = pollStops(d, def, campaignId);
+    await stops.before();
     const outcome = await pollCampaign(campaignId, {
       client: d.client,
       redis: d.redis,
@@ -32,7 +35,9 @@ export function createPollProcessor(d: WorkDeps) {
       history: d.history,
       country: countryOf(def),
       inFlight: def.polling.inFlight,
+      overWithWithdrawn: stops.overWithWithdrawn,
     });
+    await stops.after(outcome);
     if (outcome.pace) {
       // A poll enqueued by an older version has no tick: it counts from now, a minute apart.
       const at = d.now();
@@ -46,7 +51,7 @@ export function createPollProcessor(d: WorkDeps) {
           ceilingMs: p.quiet.ceilingSeconds * 1000,
         },
       );
-      await d.store.schedulePoll(def.name, campaignId, due);
+      await d.store.schedulePoll(def.name, campaignId, await stops.dueBy(due));
     }
     for (const status of outcome.newUnknownStatuses ?? [])
       d.logger.warn(

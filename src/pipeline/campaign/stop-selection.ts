@@ -42,15 +42,18 @@ export function withdrawnState(
 }
 
 /**
- * Whether a campaign with contacts taken out is over: every other contact's call is final and the
- * service no longer lists the ones still waiting (`listed`: phones its last audience held). A
- * service that still lists them may yet dial them: then the campaign waits (and is flagged if it does).
+ * Whether a campaign with contacts taken out is over: every other contact's call is final
+ * (`waitingPolled`: those taken out that a poll stored, still not dialled) and the service lists
+ * no entry that is not final (`listed`: phones its last audience held), so none of them can still
+ * be dialled. A service that still lists them may yet dial them: then the campaign waits (and is
+ * flagged if it does).
  */
 export function overWithWithdrawn(
   totals: { contacts: number; final: number },
   waiting: number,
+  waitingPolled: number,
   listed: number | undefined,
 ): boolean {
-  if (waiting === 0 || totals.final + waiting !== totals.contacts) return false;
-  return listed !== undefined && totals.contacts - listed >= waiting;
+  if (waiting === 0 || listed === undefined) return false;
+  return totals.final + waitingPolled === totals.contacts && listed <= totals.final;
 }

@@ -6,6 +6,8 @@ export interface SettledStop {
   stop: CampaignStop;
   /** Contacts taken out and still not dialled: the campaign need not wait for them. */
   waiting: WithdrawnContact[];
+  /** Of those, how many a poll stored (the others the service never listed). */
+  waitingPolled: number;
   /** The stop record changed with this look (the service dialled one it was told to drop). */
   changed: boolean;
 }
@@ -25,7 +27,8 @@ export async function settleStop(
   const stop = await d.stops.get(campaignId);
   if (!stop) return undefined;
   const waiting = new Map<string, WithdrawnContact>();
-  let dialled = 0;
+  const dialled = new Set<string>();
+  let waitingPolled = 0;
   let pastWindow = false;
   for await (const batch of d.stops.tracked(campaignId)) {
     const records = await d.store.records(
@@ -34,22 +37,23 @@ export async function settleStop(
     );
     for (const [i, c] of batch.entries()) {
       if (notDialled(records[i], statuses)) {
+        if (records[i] && !waiting.has(c.phone)) waitingPolled += 1;
         waiting.set(c.phone, c);
         continue;
       }
-      dialled += 1;
+      dialled.add(c.phone);
       if (c.reason === "window-closed") pastWindow = true;
     }
   }
   const next: CampaignStop = {
     ...stop,
-    calledAfter: Math.max(stop.calledAfter, dialled),
+    calledAfter: Math.max(stop.calledAfter, dialled.size),
     ranPastWindow: stop.ranPastWindow || pastWindow,
-    honoured: honouredOf(stop, dialled, ended),
+    honoured: honouredOf(stop, dialled.size, ended),
   };
   const changed = JSON.stringify(next) !== JSON.stringify(stop);
   if (changed) await d.stops.set(campaignId, next);
-  return { stop: next, waiting: [...waiting.values()], changed };
+  return { stop: next, waiting: [...waiting.values()], waitingPolled, changed };
 }
 
 function honouredOf(stop: CampaignStop, dialled: number, ended: boolean): CampaignStop["honoured"] {

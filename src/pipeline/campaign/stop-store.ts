@@ -41,9 +41,11 @@ export interface CampaignStop {
 }
 
 const STOP = "stop";
+const REQUESTED = "stopRequested";
 
 /** Stops of campaigns in Redis: the meta's `stop` field and the hash of withdrawn contacts. */
-export function createStopStore(redis: RedisClient, keys: RedisKeys, o: { retentionMs: number }) {
+export function createStopStore(redis: RedisClient, keys: RedisKeys, o: { retentionMs?: number } = {}) {
+  const retentionMs = o.retentionMs ?? 30 * 86_400_000;
   const { meta, withdrawn } = keys.campaign;
   return {
     async get(id: string): Promise<CampaignStop | undefined> {
@@ -67,7 +69,7 @@ export function createStopStore(redis: RedisClient, keys: RedisKeys, o: { retent
         const part = contacts.slice(i, i + 500);
         tx.hset(withdrawn(id), ...part.flatMap((c) => [c.phone, JSON.stringify(c)]));
       }
-      tx.pexpire(withdrawn(id), o.retentionMs);
+      tx.pexpire(withdrawn(id), retentionMs);
       await tx.exec();
     },
     /** Every contact taken out of campaign `id`, a batch at a time (HSCAN: one may come twice). */
@@ -80,6 +82,21 @@ export function createStopStore(redis: RedisClient, keys: RedisKeys, o: { retent
         for (let i = 1; i < flat.length; i += 2) batch.push(JSON.parse(flat[i]!) as WithdrawnContact);
         if (batch.length > 0) yield batch;
       } while (cursor !== "0");
+    },
+    /**
+     * An operator asked to stop campaign `id` (`vcw stop`, the dashboard): the worker that polls it
+     * next does it (it holds the service's client). The first request's time is kept.
+     */
+    async request(id: string, at: number): Promise<boolean> {
+      return (await redis.hsetnx(meta(id), REQUESTED, String(at))) === 1;
+    },
+    async requested(id: string): Promise<number | undefined> {
+      const raw = await redis.hget(meta(id), REQUESTED);
+      return raw ? Number(raw) : undefined;
+    },
+    /** The request was carried out (its stop is recorded). */
+    async done(id: string): Promise<void> {
+      await redis.hdel(meta(id), REQUESTED);
     },
     /** When the campaign's window closes for all its contacts (set by the planner), if known. */
     async callUntil(id: string): Promise<number | undefined> {

@@ -21,7 +21,7 @@ export function createPollProcessor(d: WorkDeps) {
     const { campaignId } = job.data;
     const def = jobOf(d, job.data.job);
     const stops = pollStops(d, def, campaignId);
-    await stops.before();
+    const polledAt = d.now();
     const outcome = await pollCampaign(campaignId, {
       client: d.client,
       redis: d.redis,
@@ -37,7 +37,7 @@ export function createPollProcessor(d: WorkDeps) {
       inFlight: def.polling.inFlight,
       overWithWithdrawn: stops.overWithWithdrawn,
     });
-    await stops.after(outcome);
+    await stops.after(outcome, polledAt);
     if (outcome.pace) {
       // A poll enqueued by an older version has no tick: it counts from now, a minute apart.
       const at = d.now();

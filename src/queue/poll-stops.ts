@@ -8,6 +8,7 @@ import {
   stopsDue,
 } from "../pipeline/campaign/stop-checks.ts";
 import { createStopStore } from "../pipeline/campaign/stop-store.ts";
+import type { CampaignInfo } from "../pipeline/results/model.ts";
 import type { PollOutcome } from "../pipeline/results/poll-campaign.ts";
 import { applyIntents } from "./intents.ts";
 import { resumeJobId } from "./job-ids.ts";
@@ -25,19 +26,18 @@ export function stopCheckDeps(d: WorkDeps): StopCheckDeps {
  */
 export function pollStops(d: WorkDeps, def: JobDefinition, campaignId: string) {
   const deps = stopCheckDeps(d);
+  /** The stops due now, from records this poll just stored. */
+  const stopNow = async (info: CampaignInfo) => {
+    for (const r of await stopsDue(def, info, deps, d.now())) {
+      if (r.state !== "stopped") continue;
+      d.logger.info(
+        { campaign: campaignId, reason: r.reason, taken: r.taken, stop: r.stop },
+        `campaign ${campaignId}: ${r.taken} contact(s) not yet called taken out (${r.reason})`,
+      );
+    }
+  };
   return {
     overWithWithdrawn: overWithWithdrawnFor(def, deps),
-    async before(): Promise<void> {
-      const stored = await d.store.get(campaignId);
-      if (stored?.info.state !== "active") return;
-      for (const r of await stopsDue(def, stored.info, deps, d.now())) {
-        if (r.state !== "stopped") continue;
-        d.logger.info(
-          { campaign: campaignId, reason: r.reason, taken: r.taken, stop: r.stop },
-          `campaign ${campaignId}: ${r.taken} contact(s) not yet called taken out (${r.reason})`,
-        );
-      }
-    },
     /** The next poll's time, no later than the window's close while it has not been acted on. */
     async dueBy(due: number): Promise<number> {
       const stored = await d.store.get(campaignId);
@@ -47,11 +47,12 @@ export function pollStops(d: WorkDeps, def: JobDefinition, campaignId: string) {
       const stop = await deps.stops.get(campaignId);
       return stop?.reasons.includes("window-closed") ? due : Math.max(until, d.now());
     },
-    async after(outcome: PollOutcome): Promise<void> {
+    /** `polledAt`: when the poll began (contacts taken out before it are checked against it). */
+    async after(outcome: PollOutcome, polledAt: number): Promise<void> {
       const stored = await d.store.get(campaignId);
       if (!stored) return;
       const finished = outcome.ended && outcome.state === "finished";
-      const { settled } = await afterStoppedPoll(def, stored.info, false, deps, d.now());
+      const { settled } = await afterStoppedPoll(def, stored.info, { polledAt }, deps, d.now());
       if (settled?.changed && settled.stop.honoured === "no")
         d.logger.warn(
           {
@@ -69,6 +70,7 @@ export function pollStops(d: WorkDeps, def: JobDefinition, campaignId: string) {
           { job: def.name, campaignId, resume: true },
           { jobId: resumeJobId(campaignId) },
         );
+      if (stored.info.state === "active") await stopNow(stored.info);
     },
   };
 }
@@ -78,7 +80,7 @@ export async function processResume(d: WorkDeps, def: JobDefinition, campaignId:
   const stored = await d.store.get(campaignId);
   if (!stored) return { contacts: 0 };
   const deps = stopCheckDeps(d);
-  const { settled, resume } = await afterStoppedPoll(def, stored.info, true, deps, d.now());
+  const { settled, resume } = await afterStoppedPoll(def, stored.info, { ended: true }, deps, d.now());
   if (!resume) return { contacts: 0, honoured: settled?.stop.honoured };
   await applyIntents([{ kind: "create-campaign", request: resume }], d);
   d.logger.info(

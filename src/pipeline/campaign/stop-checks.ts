@@ -5,7 +5,7 @@ import type { CampaignInfo, ResultRecord } from "../results/model.ts";
 import { type StopDeps, type StopRequest, type StopResult, stopCampaign } from "./stop-campaign.ts";
 import { type HandBackDeps, handBack } from "./stop-hand-back.ts";
 import { type DialStatuses, notDialled, overWithWithdrawn } from "./stop-selection.ts";
-import { type SettledStop, settleStop } from "./stop-settle.ts";
+import { type SettledStop, type SettleOptions, settleStop } from "./stop-settle.ts";
 import type { StopReason } from "./stop-store.ts";
 import { callUntilOf } from "./window-close.ts";
 
@@ -30,7 +30,7 @@ const statusesOf = (def: JobDefinition): DialStatuses => ({
 
 const lastLook = new Map<string, number>();
 
-/** Before a poll: the stops due now. Each is repeatable (stopCampaign's tracking). */
+/** After a poll (its records fresh): the stops due now. Each is repeatable (stopCampaign's tracking). */
 export async function stopsDue(
   def: JobDefinition,
   info: CampaignInfo,
@@ -98,11 +98,12 @@ export function overWithWithdrawnFor(def: JobDefinition, d: StopCheckDeps) {
 export async function afterStoppedPoll(
   def: JobDefinition,
   info: CampaignInfo,
-  ended: boolean,
+  o: SettleOptions,
   d: StopCheckDeps,
   now: number,
 ): Promise<{ settled?: SettledStop; resume?: Awaited<ReturnType<typeof handBack>> }> {
-  const settled = await settleStop(info.id, d, statusesOf(def), ended);
+  const ended = o.ended ?? false;
+  const settled = await settleStop(info.id, d, statusesOf(def), o);
   if (!settled) return {};
   if (!ended) return { settled };
   lastLook.delete(info.id);

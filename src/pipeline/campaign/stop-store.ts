@@ -13,6 +13,9 @@ export interface WithdrawnContact {
   contact: ContactCreate;
   reason: StopReason;
   at: number;
+  /** A poll after the delete has looked at it; `raced`: it was dialled while the stop ran. */
+  checked?: boolean;
+  raced?: boolean;
 }
 
 /**
@@ -28,8 +31,10 @@ export interface CampaignStop {
   withdrawn: number;
   /** Contacts not yet called but left in a standing segment (audience `segment`): only flagged. */
   flagged: number;
-  /** Of those, the ones the service dialled anyway after the stop. */
+  /** Of those, the ones the service dialled after the delete (a later poll saw them not dialled). */
   calledAfter: number;
+  /** Dialled while the stop ran (between the poll it was chosen from and the delete): within the margin. */
+  racedAtStop?: number;
   /** Did the service leave the deleted contacts uncalled? `pending` until the polls can tell. */
   honoured: "yes" | "no" | "pending" | "n/a";
   /** A call started after the campaign's window closed (its `callUntil`). */

@@ -4,6 +4,7 @@ import {
   afterStoppedPoll,
   callUntilFor,
   overWithWithdrawnFor,
+  resumeStopped,
   type StopCheckDeps,
   stopsDue,
 } from "../pipeline/campaign/stop-checks.ts";
@@ -52,7 +53,7 @@ export function pollStops(d: WorkDeps, def: JobDefinition, campaignId: string) {
       const stored = await d.store.get(campaignId);
       if (!stored) return;
       const finished = outcome.ended && outcome.state === "finished";
-      const { settled } = await afterStoppedPoll(def, stored.info, { polledAt }, deps, d.now());
+      const settled = await afterStoppedPoll(def, stored.info, { polledAt, ended: finished }, deps);
       if (settled?.changed && settled.stop.honoured === "no")
         d.logger.warn(
           {
@@ -80,7 +81,7 @@ export async function processResume(d: WorkDeps, def: JobDefinition, campaignId:
   const stored = await d.store.get(campaignId);
   if (!stored) return { contacts: 0 };
   const deps = stopCheckDeps(d);
-  const { settled, resume } = await afterStoppedPoll(def, stored.info, { ended: true }, deps, d.now());
+  const { settled, resume } = await resumeStopped(def, stored.info, deps, d.now());
   if (!resume) return { contacts: 0, honoured: settled?.stop.honoured };
   await applyIntents([{ kind: "create-campaign", request: resume }], d);
   d.logger.info(

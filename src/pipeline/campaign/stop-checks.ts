@@ -91,21 +91,24 @@ export function overWithWithdrawnFor(def: JobDefinition, d: StopCheckDeps) {
   };
 }
 
-/**
- * After a poll of a stopped campaign: the stop record brought up to date; once it ended, the
- * contacts a window close took out and the service never dialled are handed back.
- */
+/** After a poll of a stopped campaign: the stop record brought up to date. */
 export async function afterStoppedPoll(
   def: JobDefinition,
   info: CampaignInfo,
   o: SettleOptions,
   d: StopCheckDeps,
-  now: number,
-): Promise<{ settled?: SettledStop; resume?: Awaited<ReturnType<typeof handBack>> }> {
-  const ended = o.ended ?? false;
+): Promise<SettledStop | undefined> {
   const settled = await settleStop(info.id, d, statusesOf(def), o);
+  if (o.ended) lastLook.delete(info.id);
+  return settled;
+}
+
+/**
+ * Once a stopped campaign ended: the contacts a window close took out and the service never
+ * dialled are handed back (stop-hand-back.ts).
+ */
+export async function resumeStopped(def: JobDefinition, info: CampaignInfo, d: StopCheckDeps, now: number) {
+  const settled = await afterStoppedPoll(def, info, { ended: true }, d);
   if (!settled) return {};
-  if (!ended) return { settled };
-  lastLook.delete(info.id);
   return { settled, resume: await handBack(def, info, settled.waiting, d, now) };
 }

@@ -5,6 +5,7 @@ import type { JobDefinition } from "../config/job-definition.ts";
 import { dropFolder, isCandidate } from "../inbox/drop-folder.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
+import { type CampaignStop, createStopStore } from "../pipeline/campaign/stop-store.ts";
 import { type PreflightRecord, readPreflights } from "../pipeline/resources/preflight.ts";
 import type { CampaignStore, StoredCampaign } from "../pipeline/results/campaign-store.ts";
 import type { CampaignInfo, Payload } from "../pipeline/results/model.ts";
@@ -113,6 +114,11 @@ export interface CampaignView {
   transfers: number;
   /** The latest status changes (phones as stored: masked by `present`). */
   recent: { phone: string; from: string; to: string; at: number }[];
+  /** What vcw did to stop it (issue 20): a window close, opt-outs, `vcw stop`; ran past its window. */
+  stop?: Pick<
+    CampaignStop,
+    "reasons" | "withdrawn" | "flagged" | "honoured" | "ranPastWindow" | "calledAfter"
+  >;
 }
 
 export interface FailedDelivery {
@@ -329,6 +335,7 @@ async function readCampaigns(
   const campaigns = await Promise.all(
     latest.map(async (c): Promise<CampaignView> => {
       const recent = await src.store.recentTransitions(c.info.id, 2);
+      const stop = await createStopStore(src.redis, src.keys).get(c.info.id);
       return {
         id: c.info.id,
         name: c.info.name,
@@ -346,11 +353,21 @@ async function readCampaigns(
         meetings: c.totals.meetings,
         transfers: c.totals.transfers,
         recent: recent.slice(0, 6),
+        ...(stop ? { stop: stopView(stop) } : {}),
       };
     }),
   );
   return { campaigns, campaignCounts: [...counts.values()] };
 }
+
+const stopView = (s: CampaignStop): NonNullable<CampaignView["stop"]> => ({
+  reasons: s.reasons,
+  withdrawn: s.withdrawn,
+  flagged: s.flagged,
+  honoured: s.honoured,
+  ranPastWindow: s.ranPastWindow,
+  calledAfter: s.calledAfter,
+});
 
 async function failedDeliveries(queues: Queues): Promise<FailedDelivery[]> {
   const jobs = await queues.deliveries.getJobs(["failed"], 0, LISTED.failedDeliveries - 1);

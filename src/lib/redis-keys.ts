@@ -36,6 +36,8 @@ export function redisKeys(prefix: string) {
     /** Campaigns of a job: all, and those still polled. */
     campaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:all`,
     activeCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:active`,
+    /** Campaigns of a job that vcw stopped (window closed, opt-out, `vcw stop`), by when (epoch ms). */
+    stoppedCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:stopped`,
     /** Active campaigns of a job by when each is next polled (epoch ms); a tick takes those due. */
     dueCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:due`,
     /** How far behind the last poll tick of a job was (the scheduler's own report). */

@@ -4,6 +4,8 @@ import { loadJobs } from "../../config/load-jobs.ts";
 import { listDaemons } from "../../daemon/presence.ts";
 import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
 import { createControls } from "../../pipeline/campaign/controls.ts";
+import { createStopStore } from "../../pipeline/campaign/stop-store.ts";
+import { describeStop } from "../../pipeline/campaign/stop-summary.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { withRedis } from "../with-redis.ts";
 
@@ -76,6 +78,15 @@ export function statusCommand(): Command {
               ...(j.data.zone ? { zone: j.data.zone } : {}),
             }),
           );
+          // Campaigns vcw stopped (issue 20), those that ran past their window first.
+          const stopStore = createStopStore(redis, keys);
+          const stoppedCampaigns = (
+            await Promise.all(jobs.map(async ({ job }) => stopStore.latestOf(job.name, 10)))
+          )
+            .flat()
+            .sort(
+              (a, b) => Number(b.stop.ranPastWindow) - Number(a.stop.ranPastWindow) || b.stop.at - a.stop.at,
+            );
           const daemons = (await listDaemons(redis, keys)).map(({ id: _, stale: __, ...d }) => d);
           const status = {
             redis: url,
@@ -89,6 +100,7 @@ export function statusCommand(): Command {
             failures,
             queues: otherCounts,
             otherFailures,
+            stoppedCampaigns,
           };
           if (o.json) {
             process.stdout.write(`${JSON.stringify(status)}\n`);
@@ -106,6 +118,7 @@ export function statusCommand(): Command {
             );
           for (const c of pendingCampaigns)
             console.log(`  campaign to create: ${c.name ?? c.file} (${c.id}; vcw cancel ${c.id})`);
+          for (const c of stoppedCampaigns) console.log(`  campaign ${c.id}: ${describeStop(c.stop)}`);
           console.log(
             `import queue: ${Object.entries(counts)
               .map(([k, v]) => `${v} ${k}`)

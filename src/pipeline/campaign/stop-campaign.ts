@@ -77,7 +77,7 @@ async function stopLocked(campaignId: string, r: StopRequest, d: StopDeps): Prom
   }));
   await d.stops.track(campaignId, taken);
   if (r.ownSegment) await deleteAll(d.client, taken);
-  const stop = await d.stops.record(campaignId, mergeStop(before, r));
+  const stop = await d.stops.record(campaignId, stored.info.job, mergeStop(before, r));
   return { state: "stopped", taken: taken.length, stop };
 }
 

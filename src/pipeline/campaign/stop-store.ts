@@ -60,11 +60,23 @@ export function createStopStore(redis: RedisClient, keys: RedisKeys, o: { retent
     async set(id: string, stop: CampaignStop): Promise<void> {
       await redis.hset(meta(id), STOP, JSON.stringify(stop));
     },
-    /** Writes the stop made by `make` from the number of contacts tracked so far. */
-    async record(id: string, make: (tracked: number) => CampaignStop): Promise<CampaignStop> {
+    /** Writes the stop made by `make` from the number of contacts tracked so far; lists it under its job. */
+    async record(id: string, job: string, make: (tracked: number) => CampaignStop): Promise<CampaignStop> {
       const stop = make(await redis.hlen(withdrawn(id)));
       await redis.hset(meta(id), STOP, JSON.stringify(stop));
+      await redis.zadd(keys.stoppedCampaignsOf(job), "NX", stop.at, id);
       return stop;
+    },
+    /** The latest `max` campaigns of `job` vcw stopped, newest first, with their stop. */
+    async latestOf(job: string, max = 20): Promise<{ id: string; stop: CampaignStop }[]> {
+      const ids = await redis.zrevrange(keys.stoppedCampaignsOf(job), 0, max - 1);
+      const out: { id: string; stop: CampaignStop }[] = [];
+      for (const id of ids) {
+        const raw = await redis.hget(meta(id), STOP);
+        if (raw) out.push({ id, stop: JSON.parse(raw) as CampaignStop });
+        else await redis.zrem(keys.stoppedCampaignsOf(job), id);
+      }
+      return out;
     },
     /** Remembers contacts before they are deleted (a crash mid-way still knows them); repeatable. */
     async track(id: string, contacts: readonly WithdrawnContact[]): Promise<void> {

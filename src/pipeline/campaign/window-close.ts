@@ -51,6 +51,8 @@ export function callUntilOf(
  * that was open then has closed (a `callUntil` with a margin falls inside the window).
  */
 export function resumeAt(window: CallingWindow, stoppedAt: number): number | undefined {
+  const opening = nextOpening(window, stoppedAt);
+  if (opening !== stoppedAt) return opening;
   const close = windowCloseAfter(window, stoppedAt);
-  return close === undefined ? undefined : nextOpening(window, Math.max(close, stoppedAt));
+  return close === undefined ? undefined : nextOpening(window, close);
 }

@@ -20,6 +20,8 @@ export interface StoredCampaign {
   endedAt: number;
   /** Last version sent as progress. */
   sentVersion: number;
+  /** What vcw did to stop it, as campaign/stop-store.ts keeps it (the fields reports read). */
+  stop?: { ranPastWindow?: boolean; honoured?: string; withdrawn?: number; calledAfter?: number };
 }
 
 export interface Transition {
@@ -197,6 +199,7 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
         lastChangeAt: Number(h.lastChangeAt ?? 0),
         endedAt: Number(h.endedAt ?? 0),
         sentVersion: Number(h.sentVersion ?? 0),
+        ...(h.stop ? { stop: JSON.parse(h.stop) } : {}),
       };
     },
 

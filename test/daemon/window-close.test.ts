@@ -162,6 +162,24 @@ describe("window close, live segment: calls stop and resume at the next opening"
       30_000,
       "resumed campaign created",
     );
+    // A retry of the hand-back (a crash mid-way, a second worker): the same segment, contacts and campaign.
+    await daemon.queues.followUps.add(
+      "again",
+      { job: home.name, campaignId: sim.id, resume: true },
+      { jobId: "resume-again" },
+    );
+    await waitFor(
+      async () => ((await daemon!.queues.followUps.getJob("resume-again"))?.finishedOn ? true : undefined),
+      30_000,
+      "resumed again",
+    );
+    const resumedAll = (await s.t.client.campaigns.list()).filter(
+      (c) => c.campaigns_name === ended.handedBackTo,
+    );
+    expect(resumedAll).toHaveLength(1);
+    const resumedSegment = (await s.t.client.segments.list()).filter((g) => g.name === ended.handedBackTo);
+    expect(resumedSegment).toHaveLength(1);
+    expect(await s.t.client.contacts.list(resumedSegment[0]!.id!)).toHaveLength(stop!.withdrawn - raced);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect(resumed.campaigns_name).toContain(`resumed ${tomorrow}`);
     const resumedSim = s.t.sim.store.get<StoredCampaign>("campaigns", resumed.id!);
@@ -212,6 +230,16 @@ describe("window close, fixed segment: the service calls on, vcw flags it and ca
       "every withdrawn contact called anyway",
     );
     expect(final.handedBackTo).toBeUndefined();
+    // vcw status shows it, first among stopped campaigns.
+    const status = await runCli(["status", "--json"], {
+      REDIS_URL: inject("redisUrl"),
+      VCW_PREFIX: settings.prefix.value,
+      VCW_JOBS_DIR: join(home.home, "jobs"),
+    });
+    expect(JSON.parse(status.stdout).stoppedCampaigns[0]).toMatchObject({
+      id: sim.id,
+      stop: { ranPastWindow: true, honoured: "no" },
+    });
     s.t.sim.clock.advance(2 * 86_400_000);
     expect((await audiencePhones(s.t.client, sim.id)).sort()).toEqual([...all].sort());
     const ofJob = (await s.t.client.campaigns.list()).filter((c) =>

@@ -13,9 +13,9 @@ import { createClient } from "../src/api/index.ts";
 import { AUDIENCE_STATUSES } from "../src/api/schemas/audience-status.ts";
 import { startRedisServer } from "../src/daemon/redis-server.ts";
 import { redisKeys } from "../src/lib/redis-keys.ts";
-import { createSuppressionList } from "../src/pipeline/campaign/suppression.ts";
 import { createCampaignStore } from "../src/pipeline/results/campaign-store.ts";
 import { forgetFingerprintIndexes, pollCampaign } from "../src/pipeline/results/poll-campaign.ts";
+import { createSuppressionList } from "../src/pipeline/stores/suppression.ts";
 import { DEMO_ASSISTANT, DEMO_DIALER } from "../src/simulator/demo-records.ts";
 
 const KEY = "bench-key-0123456789";

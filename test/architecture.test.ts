@@ -50,6 +50,26 @@ const ALLOWED: Record<string, readonly string[]> = {
   lib: [],
 };
 
+/**
+ * The rooms inside pipeline/, each importing only rooms below it (docs/architecture.md): the files
+ * at its root, then stores shared by several rooms, contacts, the import, results and reports,
+ * campaigns, then the use cases that span them (resources, a dropped file's walk).
+ */
+const PIPELINE_ROOMS: Record<string, readonly string[]> = {
+  "create-once.ts": ["errors.ts"],
+  "errors.ts": [],
+  "name-pattern.ts": [],
+  stores: [],
+  contacts: ["stores", "create-once.ts", "name-pattern.ts", "errors.ts"],
+  import: ["contacts", "stores", "name-pattern.ts", "errors.ts"],
+  /** results/model.ts re-exports the reports' model type (one exception, a type). */
+  results: ["stores", "contacts", "reports/model.ts", "create-once.ts", "errors.ts", "name-pattern.ts"],
+  reports: ["results", "errors.ts"],
+  campaign: ["stores", "contacts", "results", "create-once.ts", "errors.ts", "name-pattern.ts"],
+  resources: ["campaign", "results", "create-once.ts", "errors.ts", "name-pattern.ts"],
+  files: ["import", "campaign", "contacts", "stores", "errors.ts"],
+};
+
 const SRC = resolve(import.meta.dirname, "../src");
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"(\.{1,2}\/[^"]+)"|import\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g;
@@ -77,6 +97,27 @@ function crossings(): { from: string; to: string }[] {
   return out;
 }
 
+/** Every import between two rooms of `folder`: paths under it. */
+function crossingsWithin(folder: string): { from: string; to: string }[] {
+  const inside = (path: string) => path.startsWith(`${folder}/`);
+  return sameFolder(folder)
+    .filter(({ to }) => inside(to))
+    .map(({ from, to }) => ({ from: from.slice(folder.length + 1), to: to.slice(folder.length + 1) }))
+    .filter(({ from, to }) => from.split("/")[0] !== to.split("/")[0]);
+}
+
+/** Every import made by a file under `folder`, as paths under src/. */
+function sameFolder(folder: string): { from: string; to: string }[] {
+  const out: { from: string; to: string }[] = [];
+  for (const file of sources(join(SRC, folder))) {
+    for (const m of readFileSync(file, "utf8").matchAll(IMPORT)) {
+      const to = relative(SRC, resolve(dirname(file), m[1] ?? m[2]!));
+      out.push({ from: relative(SRC, file), to });
+    }
+  }
+  return out;
+}
+
 describe("architecture", () => {
   it("imports between folders follow the arrows", () => {
     const all = crossings();
@@ -87,6 +128,17 @@ describe("architecture", () => {
       return !allowed.some((a) => to === a || to.startsWith(`${a}/`));
     });
     expect(wrong.map(({ from, to }) => `${from} -> ${to}`)).toEqual([]);
+  });
+
+  it("imports between the rooms of pipeline/ go one way, down", () => {
+    const rooms = crossingsWithin("pipeline");
+    expect(rooms.length).toBeGreaterThan(20); // the scan sees the rooms
+    const wrong = rooms.filter(({ from, to }) => {
+      const allowed = PIPELINE_ROOMS[from.split("/")[0]!];
+      if (!allowed) return true;
+      return !allowed.some((a) => to === a || to.startsWith(`${a}/`));
+    });
+    expect(wrong.map(({ from, to }) => `pipeline/${from} -> pipeline/${to}`)).toEqual([]);
   });
 
   it("Redis keys are named in lib/redis-keys.ts only", () => {

@@ -1,4 +1,4 @@
-import ky, { HTTPError, NetworkError, TimeoutError } from "ky";
+import ky, { HTTPError, type RetryOptions as KyRetryOptions, NetworkError, TimeoutError } from "ky";
 import type { z } from "zod";
 import { AudienceEntryList } from "./audience-entries.ts";
 import {
@@ -191,23 +191,7 @@ export function createTransport(config: TransportOptions): Transport {
             onHeaders: (response) => observe(response.status),
           }),
         ),
-        retry: {
-          limit: retry.maxRetries,
-          methods: ["get", "post", "put", "delete"],
-          statusCodes: ALL_STATUSES.filter(isRetryableStatus),
-          afterStatusCodes: RETRY_AFTER_STATUSES,
-          maxRetryAfter: retry.retryAfterCapMs,
-          retryOnTimeout: true,
-          delay: (n) => backoffDelay(n, retry),
-          shouldRetry: ({ error }) => {
-            if (error instanceof ItemCallbackError) return false;
-            const failure = classify(error);
-            if (!failure || !mayRetry(failure, isIdempotent(op))) return false;
-            // Leave a Retry-After to ky, which honours it up to maxRetryAfter.
-            if (error instanceof HTTPError && hasRetryAfter(error)) return undefined;
-            return true;
-          },
-        },
+        retry: kyRetry(op, retry),
         // ky 2 runs beforeRequest once, before the first attempt; beforeRetry before each other one.
         hooks: {
           beforeRequest: [() => startAttempt()],
@@ -333,4 +317,25 @@ function isUserAbort(error: unknown, signal: AbortSignal | undefined): boolean {
     !(error instanceof TimeoutError) &&
     !(error instanceof APIError)
   );
+}
+
+/** ky's retry options from ours: which failures are retried (`mayRetry`), with which backoff. */
+function kyRetry(op: (typeof operations)[OperationName], retry: RetryOptions): KyRetryOptions {
+  return {
+    limit: retry.maxRetries,
+    methods: ["get", "post", "put", "delete"],
+    statusCodes: ALL_STATUSES.filter(isRetryableStatus),
+    afterStatusCodes: RETRY_AFTER_STATUSES,
+    maxRetryAfter: retry.retryAfterCapMs,
+    retryOnTimeout: true,
+    delay: (n) => backoffDelay(n, retry),
+    shouldRetry: ({ error }) => {
+      if (error instanceof ItemCallbackError) return false;
+      const failure = classify(error);
+      if (!failure || !mayRetry(failure, isIdempotent(op))) return false;
+      // Leave a Retry-After to ky, which honours it up to maxRetryAfter.
+      if (error instanceof HTTPError && hasRetryAfter(error)) return undefined;
+      return true;
+    },
+  };
 }

@@ -122,51 +122,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
       services.onClose(() => presence.stop());
     }
 
-    const roles: InboxRole[] = [];
-    if (o.watch) {
-      const scheduler = startScheduler({
-        jobs,
-        queues,
-        store: services.store,
-        controls: services.controls,
-        logger,
-      });
-      services.onClose(() => scheduler.stop());
-      const reports = startReportScheduler({
-        jobs,
-        queues,
-        store: services.store,
-        redis,
-        keys,
-        logger,
-        publicUrl: s.publicUrl.value,
-      });
-      services.onClose(() => reports.stop());
-      // Redis that has no record of this deployment (first start, or it lost its data): files left in
-      // processing/ are taken up after a lease, once any request still in flight has landed.
-      const epoch = await watchEpoch(redis, keys, {
-        everyMs: 5_000,
-        logger,
-        onLoss: () =>
-          setTimeout(() => void Promise.all(roles.map((r) => r.rescan())), services.leaseMs).unref(),
-      });
-      services.onClose(async () => epoch.stop());
-      for (const def of jobs.values()) {
-        const role = await startInboxRole({
-          firstRescanAfterMs: epoch.fresh ? services.leaseMs : 0,
-          def,
-          registry: services.registry,
-          queues,
-          logger,
-          stableMs: s.stableMs.value,
-          rescanMs: s.rescanMs.value,
-          retentionMs: retentionMsOf(s),
-        });
-        roles.push(role);
-        watched.add(def.name);
-      }
-      services.onClose(() => Promise.all(roles.map((r) => r.close())));
-    }
+    const roles = o.watch ? await startWatching(services, queues, s, logger, watched) : [];
 
     services.onClose(async () => {
       stopping = true; // registered last, so it runs first
@@ -185,6 +141,60 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     await services.close();
     throw error;
   }
+}
+
+/** The watch role: the scheduler of polls and reports, the Redis epoch watch, an inbox role per job. */
+async function startWatching(
+  services: Services,
+  queues: Queues,
+  s: Settings,
+  logger: Logger,
+  watched: Set<string>,
+): Promise<InboxRole[]> {
+  const { redis, jobs, keys } = services;
+  const roles: InboxRole[] = [];
+  const scheduler = startScheduler({
+    jobs,
+    queues,
+    store: services.store,
+    controls: services.controls,
+    logger,
+  });
+  services.onClose(() => scheduler.stop());
+  const reports = startReportScheduler({
+    jobs,
+    queues,
+    store: services.store,
+    redis,
+    keys,
+    logger,
+    publicUrl: s.publicUrl.value,
+  });
+  services.onClose(() => reports.stop());
+  // Redis that has no record of this deployment (first start, or it lost its data): files left in
+  // processing/ are taken up after a lease, once any request still in flight has landed.
+  const epoch = await watchEpoch(redis, keys, {
+    everyMs: 5_000,
+    logger,
+    onLoss: () => setTimeout(() => void Promise.all(roles.map((r) => r.rescan())), services.leaseMs).unref(),
+  });
+  services.onClose(async () => epoch.stop());
+  for (const def of jobs.values()) {
+    const role = await startInboxRole({
+      firstRescanAfterMs: epoch.fresh ? services.leaseMs : 0,
+      def,
+      registry: services.registry,
+      queues,
+      logger,
+      stableMs: s.stableMs.value,
+      rescanMs: s.rescanMs.value,
+      retentionMs: retentionMsOf(s),
+    });
+    roles.push(role);
+    watched.add(def.name);
+  }
+  services.onClose(() => Promise.all(roles.map((r) => r.close())));
+  return roles;
 }
 
 /**
@@ -220,6 +230,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     controls: services.controls,
     registry: services.registry,
     imports: services.imports,
+    ledger: services.ledger,
     leaseMs: services.leaseMs,
     logger,
     now: Date.now,

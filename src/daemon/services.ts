@@ -9,11 +9,12 @@ import { createFileRegistry, type FileRegistry } from "../inbox/file-registry.ts
 import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from "../lib/redis.ts";
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shared-rate-limiter.ts";
-import { type CallHistory, createCallHistory } from "../pipeline/campaign/call-history.ts";
-import { type Controls, createControls } from "../pipeline/campaign/controls.ts";
-import { createSuppressionList, type SuppressionList } from "../pipeline/campaign/suppression.ts";
+import { type ContactLedger, createContactLedger } from "../pipeline/contacts/contact-ledger.ts";
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
+import { type CallHistory, createCallHistory } from "../pipeline/stores/call-history.ts";
+import { type Controls, createControls } from "../pipeline/stores/controls.ts";
+import { createSuppressionList, type SuppressionList } from "../pipeline/stores/suppression.ts";
 import { startSimulator } from "../simulator/server.ts";
 import { StartupError } from "./errors.ts";
 import { resolveRedis } from "./redis-connection.ts";
@@ -35,6 +36,8 @@ export interface Services {
   history: CallHistory;
   controls: Controls;
   imports: ImportUseCase;
+  /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
+  ledger: ContactLedger;
   /** Ledger lease: longer than any request can stay in flight. */
   leaseMs: number;
   /** Cleanups run in reverse order by `close`; roles add their own. */
@@ -49,6 +52,33 @@ export interface ServicesOptions {
   daemon?: boolean;
   /** Hears every API attempt (the daemon's request metrics). */
   requestObserver?: RequestObserver;
+}
+
+/**
+ * The calling service's URL: VCS_BASE_URL, or an embedded simulator (its stop in `cleanups`) for a
+ * process allowed one; a worker never starts its own.
+ */
+async function serviceUrl(
+  s: Settings,
+  logger: Logger,
+  o: ServicesOptions,
+  cleanups: (() => Promise<unknown>)[],
+): Promise<string> {
+  if (s.baseUrl.value) return s.baseUrl.value;
+  if (!o.embeddedSimulator) {
+    throw new Error("Set VCS_BASE_URL to the calling service (workers never start their own simulator)");
+  }
+  const stateFile = simulatorStateFile(s);
+  const sim = await startSimulator({
+    apiKey: s.apiKey.value,
+    port: 0,
+    stateFile,
+    demoRecords: true,
+    timeScale: s.simTimeScale.value,
+  });
+  cleanups.push(() => sim.close());
+  logger.info({ url: sim.url, stateFile }, "embedded simulator started");
+  return sim.url;
 }
 
 export async function openServices(s: Settings, logger: Logger, o: ServicesOptions): Promise<Services> {
@@ -72,23 +102,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     await checkRedis(redis, logger, o.daemon === false ? "info" : "warn");
     const keys = redisKeys(s.prefix.value);
 
-    let baseUrl = s.baseUrl.value;
-    if (!baseUrl) {
-      if (!o.embeddedSimulator) {
-        throw new Error("Set VCS_BASE_URL to the calling service (workers never start their own simulator)");
-      }
-      const stateFile = simulatorStateFile(s);
-      const sim = await startSimulator({
-        apiKey: s.apiKey.value,
-        port: 0,
-        stateFile,
-        demoRecords: true,
-        timeScale: s.simTimeScale.value,
-      });
-      cleanups.push(() => sim.close());
-      baseUrl = sim.url;
-      logger.info({ url: baseUrl, stateFile }, "embedded simulator started");
-    }
+    const baseUrl = await serviceUrl(s, logger, o, cleanups);
 
     const limiter = createSharedRateLimiter({
       redis,
@@ -107,6 +121,8 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     });
     const leaseMs = leaseMsOf(s);
     const registry = createFileRegistry(redis, keys);
+    // The one ledger: the import, a file's campaigns and follow-ups file contacts through it.
+    const ledger = createContactLedger(redis, { keys, leaseMs, retentionMs: retentionMsOf(s) });
     const suppression = createSuppressionList(redis, keys);
     // A number's history outlives the longest cooldown of any job.
     const longestRecall = Math.max(
@@ -128,12 +144,13 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       suppression,
       history,
       controls: createControls(redis, keys),
+      ledger,
       imports: createImportUseCase({
         client,
         redis,
         keys,
         leaseMs,
-        retentionMs: retentionMsOf(s),
+        ledger,
         registry,
         suppression,
         history,

@@ -4,6 +4,7 @@ import {
   PermissionDeniedError,
   RequestValidationError,
 } from "../api/errors/index.ts";
+import { IngestFileError } from "../ingest/ingest-file-error.ts";
 import { VcwError } from "../lib/vcw-error.ts";
 
 /**
@@ -54,4 +55,18 @@ export class CreateCanceledError extends VcwError {
   constructor(what: string) {
     super(`${what} was canceled before it was created`);
   }
+}
+
+/**
+ * The retry-or-give-up decision, made once for every queue: give up on the last attempt, or when
+ * no retry can cure the failure (a permanent refusal, a file that cannot be read as contacts).
+ */
+export function givesUp(error: unknown, lastAttempt: boolean): boolean {
+  return (
+    lastAttempt ||
+    isPermanent(error) ||
+    error instanceof IngestFileError ||
+    // BullMQ's verdict, thrown by a step the queue layer lent us: the name, not the class (no bullmq here).
+    (error instanceof Error && error.name === "UnrecoverableError")
+  );
 }

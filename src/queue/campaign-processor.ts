@@ -1,4 +1,4 @@
-import { DelayedError, type Job } from "bullmq";
+import type { Job } from "bullmq";
 import {
   type CampaignCreateOptions,
   campaignCreateKeys,
@@ -11,6 +11,7 @@ import { createState, lookAgainAfterMs } from "../pipeline/create-once.ts";
 import { CreateCanceledError, CreateUnresolvedError } from "../pipeline/errors.ts";
 import { campaignRecords } from "../pipeline/resources/campaign-records.ts";
 import type { CampaignInfo } from "../pipeline/results/model.ts";
+import { delayJob } from "./delay-job.ts";
 import { failFastOnPermanent } from "./failures.ts";
 import type { CampaignJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
@@ -33,11 +34,9 @@ async function processCampaign(
   // Canceled with no create ever sent: nothing to look up. One sent is looked up all the same.
   if ((await canceled()) && (await createState(d.redis, campaignCreateKeys(d.keys, key))).kind === "none")
     return canceledNow(d, data);
-  if (token && (await d.controls.isPaused(data.job))) {
-    // No campaign while the job is paused: look again later (not a failed attempt).
-    await job.moveToDelayed(Date.now() + (d.pausedRetryMs ?? 5_000), token);
-    throw new DelayedError();
-  }
+  // No campaign while the job is paused: look again later (not a failed attempt).
+  if (token && (await d.controls.isPaused(data.job)))
+    return delayJob(job, token, Date.now() + (d.pausedRetryMs ?? 5_000));
   if (!def.campaign) throw new Error(`job ${data.job} has no campaign section`);
   const c = def.campaign;
   const now = d.now();
@@ -117,8 +116,7 @@ async function createOrLookUp(
       { job: job.data.job, name: body.campaigns_name, lookAgainInMs: waitMs, err: String(error.cause ?? "") },
       error.message,
     );
-    await job.moveToDelayed(Date.now() + waitMs, token);
-    throw new DelayedError();
+    return delayJob(job, token, Date.now() + waitMs);
   }
 }
 

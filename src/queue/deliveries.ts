@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import type { Controls } from "../pipeline/campaign/controls.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { summarize } from "../pipeline/results/campaign-totals.ts";
 import type { CampaignSummary, Payload } from "../pipeline/results/model.ts";
+import type { Controls } from "../pipeline/stores/controls.ts";
 import { deliveryJobId } from "./job-ids.ts";
 import type { Queues } from "./queues.ts";
 

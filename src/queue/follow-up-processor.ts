@@ -2,9 +2,8 @@ import type { Job } from "bullmq";
 import { countryOf } from "../config/ingest-options.ts";
 import { e164OfServicePhone } from "../lib/phone-e164.ts";
 import { campaignKey, followUpCampaign } from "../pipeline/campaign/lifecycle.ts";
-import { createContactLedger } from "../pipeline/import/contact-ledger.ts";
-import { type ContactToImport, importContacts } from "../pipeline/import/import-contacts.ts";
-import { resolveSegment } from "../pipeline/import/resolve-segment.ts";
+import { type ContactToImport, importContacts } from "../pipeline/contacts/import-contacts.ts";
+import { resolveSegment } from "../pipeline/contacts/resolve-segment.ts";
 import { FingerprintIndex } from "../pipeline/results/fingerprint-index.ts";
 import type { ResultRecord } from "../pipeline/results/model.ts";
 import { applyIntents } from "./intents.ts";
@@ -18,11 +17,6 @@ import { jobOf, type WorkDeps } from "./work-deps.ts";
  * no earlier than the job's spacing after the first one ended, inside its calling window.
  */
 export function createFollowUpProcessor(d: WorkDeps) {
-  const ledger = createContactLedger(d.redis, {
-    keys: d.keys,
-    leaseMs: d.leaseMs,
-    retentionMs: d.retentionMs,
-  });
   return async function processFollowUp(job: Job<FollowUpJobData>) {
     const def = jobOf(d, job.data.job);
     if (job.data.resume) return processResume(d, def, job.data.campaignId);
@@ -84,7 +78,7 @@ export function createFollowUpProcessor(d: WorkDeps) {
     }
     const counts = await importContacts(rows(), {
       client: d.client,
-      ledger,
+      ledger: d.ledger,
       segmentId: segment.id,
       owner: `${job.id}#${job.attemptsStarted}`,
       country: countryOf(def),

@@ -1,6 +1,6 @@
-import type { Controls } from "../pipeline/campaign/controls.ts";
 import type { Intent } from "../pipeline/campaign/lifecycle.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { Controls } from "../pipeline/stores/controls.ts";
 import { enqueueSummary } from "./deliveries.ts";
 import { campaignJobId, followUpJobId } from "./job-ids.ts";
 import type { Queues } from "./queues.ts";

@@ -1,10 +1,10 @@
 import cron, { type ScheduledTask, type TaskContext } from "node-cron";
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
-import type { Controls } from "../pipeline/campaign/controls.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { summarize } from "../pipeline/results/campaign-totals.ts";
 import { type CampaignSummary, kindOf } from "../pipeline/results/model.ts";
+import type { Controls } from "../pipeline/stores/controls.ts";
 import { enqueueDeliveries, enqueueSummary } from "./deliveries.ts";
 import { behindLogger, pollTick } from "./poll-tick.ts";
 import type { Queues } from "./queues.ts";

@@ -1,13 +1,7 @@
-import {
-  type BackoffStrategy,
-  type ConnectionOptions,
-  DelayedError,
-  type Job,
-  type Processor,
-  Worker,
-} from "bullmq";
+import { type BackoffStrategy, type ConnectionOptions, type Job, type Processor, Worker } from "bullmq";
 import type { Logger } from "pino";
 import type { RedisKeys } from "../lib/redis-keys.ts";
+import { delayJob } from "./delay-job.ts";
 import { HandBackError } from "./errors.ts";
 import { QUEUE_NAMES, type QueueKind, queuePrefix } from "./queues.ts";
 
@@ -67,8 +61,7 @@ function handingBack<D, R>(processor: Processor<D, R>, o: WorkerOptions): Proces
           `${error.message}: another daemon must have it (a rolling deploy), or its jobs wait until one does`,
         );
       }
-      await job.moveToDelayed(Date.now() + (o.handBackMs ?? 2_000), token);
-      throw new DelayedError();
+      return delayJob(job, token, Date.now() + (o.handBackMs ?? 2_000));
     }
   };
 }

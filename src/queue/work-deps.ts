@@ -5,11 +5,12 @@ import type { SinkDefinition } from "../config/sink-definition.ts";
 import type { FileRegistry } from "../inbox/file-registry.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
-import type { CallHistory } from "../pipeline/campaign/call-history.ts";
-import type { Controls } from "../pipeline/campaign/controls.ts";
-import type { SuppressionList } from "../pipeline/campaign/suppression.ts";
+import type { ContactLedger } from "../pipeline/contacts/contact-ledger.ts";
 import type { ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { CallHistory } from "../pipeline/stores/call-history.ts";
+import type { Controls } from "../pipeline/stores/controls.ts";
+import type { SuppressionList } from "../pipeline/stores/suppression.ts";
 import { NotDefinedHereError } from "./errors.ts";
 import type { Queues } from "./queues.ts";
 
@@ -29,6 +30,8 @@ export interface WorkDeps {
   pausedRetryMs?: number;
   registry: FileRegistry;
   imports: ImportUseCase;
+  /** The exactly-once ledger of contacts, built once (daemon/services.ts). */
+  ledger: ContactLedger;
   /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */
   leaseMs: number;
   logger: Logger;

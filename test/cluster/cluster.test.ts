@@ -6,9 +6,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import { clusterTarget, connectRedis } from "../../src/lib/redis.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createCallHistory } from "../../src/pipeline/campaign/call-history.ts";
 import { migratePhoneSpellings } from "../../src/pipeline/campaign/phone-migration.ts";
-import { createSuppressionList } from "../../src/pipeline/campaign/suppression.ts";
+import { createCallHistory } from "../../src/pipeline/stores/call-history.ts";
+import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import { QUEUE_NAMES } from "../../src/queue/queues.ts";
 import { NO_FAULTS } from "../../src/simulator/faults.ts";
 import { runCli } from "../support/cli.ts";

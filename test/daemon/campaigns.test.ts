@@ -5,8 +5,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createSuppressionList } from "../../src/pipeline/campaign/suppression.ts";
 import type { CampaignSummary } from "../../src/pipeline/results/model.ts";
+import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import { signature } from "../../src/sinks/webhook-sink.ts";
 import { runCli } from "../support/cli.ts";
 import {

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { normalizePhone } from "../../ingest/phone.ts";
-import { createCallHistory } from "../../pipeline/campaign/call-history.ts";
-import { createSuppressionList } from "../../pipeline/campaign/suppression.ts";
+import { createCallHistory } from "../../pipeline/stores/call-history.ts";
+import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
 import { jobReadingOptions } from "../job-options.ts";
 import { withRedis } from "../with-redis.ts";

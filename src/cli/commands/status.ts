@@ -3,9 +3,9 @@ import { Command } from "commander";
 import { loadJobs } from "../../config/load-jobs.ts";
 import { listDaemons } from "../../daemon/presence.ts";
 import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
-import { createControls } from "../../pipeline/campaign/controls.ts";
 import { createStopStore } from "../../pipeline/campaign/stop-store.ts";
 import { describeStop } from "../../pipeline/campaign/stop-summary.ts";
+import { createControls } from "../../pipeline/stores/controls.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { withRedis } from "../with-redis.ts";
 

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { normalizePhone } from "../../ingest/phone.ts";
-import { createSuppressionList } from "../../pipeline/campaign/suppression.ts";
+import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
 import { withRedis } from "../with-redis.ts";
 import { countryOption } from "./validate.ts";

@@ -1,25 +1,25 @@
 import type { Client } from "../../api/client.ts";
-import { countryOf } from "../../config/ingest-options.ts";
+import { countryOf, ingestOptionsOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { createContactLedger } from "../import/contact-ledger.ts";
-import { type ContactToImport, importContacts } from "../import/import-contacts.ts";
-import { importSpecOf } from "../import/import-use-case.ts";
-import { resolveSegment } from "../import/resolve-segment.ts";
-import type { CallHistory } from "./call-history.ts";
+import type { ContactLedger } from "../contacts/contact-ledger.ts";
+import { type ContactToImport, importContacts } from "../contacts/import-contacts.ts";
+import { resolveSegment } from "../contacts/resolve-segment.ts";
+import type { CallHistory } from "../stores/call-history.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
 import { calleeZone } from "./callee-zone.ts";
 import { campaignName, scheduledAtFor } from "./create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
-import type { SuppressionList } from "./suppression.ts";
 
 export interface AudienceDeps {
   client: Client;
   redis: RedisClient;
   keys: RedisKeys;
   leaseMs: number;
-  retentionMs: number;
+  /** The exactly-once ledger of contacts, built once (daemon/services.ts). */
+  ledger: ContactLedger;
   suppression: SuppressionList;
   history: CallHistory;
 }
@@ -88,12 +88,7 @@ export async function audiencesOf(
     return { requests: [request], report };
   }
 
-  const ledger = createContactLedger(d.redis, {
-    keys: d.keys,
-    leaseMs: d.leaseMs,
-    retentionMs: d.retentionMs,
-  });
-  const created = await ledger.createdBy(f.segmentId, f.creator);
+  const created = await d.ledger.createdBy(f.segmentId, f.creator);
   report.new = created.length;
   const suppressed = await d.suppression.which(created);
   report.optedOut = suppressed.size;
@@ -126,7 +121,7 @@ export async function audiencesOf(
     );
     await importContacts(rowsOf(def, f.path, callable), {
       client: d.client,
-      ledger,
+      ledger: d.ledger,
       segmentId: segment.id,
       owner: `audience-${key}`,
       country: countryOf(def),
@@ -148,7 +143,7 @@ async function* rowsOf(
   path: string,
   phones: ReadonlySet<string>,
 ): AsyncGenerator<ContactToImport> {
-  const reader = await ContactFileReader.open(path, importSpecOf(def).ingest);
+  const reader = await ContactFileReader.open(path, ingestOptionsOf(def));
   const seen = new Set<string>();
   for await (const row of reader) {
     if (row.kind !== "valid" || !phones.has(row.phone) || seen.has(row.phone)) continue;

@@ -4,14 +4,14 @@ import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { createContactLedger } from "../import/contact-ledger.ts";
-import { type ContactToImport, importContacts } from "../import/import-contacts.ts";
-import { resolveSegment } from "../import/resolve-segment.ts";
+import type { ContactLedger } from "../contacts/contact-ledger.ts";
+import { type ContactToImport, importContacts } from "../contacts/import-contacts.ts";
+import { resolveSegment } from "../contacts/resolve-segment.ts";
 import type { CampaignInfo } from "../results/model.ts";
-import type { CallHistory } from "./call-history.ts";
+import type { CallHistory } from "../stores/call-history.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import type { StopStore, WithdrawnContact } from "./stop-store.ts";
-import type { SuppressionList } from "./suppression.ts";
 import { resumeAt, windowIn } from "./window-close.ts";
 
 export interface HandBackDeps {
@@ -19,7 +19,8 @@ export interface HandBackDeps {
   redis: RedisClient;
   keys: RedisKeys;
   leaseMs: number;
-  retentionMs: number;
+  /** The exactly-once ledger of contacts (built once, daemon/services.ts). */
+  ledger: ContactLedger;
   suppression: SuppressionList;
   history: CallHistory;
   stops: StopStore;
@@ -75,14 +76,9 @@ export async function handBack(
     },
     { lockMs: d.leaseMs, ownName: true },
   );
-  const ledger = createContactLedger(d.redis, {
-    keys: d.keys,
-    leaseMs: d.leaseMs,
-    retentionMs: d.retentionMs,
-  });
   await importContacts(rowsOf(callable), {
     client: d.client,
-    ledger,
+    ledger: d.ledger,
     segmentId: segment.id,
     owner: `resume-${key}-${randomBytes(4).toString("hex")}`,
     country: countryOf(def),

@@ -3,8 +3,8 @@ import { openErrorReport } from "../../ingest/error-report.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
 import { type SkipReason, skipValid, type Totals, topCodes } from "../../ingest/outcome.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
-import type { ContactLedger } from "./contact-ledger.ts";
-import { type ContactToImport, type ImportCounts, importContacts } from "./import-contacts.ts";
+import type { ContactLedger } from "../contacts/contact-ledger.ts";
+import { type ContactToImport, type ImportCounts, importContacts } from "../contacts/import-contacts.ts";
 import { Watermark } from "./watermark.ts";
 
 /** Valid rows not to send, and why. */

@@ -6,12 +6,12 @@ import type { FileRecord, FileRegistry } from "../../inbox/file-registry.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import type { CallHistory } from "../campaign/call-history.ts";
-import type { SuppressionList } from "../campaign/suppression.ts";
+import type { ContactLedger } from "../contacts/contact-ledger.ts";
+import { forgetSegment, resolveSegment, type SegmentTarget } from "../contacts/resolve-segment.ts";
 import { fillPattern } from "../name-pattern.ts";
-import { createContactLedger } from "./contact-ledger.ts";
+import type { CallHistory } from "../stores/call-history.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
 import { type ImportCheckpoint, type ImportFileResult, importFile, type SkipRule } from "./import-file.ts";
-import { forgetSegment, resolveSegment, type SegmentTarget } from "./resolve-segment.ts";
 
 /** What to import into where: a job's definition, or an ad-hoc segment (`vcw import --segment`). */
 export interface ImportSpec {
@@ -70,8 +70,8 @@ export interface ImportUseCaseDeps {
   keys: RedisKeys;
   /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */
   leaseMs: number;
-  /** How long a segment's ledger lives after its last import (then it is seeded again). */
-  retentionMs?: number;
+  /** The exactly-once ledger of contacts, built once (daemon/services.ts). */
+  ledger: ContactLedger;
   registry: FileRegistry;
   suppression: SuppressionList;
   history: CallHistory;
@@ -83,11 +83,6 @@ export interface ImportUseCaseDeps {
  * the service no longer knows is forgotten, and the registry of imported contents.
  */
 export function createImportUseCase(d: ImportUseCaseDeps) {
-  const ledger = createContactLedger(d.redis, {
-    keys: d.keys,
-    leaseMs: d.leaseMs,
-    retentionMs: d.retentionMs,
-  });
   return {
     /** The earlier import of the same content for `job`, if it finished. */
     async imported(job: string, sha256: string): Promise<FileRecord | undefined> {
@@ -102,7 +97,7 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
       try {
         result = await importFile(r.path, {
           client: d.client,
-          ledger,
+          ledger: d.ledger,
           segmentId: segment.id,
           owner: r.owner,
           ingest: r.spec.ingest,

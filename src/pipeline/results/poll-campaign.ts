@@ -3,11 +3,11 @@ import type { Client } from "../../api/client.ts";
 import { withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import type { CallHistory } from "../campaign/call-history.ts";
-import type { SuppressionList } from "../campaign/suppression.ts";
+import type { CallHistory } from "../stores/call-history.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
 import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
 import { phonesOfDigest } from "./audience-digest.ts";
-import type { CampaignStore, Transition } from "./campaign-store.ts";
+import type { CampaignStore, StoredCampaign, Transition } from "./campaign-store.ts";
 import {
   applyRecord,
   type CampaignTotals,
@@ -154,53 +154,9 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
       skipped: "not-active",
     };
   }
-  // The index of this process's last poll, if that poll stored the version Redis holds now.
-  const cached = takeCached(campaignId);
-  const cachedNow = cached?.version === stored.version;
-  const index = cachedNow
-    ? cached!.index
-    : new FingerprintIndex(Math.max(stored.totals.contacts, info.audience ?? 0));
-  // Version 0: nothing was ever stored (any write bumps it), so an empty index knows everything.
-  const warm = cachedNow || stored.version === 0;
-  const sink = new AudienceDiffSink({
-    index,
-    warm,
-    storedFingerprints: (phones) => o.store.fingerprintsOf(campaignId, phones),
-    spill: (changes, fresh) => o.store.stage(campaignId, changes, fresh),
-    dropSpilled: () => o.store.dropStaged(campaignId),
-    ...(o.maxBufferedChanges ? { maxBuffered: o.maxBufferedChanges } : {}),
-    country: o.country,
-  });
-  let diff: AudienceDiff;
-  try {
-    diff = await o.client.campaigns.audiencesStream(campaignId, sink, o.signal ? { signal: o.signal } : {});
-  } catch (error) {
-    // Nothing was written but the stage, if anything; it goes too.
-    await o.store.dropStaged(campaignId).catch(() => undefined);
-    throw error;
-  }
+  const { diff, index } = await streamAudience(campaignId, stored, o);
   const at = now();
-
-  if (diff.digest === stored.digest) {
-    if (diff.spilled) await o.store.dropStaged(campaignId);
-    // Quiet before the start is not stuck: count from the later of the last change and the start.
-    const since = Math.max(stored.lastChangeAt, Date.parse(info.scheduledAt) || 0);
-    if (await overAnyway(campaignId, o, stored.totals, diff.digest)) {
-      await o.store.setState(campaignId, info.job, info, "finished");
-      return { changed: 0, version: stored.version, state: "finished", ended: true, optedOut: 0 };
-    }
-    const stuck = !isFinished(stored.totals) && at - since > o.stuckAfterMs;
-    if (stuck) await o.store.setState(campaignId, info.job, info, "stuck");
-    else remember(campaignId, stored.version, index);
-    return {
-      changed: 0,
-      version: stored.version,
-      state: stuck ? "stuck" : "active",
-      ended: stuck,
-      optedOut: 0,
-      ...(stuck ? {} : { pace: paceOf(o, stored.totals, stored.lastChangeAt, info.scheduledAt) }),
-    };
-  }
+  if (diff.digest === stored.digest) return unchanged(campaignId, stored, diff, index, at, o);
 
   const totals = stored.totals;
   totals.unreadable = unreadableOf(diff);
@@ -253,6 +209,67 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     ...(totals.unreadable ? { unreadable: totals.unreadable } : {}),
     ...(apply.newUnknown.size > 0 ? { newUnknownStatuses: [...apply.newUnknown] } : {}),
     ...(finished ? {} : { pace: paceOf(o, totals, at, info.scheduledAt) }),
+  };
+}
+
+/** The campaign's audience streamed through a diff against the index of its stored fingerprints. */
+async function streamAudience(campaignId: string, stored: StoredCampaign, o: PollOptions) {
+  const { info } = stored;
+  // The index of this process's last poll, if that poll stored the version Redis holds now.
+  const cached = takeCached(campaignId);
+  const cachedNow = cached?.version === stored.version;
+  const index = cachedNow
+    ? cached!.index
+    : new FingerprintIndex(Math.max(stored.totals.contacts, info.audience ?? 0));
+  // Version 0: nothing was ever stored (any write bumps it), so an empty index knows everything.
+  const warm = cachedNow || stored.version === 0;
+  const sink = new AudienceDiffSink({
+    index,
+    warm,
+    storedFingerprints: (phones) => o.store.fingerprintsOf(campaignId, phones),
+    spill: (changes, fresh) => o.store.stage(campaignId, changes, fresh),
+    dropSpilled: () => o.store.dropStaged(campaignId),
+    ...(o.maxBufferedChanges ? { maxBuffered: o.maxBufferedChanges } : {}),
+    country: o.country,
+  });
+  let diff: AudienceDiff;
+  try {
+    diff = await o.client.campaigns.audiencesStream(campaignId, sink, o.signal ? { signal: o.signal } : {});
+  } catch (error) {
+    // Nothing was written but the stage, if anything; it goes too.
+    await o.store.dropStaged(campaignId).catch(() => undefined);
+    throw error;
+  }
+  return { diff, index };
+}
+
+/** The audience as stored last time: the campaign is still active, or stuck if quiet too long. */
+async function unchanged(
+  campaignId: string,
+  stored: StoredCampaign,
+  diff: AudienceDiff,
+  index: FingerprintIndex,
+  at: number,
+  o: PollOptions,
+): Promise<PollOutcome> {
+  const { info } = stored;
+  if (diff.spilled) await o.store.dropStaged(campaignId);
+  // Quiet before the start is not stuck: count from the later of the last change and the start.
+  const since = Math.max(stored.lastChangeAt, Date.parse(info.scheduledAt) || 0);
+  if (await overAnyway(campaignId, o, stored.totals, diff.digest)) {
+    await o.store.setState(campaignId, info.job, info, "finished");
+    return { changed: 0, version: stored.version, state: "finished", ended: true, optedOut: 0 };
+  }
+  const stuck = !isFinished(stored.totals) && at - since > o.stuckAfterMs;
+  if (stuck) await o.store.setState(campaignId, info.job, info, "stuck");
+  else remember(campaignId, stored.version, index);
+  return {
+    changed: 0,
+    version: stored.version,
+    state: stuck ? "stuck" : "active",
+    ended: stuck,
+    optedOut: 0,
+    ...(stuck ? {} : { pace: paceOf(o, stored.totals, stored.lastChangeAt, info.scheduledAt) }),
   };
 }
 

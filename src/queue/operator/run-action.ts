@@ -8,7 +8,7 @@ import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { type CancelOutcome, cancelCampaigns } from "../../pipeline/campaign/cancel-campaign.ts";
-import { createControls } from "../../pipeline/campaign/controls.ts";
+import { createControls } from "../../pipeline/stores/controls.ts";
 import { campaignRequestsMatching } from "../campaign-requests.ts";
 import type { ImportJobData, Queues } from "../queues.ts";
 import { type Action, type ActionResult, describeAction, type Retryable } from "./action.ts";

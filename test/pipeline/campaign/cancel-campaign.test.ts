@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
 import { cancelCampaigns } from "../../../src/pipeline/campaign/cancel-campaign.ts";
-import { createControls } from "../../../src/pipeline/campaign/controls.ts";
 import { campaignCreateKeys } from "../../../src/pipeline/campaign/create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "../../../src/pipeline/campaign/lifecycle.ts";
+import { createControls } from "../../../src/pipeline/stores/controls.ts";
 import { useRedis } from "../../support/redis.ts";
 
 describe("cancelCampaigns: canceled only when no campaign can exist", () => {

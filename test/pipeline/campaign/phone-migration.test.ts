@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
-import { createCallHistory } from "../../../src/pipeline/campaign/call-history.ts";
 import { e164InEvery, migratePhoneSpellings } from "../../../src/pipeline/campaign/phone-migration.ts";
-import { createSuppressionList } from "../../../src/pipeline/campaign/suppression.ts";
+import { createCallHistory } from "../../../src/pipeline/stores/call-history.ts";
+import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import { useRedis } from "../../support/redis.ts";
 
 describe("migratePhoneSpellings: opt-outs and histories written as the service spelled them become E.164", () => {

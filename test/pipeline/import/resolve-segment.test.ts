@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createClient } from "../../../src/api/index.ts";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
-import { resolveSegment } from "../../../src/pipeline/import/resolve-segment.ts";
+import { resolveSegment } from "../../../src/pipeline/contacts/resolve-segment.ts";
 import { NO_FAULTS } from "../../../src/simulator/faults.ts";
 import { API_KEY } from "../../support/fixtures.ts";
 import { sendJson, startHttpServer } from "../../support/http-server.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
-import { createSuppressionList } from "../../../src/pipeline/campaign/suppression.ts";
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
 import { fingerprintCacheSize, pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
+import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 import { sendJson, startHttpServer } from "../../support/http-server.ts";
 import { STATUS_CLASSES, usePollCampaigns } from "../../support/poll.ts";

@@ -21,7 +21,7 @@ export type Controls = ReturnType<typeof createControls>;
 
 /** An AbortSignal that fires once `job` is paused (looked at every `everyMs`), and its stop. */
 export function abortWhenPaused(
-  controls: Controls,
+  controls: Pick<Controls, "isPaused">,
   job: string,
   everyMs = 1_000,
 ): { signal: AbortSignal; stop: () => void } {

@@ -1,0 +1,249 @@
+import { setMaxListeners } from "node:events";
+import { join } from "node:path";
+import type { Logger } from "pino";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { type DropFolder, dropFolder, sha256File } from "../../inbox/drop-folder.ts";
+import { waitUntilStable } from "../../inbox/stable-file.ts";
+import { validateFile } from "../../ingest/validate-file.ts";
+import { fileExists } from "../../lib/file-exists.ts";
+import { givesUp } from "../errors.ts";
+import type { ImportCheckpoint } from "../import/import-file.ts";
+import {
+  fileIdentity,
+  type ImportedFile,
+  type ImportUseCase,
+  importSpecOf,
+} from "../import/import-use-case.ts";
+import { abortWhenPaused, type Controls } from "../stores/controls.ts";
+import type { ImportOutcome, ImportProgress, ImportSummary } from "./import-outcome.ts";
+import {
+  type DroppedFile,
+  type SettleDeps,
+  settledEarlier,
+  settleImported,
+  settleRejected,
+} from "./settle-import.ts";
+
+/** Rounds of "the file changed: import its new rows" before it is settled with a warning. */
+const MAX_CHANGES = 50;
+
+/** What importing a dropped file needs, beside settling it. */
+export interface DroppedFileDeps extends SettleDeps {
+  imports: Pick<ImportUseCase, "run">;
+  controls: Pick<Controls, "isPaused">;
+  logger: Logger;
+  /** Aborted when the daemon stops: the import checkpoints and goes back to the queue. */
+  stopping: AbortSignal;
+  /** A file counts as written once its size is stable this long. */
+  stableMs: number;
+  checkpointMs?: number;
+  waitPollMs?: number;
+}
+
+/** This attempt at the file, as the queue sees it. */
+export interface ImportAttempt {
+  /** The job's saved progress: a checkpoint to resume from, or what a pause recorded. */
+  progress: unknown;
+  saveProgress: (p: ImportProgress) => Promise<void>;
+  /** This attempt, in the ledger. */
+  owner: string;
+  attemptsStarted: number;
+  /** No attempt follows this one: a failure rejects the file. */
+  last: boolean;
+  /** The job can wait in the queue: a stopping daemon hands it back rather than failing it. */
+  canWait: boolean;
+}
+
+interface Run {
+  def: JobDefinition;
+  f: DroppedFile;
+  folder: DropFolder;
+  path: string;
+  attempt: ImportAttempt;
+  log: Logger;
+  d: DroppedFileDeps;
+  /** The segment the contacts go to, once known: a rejected file's summary names it. */
+  segmentId?: string;
+}
+
+/**
+ * One attempt at a dropped file: its contacts into its job's segment, its campaigns asked for, the
+ * file into done/. A file is rejected only before its contacts went in; after that, a failure
+ * (settling on a full disk) is retried, by the queue and then by the inbox's rescan, until it settles.
+ */
+export async function importDroppedFile(
+  def: JobDefinition,
+  f: DroppedFile,
+  attempt: ImportAttempt,
+  d: DroppedFileDeps,
+): Promise<ImportOutcome> {
+  const folder = dropFolder(def.inbox);
+  const path = join(folder.processing, f.file);
+  const log = d.logger.child({ job: f.job, file: f.original });
+  const run: Run = { def, f, folder, path, attempt, log, d };
+  if (!(await fileExists(path))) {
+    const summary = await settledEarlier(def, f, folder, d);
+    if (summary) return { kind: "settled-earlier", summary };
+    return { kind: "gone", reason: `the file ${f.file} is no longer in ${folder.processing}` };
+  }
+  if (await d.controls.isPaused(f.job)) return paused(run);
+  const pause = abortWhenPaused(d.controls, f.job);
+  let imported: Awaited<ReturnType<typeof importUntilStable>>;
+  try {
+    imported = await importUntilStable(run, AbortSignal.any([d.stopping, pause.signal]));
+  } catch (error) {
+    return failed(run, error, pause.signal);
+  } finally {
+    pause.stop();
+  }
+  return settled(run, imported);
+}
+
+/** Imports the file, again (new rows only) each time a writer changed it meanwhile. */
+async function importUntilStable(run: Run, signal: AbortSignal) {
+  const { path, d, log } = run;
+  // Every request in flight (and every wait for the shared limit) listens to it.
+  setMaxListeners(0, signal);
+  let content = run.f.sha256;
+  let changes = 0;
+  let file = await importOnce(run, signal);
+  // A writer may still hold the file open: the summary must describe the file it sits beside.
+  for (
+    let now = await sha256File(path);
+    now !== content && changes < MAX_CHANGES;
+    now = await sha256File(path)
+  ) {
+    changes += 1;
+    log.warn(
+      { round: changes },
+      "the file changed while it was imported: importing it again (new rows only)",
+    );
+    await waitUntilStable(path, d.stableMs, d.stopping);
+    content = await sha256File(path);
+    file = await importOnce(run, signal);
+  }
+  return { file, content, changes };
+}
+
+function importOnce(run: Run, signal: AbortSignal): Promise<ImportedFile> {
+  const { def, f, path, attempt, d } = run;
+  const resume = asCheckpoint(attempt.progress);
+  run.log.info(resume ? { cursor: resume.cursor } : {}, resume ? "resuming import" : "import started");
+  return d.imports.run({
+    spec: importSpecOf(def),
+    path,
+    sha256: f.sha256,
+    original: f.original,
+    admittedAt: f.admittedAt,
+    owner: attempt.owner,
+    creator: fileIdentity(f.job, f.sha256, f.gen),
+    errorsPath: `${path}.errors.csv`,
+    resume,
+    checkpoint: (at, id) => {
+      run.segmentId = id;
+      attempt.progress = { ...at, phase: "importing", segmentId: id } satisfies ImportProgress;
+      return attempt.saveProgress(attempt.progress as ImportProgress);
+    },
+    signal,
+    ...(d.checkpointMs === undefined ? {} : { checkpointMs: d.checkpointMs }),
+    ...(d.waitPollMs === undefined ? {} : { waitPollMs: d.waitPollMs }),
+  });
+}
+
+/** Paused: the file is validated (once), nothing is sent, and the job looks again later. */
+async function paused(run: Run): Promise<ImportOutcome> {
+  const { attempt, path } = run;
+  if ((attempt.progress as Partial<ImportProgress>)?.phase === "paused") return { kind: "paused" };
+  const validated = await validateFile(path, importSpecOf(run.def).ingest, {
+    errorsPath: `${path}.errors.csv`,
+  }).catch(() => undefined);
+  await attempt.saveProgress({
+    ...(asCheckpoint(attempt.progress) ?? {}),
+    phase: "paused",
+    ...(validated
+      ? {
+          validated: {
+            total: validated.total,
+            valid: validated.valid,
+            rejected: validated.rejected,
+            duplicates: validated.duplicates,
+            skipped: validated.skipped,
+          },
+        }
+      : {}),
+  } as ImportProgress);
+  run.log.info("job paused: the file is validated and waits; nothing is sent");
+  return { kind: "paused" };
+}
+
+/** An attempt that failed: paused or stopping meanwhile, retried, or the file rejected. */
+async function failed(run: Run, error: unknown, pausedSignal: AbortSignal): Promise<ImportOutcome> {
+  const { d, attempt, log, f } = run;
+  if (pausedSignal.aborted && !d.stopping.aborted) return paused(run);
+  if (d.stopping.aborted && attempt.canWait) {
+    log.info("import paused: the daemon is stopping");
+    return { kind: "stopping" };
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  if (!givesUp(error, attempt.last)) {
+    log.warn({ err: reason, attempt: attempt.attemptsStarted }, "import attempt failed; it will be retried");
+    return { kind: "retry-later", error };
+  }
+  const summary: ImportSummary = {
+    status: "rejected",
+    ...base(f),
+    ...(run.segmentId ? { segment: { id: run.segmentId } } : {}),
+    reason,
+    attempts: attempt.attemptsStarted,
+    finishedAt: new Date().toISOString(),
+  };
+  await settleRejected(f, run.folder, summary, d);
+  log.error({ err: reason }, "file rejected");
+  return { kind: "rejected", summary, reason };
+}
+
+/**
+ * Imported: from here on a failure is retried (the ledger makes a rerun send nothing); the file is
+ * never "rejected" after its contacts went in.
+ */
+async function settled(
+  run: Run,
+  { file, content, changes }: Awaited<ReturnType<typeof importUntilStable>>,
+): Promise<ImportOutcome> {
+  const { f, folder, log } = run;
+  const summary: ImportSummary = {
+    status: "imported",
+    ...base(f),
+    sha256: content,
+    ...file,
+    errorsFile: file.errorsFile && join(folder.done, `${f.file}.errors.csv`),
+    ...(changes > 0 ? { changedWhileImporting: changes } : {}),
+    ...(changes >= MAX_CHANGES
+      ? { warning: "the file kept changing while it was imported: write it elsewhere and move it in whole" }
+      : {}),
+    attempts: run.attempt.attemptsStarted,
+    finishedAt: new Date().toISOString(),
+  };
+  try {
+    await settleImported(run.def, f, folder, summary, file.errorsFile, run.d);
+  } catch (error) {
+    log.error(
+      { err: String(error) },
+      "imported, but its campaigns could not be asked for or the file moved to done/: settling is retried (the contacts are in)",
+    );
+    return { kind: "retry-later", error };
+  }
+  log.info(
+    { created: file.created, known: file.known, rejected: file.totals.rejected, failed: file.failed },
+    "import done",
+  );
+  return { kind: "imported", summary };
+}
+
+const base = (f: DroppedFile) => ({ job: f.job, file: f.file, original: f.original, sha256: f.sha256 });
+
+function asCheckpoint(progress: unknown): ImportCheckpoint | undefined {
+  if (typeof progress !== "object" || progress === null) return undefined;
+  const p = progress as Partial<ImportCheckpoint>;
+  return typeof p.cursor === "number" ? (p as ImportCheckpoint) : undefined;
+}

@@ -1,0 +1,49 @@
+import type { Totals } from "../../ingest/outcome.ts";
+import type { AudienceReport } from "../campaign/audience.ts";
+import type { ImportCheckpoint } from "../import/import-file.ts";
+import type { ImportedFile } from "../import/import-use-case.ts";
+
+/** What a finished import leaves in `<file>.summary.json` and as the job's return value. */
+export interface ImportSummary extends Partial<ImportedFile> {
+  status: "imported" | "rejected";
+  job: string;
+  file: string;
+  original: string;
+  /** The content imported: the file as it is now, beside its summary. */
+  sha256: string;
+  /** Times the file changed while it was imported (each time, its new rows were imported too). */
+  changedWhileImporting?: number;
+  /** Who its campaigns call: its new contacts, less those opted out or called meanwhile, by zone. */
+  audience?: AudienceReport;
+  /** Something the operator should know although the file was imported. */
+  warning?: string;
+  /** Why the file was rejected. */
+  reason?: string;
+  attempts: number;
+  finishedAt: string;
+}
+
+/** Progress saved on the BullMQ job: the checkpoint plus what status shows. */
+export interface ImportProgress extends ImportCheckpoint {
+  phase: "importing" | "paused";
+  segmentId: string;
+  /** While the job is paused: the file's rows as validated. */
+  validated?: Pick<Totals, "total" | "valid" | "rejected" | "duplicates" | "skipped">;
+}
+
+/** How one attempt at a dropped file ended; the import processor maps it to the job's fate once. */
+export type ImportOutcome =
+  /** Imported and settled in done/ (`summary.changedWhileImporting` says if it changed meanwhile). */
+  | { kind: "imported"; summary: ImportSummary }
+  /** Settled by an earlier attempt that died before it could report: its campaigns asked for again. */
+  | { kind: "settled-earlier"; summary: ImportSummary }
+  /** Settled in rejected/: no retry can cure it, or this was the last attempt. */
+  | { kind: "rejected"; summary: ImportSummary; reason: string }
+  /** The file is no longer in processing/ and no summary says why. */
+  | { kind: "gone"; reason: string }
+  /** The job is paused: the file is validated and waits; nothing is sent. */
+  | { kind: "paused" }
+  /** The daemon is stopping: the checkpoint is saved, the next worker goes on. */
+  | { kind: "stopping" }
+  /** A failure a later attempt may cure. */
+  | { kind: "retry-later"; error: unknown };

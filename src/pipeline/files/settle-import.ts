@@ -1,0 +1,113 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { type DropFolder, settleFile } from "../../inbox/drop-folder.ts";
+import type { FileRegistry } from "../../inbox/file-registry.ts";
+import { type AudienceDeps, type AudienceReport, audiencesOf } from "../campaign/audience.ts";
+import type { Intent } from "../campaign/lifecycle.ts";
+import { contactsIn, fileIdentity } from "../import/import-use-case.ts";
+import type { ImportSummary } from "./import-outcome.ts";
+
+/** What settling a file needs: where it goes, who records it, who asks for its campaigns. */
+export interface SettleDeps extends AudienceDeps {
+  registry: Pick<FileRegistry, "settle" | "markDone">;
+  /** Acts on the lifecycle's intents (the queue layer turns them into jobs, idempotently). */
+  request: (intents: Intent[]) => Promise<void>;
+  now: () => number;
+}
+
+/** The dropped file being settled, as its job names it. */
+export interface DroppedFile {
+  job: string;
+  /** Its admitted name in processing/. */
+  file: string;
+  original: string;
+  sha256: string;
+  gen: number;
+  admittedAt: number;
+}
+
+/**
+ * Asks for the campaigns of an imported file. They are asked for before the file is settled: a
+ * crash in between asks again (same segments, ledger, reservations and job ids), so nothing is made twice.
+ */
+export async function requestCampaigns(
+  def: JobDefinition,
+  f: DroppedFile,
+  summary: ImportSummary,
+  at: string,
+  d: SettleDeps,
+): Promise<AudienceReport> {
+  const { requests, report } = await audiencesOf(
+    def,
+    {
+      job: f.job,
+      sha256: f.sha256,
+      gen: f.gen,
+      original: f.original,
+      path: at,
+      admittedAt: f.admittedAt,
+      creator: fileIdentity(f.job, f.sha256, f.gen),
+      segmentId: summary.segment?.id ?? "",
+      contacts: summary.segment ? contactsIn(counts(summary)) : 0,
+    },
+    d,
+    d.now(),
+  );
+  await d.request(requests.map((request) => ({ kind: "create-campaign" as const, request })));
+  return report;
+}
+
+/**
+ * Imported: its campaigns asked for, then the file into done/ (with `errorsFile`, its rejected rows)
+ * and the registry told.
+ */
+export async function settleImported(
+  def: JobDefinition,
+  f: DroppedFile,
+  folder: DropFolder,
+  summary: ImportSummary,
+  errorsFile: string | undefined,
+  d: SettleDeps,
+): Promise<ImportSummary> {
+  if (summary.sha256 !== f.sha256) await d.registry.markDone(f.job, summary.sha256, f.file);
+  summary.audience = await requestCampaigns(def, f, summary, join(folder.processing, f.file), d);
+  await settleFile(folder, f.file, "done", summary, errorsFile);
+  await d.registry.settle(f.job, f.sha256, "done");
+  return summary;
+}
+
+/** Rejected: the file into rejected/ with its summary, the registry told. */
+export async function settleRejected(
+  f: DroppedFile,
+  folder: DropFolder,
+  summary: ImportSummary,
+  d: Pick<SettleDeps, "registry">,
+): Promise<void> {
+  await settleFile(folder, f.file, "rejected", summary);
+  await d.registry.settle(f.job, f.sha256, "rejected");
+}
+
+/**
+ * A file settled in done/ by an attempt that died before it could report: its campaigns asked for
+ * again (nothing is made twice) and the registry told. Undefined when there is no such summary.
+ */
+export async function settledEarlier(
+  def: JobDefinition,
+  f: DroppedFile,
+  folder: DropFolder,
+  d: SettleDeps,
+): Promise<ImportSummary | undefined> {
+  const previous = await readFile(join(folder.done, `${f.file}.summary.json`), "utf8").catch(() => "");
+  if (!previous) return undefined;
+  const summary = JSON.parse(previous) as ImportSummary;
+  await requestCampaigns(def, f, summary, join(folder.done, f.file), d);
+  await d.registry.settle(f.job, f.sha256, "done");
+  return summary;
+}
+
+const counts = (s: ImportSummary) => ({
+  created: s.created ?? 0,
+  known: s.known ?? 0,
+  elsewhere: s.elsewhere ?? 0,
+});

@@ -9,7 +9,7 @@ import {
   stopsDue,
 } from "../pipeline/campaign/stop-checks.ts";
 import { createStopStore } from "../pipeline/campaign/stop-store.ts";
-import type { CampaignInfo } from "../pipeline/results/model.ts";
+import type { StoredCampaign } from "../pipeline/results/campaign-store.ts";
 import type { PollOutcome } from "../pipeline/results/poll-campaign.ts";
 import { applyIntents } from "./intents.ts";
 import { resumeJobId } from "./job-ids.ts";
@@ -28,8 +28,8 @@ export function stopCheckDeps(d: WorkDeps): StopCheckDeps {
 export function pollStops(d: WorkDeps, def: JobDefinition, campaignId: string) {
   const deps = stopCheckDeps(d);
   /** The stops due now, from records this poll just stored. */
-  const stopNow = async (info: CampaignInfo) => {
-    for (const r of await stopsDue(def, info, deps, d.now())) {
+  const stopNow = async (stored: StoredCampaign) => {
+    for (const r of await stopsDue(def, stored, deps, d.now())) {
       if (r.state !== "stopped") continue;
       d.logger.info(
         { campaign: campaignId, reason: r.reason, taken: r.taken, stop: r.stop },
@@ -71,7 +71,7 @@ export function pollStops(d: WorkDeps, def: JobDefinition, campaignId: string) {
           { job: def.name, campaignId, resume: true },
           { jobId: resumeJobId(campaignId) },
         );
-      if (stored.info.state === "active") await stopNow(stored.info);
+      if (stored.info.state === "active") await stopNow(stored);
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Client } from "../../src/api/index.ts";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createStopStore } from "../../src/pipeline/campaign/stop-store.ts";
+import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import type { Simulator } from "../../src/simulator/server.ts";
 import type { StoredCampaign } from "../../src/simulator/store.ts";
 import { runCli } from "../support/cli.ts";
@@ -308,4 +309,48 @@ describe("vcw stop: a started campaign calls nobody more", () => {
     const unknown = await runCli(["stop", "cmp_nothing-0000", "--json"], env, 60_000);
     expect(unknown.code).toBe(1);
   }, 180_000);
+});
+
+describe("an opt-out that arrives before its call", () => {
+  const s = useCallingSetup("live");
+  let daemon: Daemon | undefined;
+  afterEach(async () => {
+    await daemon?.close();
+    daemon = undefined;
+  });
+
+  it("takes the number out of the running campaign: it is not called, and not handed back", async () => {
+    const home = callingHome(s.ref.assistant, s.ref.dialerId);
+    const settings = testSettings(home.home, s.t.sim.url);
+    daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
+    await daemon.ready;
+    const { sim, stops, keys } = await campaignClosingIn(s, home, settings.prefix.value, 86_400_000);
+    await waitFor(() => (dialled(sim, "live").length >= 2 ? true : undefined), 30_000, "calls began");
+    // The last three of the file opt out meanwhile (another campaign, the CRM, `vcw suppress add`).
+    const late = all.slice(-3);
+    await createSuppressionList(s.redis, keys).add(late);
+    const stop = await waitFor(
+      async () => {
+        const st = await stops.get(sim.id);
+        return st?.reasons.includes("opted-out") ? st : undefined;
+      },
+      30_000,
+      "opt-outs taken out",
+    );
+    expect(stop.withdrawn).toBe(3);
+    expect(stop.handBack).toBe(false);
+    s.t.sim.clock.advance(86_400_000);
+    const called = await audiencePhones(s.t.client, sim.id);
+    expect(called).toHaveLength(N - 3);
+    for (const phone of late) expect(called).not.toContain(phone);
+    const ended = await waitFor(
+      async () => {
+        const st = await stops.get(sim.id);
+        return st?.honoured === "yes" ? st : undefined;
+      },
+      60_000,
+      "campaign over",
+    );
+    expect(ended.handedBackTo).toBeUndefined();
+  }, 150_000);
 });

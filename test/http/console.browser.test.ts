@@ -99,7 +99,7 @@ describe("the operator's console in a real browser", () => {
       await (await page.request.get(`${url}/metrics`)).text(),
     );
 
-  it("signs in, pauses a job and sees nothing sent, resumes it, retries a failed delivery, and is told a campaign can't be stopped", async () => {
+  it("signs in, pauses a job and sees nothing sent, resumes it, retries a failed delivery, and stops a campaign waiting for its window", async () => {
     const page = await browser!.context.newPage();
     await page.goto(`${url}/`);
     await page.locator('input[name="token"]').fill(TOKEN);

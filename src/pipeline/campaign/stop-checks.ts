@@ -19,7 +19,7 @@ import { callUntilOf } from "./window-close.ts";
 export interface StopCheckDeps extends StopDeps, HandBackDeps {
   /** Numbers over a frequency cap now (the planner's cap store); none when absent. */
   overCap?: (phones: readonly string[], now: number) => Promise<Set<string>>;
-  /** Seconds between two looks for opt-outs in a campaign's records. */
+  /** Time between two looks for opt-outs in a campaign's records (10 s). */
   optOutCheckMs?: number;
 }
 
@@ -33,7 +33,7 @@ const lastLook = new Map<string, number>();
 /** After a poll (its records fresh): the stops due now. Each is repeatable (stopCampaign's tracking). */
 export async function stopsDue(
   def: JobDefinition,
-  info: CampaignInfo,
+  { info, totals }: { info: CampaignInfo; totals: CampaignTotals },
   d: StopCheckDeps,
   now: number,
 ): Promise<(StopResult & { reason: StopReason })[]> {
@@ -54,7 +54,8 @@ export async function stopsDue(
   const until = await callUntilFor(def, info, d);
   if (until !== undefined && now >= until && !stop?.reasons.includes("window-closed"))
     await run({ reason: "window-closed", handBack: own });
-  if (now - (lastLook.get(info.id) ?? 0) >= (d.optOutCheckMs ?? 60_000)) {
+  // Only while calls remain to be made: then the campaign's records are read (an HSCAN).
+  if (mayDialMore(totals, def) && now - (lastLook.get(info.id) ?? 0) >= (d.optOutCheckMs ?? 10_000)) {
     lastLook.set(info.id, now);
     const phones = await undialledPhones(info.id, d, statusesOf(def));
     const optedOut = await d.suppression.which(phones);
@@ -64,6 +65,16 @@ export async function stopsDue(
     if (capped.size > 0) await run({ reason: "frequency-cap", handBack: false, phones: capped });
   }
   return out;
+}
+
+/** Calls may remain to be made: none seen yet, or some pending and not under way. */
+function mayDialMore(totals: CampaignTotals, def: JobDefinition): boolean {
+  if (totals.contacts === 0) return true;
+  const s = statusesOf(def);
+  return Object.entries(totals.byStatus).some(
+    ([status, n]) =>
+      n > 0 && (status === "none" || (s.pending.includes(status) && !s.inFlight.includes(status))),
+  );
 }
 
 /** The planner's `callUntil` (meta), else the close of the job's window open at the start. */

@@ -13,6 +13,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   requests: () => import("./contact-requests.ts"),
   workbooks: () => import("./workbooks.ts"),
   report: () => import("./report.ts"),
+  traces: () => import("./traces.ts"),
 };
 
 const args = process.argv.slice(2);

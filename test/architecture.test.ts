@@ -10,6 +10,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   /** The package's entry: what a library user imports. */
   "index.ts": ["api", "simulator"],
   cli: [
+    "telemetry",
     "daemon",
     "queue",
     "pipeline",
@@ -23,6 +24,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     "lib",
   ],
   daemon: [
+    "telemetry",
     "http",
     "queue",
     "pipeline",
@@ -37,16 +39,18 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   /** The operator's surface: it reads what the queue layer and the pipeline keep; the daemon wires it. */
   http: ["queue", "pipeline", "inbox", "config", "api", "lib"],
-  queue: ["pipeline", "inbox", "sinks", "config", "ingest", "api", "lib"],
+  queue: ["telemetry", "pipeline", "inbox", "sinks", "config", "ingest", "api", "limiter", "lib"],
   /** Sinks read the results model and render reports with pipeline/reports (pure renderers). */
   sinks: ["pipeline/results/model.ts", "pipeline/reports", "lib"],
-  pipeline: ["inbox", "config", "ingest", "api", "lib"],
+  pipeline: ["telemetry", "inbox", "config", "ingest", "api", "lib"],
   inbox: ["lib"],
   config: ["inbox", "ingest", "api", "limiter", "lib"],
   limiter: ["api", "lib"],
   ingest: ["api/schemas", "lib"],
   simulator: ["api", "lib"],
   api: ["lib"],
+  /** Traces (OpenTelemetry): started by the entry, used by the queue layer and the pipeline. */
+  telemetry: ["api", "lib"],
   lib: [],
 };
 

@@ -11,6 +11,8 @@ export interface AttemptRecord {
   status: string | "timeout" | "network" | "aborted" | "too_large";
   /** From sending to the last byte of the body (waiting for the rate limit is not counted). */
   durationMs: number;
+  /** Which attempt of its request: 1 for the first, 2 for the first retry. */
+  attempt: number;
 }
 
 /** Hears every attempt of every request (retries included). It must not throw; it is not awaited. */
@@ -23,11 +25,13 @@ export function observedFetch(
   observer: RequestObserver,
   userSignal: AbortSignal | undefined,
 ): typeof globalThis.fetch {
+  let attempts = 0;
   return async (input, init) => {
     const started = performance.now();
+    const attempt = ++attempts;
     const report = (status: string) => {
       try {
-        observer({ operation, status, durationMs: performance.now() - started });
+        observer({ operation, status, durationMs: performance.now() - started, attempt });
       } catch {
         // an observer's failure is not the request's
       }

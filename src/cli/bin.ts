@@ -1,4 +1,6 @@
-import { main } from "./main.ts";
+import { TelemetryConfigError } from "../telemetry/errors.ts";
+import { startTracing, stopTracing } from "../telemetry/tracing.ts";
+import { packageVersion } from "./version.ts";
 
 // `vcw ... | head`: stop quietly when the reader of our output goes away.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -6,4 +8,14 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
+// Traces first (OTEL_TRACES_EXPORTER), before the CLI and its libraries load; nothing is loaded when off.
+try {
+  await startTracing({ version: packageVersion() });
+} catch (error) {
+  if (!(error instanceof TelemetryConfigError)) throw error;
+  process.stderr.write(`vcw: ${error.message}\n`);
+  process.exit(2);
+}
+const { main } = await import("./main.ts");
 await main(process.argv);
+await stopTracing();

@@ -16,6 +16,7 @@ import { type CallHistory, createCallHistory } from "../pipeline/stores/call-his
 import { type Controls, createControls } from "../pipeline/stores/controls.ts";
 import { createSuppressionList, type SuppressionList } from "../pipeline/stores/suppression.ts";
 import { startSimulator } from "../simulator/server.ts";
+import { withRequestSpans } from "../telemetry/request-spans.ts";
 import { StartupError } from "./errors.ts";
 import { resolveRedis } from "./redis-connection.ts";
 import { checkRedis } from "./redis-health.ts";
@@ -110,6 +111,8 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       limit: s.rateLimit.value,
       onError: (error) => logger.warn({ err: String(error) }, "rate limiter could not reach Redis"),
     });
+    // Metrics and, with traces on, a span per attempt (telemetry/request-spans.ts).
+    const observer = withRequestSpans(o.requestObserver);
     const client = createClient({
       baseUrl,
       apiKey: s.apiKey.value,
@@ -117,7 +120,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       maxRetries: s.maxRetries.value,
       gate: limiter,
       logger: logger.child({ component: "api" }),
-      ...(o.requestObserver ? { observer: o.requestObserver } : {}),
+      ...(observer ? { observer } : {}),
     });
     const leaseMs = leaseMsOf(s);
     const registry = createFileRegistry(redis, keys);

@@ -1,43 +1,25 @@
-import type { StoredCampaign } from "../pipeline/results/campaign-store.ts";
+import { keptCampaigns } from "../queue/read-model/kept-campaigns.ts";
+import type { ReadModelSources } from "../queue/read-model/sources.ts";
 import { type CampaignRow, toRow } from "./campaign-rows.ts";
-import type { OverviewSources } from "./overview.ts";
-
-/** Campaigns read at once from Redis: enough to overlap round trips, few enough to stay gentle. */
-const BATCH = 64;
 
 /**
- * Every kept campaign as a row of the campaigns view, read once for all viewers and kept five times
- * as long as the read took (at least `minMs`): 10,000 campaigns are read less often, not more slowly.
+ * Every kept campaign as a row of the campaigns view, from the read model's one read of every
+ * campaign (shared with the overview), taken while it is younger than five times as long as it
+ * took and at least `minMs`: rows are made again only when that read is new.
  */
-export function campaignIndex(src: OverviewSources, o: { minMs?: number } = {}) {
-  let rows: CampaignRow[] | undefined;
-  let freshUntil = 0;
-  let inFlight: Promise<CampaignRow[]> | undefined;
-
-  async function read(): Promise<CampaignRow[]> {
-    const started = performance.now();
-    const defs = src.jobs();
-    const out: CampaignRow[] = [];
-    const now = Date.now();
-    for (const def of defs.values()) {
-      const ids = await src.redis.smembers(src.keys.campaignsOf(def.name));
-      for (let i = 0; i < ids.length; i += BATCH) {
-        const part = await Promise.all(ids.slice(i, i + BATCH).map((id) => src.store.get(id)));
-        for (const c of part as (StoredCampaign | undefined)[]) if (c) out.push(toRow(c, def, now));
-      }
-    }
-    rows = out;
-    freshUntil = Date.now() + Math.max(o.minMs ?? 2_000, 5 * (performance.now() - started));
-    return out;
-  }
-
+export function campaignIndex(src: ReadModelSources, o: { minMs?: number } = {}) {
+  const kept = keptCampaigns(src);
+  const minMs = o.minMs ?? 2_000;
+  let rows: { of: unknown; rows: CampaignRow[] } | undefined;
   return {
-    get(): Promise<CampaignRow[]> {
-      if (rows && Date.now() < freshUntil) return Promise.resolve(rows);
-      inFlight ??= read().finally(() => {
-        inFlight = undefined;
-      });
-      return inFlight;
+    async get(): Promise<CampaignRow[]> {
+      const stored = await kept.get({ minMs });
+      if (rows?.of !== stored) {
+        const now = Date.now();
+        const defs = src.jobs();
+        rows = { of: stored, rows: stored.map((c) => toRow(c, defs.get(c.info.job), now)) };
+      }
+      return rows.rows;
     },
   };
 }

@@ -1,6 +1,9 @@
 import type { JobDefinition } from "../config/job-definition.ts";
 import { instantOf, wallClock } from "../lib/time-zone.ts";
 import type { StoredCampaign } from "../pipeline/results/campaign-store.ts";
+import { zoneOf } from "../queue/read-model/campaign-zone.ts";
+
+export { zoneOf };
 
 /** What the campaigns view says a campaign is doing: one before its start waits, it does not "run". */
 export type Phase = "waiting" | "calling" | "past-window" | "finished" | "stuck";
@@ -34,14 +37,6 @@ export interface CampaignQuery {
   to?: string | undefined;
   page: number;
   per: number;
-}
-
-/** The zone a campaign's times are read in: its callees' own, else its job's window's, else UTC. */
-export function zoneOf(info: StoredCampaign["info"], def: JobDefinition | undefined): string {
-  if (info.zone) return info.zone;
-  const start = def?.campaign?.start;
-  const zone = typeof start === "object" && "window" in start ? start.window.timezone : undefined;
-  return zone && zone !== "callee" ? zone : "UTC";
 }
 
 /** The job's calling window, if its campaigns start in one. */

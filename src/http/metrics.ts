@@ -1,7 +1,7 @@
 import type { Job, Worker } from "bullmq";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { AttemptRecord } from "../api/observer.ts";
-import type { ImportSummary } from "../queue/import-processor.ts";
+import type { ImportSummary } from "../queue/job-results.ts";
 import type { DeliveryJobData, ImportJobData } from "../queue/queues.ts";
 import type { Overview } from "./overview.ts";
 

@@ -32,6 +32,8 @@ export function redisKeys(prefix: string) {
       withdrawn: (id: string) => `${campaign(id)}:withdrawn`,
       /** One stop of a campaign at a time (the poll, `vcw stop`, a second worker). */
       stopLock: (id: string) => `${campaign(id)}:stop-lock`,
+      /** The trace context the campaign was created in (only with traces on): its polls join that trace. */
+      trace: (id: string) => `${campaign(id)}:trace`,
     },
     /** Campaigns of a job: all, and those still polled. */
     campaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:all`,

@@ -98,3 +98,9 @@ export function createSharedRateLimiter(o: SharedRateLimiterOptions): SharedRate
     },
   };
 }
+
+/** The shared rate (req/s) the limiter keeps at `key`, or null before its first request. */
+export async function readSharedRate(redis: RedisClient, key: string): Promise<number | null> {
+  const rate = await redis.hget(key, "rate");
+  return rate === null ? null : Number(rate);
+}

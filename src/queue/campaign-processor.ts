@@ -11,6 +11,7 @@ import { createState, lookAgainAfterMs } from "../pipeline/create-once.ts";
 import { CreateCanceledError, CreateUnresolvedError } from "../pipeline/errors.ts";
 import { campaignRecords } from "../pipeline/resources/campaign-records.ts";
 import type { CampaignInfo } from "../pipeline/results/model.ts";
+import { rememberCampaignTrace } from "../telemetry/campaign-trace.ts";
 import { delayJob } from "./delay-job.ts";
 import { failFastOnPermanent } from "./failures.ts";
 import type { CampaignJobData } from "./queues.ts";
@@ -76,6 +77,7 @@ async function processCampaign(
     followUps: [],
   };
   await d.store.register(info, now);
+  await rememberCampaignTrace(d.redis, d.keys, result.id, d.retentionMs);
   if (data.parentId) {
     const parent = await d.store.get(data.parentId);
     if (parent) await d.store.addFollowUp(data.parentId, parent.info, result.id);

@@ -3,6 +3,7 @@ import { countryOf } from "../config/ingest-options.ts";
 import { afterPoll } from "../pipeline/campaign/lifecycle.ts";
 import { nextPollAt } from "../pipeline/results/poll-cadence.ts";
 import { pollCampaign } from "../pipeline/results/poll-campaign.ts";
+import { inCampaignTrace } from "../telemetry/campaign-trace.ts";
 import { applyIntents } from "./intents.ts";
 import { pollStops } from "./poll-stops.ts";
 import type { PollJobData } from "./queues.ts";
@@ -17,7 +18,15 @@ export const POLL_CONCURRENCY = 16;
 
 /** Polls one campaign; what follows its end (summaries, a follow-up) is the lifecycle's decision. */
 export function createPollProcessor(d: WorkDeps) {
-  return async function processPoll(job: Job<PollJobData>) {
+  // Each poll joins the trace its campaign was created in (the tick that enqueued it is linked).
+  return (job: Job<PollJobData>) =>
+    inCampaignTrace(d.redis, d.keys, job.data.campaignId, "vcw.poll", POLL_SPAN(job), async (span) => {
+      const outcome = await processPoll(job);
+      span?.setAttributes({ "vcw.poll.changed": outcome.changed, "vcw.poll.state": outcome.state });
+      return outcome;
+    });
+
+  async function processPoll(job: Job<PollJobData>) {
     const { campaignId } = job.data;
     const def = jobOf(d, job.data.job);
     const stops = pollStops(d, def, campaignId);
@@ -72,5 +81,9 @@ export function createPollProcessor(d: WorkDeps) {
       );
     }
     return outcome;
-  };
+  }
 }
+
+const POLL_SPAN = (job: Job<PollJobData>) => ({
+  attributes: { "vcw.job": job.data.job, "vcw.campaign.id": job.data.campaignId },
+});

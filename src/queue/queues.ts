@@ -3,6 +3,7 @@ import type { AdmittedFile } from "../inbox/admit-file.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import type { CampaignRequest } from "../pipeline/campaign/lifecycle.ts";
 import type { Payload } from "../pipeline/results/model.ts";
+import { queueTelemetry } from "../telemetry/queue-telemetry.ts";
 import { CAPPED_EXPONENTIAL } from "./backoff.ts";
 
 /** Queue names; each queue's keys carry its own hash tag (redis-keys.ts), so queues spread over a Cluster. */
@@ -74,6 +75,7 @@ export function createQueues(o: QueueOptions) {
       connection: o.connection,
       prefix: queuePrefix(o.keys, kind),
       defaultJobOptions,
+      ...queueTelemetry(),
     });
   return {
     imports: queue<ImportJobData>("imports", {

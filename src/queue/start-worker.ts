@@ -1,6 +1,7 @@
 import { type BackoffStrategy, type ConnectionOptions, type Job, type Processor, Worker } from "bullmq";
 import type { Logger } from "pino";
 import type { RedisKeys } from "../lib/redis-keys.ts";
+import { queueTelemetry } from "../telemetry/queue-telemetry.ts";
 import { delayJob } from "./delay-job.ts";
 import { HandBackError } from "./errors.ts";
 import { QUEUE_NAMES, type QueueKind, queuePrefix } from "./queues.ts";
@@ -36,6 +37,7 @@ export function startWorker<D, R>(
     stalledInterval: o.stalledIntervalMs ?? 30_000,
     maxStalledCount: o.maxStalledCount ?? 10,
     ...(o.backoffStrategy ? { settings: { backoffStrategy: o.backoffStrategy } } : {}),
+    ...queueTelemetry(),
   });
 }
 

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { describe, expect, it } from "vitest";
 import { nextOpening } from "../../src/pipeline/campaign/calling-window.ts";
+import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { runCli } from "../support/cli.ts";
 import {
   contactsCsv,
@@ -15,31 +15,20 @@ import {
   waitFor,
 } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
-import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
+import { API_KEY } from "../support/fixtures.ts";
 import { captureLogs } from "../support/log-capture.ts";
-import { useSimulator } from "../support/simulator.ts";
 
 const ALL_WEEK = "[sun, mon, tue, wed, thu, fri, sat]";
 
 /** A simulator, and daemons for jobs of a test's own; the test decides how fast simulated time runs. */
 function useHarness(timeScale: number) {
-  const t = useSimulator({
+  const h = useCallingDaemon({
     timeScale,
     callModel: {
       outcomes: { completed: 40, "no-answer": 30, busy: 30, voicemail: 0, failed: 0, "opted-out": 0 },
     },
   });
-  let assistant: string;
-  let dialer: string;
-  const daemons: Daemon[] = [];
-
-  beforeAll(async () => {
-    assistant = (await t.client.assistants.create(validAssistant())).id!;
-    dialer = (await t.client.dialers.create(validDialer())).id!;
-  });
-  afterEach(async () => {
-    for (const d of daemons.splice(0)) await d.close();
-  });
+  const { t } = h;
 
   /** A home with one or more jobs (lines for the campaign section, top-level lines), and a daemon for them. */
   async function setup(
@@ -58,8 +47,8 @@ function useHarness(timeScale: number) {
           `segment: { name: ${name}-${tag} }`,
           "contacts: { country: US }",
           "campaign:",
-          `  assistant: { id: ${assistant} }`,
-          `  dialer: { id: ${dialer} }`,
+          `  assistant: { id: ${h.made.assistantId} }`,
+          `  dialer: { id: ${h.made.dialerId} }`,
           `  name: "${name}-${tag} {file}"`,
           ...(job.campaign ?? ["  start: asap"]),
           ...(job.top?.some((l) => l.startsWith("polling:")) ? [] : ['polling: { schedule: "* * * * * *" }']),
@@ -68,9 +57,7 @@ function useHarness(timeScale: number) {
       );
     }
     const settings = testSettings(home, t.sim.url);
-    const daemon = await startDaemon({ settings, logger, watch: true, work: true });
-    daemons.push(daemon);
-    await daemon.ready;
+    const daemon = await h.start(settings, logger);
     const campaignsOf = async (name: string) =>
       (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(`${name}-${tag} `));
     const calledBy = async (campaignId: string) =>

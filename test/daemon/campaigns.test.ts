@@ -2,52 +2,38 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
-import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { beforeAll, describe, expect, inject, it } from "vitest";
+import type { Daemon } from "../../src/daemon/daemon.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import type { CampaignSummary } from "../../src/pipeline/results/model.ts";
 import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import { signature } from "../../src/sinks/webhook-sink.ts";
+import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { runCli } from "../support/cli.ts";
-import {
-  contactsCsv,
-  drop,
-  phoneOf,
-  quietLogger,
-  summaryOf,
-  testSettings,
-  waitFor,
-} from "../support/daemon.ts";
+import { contactsCsv, drop, phoneOf, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
-import { validAssistant, validDialer } from "../support/fixtures.ts";
 import { sendJson, startHttpServer, type TestServer } from "../support/http-server.ts";
 import { useRedis } from "../support/redis.ts";
-import { useSimulator } from "../support/simulator.ts";
 
 const SECRET = "whsec-test-9c1d7e4a2b";
 
 describe("campaigns: created once, polled to the end, summaries to sinks", () => {
   // 600 simulated seconds a real second: a 12-contact campaign runs in about a second.
-  const t = useSimulator({
+  const h = useCallingDaemon({
     timeScale: 600,
     callModel: {
       outcomes: { completed: 50, "no-answer": 25, busy: 0, voicemail: 0, failed: 0, "opted-out": 25 },
     },
   });
+  const { t } = h;
   const { redis } = useRedis();
-  let assistant: string;
-  let dialerId: string;
   let daemon: Daemon | undefined;
   let receiver: TestServer | undefined;
 
-  beforeAll(async () => {
-    assistant = `Ava ${randomBytes(3).toString("hex")}`;
-    await t.client.assistants.create(validAssistant({ name: assistant }));
-    dialerId = (await t.client.dialers.create(validDialer())).id!;
+  beforeAll(() => {
     process.env.VCW_TEST_HOOK_SECRET = SECRET;
   });
-  afterEach(async () => {
-    await daemon?.close();
+  h.afterDaemons(async () => {
     await receiver?.close();
     daemon = undefined;
     receiver = undefined;
@@ -79,9 +65,9 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
         "  country: US",
         "campaign:",
         "  assistant:",
-        `    name: ${job.assistant ?? assistant}`,
+        `    name: ${job.assistant ?? h.made.assistant}`,
         "  dialer:",
-        `    id: ${dialerId}`,
+        `    id: ${h.made.dialerId}`,
         "  start: asap",
         "polling:",
         '  schedule: "* * * * * *"',
@@ -109,8 +95,7 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
   }
 
   const start = async (settings: ReturnType<typeof setup>["settings"]) => {
-    daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
-    await daemon.ready;
+    daemon = await h.start(settings);
     return daemon;
   };
 

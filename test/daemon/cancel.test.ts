@@ -1,37 +1,26 @@
-import { randomBytes } from "node:crypto";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
-import { callingJob } from "../support/calling-job.ts";
+import { describe, expect, it } from "vitest";
+import type { Daemon } from "../../src/daemon/daemon.ts";
+import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { runCli } from "../support/cli.ts";
-import { contactsCsv, drop, quietLogger, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
-import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
+import { contactsCsv, drop, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
+import { API_KEY } from "../support/fixtures.ts";
 import type { TestServer } from "../support/http-server.ts";
 import { startProxy } from "../support/proxy.ts";
-import { useSimulator } from "../support/simulator.ts";
 
 describe("vcw cancel tells the truth; an ambiguous campaign create is never forgotten", () => {
-  const t = useSimulator({ timeScale: 600 });
-  let assistant: string;
-  let dialerId: string;
+  const h = useCallingDaemon({ timeScale: 600 });
+  const { t } = h;
   let daemon: Daemon | undefined;
   let proxy: TestServer | undefined;
-
-  beforeAll(async () => {
-    assistant = `Ava ${randomBytes(3).toString("hex")}`;
-    await t.client.assistants.create(validAssistant({ name: assistant }));
-    dialerId = (await t.client.dialers.create(validDialer())).id!;
-  });
-  afterEach(async () => {
-    await daemon?.close();
+  h.afterDaemons(async () => {
     await proxy?.close();
     daemon = undefined;
   });
 
   async function start(serviceUrl: string) {
-    const { home, inbox, name } = callingJob({ assistant: { name: assistant }, dialerId });
+    const { home, inbox, name } = h.callingJob();
     const settings = testSettings(home, serviceUrl);
-    daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
-    await daemon.ready;
+    daemon = await h.start(settings);
     const env = {
       REDIS_URL: settings.redisUrl.value!,
       VCW_PREFIX: settings.prefix.value,

@@ -1,44 +1,28 @@
-import { randomBytes } from "node:crypto";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCallHistory } from "../../src/pipeline/stores/call-history.ts";
 import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import type { PhoneSpelling } from "../../src/simulator/phone-spelling.ts";
-import { callingJob } from "../support/calling-job.ts";
-import { drop, quietLogger, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
-import { validAssistant, validDialer } from "../support/fixtures.ts";
+import { useCallingDaemon } from "../support/calling-daemon.ts";
+import { drop, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
 import { useRedis } from "../support/redis.ts";
-import { useSimulator } from "../support/simulator.ts";
 
 const PHONE = "+14155550199";
 
 describe("an opt-out belongs to the number, not to how the service spells it", () => {
   // Everyone opts out, within about a second of real time.
-  const t = useSimulator({
+  const h = useCallingDaemon({
     timeScale: 600,
     callModel: {
       outcomes: { completed: 0, "no-answer": 0, busy: 0, voicemail: 0, failed: 0, "opted-out": 100 },
     },
   });
+  const { t } = h;
   const { redis } = useRedis();
-  let assistant: string;
-  let dialerId: string;
-  let daemon: Daemon | undefined;
-
-  beforeAll(async () => {
-    assistant = `Ava ${randomBytes(3).toString("hex")}`;
-    await t.client.assistants.create(validAssistant({ name: assistant }));
-    dialerId = (await t.client.dialers.create(validDialer())).id!;
-  });
-  afterEach(async () => {
-    await daemon?.close();
-    daemon = undefined;
-    t.sim.setPhoneSpelling("as-given");
-  });
+  h.afterDaemons(() => t.sim.setPhoneSpelling("as-given"));
 
   function setup() {
-    const job = callingJob({ assistant: { name: assistant }, dialerId });
+    const job = h.callingJob();
     return { inbox: job.inbox, settings: testSettings(job.home, t.sim.url) };
   }
 
@@ -48,8 +32,7 @@ describe("an opt-out belongs to the number, not to how the service spells it", (
       t.sim.setPhoneSpelling(spelling);
       const s = setup();
       const keys = redisKeys(s.settings.prefix.value);
-      daemon = await startDaemon({ settings: s.settings, logger: quietLogger(), watch: true, work: true });
-      await daemon.ready;
+      await h.start(s.settings);
       drop(s.inbox, "monday.csv", `Phone,First Name\n${PHONE},Ann\n`);
 
       const suppression = createSuppressionList(redis, keys);

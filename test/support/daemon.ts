@@ -6,7 +6,7 @@ import pino from "pino";
 import { inject } from "vitest";
 import { resolveSettings } from "../../src/config/settings.ts";
 import type { ImportFileResult } from "../../src/pipeline/import/import-file.ts";
-import type { ImportSummary } from "../../src/queue/import-processor.ts";
+import type { ImportSummary } from "../../src/queue/job-results.ts";
 
 /** A summary as written to disk: the fields of a finished import are all there. */
 export type Summary = ImportSummary & ImportFileResult & { errorsFile: string };

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { RETRYABLE, type Retryable } from "../../queue/operator/action.ts";
 import { CliError } from "../cli-error.ts";
+import { ACTION_JSON_HELP } from "./controls.ts";
 import { runOperatorAction } from "./run-operator-action.ts";
 
 /** Failed jobs stay in their failed set until an operator sends them back to the queue. */
@@ -13,7 +14,8 @@ export function retryCommand(): Command {
     .argument("[id]", "one failed job's id (vcw status, the dashboard and Bull Board show them)")
     .option("--sink <name>", "only the failed deliveries to this sink")
     .option("--job <name>", "only the failed jobs of this job")
-    .action((name: string, id: string | undefined, o: { sink?: string; job?: string }) => {
+    .option("--json", ACTION_JSON_HELP)
+    .action((name: string, id: string | undefined, o: { sink?: string; job?: string; json?: boolean }) => {
       if (!(RETRYABLE as readonly string[]).includes(name))
         throw new CliError(`no queue "${name}"; retryable: ${RETRYABLE.join(", ")}`);
       const queue = name as Retryable;
@@ -26,6 +28,7 @@ export function retryCommand(): Command {
               ...(o.sink ? { sink: o.sink } : {}),
               ...(o.job ? { job: o.job } : {}),
             },
+        { json: o.json },
       );
     });
 }

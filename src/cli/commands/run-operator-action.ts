@@ -11,10 +11,10 @@ import { withRedis } from "../with-redis.ts";
 const who = () => `cli ${userInfo().username}`;
 
 /**
- * Runs an operator action as the dashboard does (the same code), prints its result, and fails
- * the command (exit 1) when it was refused.
+ * Runs an operator action as the dashboard does (the same code), prints its result (one JSON object
+ * with `json`), and fails the command (exit 1) when it was refused.
  */
-export function runOperatorAction(action: Action): Promise<void> {
+export function runOperatorAction(action: Action, o: { json?: boolean } = {}): Promise<void> {
   return withRedis(async ({ redis, keys, settings }) => {
     const queues = createQueues({ connection: redis, keys });
     try {
@@ -22,8 +22,9 @@ export function runOperatorAction(action: Action): Promise<void> {
       const byName = new Map(jobs.map(({ job }) => [job.name, job]));
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
       const result = await runAction({ redis, keys, queues, jobs: () => byName, logger }, action, who());
+      if (o.json) process.stdout.write(`${JSON.stringify({ action, ...result })}\n`);
       if (!result.ok) throw new CliError(result.message, 1);
-      console.log(result.message);
+      if (!o.json) console.log(result.message);
     } finally {
       await closeQueues(queues);
     }

@@ -1,152 +1,125 @@
-import { readdir } from "node:fs/promises";
 import { Command } from "commander";
+import type { JobDefinition } from "../../config/job-definition.ts";
 import { loadJobs } from "../../config/load-jobs.ts";
 import { listDaemons } from "../../daemon/presence.ts";
-import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { readSharedRate } from "../../limiter/shared-rate-limiter.ts";
 import { createStopStore } from "../../pipeline/campaign/stop-store.ts";
 import { describeStop } from "../../pipeline/campaign/stop-summary.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
-import { closeQueues, createQueues } from "../../queue/queues.ts";
+import { closeQueues, createQueues, type QueueKind, type Queues } from "../../queue/queues.ts";
+import { pendingCampaigns } from "../../queue/read-model/campaign-views.ts";
+import { failedImports, importsInFlight } from "../../queue/read-model/import-files.ts";
+import { folderOf } from "../../queue/read-model/job-views.ts";
+import { queueFailures, STATUS_STATES } from "../../queue/read-model/queue-views.ts";
 import { withRedis } from "../with-redis.ts";
+
+/** The queues `vcw status` lists after the import queue. */
+const OTHERS: readonly QueueKind[] = ["campaigns", "polls", "followUps", "deliveries"];
+
+type Status = Awaited<ReturnType<typeof readStatus>>;
 
 export function statusCommand(): Command {
   return new Command("status")
     .description("Show the import queue, the files in flight with their progress, and recent failures")
     .option("--json", "print one JSON object")
     .action(async (o) => {
-      await withRedis(async ({ redis, keys, settings, where: url }) => {
+      await withRedis(async ({ redis, keys, settings, where }) => {
         const queues = createQueues({ connection: redis, keys });
-        const queue = queues.imports;
         try {
-          const counts = await queue.getJobCounts("waiting", "active", "delayed", "completed", "failed");
-          const active = await queue.getJobs(["active", "waiting", "delayed"], 0, 50);
-          const failed = await queue.getJobs(["failed"], 0, 10);
-          const rate = await redis.hget(keys.limiter, "rate");
           const { jobs } = await loadJobs(settings.jobsDir.value);
-          const folders = await Promise.all(
-            jobs.map(async ({ job }) => {
-              const f = dropFolder(job.inbox);
-              const count = async (dir: string) =>
-                (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter(
-                  (e) => e.isFile() && isCandidate(e.name),
-                ).length;
-              return {
-                job: job.name,
-                inbox: job.inbox,
-                waiting: await count(f.inbox),
-                processing: await count(f.processing),
-              };
-            }),
-          );
-          const files = await Promise.all(
-            active.map(async (j) => ({
-              id: j.id,
-              job: j.data.job,
-              file: j.data.original,
-              state: await j.getState(),
-              attempts: j.attemptsStarted,
-              progress: j.progress,
-            })),
-          );
-          const others = {
-            campaigns: queues.campaigns,
-            polls: queues.polls,
-            followUps: queues.followUps,
-            deliveries: queues.deliveries,
-          };
-          const otherCounts: Record<string, Record<string, number>> = {};
-          const otherFailures: { queue: string; id: string | undefined; name: string; reason: string }[] = [];
-          for (const [name, q] of Object.entries(others)) {
-            otherCounts[name] = await q.getJobCounts("waiting", "active", "delayed", "completed", "failed");
-            for (const j of await q.getJobs(["failed"], 0, 10)) {
-              otherFailures.push({ queue: name, id: j.id, name: j.name, reason: j.failedReason });
-            }
-          }
-          const failures = failed.map((j) => ({
-            id: j.id,
-            job: j.data.job,
-            file: j.data.original,
-            reason: j.failedReason,
-          }));
-          const paused = await createControls(redis, keys).paused();
-          const pendingCampaigns = (await queues.campaigns.getJobs(["waiting", "delayed"], 0, 50)).map(
-            (j) => ({
-              id: j.id,
-              job: j.data.job,
-              file: j.data.original,
-              name: j.data.name,
-              ...(j.data.zone ? { zone: j.data.zone } : {}),
-            }),
-          );
-          // Campaigns vcw stopped (issue 20), those that ran past their window first.
-          const stopStore = createStopStore(redis, keys);
-          const stoppedCampaigns = (
-            await Promise.all(jobs.map(async ({ job }) => stopStore.latestOf(job.name, 10)))
-          )
-            .flat()
-            .sort(
-              (a, b) => Number(b.stop.ranPastWindow) - Number(a.stop.ranPastWindow) || b.stop.at - a.stop.at,
-            );
-          const daemons = (await listDaemons(redis, keys)).map(({ id: _, stale: __, ...d }) => d);
-          const status = {
-            redis: url,
-            daemons,
-            paused,
-            pendingCampaigns,
-            queue: counts,
-            rate: rate === null ? undefined : Number(rate),
-            folders,
-            files,
-            failures,
-            queues: otherCounts,
-            otherFailures,
-            stoppedCampaigns,
-          };
-          if (o.json) {
-            process.stdout.write(`${JSON.stringify(status)}\n`);
-            return;
-          }
-          console.log(`redis ${url}`);
-          if (daemons.length === 0) console.log("no daemon running");
-          for (const d of daemons)
-            console.log(
-              `daemon ${d.role} on ${d.host} (pid ${d.pid}, since ${d.startedAt}): ${d.http ? `${d.http}/ (dashboard), ${d.http}/metrics` : "HTTP off"}`,
-            );
-          for (const job of paused)
-            console.log(
-              `job ${job} is PAUSED: files wait in processing/, no contact is sent, no campaign created (vcw resume ${job})`,
-            );
-          for (const c of pendingCampaigns)
-            console.log(`  campaign to create: ${c.name ?? c.file} (${c.id}; vcw cancel ${c.id})`);
-          for (const c of stoppedCampaigns) console.log(`  campaign ${c.id}: ${describeStop(c.stop)}`);
-          console.log(
-            `import queue: ${Object.entries(counts)
-              .map(([k, v]) => `${v} ${k}`)
-              .join(", ")}`,
-          );
-          if (status.rate !== undefined) console.log(`shared request rate: ${status.rate.toFixed(1)} req/s`);
-          for (const f of folders)
-            console.log(`job ${f.job}: ${f.waiting} file(s) in ${f.inbox}, ${f.processing} processing`);
-          for (const f of files) {
-            const p = f.progress as { rowsRead?: number; created?: number; known?: number; cursor?: number };
-            const where =
-              typeof p === "object" && p.rowsRead !== undefined
-                ? `${p.rowsRead} rows read, ${p.created} created, ${p.known} known, resume at row ${p.cursor}`
-                : "not started";
-            console.log(`  ${f.state.padEnd(8)} ${f.job}/${f.file} (attempt ${f.attempts}): ${where}`);
-          }
-          for (const f of failures) console.log(`  failed   ${f.job}/${f.file}: ${f.reason}`);
-          for (const [name, c] of Object.entries(otherCounts)) {
-            console.log(
-              `${name} queue: ${Object.entries(c)
-                .map(([k, v]) => `${v} ${k}`)
-                .join(", ")}`,
-            );
-          }
-          for (const f of otherFailures) console.log(`  failed   ${f.queue} ${f.name}: ${f.reason}`);
+          const status = await readStatus({ redis, keys, queues, where, jobs: jobs.map((j) => j.job) });
+          if (o.json) process.stdout.write(`${JSON.stringify(status)}\n`);
+          else printStatus(status);
         } finally {
           await closeQueues(queues);
         }
       });
     });
+}
+
+/** Everything `vcw status` shows, from the read model and the stores (its --json, field for field). */
+async function readStatus(s: {
+  redis: RedisClient;
+  keys: RedisKeys;
+  queues: Queues;
+  where: string;
+  jobs: JobDefinition[];
+}) {
+  const { redis, keys, queues } = s;
+  const rate = await readSharedRate(redis, keys.limiter);
+  const queuesCounts: Record<string, Record<string, number>> = {};
+  for (const name of OTHERS) queuesCounts[name] = await queues[name].getJobCounts(...STATUS_STATES);
+  return {
+    redis: s.where,
+    daemons: (await listDaemons(redis, keys)).map(({ id: _, stale: __, ...d }) => d),
+    paused: await createControls(redis, keys).paused(),
+    pendingCampaigns: (await pendingCampaigns(queues, { n: 51, states: ["waiting", "delayed"] })).map(
+      ({ notBefore: _, ...c }) => c,
+    ),
+    queue: await queues.imports.getJobCounts(...STATUS_STATES),
+    rate: rate === null ? undefined : rate,
+    folders: await Promise.all(s.jobs.map(folderOf)),
+    files: await importsInFlight(queues, 51),
+    failures: await failedImports(queues, 10),
+    queues: queuesCounts,
+    otherFailures: await queueFailures(queues, OTHERS, 10),
+    stoppedCampaigns: await stoppedCampaigns(redis, keys, s.jobs),
+  };
+}
+
+/** Campaigns vcw stopped (issue 20), those that ran past their window first. */
+async function stoppedCampaigns(redis: RedisClient, keys: RedisKeys, jobs: JobDefinition[]) {
+  const stops = createStopStore(redis, keys);
+  const all = (await Promise.all(jobs.map((job) => stops.latestOf(job.name, 10)))).flat();
+  return all.sort(
+    (a, b) => Number(b.stop.ranPastWindow) - Number(a.stop.ranPastWindow) || b.stop.at - a.stop.at,
+  );
+}
+
+const countsLine = (counts: Record<string, number>) =>
+  Object.entries(counts)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(", ");
+
+function printStatus(status: Status): void {
+  console.log(`redis ${status.redis}`);
+  printDaemons(status);
+  for (const c of status.stoppedCampaigns) console.log(`  campaign ${c.id}: ${describeStop(c.stop)}`);
+  console.log(`import queue: ${countsLine(status.queue)}`);
+  if (status.rate !== undefined) console.log(`shared request rate: ${status.rate.toFixed(1)} req/s`);
+  for (const f of status.folders)
+    console.log(`job ${f.job}: ${f.waiting} file(s) in ${f.inbox}, ${f.processing} processing`);
+  printFiles(status);
+  for (const [name, c] of Object.entries(status.queues)) console.log(`${name} queue: ${countsLine(c)}`);
+  for (const f of status.otherFailures) console.log(`  failed   ${f.queue} ${f.name}: ${f.reason}`);
+}
+
+/** The daemons running, the jobs paused and the campaigns still to create. */
+function printDaemons({ daemons, paused, pendingCampaigns }: Status): void {
+  if (daemons.length === 0) console.log("no daemon running");
+  for (const d of daemons)
+    console.log(
+      `daemon ${d.role} on ${d.host} (pid ${d.pid}, since ${d.startedAt}): ${d.http ? `${d.http}/ (dashboard), ${d.http}/metrics` : "HTTP off"}`,
+    );
+  for (const job of paused)
+    console.log(
+      `job ${job} is PAUSED: files wait in processing/, no contact is sent, no campaign created (vcw resume ${job})`,
+    );
+  for (const c of pendingCampaigns)
+    console.log(`  campaign to create: ${c.name ?? c.file} (${c.id}; vcw cancel ${c.id})`);
+}
+
+/** The files in flight with where they are, and the failed imports. */
+function printFiles({ files, failures }: Status): void {
+  for (const f of files) {
+    const p = f.progress;
+    const where =
+      typeof p === "object" && p.rowsRead !== undefined
+        ? `${p.rowsRead} rows read, ${p.created} created, ${p.known} known, resume at row ${p.cursor}`
+        : "not started";
+    console.log(`  ${f.state.padEnd(8)} ${f.job}/${f.file} (attempt ${f.attempts}): ${where}`);
+  }
+  for (const f of failures) console.log(`  failed   ${f.job}/${f.file}: ${f.reason}`);
 }

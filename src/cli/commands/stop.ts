@@ -48,7 +48,9 @@ function runStop(campaign: string, o: StopOptions): Promise<void> {
       const waiting = asked.ok && (await stops.requested(campaign)) !== undefined;
       const stop = waiting ? await waitForStop(stops, campaign, o.wait * 1000) : await stops.get(campaign);
       const result = outcomeOf(asked, waiting, stop, o.wait);
-      if (o.json) process.stdout.write(`${JSON.stringify({ ...result, ...(stop ? { stop } : {}) })}\n`);
+      const action = { kind: "stop", campaign };
+      if (o.json)
+        process.stdout.write(`${JSON.stringify({ action, ...result, ...(stop ? { stop } : {}) })}\n`);
       if (!result.ok) throw new CliError(result.message, 1);
       if (!o.json) console.log(result.message);
     } finally {

@@ -24,20 +24,24 @@ export function suppressCommand(): Command {
     .command("add")
     .argument("<phones...>")
     .option("--country <code>", "country of numbers written without +country code")
+    .option("--json", "print one JSON object: added, already")
     .action((phones: string[], o) =>
       withList(async (list) => {
         const added = await list.add(e164(phones, o.country));
-        console.log(`${added} added (${phones.length - added} already there)`);
+        if (o.json) process.stdout.write(`${JSON.stringify({ added, already: phones.length - added })}\n`);
+        else console.log(`${added} added (${phones.length - added} already there)`);
       }),
     );
   command
     .command("remove")
     .argument("<phones...>")
     .option("--country <code>", "country of numbers written without +country code")
+    .option("--json", "print one JSON object: removed")
     .action((phones: string[], o) =>
       withList(async (list) => {
         const removed = await list.remove(e164(phones, o.country));
-        console.log(`${removed} removed`);
+        if (o.json) process.stdout.write(`${JSON.stringify({ removed })}\n`);
+        else console.log(`${removed} removed`);
       }),
     );
   command

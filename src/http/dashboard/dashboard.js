@@ -216,7 +216,7 @@ function renderCampaigns(o) {
                 },
                 c.stop.ranPastWindow
                   ? "ran past its window"
-                  : `stopped (${c.stop.reasons.join(", ")}): ${c.stop.withdrawn || c.stop.flagged} taken out${c.stop.honoured === "no" ? ", not honoured" : ""}`,
+                  : `stopped (${(c.stop.reasons || []).join(", ")}): ${c.stop.withdrawn || c.stop.flagged} taken out${c.stop.honoured === "no" ? ", not honoured" : ""}`,
               )
             : null,
           el(

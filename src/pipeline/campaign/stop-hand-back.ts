@@ -5,12 +5,12 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
-import { type ContactToImport, importContacts } from "../contacts/import-contacts.ts";
-import { resolveSegment } from "../contacts/resolve-segment.ts";
+import type { ContactToImport } from "../contacts/import-contacts.ts";
 import type { CampaignInfo } from "../results/model.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
+import { fileIntoOwnSegment } from "./own-segment.ts";
 import type { StopStore, WithdrawnContact } from "./stop-store.ts";
 import { resumeAt, windowIn } from "./window-close.ts";
 
@@ -66,25 +66,17 @@ export async function handBack(
   for (const c of callable) {
     await d.history.reserve(c.phone, key, notBefore, 0, true);
   }
-  const segment = await resolveSegment(
-    d.client,
-    d.redis,
-    d.keys,
+  const { segmentId } = await fileIntoOwnSegment(
     {
       name: request.name,
       description: `Contacts of campaign ${info.id} not called before its window closed`,
     },
-    { lockMs: d.leaseMs, ownName: true },
+    rowsOf(callable),
+    { owner: `resume-${key}-${randomBytes(4).toString("hex")}`, country: countryOf(def) },
+    d,
   );
-  await importContacts(rowsOf(callable), {
-    client: d.client,
-    ledger: d.ledger,
-    segmentId: segment.id,
-    owner: `resume-${key}-${randomBytes(4).toString("hex")}`,
-    country: countryOf(def),
-  });
   await d.stops.set(info.id, { ...stop, handedBackTo: request.name });
-  return { ...request, segmentId: segment.id };
+  return { ...request, segmentId };
 }
 
 async function* rowsOf(contacts: readonly WithdrawnContact[]): AsyncGenerator<ContactToImport> {

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import type { Span } from "@opentelemetry/api";
 import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../api/client.ts";
 import {
@@ -12,6 +13,7 @@ import {
 import { NOT_SENT_CODES } from "../../api/retry-policy.ts";
 import type { ContactCreate } from "../../api/schemas/contact.ts";
 import { e164OfServicePhone } from "../../lib/phone-e164.ts";
+import { inSpan } from "../../telemetry/span.ts";
 import type { ContactLedger } from "./contact-ledger.ts";
 
 export interface ContactToImport {
@@ -152,19 +154,27 @@ export async function importContacts(
       const batch = uncertain;
       uncertain = [];
       counts.reconciles += 1;
-      const present = new Set(await listedPhones());
-      const found = batch.filter((r) => present.has(r.phone));
-      await o.ledger.markDone(
-        o.segmentId,
-        found.map((r) => r.phone),
-        o.creator,
+      await inSpan("vcw.ledger.reconcile", { attributes: { "vcw.ledger.uncertain": batch.length } }, (span) =>
+        settleUncertain(batch, span),
       );
-      counts.created += found.length;
-      for (const row of found) o.onSettled?.(row.index);
-      for (const row of batch.filter((r) => !present.has(r.phone))) {
-        if (await o.ledger.takeOver(o.segmentId, row.phone, o.owner)) await send(row);
-        else waiting.push(row);
-      }
+    }
+  };
+
+  /** The service's listing says which uncertain sends landed; the others are taken over and sent again. */
+  const settleUncertain = async (batch: ContactToImport[], span: Span | undefined) => {
+    const present = new Set(await listedPhones());
+    const found = batch.filter((r) => present.has(r.phone));
+    span?.setAttribute("vcw.ledger.found", found.length);
+    await o.ledger.markDone(
+      o.segmentId,
+      found.map((r) => r.phone),
+      o.creator,
+    );
+    counts.created += found.length;
+    for (const row of found) o.onSettled?.(row.index);
+    for (const row of batch.filter((r) => !present.has(r.phone))) {
+      if (await o.ledger.takeOver(o.segmentId, row.phone, o.owner)) await send(row);
+      else waiting.push(row);
     }
   };
 
@@ -192,7 +202,11 @@ export async function importContacts(
   // restarted without persistence) first learns it from the service: never a duplicate, at the
   // cost of one listing.
   if (!(await o.ledger.isSeeded(o.segmentId))) {
-    await o.ledger.seed(o.segmentId, await listedPhones());
+    await inSpan("vcw.ledger.seed", {}, async (span) => {
+      const phones = await listedPhones();
+      span?.setAttribute("vcw.ledger.phones", phones.length);
+      await o.ledger.seed(o.segmentId, phones);
+    });
   }
   await o.ledger.touch(o.segmentId);
   const stale: ContactToImport[] = [];

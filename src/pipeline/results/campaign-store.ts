@@ -21,7 +21,14 @@ export interface StoredCampaign {
   /** Last version sent as progress. */
   sentVersion: number;
   /** What vcw did to stop it, as campaign/stop-store.ts keeps it (the fields reports read). */
-  stop?: { ranPastWindow?: boolean; honoured?: string; withdrawn?: number; calledAfter?: number };
+  stop?: {
+    reasons?: string[];
+    withdrawn?: number;
+    flagged?: number;
+    honoured?: string;
+    ranPastWindow?: boolean;
+    calledAfter?: number;
+  };
 }
 
 export interface Transition {
@@ -204,6 +211,8 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
     },
 
     activeOf: (job: string) => redis.smembers(active(job)),
+    /** The ids the job's index lists, as they are (some may have expired: `get` says so). */
+    idsOf: (job: string) => redis.smembers(all(job)),
     /** Every campaign of a job still kept; those whose data expired are dropped from the index. */
     async allOf(job: string): Promise<string[]> {
       const ids = await redis.smembers(all(job));

@@ -3,6 +3,7 @@ import type { Client } from "../../api/client.ts";
 import { withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { inSpan } from "../../telemetry/span.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
@@ -182,7 +183,8 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
   }
   const version = changed > 0 || (commit?.changes.length ?? 0) > 0 ? next : stored.version;
   const finished = isFinished(totals) || (await overAnyway(campaignId, o, totals, diff.digest));
-  await o.store.commit(
+  await commitInSpan(
+    o.store,
     campaignId,
     info.job,
     {
@@ -366,4 +368,11 @@ function unreadableOf(diff: AudienceDiff): Unreadable | undefined {
     duplicatePhones,
     ...(phonesNotNormalized > 0 ? { phonesNotNormalized } : {}),
   };
+}
+
+/** A poll's one write of what changed (records, transitions, totals, meta), in a span of its own. */
+function commitInSpan(store: CampaignStore, ...args: Parameters<CampaignStore["commit"]>): Promise<void> {
+  const c = args[2];
+  const attributes = { "vcw.poll.changes": c.changes.length, "vcw.poll.spilled": c.dropStaged ?? false };
+  return inSpan("vcw.poll.commit", { attributes }, () => store.commit(...args));
 }

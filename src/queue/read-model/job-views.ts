@@ -1,0 +1,71 @@
+import { readdir } from "node:fs/promises";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
+import type { CampaignStore, PollLag } from "../../pipeline/results/campaign-store.ts";
+
+/** A job's drop folder: files waiting in its inbox and in processing/. */
+export interface FolderView {
+  job: string;
+  inbox: string;
+  waiting: number;
+  processing: number;
+}
+
+export interface JobView {
+  name: string;
+  description?: string | undefined;
+  inbox: string;
+  /** This process watches the inbox (`vcw start`). */
+  watched: boolean;
+  /** Paused jobs take no new file; set by the pause command once there is one. */
+  paused: boolean;
+  waiting: number;
+  processing: number;
+  /** The job's last poll tick as the scheduler recorded it: behind when polls wait or campaigns are overdue. */
+  polls?: { at: string; due: number; lagSeconds: number; behind: boolean } | undefined;
+}
+
+const countFiles = async (dir: string) =>
+  (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter(
+    (e) => e.isFile() && isCandidate(e.name),
+  ).length;
+
+/** The files waiting in a job's inbox and in its processing/ folder. */
+export async function folderOf(def: JobDefinition): Promise<FolderView> {
+  const f = dropFolder(def.inbox);
+  return {
+    job: def.name,
+    inbox: def.inbox,
+    waiting: await countFiles(f.inbox),
+    processing: await countFiles(f.processing),
+  };
+}
+
+/** One job as the dashboard shows it: its folder, whether it is paused or watched, its polls. */
+export async function jobView(
+  def: JobDefinition,
+  o: { watched: ReadonlySet<string>; paused: boolean; store: Pick<CampaignStore, "pollLag"> },
+): Promise<JobView> {
+  const folder = await folderOf(def);
+  return {
+    name: def.name,
+    description: def.description,
+    inbox: def.inbox,
+    watched: o.watched.has(def.name),
+    paused: o.paused,
+    waiting: folder.waiting,
+    processing: folder.processing,
+    polls: pollsOf(await o.store.pollLag(def.name)),
+  };
+}
+
+/** The scheduler's record of a job's last poll tick, if recent. */
+function pollsOf(lag: PollLag | undefined): JobView["polls"] {
+  if (!lag) return undefined;
+  return {
+    at: new Date(lag.at).toISOString(),
+    due: lag.due,
+    lagSeconds: lag.lagMs / 1000,
+    behind: lag.behind,
+  };
+}

@@ -1,0 +1,75 @@
+import { readSharedRate } from "../../limiter/shared-rate-limiter.ts";
+import { type PreflightRecord, readPreflights } from "../../pipeline/resources/preflight.ts";
+import { createControls } from "../../pipeline/stores/controls.ts";
+import {
+  type CampaignCount,
+  type CampaignView,
+  campaignCounts,
+  latestCampaigns,
+  type PendingCampaign,
+  pendingCampaigns,
+} from "./campaign-views.ts";
+import {
+  type FailedDelivery,
+  failedDeliveries,
+  type RetryingDelivery,
+  retryingDeliveries,
+} from "./deliveries.ts";
+import { type FileInFlight, filesInFlight, type RecentFile, recentFiles } from "./import-files.ts";
+import { type JobView, jobView } from "./job-views.ts";
+import { keptCampaigns } from "./kept-campaigns.ts";
+import { type QueueView, readQueues } from "./queue-views.ts";
+import { LISTED, type ReadModelSources } from "./sources.ts";
+
+/**
+ * What is running, read from the stores, BullMQ and the job folders: the one read model of the
+ * dashboard, /metrics and (in part) `vcw status`. Phones are in it as stored; pages mask them.
+ */
+export interface Running {
+  /** The request rate shared by all workers (req/s), once the limiter has one. */
+  rate: number | null;
+  queues: QueueView[];
+  jobs: JobView[];
+  inFlight: FileInFlight[];
+  recentFiles: RecentFile[];
+  campaigns: CampaignView[];
+  /** Every kept campaign, by job and state (the dashboard lists only the latest). */
+  campaignCounts: CampaignCount[];
+  failedDeliveries: FailedDelivery[];
+  /** Deliveries whose last attempt failed and that wait for their next: trouble, although not failed yet. */
+  retryingDeliveries: RetryingDelivery[];
+  /** Campaigns asked for and not yet created: these can still be canceled. */
+  pendingCampaigns: PendingCampaign[];
+  /** Each job's last test call (`preflight`), numbers masked. */
+  preflights: PreflightRecord[];
+}
+
+/** Reads what is running once. Throws when Redis is not connected (the caller keeps the last read). */
+export async function readRunning(src: ReadModelSources): Promise<Running> {
+  if (src.redis.status !== "ready") throw new Error(`Redis is ${src.redis.status}`);
+  const defs = [...src.jobs().values()];
+  const controls = createControls(src.redis, src.keys);
+  const queues = await readQueues(src.queues);
+  const rate = await readSharedRate(src.redis, src.keys.limiter);
+  const kept = await keptCampaigns(src).get();
+  const watched = src.watched();
+  return {
+    rate,
+    queues,
+    jobs: await Promise.all(
+      defs.map(async (def) =>
+        jobView(def, { watched, paused: await controls.isPaused(def.name), store: src.store }),
+      ),
+    ),
+    inFlight: await filesInFlight(src.queues, LISTED.inFlight),
+    recentFiles: await recentFiles(src.queues, src.jobs(), LISTED.recentFiles),
+    campaigns: await latestCampaigns(kept, { n: LISTED.campaigns, store: src.store, jobs: src.jobs() }),
+    campaignCounts: campaignCounts(kept),
+    failedDeliveries: await failedDeliveries(src.queues, LISTED.failedDeliveries),
+    retryingDeliveries: await retryingDeliveries(src.queues, LISTED.failedDeliveries),
+    pendingCampaigns: (await pendingCampaigns(src.queues, { n: LISTED.pendingCampaigns })).map(
+      ({ zone: _, ...c }) => c,
+    ),
+    preflights: await readPreflights(src.redis, src.keys),
+  };
+}

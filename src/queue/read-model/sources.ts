@@ -1,0 +1,25 @@
+import type { JobDefinition } from "../../config/job-definition.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { CampaignStore } from "../../pipeline/results/campaign-store.ts";
+import type { Queues } from "../queues.ts";
+
+/** What the read model reads: the stores (through their own read functions), the queues, the jobs. */
+export interface ReadModelSources {
+  redis: RedisClient;
+  keys: RedisKeys;
+  queues: Queues;
+  store: CampaignStore;
+  jobs: () => ReadonlyMap<string, JobDefinition>;
+  /** Jobs whose inbox this process watches. */
+  watched: () => ReadonlySet<string>;
+}
+
+/** How many of each list the read model keeps (the rest is counted, not listed). */
+export const LISTED = {
+  inFlight: 20,
+  recentFiles: 15,
+  campaigns: 12,
+  failedDeliveries: 10,
+  pendingCampaigns: 20,
+} as const;

@@ -1,13 +1,16 @@
 /**
- * `npm run bench -- import [--rows N] [--schedule 0:200,30:100,60:200] [--only fixed|moving]`: the
- * daemon importing a dropped file of 20,000 contacts into the simulator, which answers after 25 ms
- * and refuses (429) beyond a rate limit the worker is not told. Two runs: a fixed limit of 200
- * requests a second, and a limit that moves (by default halved from second 30 to 60 of the import,
- * then back). Reported per run: contacts/s against the time-averaged limit, the share of requests
- * answered 429, duplicates; and a plain sequential import loop over 1,000 rows as a baseline.
+ * `npm run bench -- import [--rows N] [--schedule 0:200,30:100,60:200] [--only fixed|moving] [--base DIR]`:
+ * the daemon (a compiled `vcw start` of this tree, in a process of its own) importing a dropped file
+ * of 20,000 contacts into the simulator, which answers after 25 ms and refuses (429) beyond a rate
+ * limit the worker is not told. Two runs: a fixed limit of 200 requests a second, and a limit that
+ * moves (by default halved from second 30 to 60 of the import, then back). Reported per run:
+ * contacts/s against the time-averaged limit, the share of requests answered 429, duplicates; and a
+ * plain sequential import loop over 1,000 rows as a baseline. `--base DIR`: the same runs with the
+ * compiled code tree in DIR, after ours, on the same simulator; ratios are ours / base.
  */
 import { randomBytes } from "node:crypto";
 import {
+  existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -20,16 +23,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
-import pino from "pino";
+import { Redis } from "ioredis";
 import { createClient } from "../src/api/index.ts";
-import { resolveSettings } from "../src/config/settings.ts";
-import { startDaemon } from "../src/daemon/daemon.ts";
+import { DEFAULT_REDIS_URL } from "../src/config/settings.ts";
 import { ContactFileReader } from "../src/ingest/reader.ts";
+import { redisKeys } from "../src/lib/redis-keys.ts";
 import type { ImportFileResult } from "../src/pipeline/import/import-file.ts";
 import type { ImportSummary } from "../src/queue/import-processor.ts";
 import { averageLimit, parseRateSchedule, type RateSchedule } from "../src/simulator/rate-schedule.ts";
 import { type Simulator, startSimulator } from "../src/simulator/server.ts";
 import { writeContactsCsv } from "./contacts-csv.ts";
+import { compiledCli, OURS, spawnDaemon, stopDaemon, untilRunning } from "./daemon-process.ts";
 import { fmt, table } from "./lib.ts";
 
 const KEY = "bench-key-0123456789";
@@ -41,7 +45,12 @@ const MOVING = "0:200,30:100,60:200";
 export async function run(argv: string[] = []): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { rows: { type: "string" }, schedule: { type: "string" }, only: { type: "string" } },
+    options: {
+      rows: { type: "string" },
+      schedule: { type: "string" },
+      only: { type: "string" },
+      base: { type: "string" },
+    },
     strict: false,
   });
   const contacts = Number(values.rows ?? process.env.BENCH_IMPORT_ROWS ?? 20_000);
@@ -64,47 +73,76 @@ export async function run(argv: string[] = []): Promise<void> {
   for (const contact of firstRows) await plain.contacts.create(baseSegment, contact);
   const baselineRate = BASELINE_ROWS / ((performance.now() - baseStarted) / 1000);
 
+  const trees = [{ label: "ours", root: OURS }];
+  if (values.base) trees.push({ label: "base", root: String(values.base) });
   const runs: ImportRun[] = [];
-  if (values.only !== "moving")
-    runs.push(await importRun(sim, home, csv, "fixed", [{ atSec: 0, perSecond: LIMIT }]));
-  if (values.only !== "fixed") runs.push(await importRun(sim, home, csv, "moving", moving));
-  await sim.close();
-  rmSync(home, { recursive: true, force: true });
+  try {
+    for (const tree of trees) {
+      const bin = compiledCli(tree.root);
+      if (typeof bin !== "string") {
+        console.error(`${tree.label}: ${bin.missing}; not measured`);
+        continue;
+      }
+      const at = { sim, home, csv, tree: tree.label, root: tree.root };
+      if (values.only !== "moving") runs.push(await importRun(at, "fixed", [{ atSec: 0, perSecond: LIMIT }]));
+      if (values.only !== "fixed") runs.push(await importRun(at, "moving", moving));
+    }
+  } finally {
+    await sim.close();
+    if (!process.env.BENCH_KEEP) rmSync(home, { recursive: true, force: true });
+  }
 
   console.log(
     `${fmt(contacts)} rows dropped into the inbox; service: ${LATENCY_MS} ms latency, a rate limit unknown to the worker; sequential loop over the first 1,000 rows: ${fmt(baselineRate, 1)} contacts/s`,
   );
-  for (const r of runs) {
+  for (const r of runs) printRun(r, baselineRate);
+  printRatios(runs);
+}
+
+function printRun(r: ImportRun, baselineRate: number): void {
+  console.log(
+    `\n${r.tree}, ${r.label} limit (${r.schedule.map((s) => `${s.atSec}:${s.perSecond}`).join(",")}, seconds:requests per second from the drop): ${fmt(r.valid)} valid rows in ${fmt(r.seconds, 1)} s`,
+  );
+  table([
+    {
+      measure: "contacts/s (drop to done/)",
+      value: fmt(r.rate, 1),
+      ratio: `${fmt(r.rate / r.averageLimit, 3)} of the time-averaged limit ${fmt(r.averageLimit, 1)} (goal >= 0.9)`,
+    },
+    {
+      measure: "requests answered 429",
+      value: `${fmt(r.refused)} of ${fmt(r.requests)}`,
+      ratio: `${fmt((100 * r.refused) / r.requests, 2)}% (goal <= 2%)`,
+    },
+    { measure: "duplicates in the segment", value: fmt(r.duplicates), ratio: "must be 0" },
+    {
+      measure: "vs the sequential loop",
+      value: "",
+      ratio: `ours / baseline = ${fmt(r.rate / baselineRate, 2)}`,
+    },
+    {
+      measure: "shared rate at the end",
+      value: `${fmt(r.endRate, 1)} req/s`,
+      ratio: `${r.cuts} decreases`,
+    },
+  ]);
+}
+
+/** Ours / base per limit: contacts/s (of the time-averaged limit) and requests sent. */
+function printRatios(runs: ImportRun[]): void {
+  for (const label of ["fixed", "moving"]) {
+    const ours = runs.find((r) => r.tree === "ours" && r.label === label);
+    const base = runs.find((r) => r.tree === "base" && r.label === label);
+    if (!ours || !base) continue;
     console.log(
-      `\n${r.label} limit (${r.schedule.map((s) => `${s.atSec}:${s.perSecond}`).join(",")}, seconds:requests per second from the drop): ${fmt(r.valid)} valid rows in ${fmt(r.seconds, 1)} s`,
+      `ours / base, ${label} limit: contacts/s ${fmt(ours.rate / base.rate, 3)} (of the limit: ${fmt(ours.rate / ours.averageLimit, 3)} / ${fmt(base.rate / base.averageLimit, 3)}), requests ${fmt(ours.requests / base.requests, 3)}, 429s ${fmt(ours.refused, 0)} / ${fmt(base.refused, 0)}`,
     );
-    table([
-      {
-        measure: "contacts/s (drop to done/)",
-        value: fmt(r.rate, 1),
-        ratio: `${fmt(r.rate / r.averageLimit, 3)} of the time-averaged limit ${fmt(r.averageLimit, 1)} (goal >= 0.9)`,
-      },
-      {
-        measure: "requests answered 429",
-        value: `${fmt(r.refused)} of ${fmt(r.requests)}`,
-        ratio: `${fmt((100 * r.refused) / r.requests, 2)}% (goal <= 2%)`,
-      },
-      { measure: "duplicates in the segment", value: fmt(r.duplicates), ratio: "must be 0" },
-      {
-        measure: "vs the sequential loop",
-        value: "",
-        ratio: `ours / baseline = ${fmt(r.rate / baselineRate, 2)}`,
-      },
-      {
-        measure: "shared rate at the end",
-        value: `${fmt(r.endRate, 1)} req/s`,
-        ratio: `${r.cuts} decreases`,
-      },
-    ]);
   }
 }
 
 interface ImportRun {
+  /** ours, or base. */
+  tree: string;
   label: string;
   schedule: RateSchedule;
   valid: number;
@@ -118,33 +156,63 @@ interface ImportRun {
   cuts: number;
 }
 
+/** Where an import runs: the shared simulator and file, and the code tree whose daemon imports. */
+interface RunPlace {
+  sim: Simulator;
+  home: string;
+  csv: string;
+  tree: string;
+  root: string;
+}
+
 /** One import by a fresh daemon (its own prefix: nothing learnt from the last run), a segment of its own. */
-async function importRun(
-  sim: Simulator,
-  home: string,
-  csv: string,
-  label: string,
-  schedule: RateSchedule,
-): Promise<ImportRun> {
-  const inbox = join(home, `inbox-${label}`);
-  const jobs = join(home, `jobs-${label}`);
+async function importRun(at: RunPlace, label: string, schedule: RateSchedule): Promise<ImportRun> {
+  const { sim, home } = at;
+  const name = `${at.tree}-${label}`;
+  const inbox = join(home, `inbox-${name}`);
+  const jobs = join(home, `jobs-${name}`);
   mkdirSync(jobs);
   writeFileSync(
     join(jobs, "bench.yaml"),
-    `name: bench\ninbox: ${inbox}\nsegment:\n  name: bench-import-${label}\ncontacts:\n  country: US\nimport:\n  concurrency: 16\n`,
+    `name: bench\ninbox: ${inbox}\nsegment:\n  name: bench-import-${name}\ncontacts:\n  country: US\nimport:\n  concurrency: 16\n`,
   );
-  const settings = resolveSettings({
-    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
-    VCS_BASE_URL: sim.url,
-    VCS_API_KEY: KEY,
-    VCW_JOBS_DIR: jobs,
-    VCW_HOME: join(home, `.vcw-${label}`),
-    VCW_PREFIX: `vcw-bench-${randomBytes(4).toString("hex")}`,
-    VCW_STABLE_MS: "200",
-    VCW_HTTP_ADDR: "off", // a daemon of the developer's may have 127.0.0.1:9400
-  });
-  const daemon = await startDaemon({ settings, logger: pino({ level: "silent" }), watch: true, work: true });
-  await daemon.ready;
+  const prefix = `vcw-bench-${randomBytes(4).toString("hex")}`;
+  const redisUrl = process.env.REDIS_URL;
+  const daemon = spawnDaemon(
+    at.root,
+    {
+      ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+      VCS_BASE_URL: sim.url,
+      VCS_API_KEY: KEY,
+      VCW_JOBS_DIR: jobs,
+      VCW_HOME: join(home, `.vcw-${name}`),
+      VCW_PREFIX: prefix,
+      VCW_STABLE_MS: "200",
+      VCW_HTTP_ADDR: "off", // a daemon of the developer's may have 127.0.0.1:9400
+    },
+    join(home, `daemon-${name}.log`),
+  );
+  try {
+    await untilRunning(daemon);
+    return await measureImport(at, {
+      label,
+      schedule,
+      inbox,
+      prefix,
+      redisUrl: redisUrl ?? DEFAULT_REDIS_URL,
+    });
+  } finally {
+    await stopDaemon(daemon, "SIGTERM");
+  }
+}
+
+/** Drops the file, waits for its summary in done/, reads what the service and the limiter saw. */
+async function measureImport(
+  at: RunPlace,
+  r: { label: string; schedule: RateSchedule; inbox: string; prefix: string; redisUrl: string },
+): Promise<ImportRun> {
+  const { sim, csv } = at;
+  const { inbox, schedule } = r;
   await sleep(1_100); // the service's bucket refills
   sim.stats.reset();
   // The schedule counts from now: the moment the file is dropped.
@@ -154,26 +222,19 @@ async function importRun(
   mkdirSync(inbox, { recursive: true });
   writeFileSync(join(inbox, ".contacts.csv.part"), readFileSync(csv));
   renameSync(join(inbox, ".contacts.csv.part"), join(inbox, "contacts.csv"));
-  let summary: (ImportSummary & ImportFileResult) | undefined;
-  while (!summary) {
-    await sleep(100);
-    const done = join(inbox, "done");
-    const name = readdirSync(inbox).includes("done")
-      ? readdirSync(done).find((f) => f.endsWith(".summary.json"))
-      : undefined;
-    if (name) summary = JSON.parse(readFileSync(join(done, name), "utf8"));
-  }
+  const summary = await untilSummary(inbox);
   const ended = Date.now();
   const seconds = (ended - started) / 1000;
-  const limiter = await daemon.limiter.state();
+  const limiter = await limiterState(r.redisUrl, r.prefix);
   const requests = sim.stats.total;
   const refused = sim.stats.count(429);
   const plain = createClient({ baseUrl: sim.url, apiKey: KEY });
   sim.setFaults({ rateLimit: 0 }); // listing the segment is not part of the run
   const listed = await plain.contacts.list(summary.segment!.id);
-  await daemon.close();
+  sim.setFaults({ rateLimit: LIMIT });
   return {
-    label,
+    tree: at.tree,
+    label: r.label,
     schedule,
     valid: summary.totals.valid,
     seconds,
@@ -185,4 +246,27 @@ async function importRun(
     endRate: limiter.rate ?? 0,
     cuts: limiter.cuts,
   };
+}
+
+/** The file's summary once it is in done/ (bounded: 10 minutes). */
+async function untilSummary(inbox: string): Promise<ImportSummary & ImportFileResult> {
+  const deadline = Date.now() + 600_000;
+  const done = join(inbox, "done");
+  while (Date.now() < deadline) {
+    await sleep(100);
+    const name = existsSync(done) ? readdirSync(done).find((f) => f.endsWith(".summary.json")) : undefined;
+    if (name) return JSON.parse(readFileSync(join(done, name), "utf8"));
+  }
+  throw new Error(`no summary in ${done} after 10 minutes`);
+}
+
+/** The shared rate the daemon left in Redis, and its decreases (any tree: the same hash). */
+async function limiterState(redisUrl: string, prefix: string): Promise<{ rate?: number; cuts: number }> {
+  const redis = new Redis(redisUrl, { lazyConnect: true });
+  try {
+    const [rate, cuts] = await redis.hmget(redisKeys(prefix).limiter, "rate", "cuts");
+    return { ...(rate === null ? {} : { rate: Number(rate) }), cuts: Number(cuts ?? 0) };
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -13,7 +13,9 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   requests: () => import("./contact-requests.ts"),
   workbooks: () => import("./workbooks.ts"),
   report: () => import("./report.ts"),
+  chaos: () => import("./chaos.ts"),
   traces: () => import("./traces.ts"),
+  suppress: () => import("./suppress.ts"),
 };
 
 const args = process.argv.slice(2);

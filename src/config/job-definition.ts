@@ -5,6 +5,7 @@ import { e164Phone } from "../api/schemas/common.ts";
 import { CONTACT_FIELDS } from "../ingest/headers.ts";
 import { isCountryCode } from "../ingest/phone.ts";
 import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
+import { DisclosureDefinition } from "./disclosure-definition.ts";
 import { resourceName } from "./resource-definition.ts";
 
 const MAPPABLE = [...CONTACT_FIELDS, "full_name"] as const;
@@ -282,6 +283,10 @@ export const JobDefinition = z
         description:
           "Scheduled reports of the job's period: totals, rates, charts and the change from the period before. A tick missed while no daemon ran is sent once at the next start.",
       }),
+    calling: z
+      .strictObject({ disclosure: DisclosureDefinition.prefault({}) })
+      .optional()
+      .meta({ description: "Calling rules: the disclosure the job's assistant must make." }),
   })
   .refine(
     (d) =>

@@ -14,6 +14,7 @@ import { createImportUseCase, type ImportUseCase } from "../pipeline/import/impo
 import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
 import { type CallHistory, createCallHistory } from "../pipeline/stores/call-history.ts";
 import { type Controls, createControls } from "../pipeline/stores/controls.ts";
+import { expiredText } from "../pipeline/stores/dnc/list-facts.ts";
 import { createSuppressionList, type SuppressionList } from "../pipeline/stores/suppression.ts";
 import { startSimulator } from "../simulator/server.ts";
 import { withRequestSpans } from "../telemetry/request-spans.ts";
@@ -126,7 +127,10 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     const registry = createFileRegistry(redis, keys);
     // The one ledger: the import, a file's campaigns and follow-ups file contacts through it.
     const ledger = createContactLedger(redis, { keys, leaseMs, retentionMs: retentionMsOf(s) });
-    const suppression = createSuppressionList(redis, keys);
+    // An expired do-not-call list still suppresses; the log says so when an import consults it.
+    const suppression = createSuppressionList(redis, keys, {
+      onExpired: (list) => logger.warn({ source: list.source }, expiredText(list, Date.now())),
+    });
     // A number's history outlives the longest cooldown of any job.
     const longestRecall = Math.max(
       0,

@@ -1,7 +1,7 @@
 import type { ContactCreate } from "../api/schemas/contact.ts";
 import type { RowIssue } from "./row.ts";
 
-export type SkipReason = "repeated_header" | "opted_out" | "recently_called";
+export type SkipReason = "repeated_header" | "opted_out" | "recently_called" | "do_not_call";
 
 interface RowBase {
   /** Physical line of the file where the row starts (the header is line 1 unless blank lines precede it). */

@@ -40,78 +40,18 @@ export function checkRow(cells: readonly string[], columns: ColumnMap, options: 
       message: `the row has ${cells.length} fields, the header ${columns.fields.length}: check its quoting`,
     });
   }
-  const contact: Record<string, string> = {};
-  let fullName = "";
-  for (let i = 0; i < columns.fields.length; i++) {
-    const field = columns.fields[i];
-    if (field === undefined || field === "phone") continue;
-    const value = cleanCell(cells[i]);
-    if (value === "") continue;
-    if (value.length > options.maxFieldChars) {
-      issues.push({
-        field,
-        value: `${value.slice(0, 50)}…`,
-        code: "value_too_long",
-        message: `${field} is ${value.length} characters long; the limit is ${options.maxFieldChars}`,
-      });
-      continue;
-    }
-    if (field === "email") continue; // picked below, across the e-mail columns
-    if (field === "full_name") fullName = value;
-    else contact[field] = value;
-  }
-  if (fullName) Object.assign(contact, splitFullName(fullName));
-
-  const { phones } = columns;
+  const contact = plainFields(cells, columns, options, issues);
   const phone = pickPhone(
     cells,
-    phones,
+    columns.phones,
     columns.phonesLabelled,
     options.defaultCountry,
     options.maxFieldChars,
   );
-  if (phone.ok) {
-    contact.phone = phone.e164;
-    const first = phone.refused[0];
-    if (first) {
-      warnings.push({
-        field: "phone",
-        value: first.value,
-        code: "phone_fallback",
-        message: fallbackMessage(phone.refused, phone.header, phones.length),
-      });
-    }
-  } else {
-    const first = phone.refused[0];
-    issues.push({
-      field: "phone",
-      value: first?.value ?? "",
-      code: first?.code ?? "phone_missing",
-      message: noPhoneMessage(phone.refused, phones),
-    });
-  }
-
-  const email = pickEmail(cells, columns.emails, options.maxFieldChars);
-  if (email?.ok) {
-    contact.email = email.email;
-    const first = email.refused[0];
-    if (first)
-      warnings.push({
-        field: "email",
-        value: first.value,
-        code: "email_fallback",
-        message: `${first.message}; the e-mail of "${email.header}" is used`,
-      });
-  } else if (email) {
-    const issue = { field: "email", value: email.value, code: "email_invalid", message: email.message };
-    if (options.emailPolicy === "reject") issues.push(issue);
-    else
-      warnings.push({
-        ...issue,
-        code: "email_dropped",
-        message: `${email.message}; dropped, the row is kept`,
-      });
-  }
+  if (phone.ok) contact.phone = phone.e164;
+  const phoneIssue = phoneIssueOf(phone, columns.phones);
+  if (phoneIssue) (phone.ok ? warnings : issues).push(phoneIssue);
+  addEmail(contact, cells, columns, options, { issues, warnings });
   if (
     !contact.first_name &&
     !contact.last_name &&
@@ -133,4 +73,89 @@ export function checkRow(cells: readonly string[], columns: ColumnMap, options: 
     phoneColumn: phone.header,
     warnings,
   };
+}
+
+/** The cells of the fields other than phone and e-mail (picked across their columns), a full name split. */
+function plainFields(
+  cells: readonly string[],
+  columns: ColumnMap,
+  options: RowOptions,
+  issues: RowIssue[],
+): Record<string, string> {
+  const contact: Record<string, string> = {};
+  let fullName = "";
+  for (let i = 0; i < columns.fields.length; i++) {
+    const field = columns.fields[i];
+    if (field === undefined || field === "phone") continue;
+    const value = cleanCell(cells[i]);
+    if (value === "") continue;
+    if (value.length > options.maxFieldChars) {
+      issues.push({
+        field,
+        value: `${value.slice(0, 50)}…`,
+        code: "value_too_long",
+        message: `${field} is ${value.length} characters long; the limit is ${options.maxFieldChars}`,
+      });
+      continue;
+    }
+    if (field === "email") continue; // picked below, across the e-mail columns
+    if (field === "full_name") fullName = value;
+    else contact[field] = value;
+  }
+  if (fullName) Object.assign(contact, splitFullName(fullName));
+  return contact;
+}
+
+/** A phone taken from a later column is a warning; no usable phone is the row's issue. */
+function phoneIssueOf(
+  phone: ReturnType<typeof pickPhone>,
+  phones: ColumnMap["phones"],
+): RowIssue | undefined {
+  const first = phone.refused[0];
+  if (phone.ok) {
+    if (!first) return undefined;
+    return {
+      field: "phone",
+      value: first.value,
+      code: "phone_fallback",
+      message: fallbackMessage(phone.refused, phone.header, phones.length),
+    };
+  }
+  return {
+    field: "phone",
+    value: first?.value ?? "",
+    code: first?.code ?? "phone_missing",
+    message: noPhoneMessage(phone.refused, phones),
+  };
+}
+
+/** The first valid e-mail; an invalid one rejects the row or is dropped from it, per the options. */
+function addEmail(
+  contact: Record<string, string>,
+  cells: readonly string[],
+  columns: ColumnMap,
+  options: RowOptions,
+  found: { issues: RowIssue[]; warnings: RowIssue[] },
+): void {
+  const email = pickEmail(cells, columns.emails, options.maxFieldChars);
+  if (email?.ok) {
+    contact.email = email.email;
+    const first = email.refused[0];
+    if (first)
+      found.warnings.push({
+        field: "email",
+        value: first.value,
+        code: "email_fallback",
+        message: `${first.message}; the e-mail of "${email.header}" is used`,
+      });
+  } else if (email) {
+    const issue = { field: "email", value: email.value, code: "email_invalid", message: email.message };
+    if (options.emailPolicy === "reject") found.issues.push(issue);
+    else
+      found.warnings.push({
+        ...issue,
+        code: "email_dropped",
+        message: `${email.message}; dropped, the row is kept`,
+      });
+  }
 }

@@ -77,6 +77,23 @@ export function redisKeys(prefix: string) {
     preflights: `${prefix}:preflights`,
     /** A marker of this deployment's data: gone means Redis lost its data (restarted without persistence). */
     epoch: `${prefix}:epoch`,
+    /**
+     * Do-not-call lists (vcw suppress import): each source's version in force and its facts (one
+     * hash), versions being loaded or retired (to delete), and one lock per source.
+     */
+    dncLists: `${prefix}:dnc:{lists}`,
+    dncLoading: `${prefix}:dnc:{lists}:loading`,
+    dncRetired: `${prefix}:dnc:{lists}:retired`,
+    dncLock: (source: string) => `${prefix}:dnc:{lists}:lock:${source}`,
+    /**
+     * One block of 10,000 numbers of a list's version, tagged by the block's first digits (10^7
+     * numbers, a NANP area code, a tag) so a large list spreads over a Cluster's masters.
+     */
+    dncBlock: (version: string, tag: string, block: string) => `${prefix}:dnc:{${version}:${tag}}:${block}`,
+    /** A version's blocks (`tag:block`), to delete them; present while the version is readable. */
+    dncBlocks: (version: string) => `${prefix}:dnc:{${version}}:blocks`,
+    /** The same index once the version is retired: its blocks are being deleted. */
+    dncRetiredBlocks: (version: string) => `${prefix}:dnc:{${version}}:retired`,
   };
 }
 

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { nextOpening } from "../../src/pipeline/campaign/calling-window.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { runCli } from "../support/cli.ts";
@@ -285,4 +287,58 @@ describe("suppression on every path", () => {
       if (r.status === "no-answer" || r.status === "busy") retried.push(r.phone);
     expect(again).toEqual(retried.filter((p) => p !== late).sort());
   });
+
+  it("a number on a do-not-call list is skipped at import (do_not_call, its source named) and left out of follow-ups", async () => {
+    const logs = captureLogs();
+    const s = await setup({ dnc: { top: ["followUps: { attempts: 1, spacingMinutes: 0 }"] } }, logs.logger);
+    const env = { REDIS_URL: s.settings.redisUrl.value!, VCW_PREFIX: s.settings.prefix.value };
+    const extract = join(s.home, "ftc.txt");
+    writeFileSync(
+      extract,
+      `${phoneOf(500).slice(2, 5)},${phoneOf(500).slice(5)}\n${phoneOf(501).slice(2)}\n`,
+    );
+    expect(
+      (await runCli(["suppress", "import", extract, "--source", "ftc", "--expires", "1h"], env)).code,
+    ).toBe(0);
+    // Its hour passed: still in force, and warned about when the import consults it.
+    const redis = new Redis(env.REDIS_URL);
+    const lists = redisKeys(env.VCW_PREFIX).dncLists;
+    const ftc = JSON.parse((await redis.hget(lists, "ftc"))!);
+    await redis.hset(lists, "ftc", JSON.stringify({ ...ftc, expiresAt: Date.now() - 60_000 }));
+    await redis.quit();
+    drop(s.inbox("dnc"), "d.csv", contactsCsv(8, { from: 500 }));
+    const summary = await waitFor(() => summaryOf(s.inbox("dnc"), "d.csv"), 30_000, "d.csv imported");
+    expect(summary.totals).toMatchObject({ total: 8, valid: 6, skipped: 2, codes: { do_not_call: 2 } });
+    const errors = readFileSync(summary.errorsFile, "utf8");
+    expect(errors.match(/do_not_call/g)).toHaveLength(2);
+    expect(errors).toContain(`${phoneOf(501)} is on the do-not-call list ""ftc""`); // CSV-quoted
+    expect(logs.text()).toMatch(
+      /"source":"ftc".*do-not-call list \\"ftc\\" expired 1 min ago .*it still suppresses/,
+    );
+    const [first] = await waitFor(async () => {
+      const all = await s.campaignsOf("dnc");
+      return all.length === 1 ? all : undefined;
+    }, 30_000);
+    const startsAt = Date.parse((await waitFor(() => s.daemon.store.get(first!.id!)))!.info.scheduledAt);
+    t.sim.clock.advance(Math.max(0, startsAt - t.sim.clock.now()) + 1);
+    await waitFor(async () => ((await s.calledBy(first!.id!)).length > 0 ? true : undefined), 30_000);
+    expect(await s.calledBy(first!.id!)).toEqual(phones(502, 6));
+    // A second source lists them all while the campaign runs: the follow-up calls none of them.
+    writeFileSync(join(s.home, "late.txt"), phones(502, 6).join("\n"));
+    expect(
+      (await runCli(["suppress", "import", join(s.home, "late.txt"), "--source", "state-fl"], env)).code,
+    ).toBe(0);
+    t.sim.clock.advance(3_600_000);
+    const done = await waitFor(
+      async () => (await s.daemon.queues.followUps.getJobs(["completed"]))[0],
+      60_000,
+      "the follow-up job",
+    );
+    const retried: string[] = [];
+    for await (const r of s.daemon.store.allRecords(first!.id!))
+      if (r.status === "no-answer" || r.status === "busy") retried.push(r.phone);
+    expect(retried.length).toBeGreaterThan(0); // else the follow-up would prove nothing
+    expect(done.returnvalue).toEqual({ contacts: 0 });
+    expect((await s.campaignsOf("dnc")).map((c) => c.id)).toEqual([first!.id]);
+  }, 120_000);
 });

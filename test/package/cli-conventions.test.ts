@@ -99,7 +99,7 @@ describe("CLI conventions", () => {
         ])
       ).stdout.trim();
     expect(await complete("vcw", "sta")).toBe("start status");
-    expect(await complete("vcw", "suppress", "")).toBe("add remove list");
+    expect(await complete("vcw", "suppress", "")).toBe("add remove list import");
     expect((await complete("vcw", "validate", "--j")).split(" ")).toEqual(["--job", "--json"]);
     const zsh = (await runCli(["completion", "zsh"])).stdout;
     expect(zsh).toMatch(/^#compdef vcw\n/);

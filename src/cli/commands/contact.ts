@@ -7,7 +7,7 @@ import { jobReadingOptions } from "../job-options.ts";
 import { withRedis } from "../with-redis.ts";
 import { countryOption } from "./validate.ts";
 
-/** `vcw contact +1...`: a number's call history across all jobs, and whether it opted out. */
+/** `vcw contact +1...`: a number's call history across all jobs, whether it opted out, and its do-not-call list. */
 export function contactCommand(): Command {
   return new Command("contact")
     .description("Show a number's call history (last call, campaign, attempts, outcome) and suppression")
@@ -26,13 +26,20 @@ export function contactCommand(): Command {
       await withRedis(async ({ redis, keys }) => {
         const phone = parsed.e164;
         const history = await createCallHistory(redis, keys, { keepMs: 0 }).get(phone);
-        const suppressed = (await createSuppressionList(redis, keys).which([phone])).size > 0;
+        const suppression = createSuppressionList(redis, keys);
+        const optedOut = (await suppression.optedOut([phone])).size > 0;
+        const doNotCall = (await suppression.doNotCall([phone])).get(phone);
+        const suppressed = optedOut || doNotCall !== undefined;
         if (o.json) {
-          process.stdout.write(`${JSON.stringify({ phone, suppressed, history: history ?? null })}\n`);
+          const listed = doNotCall === undefined ? {} : { doNotCall };
+          process.stdout.write(
+            `${JSON.stringify({ phone, suppressed, ...listed, history: history ?? null })}\n`,
+          );
           return;
         }
         console.log(phone);
-        console.log(`  opted out  ${suppressed ? "yes (vcw suppress remove to call it again)" : "no"}`);
+        console.log(`  opted out  ${optedOut ? "yes (vcw suppress remove to call it again)" : "no"}`);
+        if (doNotCall !== undefined) console.log(`  do-not-call list "${doNotCall}" (vcw suppress list)`);
         if (!history) {
           console.log("  calls      none known");
           return;

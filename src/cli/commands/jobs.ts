@@ -1,12 +1,53 @@
 import { Command } from "commander";
+import { type Client, createClient } from "../../api/client.ts";
 import { formatProblem, loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
+import { loadResources } from "../../config/load-resources.ts";
+import { checkDisclosures, type DisclosureFinding } from "../../pipeline/resources/disclosure-check.ts";
+import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
+import { expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts";
+import { withRedis } from "../with-redis.ts";
+import { resourcesDir } from "./resource-services.ts";
+
+/** The service's client for reading assistants, or why there is none (jobs check works offline). */
+function serviceClient(env: NodeJS.ProcessEnv): Client | string {
+  if (!env.VCS_BASE_URL) return "VCS_BASE_URL is not set (offline)";
+  if (!env.VCS_API_KEY) return "VCS_API_KEY is not set";
+  try {
+    return createClient({
+      baseUrl: env.VCS_BASE_URL,
+      apiKey: env.VCS_API_KEY,
+      timeoutMs: 5_000,
+      maxRetries: 0,
+    });
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+/** Do-not-call lists past their expiry, when the daemon's Redis answers (else nothing: offline). */
+async function expiredLists(): Promise<{ kind: "expired_list"; source: string; message: string }[]> {
+  try {
+    return await withRedis(async ({ redis, keys }) => {
+      const now = Date.now();
+      const lists = await createDoNotCallLists(redis, keys).lists();
+      return lists
+        .filter((l) => isExpired(l, now))
+        .map((l) => ({ kind: "expired_list" as const, source: l.source, message: expiredText(l, now) }));
+    });
+  } catch {
+    return [];
+  }
+}
+
+const findingLine = (f: DisclosureFinding) =>
+  `${f.kind === "missing" ? "warn" : "note"} ${f.file}: ${f.message}`;
 
 export function jobsCommand(): Command {
   const jobs = new Command("jobs").description("Job definitions (jobs/*.yaml)");
   jobs
     .command("check")
     .description(
-      "Validate every job definition and sink (their variables set too); print each error with its file, line and path",
+      "Validate every job definition and sink (their variables set too); print each error with its file, line and path; warn of an assistant that doesn't say the call is automated or AI",
     )
     .argument("[dir]", "folder of job definitions (default: VCW_JOBS_DIR, else ./jobs)")
     .option("--json", "print one JSON object: the jobs loaded and every problem")
@@ -14,10 +55,21 @@ export function jobsCommand(): Command {
       const dir = given ?? (process.env.VCW_JOBS_DIR || "jobs");
       const loaded = await loadJobs(dir);
       const problems = [...loaded.problems, ...unsetSinkVariables(loaded, process.env)];
+      const findings = await checkDisclosures(loaded.jobs, {
+        resources: () => loadResources(resourcesDir(undefined)),
+        client: serviceClient(process.env),
+      });
+      const expired = await expiredLists();
       if (problems.length > 0 || loaded.jobs.length === 0) process.exitCode = 1;
       if (o.json) {
         const jobs = loaded.jobs.map(({ file, job }) => ({ file, name: job.name, inbox: job.inbox }));
-        process.stdout.write(`${JSON.stringify({ jobs, problems: problems.map(formatProblem) })}\n`);
+        const warnings = [
+          ...findings.map(({ file, job, kind, message }) => ({ file, job, kind, message })),
+          ...expired,
+        ];
+        process.stdout.write(
+          `${JSON.stringify({ jobs, problems: problems.map(formatProblem), ...(warnings.length ? { warnings } : {}) })}\n`,
+        );
         return;
       }
       for (const { file, job } of loaded.jobs)
@@ -25,6 +77,8 @@ export function jobsCommand(): Command {
           `ok   ${file} (${job.name}: ${job.inbox} -> segment ${"id" in job.segment ? job.segment.id : `"${job.segment.name}"`})`,
         );
       for (const problem of problems) console.error(`fail ${formatProblem(problem)}`);
+      for (const finding of findings) console.error(findingLine(finding));
+      for (const list of expired) console.error(`warn ${list.message}`);
       if (loaded.jobs.length === 0 && problems.length === 0)
         console.error(`no job definitions (*.yaml) in ${dir}`);
     });

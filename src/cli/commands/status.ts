@@ -8,6 +8,8 @@ import { readSharedRate } from "../../limiter/shared-rate-limiter.ts";
 import { createStopStore } from "../../pipeline/campaign/stop-store.ts";
 import { describeStop } from "../../pipeline/campaign/stop-summary.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
+import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
+import { ageText, expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts";
 import { closeQueues, createQueues, type QueueKind, type Queues } from "../../queue/queues.ts";
 import { pendingCampaigns } from "../../queue/read-model/campaign-views.ts";
 import { failedImports, importsInFlight } from "../../queue/read-model/import-files.ts";
@@ -66,6 +68,7 @@ async function readStatus(s: {
     queues: queuesCounts,
     otherFailures: await queueFailures(queues, OTHERS, 10),
     stoppedCampaigns: await stoppedCampaigns(redis, keys, s.jobs),
+    doNotCall: await createDoNotCallLists(redis, keys).lists(),
   };
 }
 
@@ -85,6 +88,13 @@ const countsLine = (counts: Record<string, number>) =>
 
 function printStatus(status: Status): void {
   console.log(`redis ${status.redis}`);
+  const now = Date.now();
+  for (const l of status.doNotCall)
+    console.log(
+      isExpired(l, now)
+        ? `warning: ${expiredText(l, now)}`
+        : `do-not-call list ${l.source}: ${l.numbers} numbers, imported ${ageText(now - l.importedAt)} ago`,
+    );
   printDaemons(status);
   for (const c of status.stoppedCampaigns) console.log(`  campaign ${c.id}: ${describeStop(c.stop)}`);
   console.log(`import queue: ${countsLine(status.queue)}`);

@@ -45,8 +45,10 @@ export interface ImportedFileRef {
 export interface AudienceReport {
   /** The file's new contacts: created by its import. */
   new: number;
-  /** Of those, opted out since, or put in another campaign within the cooldown meanwhile. */
+  /** Of those, opted out since (or put on a do-not-call list), or put in another campaign within the cooldown meanwhile. */
   optedOut: number;
+  /** Of the opted out, those on a do-not-call list (vcw suppress import) since the import; absent when none. */
+  doNotCall?: number;
   recentlyCalled: number;
   /** One campaign per zone (one with no zone unless the window says `timezone: callee`). */
   campaigns: { zone?: string; name: string; contacts: number; scheduledAt: string }[];
@@ -90,8 +92,14 @@ export async function audiencesOf(
 
   const created = await d.ledger.createdBy(f.segmentId, f.creator);
   report.new = created.length;
-  const suppressed = await d.suppression.which(created);
+  // Right before the campaigns are made: suppressed since the import, a do-not-call list too.
+  const [optedOut, listed] = await Promise.all([
+    d.suppression.optedOut(created),
+    d.suppression.doNotCall(created),
+  ]);
+  const suppressed = new Set([...optedOut, ...listed.keys()]);
   report.optedOut = suppressed.size;
+  if (listed.size > 0) report.doNotCall = listed.size;
   const window = c.start !== "asap" && "window" in c.start ? c.start.window : undefined;
   const byZone = new Map<string | undefined, string[]>();
   for (const phone of created.filter((p) => !suppressed.has(p))) {

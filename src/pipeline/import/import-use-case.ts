@@ -124,13 +124,23 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
 
 export type ImportUseCase = ReturnType<typeof createImportUseCase>;
 
-/** Rows not sent: opted out (every path), and numbers another campaign called recently. */
+/** Rows not sent: on a do-not-call list or opted out (every path), and numbers another campaign called recently. */
 function skipRules(d: ImportUseCaseDeps, r: ImportRequest): SkipRule[] {
   const days = Math.round((10 * r.spec.recallAfterMs) / 86_400_000) / 10;
+  let listed = new Map<string, string>();
   return [
     {
+      reason: "do_not_call",
+      which: async (phones) => {
+        listed = await d.suppression.doNotCall(phones);
+        return new Set(listed.keys());
+      },
+      message: (phone) =>
+        `${phone} is on the do-not-call list "${listed.get(phone)}" (vcw suppress list; vcw contact ${phone})`,
+    },
+    {
       reason: "opted_out",
-      which: (phones) => d.suppression.which(phones),
+      which: (phones) => d.suppression.optedOut(phones),
       message: (phone) => `${phone} opted out in an earlier campaign (vcw suppress remove to call it again)`,
     },
     {

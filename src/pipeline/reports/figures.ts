@@ -31,7 +31,13 @@ export interface FileFact {
 }
 
 /** Codes counted on valid rows (warnings) or on rows set aside, not reasons a row was rejected. */
-const NOT_REJECTION = new Set(["duplicate", "opted_out", "recently_called", "repeated_header"]);
+const NOT_REJECTION = new Set([
+  "duplicate",
+  "opted_out",
+  "recently_called",
+  "repeated_header",
+  "do_not_call",
+]);
 
 /**
  * The running figures of one period, fed call by call and file by file: memory grows with the

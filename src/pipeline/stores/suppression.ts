@@ -1,25 +1,52 @@
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import {
+  createDoNotCallLists,
+  type DoNotCallLists,
+  type DoNotCallListsOptions,
+} from "./dnc/do-not-call-lists.ts";
 
-/** Phones that opted out: no later import of any job sends them again. A Redis set of E.164 numbers. */
+/**
+ * Phones no campaign may call: those that opted out (a Redis set of E.164 numbers: no later import
+ * of any job sends them again) and those on a do-not-call list in force (vcw suppress import).
+ */
 export interface SuppressionList {
   add(phones: readonly string[]): Promise<number>;
   remove(phones: readonly string[]): Promise<number>;
-  /** Which of `phones` are suppressed. */
+  /** Which of `phones` are suppressed: opted out or on a do-not-call list. */
   which(phones: readonly string[]): Promise<Set<string>>;
+  /** Which of `phones` opted out. */
+  optedOut(phones: readonly string[]): Promise<Set<string>>;
+  /** Which of `phones` a do-not-call list holds, each with the list's source. */
+  doNotCall(phones: readonly string[]): Promise<Map<string, string>>;
+  /** The opted-out phones. */
   list(): Promise<string[]>;
+  readonly lists: DoNotCallLists;
 }
 
-export function createSuppressionList(redis: RedisClient, keys: RedisKeys): SuppressionList {
+export function createSuppressionList(
+  redis: RedisClient,
+  keys: RedisKeys,
+  o: DoNotCallListsOptions = {},
+): SuppressionList {
   const key = keys.suppressed;
+  const lists = createDoNotCallLists(redis, keys, o);
+  const optedOut = async (phones: readonly string[]) => {
+    if (phones.length === 0) return new Set<string>();
+    const flags = await redis.smismember(key, ...phones);
+    return new Set(phones.filter((_, i) => flags[i] === 1));
+  };
   return {
     add: async (phones) => (phones.length ? redis.sadd(key, ...phones) : 0),
     remove: async (phones) => (phones.length ? redis.srem(key, ...phones) : 0),
     async which(phones) {
-      if (phones.length === 0) return new Set();
-      const flags = await redis.smismember(key, ...phones);
-      return new Set(phones.filter((_, i) => flags[i] === 1));
+      const [out, listed] = await Promise.all([optedOut(phones), lists.which(phones)]);
+      for (const phone of listed.keys()) out.add(phone);
+      return out;
     },
+    optedOut,
+    doNotCall: (phones) => lists.which(phones),
     list: async () => (await redis.smembers(key)).sort(),
+    lists,
   };
 }

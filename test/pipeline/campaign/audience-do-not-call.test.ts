@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { JobDefinition } from "../../../src/config/job-definition.ts";
+import { audiencesOf } from "../../../src/pipeline/campaign/audience.ts";
+import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
+import { createCallHistory } from "../../../src/pipeline/stores/call-history.ts";
+import { loadDoNotCallList } from "../../../src/pipeline/stores/dnc/load-list.ts";
+import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
+import { contactsCsv, phoneOf } from "../../support/daemon.ts";
+import { tempDir, writeFixture } from "../../support/files.ts";
+import { useRedis } from "../../support/redis.ts";
+import { useSimulator } from "../../support/simulator.ts";
+
+/** Right before a file's campaigns are made: a number listed since its import is left out. */
+describe("a file's audience and the do-not-call lists", () => {
+  const t = useSimulator();
+  const { redis, keys: freshKeys } = useRedis();
+
+  it("leaves out a number put on a do-not-call list after the import, and counts it", async () => {
+    const keys = freshKeys();
+    const ledger = createContactLedger(redis, { keys, leaseMs: 30_000 });
+    const segment = (await t.client.segments.create({ name: `job-${keys.prefix}` })).id!;
+    const path = writeFixture(tempDir("vcw-aud-dnc-"), "f.csv", contactsCsv(4, { from: 600 }));
+    const creator = "j:sha:0";
+    const phones = [0, 1, 2, 3].map((i) => phoneOf(600 + i));
+    await ledger.markDone(segment, phones, creator); // what the file's import recorded
+    async function* listed() {
+      yield { line: 1, phone: phoneOf(601) };
+    }
+    await loadDoNotCallList(redis, keys, listed(), {
+      source: "ftc",
+      file: "ftc.txt",
+      expiresInMs: undefined,
+    });
+    const def = JobDefinition.parse({
+      name: "j",
+      inbox: "inbox/j",
+      segment: { id: segment },
+      contacts: { country: "US" },
+      campaign: { assistant: { id: "ast_1" }, dialer: { id: "dlr_1" } },
+    });
+    const { requests, report } = await audiencesOf(
+      def,
+      {
+        job: "j",
+        sha256: "sha",
+        gen: 0,
+        original: "f.csv",
+        path,
+        admittedAt: Date.now(),
+        creator,
+        segmentId: segment,
+        contacts: 4,
+      },
+      {
+        client: t.client,
+        redis,
+        keys,
+        leaseMs: 30_000,
+        ledger,
+        suppression: createSuppressionList(redis, keys),
+        history: createCallHistory(redis, keys, { keepMs: 86_400_000 }),
+      },
+      Date.now(),
+    );
+    expect(report).toMatchObject({ new: 4, optedOut: 1, doNotCall: 1, recentlyCalled: 0 });
+    expect(requests).toHaveLength(1);
+    const called = (await t.client.contacts.list(requests[0]!.segmentId)).map((c) => c.phone).sort();
+    expect(called).toEqual(phones.filter((p) => p !== phoneOf(601)).sort());
+  });
+});

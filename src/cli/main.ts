@@ -16,6 +16,7 @@ import { retryCommand } from "./commands/retry.ts";
 import { simulatorCommand } from "./commands/simulator.ts";
 import { startCommand, workerCommand } from "./commands/start.ts";
 import { statusCommand } from "./commands/status.ts";
+import { stopCommand } from "./commands/stop.ts";
 import { suppressCommand } from "./commands/suppress.ts";
 import { validateCommand } from "./commands/validate.ts";
 import { bashCompletion, zshCompletion } from "./completion.ts";
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
     .addCommand(pause!)
     .addCommand(resume!)
     .addCommand(cancelCommand())
+    .addCommand(stopCommand())
     .addCommand(simulatorCommand())
     .addCommand(apiCommand())
     .addCommand(validateCommand())

@@ -28,12 +28,18 @@ export function redisKeys(prefix: string) {
       /** Changed records of a poll too large to keep in memory, until they are written. */
       staged: (id: string) => `${campaign(id)}:staged`,
       pollLock: (id: string) => `${campaign(id)}:poll-lock`,
+      /** Contacts taken out of a started campaign (window closed, opt-out, `vcw stop`), by phone. */
+      withdrawn: (id: string) => `${campaign(id)}:withdrawn`,
+      /** One stop of a campaign at a time (the poll, `vcw stop`, a second worker). */
+      stopLock: (id: string) => `${campaign(id)}:stop-lock`,
       /** The trace context the campaign was created in (only with traces on): its polls join that trace. */
       trace: (id: string) => `${campaign(id)}:trace`,
     },
     /** Campaigns of a job: all, and those still polled. */
     campaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:all`,
     activeCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:active`,
+    /** Campaigns of a job that vcw stopped (window closed, opt-out, `vcw stop`), by when (epoch ms). */
+    stoppedCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:stopped`,
     /** Active campaigns of a job by when each is next polled (epoch ms); a tick takes those due. */
     dueCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:due`,
     /** How far behind the last poll tick of a job was (the scheduler's own report). */

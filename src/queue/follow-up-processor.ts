@@ -1,12 +1,14 @@
 import type { Job } from "bullmq";
 import { followUpOf } from "../pipeline/campaign/follow-up.ts";
 import { applyIntents } from "./intents.ts";
+import { processResume } from "./poll-stops.ts";
 import type { FollowUpJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
 /** The BullMQ processor of follow-up jobs: the follow-up use case, then its campaign asked for. */
 export function createFollowUpProcessor(d: WorkDeps) {
   return async function processFollowUp(job: Job<FollowUpJobData>) {
+    if (job.data.resume) return processResume(d, jobOf(d, job.data.job), job.data.campaignId);
     const outcome = await followUpOf(
       jobOf(d, job.data.job),
       job.data.campaignId,

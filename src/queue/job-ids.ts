@@ -14,13 +14,15 @@ export const importJobId = (job: string, sha256: string, gen: number) =>
 
 /**
  * One campaign per file content, generation, attempt (0, then each follow-up) and callee zone, or
- * under calling rules its plan's label (several may share a zone: Florida's hours and New York's).
+ * under calling rules its plan's label (several may share a zone: Florida's hours and New York's);
+ * a campaign calling the contacts another's window close took out names that one.
  */
 export const campaignJobId = (
-  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot">,
+  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf">,
 ) => {
   const group = r.slot ? `-plan-${idPart(r.slot)}` : r.zone ? `-${idPart(r.zone)}` : "";
-  return `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${group}`;
+  const resume = r.resumeOf ? `-resume-${idPart(r.resumeOf)}` : "";
+  return `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${group}${resume}`;
 };
 
 /**
@@ -31,6 +33,8 @@ export const pollJobId = (campaignId: string) => `poll-${idPart(campaignId)}`;
 
 /** One follow-up per finished campaign. */
 export const followUpJobId = (campaignId: string) => `follow-up-${idPart(campaignId)}`;
+/** The hand-back of a campaign stopped when its window closed (one per campaign). */
+export const resumeJobId = (campaignId: string) => `resume-${idPart(campaignId)}`;
 
 /** One delivery per sink and idempotency key. */
 export const deliveryJobId = (sink: string, idempotencyKey: string) =>

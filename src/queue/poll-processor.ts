@@ -6,6 +6,7 @@ import { nextPollAt } from "../pipeline/results/poll-cadence.ts";
 import { pollCampaign } from "../pipeline/results/poll-campaign.ts";
 import { inCampaignTrace } from "../telemetry/campaign-trace.ts";
 import { applyIntents } from "./intents.ts";
+import { pollStops } from "./poll-stops.ts";
 import type { PollJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
@@ -29,6 +30,8 @@ export function createPollProcessor(d: WorkDeps) {
   async function processPoll(job: Job<PollJobData>) {
     const { campaignId } = job.data;
     const def = jobOf(d, job.data.job);
+    const stops = pollStops(d, def, campaignId);
+    const polledAt = d.now();
     const outcome = await pollCampaign(campaignId, {
       client: d.client,
       redis: d.redis,
@@ -42,6 +45,7 @@ export function createPollProcessor(d: WorkDeps) {
       history: d.history,
       country: countryOf(def),
       inFlight: def.polling.inFlight,
+      overWithWithdrawn: stops.overWithWithdrawn,
     });
     if (outcome.calls && outcome.changed > 0)
       await d.pace.observe(dialerKeyOf(def), {
@@ -50,6 +54,7 @@ export function createPollProcessor(d: WorkDeps) {
         version: outcome.version,
         now: d.now(),
       });
+    await stops.after(outcome, polledAt);
     if (outcome.pace) {
       // A poll enqueued by an older version has no tick: it counts from now, a minute apart.
       const at = d.now();
@@ -63,7 +68,7 @@ export function createPollProcessor(d: WorkDeps) {
           ceilingMs: p.quiet.ceilingSeconds * 1000,
         },
       );
-      await d.store.schedulePoll(def.name, campaignId, due);
+      await d.store.schedulePoll(def.name, campaignId, await stops.dueBy(due));
     }
     for (const status of outcome.newUnknownStatuses ?? [])
       d.logger.warn(

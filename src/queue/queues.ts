@@ -35,6 +35,8 @@ export interface PollJobData {
 export interface FollowUpJobData {
   job: string;
   campaignId: string;
+  /** The hand-back of contacts a window close took out (queue/poll-stops.ts), not a follow-up. */
+  resume?: boolean;
 }
 
 export interface DeliveryJobData {

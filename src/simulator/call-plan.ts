@@ -78,6 +78,20 @@ export function planCall(
   };
 }
 
+/**
+ * How a started campaign treats its segment (`--campaign-segment`): `fixed`, its audience is the
+ * segment as it stood at the start; `live`, a contact is dialled only if it is still in the segment
+ * when its turn comes (the spec is silent: docs/spec-gaps.md).
+ */
+export type CampaignSegmentMode = "fixed" | "live";
+
+/**
+ * Whether a planned call is dialled: always in `fixed` mode; in `live` mode unless its contact left
+ * the segment (`withdrawnAt`) before its dial. A call already dialled goes on.
+ */
+export const isDialled = (plan: CallPlan, mode: CampaignSegmentMode, withdrawnAt: number | undefined) =>
+  mode === "fixed" || withdrawnAt === undefined || withdrawnAt >= plan.dialAt;
+
 export interface AudienceContact {
   first_name?: string | undefined;
   last_name?: string | undefined;

@@ -2,7 +2,13 @@ import { formatIssues } from "../api/errors/index.ts";
 import type { OperationName } from "../api/operations.ts";
 import { DialerCreate, OPT_OUT_SCRIPT } from "../api/schemas/index.ts";
 import { toFieldIssues } from "../api/zod-issues.ts";
-import { audienceEntryAt, type CallModel, planCall } from "./call-plan.ts";
+import {
+  audienceEntryAt,
+  type CallModel,
+  type CampaignSegmentMode,
+  isDialled,
+  planCall,
+} from "./call-plan.ts";
 import type { SimClock } from "./clock.ts";
 import { type PhoneSpelling, spellPhone } from "./phone-spelling.ts";
 import { SimError } from "./sim-error.ts";
@@ -18,6 +24,8 @@ export interface HandlerContext {
   recordingBaseUrl: string;
   /** How phones read back are written (audiences, contact lists): see phone-spelling.ts. */
   phoneSpelling?: PhoneSpelling;
+  /** Whether a started campaign still reads its segment (`live`) or not (`fixed`, the default). */
+  campaignSegment?: CampaignSegmentMode;
 }
 
 export interface HandlerInput {
@@ -114,6 +122,7 @@ export function audienceOf(
     };
     return {
       contact,
+      contactId: c.id,
       plan: planCall(
         ctx.seed,
         String(campaign.ordinal),
@@ -200,8 +209,14 @@ export const handlers: Record<OperationName, Handler> = {
     const segment = store.get("segments", id!);
     return ok(store.contactsOf(segment.id).map((c, i) => contactListView(c, i, phoneSpelling)));
   },
-  "contacts.delete": ({ store }, { id }) => {
-    store.remove("contacts", id!);
+  "contacts.delete": ({ store, clock }, { id }) => {
+    const contact = store.get<StoredContact>("contacts", id!);
+    store.remove("contacts", contact.id);
+    // Started campaigns of its segment remember when it left (only `live` mode reads it).
+    for (const campaign of store.list<StoredCampaign>("campaigns")) {
+      if (campaign.audience && campaign.segmentId === contact.segmentId)
+        store.withdraw(campaign, contact.id, clock.now());
+    }
     return noContent;
   },
 
@@ -233,15 +248,24 @@ export const handlers: Record<OperationName, Handler> = {
     return ok(campaignView(campaign));
   },
   "campaigns.list": ({ store }) => ok(store.list<StoredCampaign>("campaigns").map(campaignView)),
-  "campaigns.audiences": ({ store, clock, recordingBaseUrl, phoneSpelling = "as-given" }, { id }) => {
+  "campaigns.audiences": (ctx, { id }) => {
+    const { store, clock, recordingBaseUrl, phoneSpelling = "as-given" } = ctx;
     const campaign = store.get<StoredCampaign>("campaigns", id!);
     const now = clock.now();
+    const mode = ctx.campaignSegment ?? "fixed";
+    // A contact deleted before its turn is never dialled in `live` mode: its entry is left out.
     return ok(
-      (campaign.audience ?? []).map(({ contact, plan }, index) => ({
-        id: `${campaign.id}-${index}`,
-        ...audienceEntryAt(plan, contact, now, `${recordingBaseUrl}/${campaign.id}/${index}.mp3`),
-        phone: spellPhone(contact.phone, phoneSpelling, index),
-      })),
+      (campaign.audience ?? []).flatMap(({ contact, plan, withdrawnAt }, index) =>
+        isDialled(plan, mode, withdrawnAt)
+          ? [
+              {
+                id: `${campaign.id}-${index}`,
+                ...audienceEntryAt(plan, contact, now, `${recordingBaseUrl}/${campaign.id}/${index}.mp3`),
+                phone: spellPhone(contact.phone, phoneSpelling, index),
+              },
+            ]
+          : [],
+      ),
     );
   },
 

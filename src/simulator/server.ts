@@ -4,7 +4,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import { formatIssues } from "../api/errors/index.ts";
 import { type Operation, operations } from "../api/operations.ts";
 import { toFieldIssues } from "../api/zod-issues.ts";
-import { type CallModel, DEFAULT_CALL_MODEL } from "./call-plan.ts";
+import { type CallModel, type CampaignSegmentMode, DEFAULT_CALL_MODEL } from "./call-plan.ts";
 import { createSimClock, type SimClock } from "./clock.ts";
 import { seedDemoRecords } from "./demo-records.ts";
 import { createFaults, type FaultOptions, type Faults, NO_FAULTS, type Rejection } from "./faults.ts";
@@ -36,6 +36,8 @@ export interface SimulatorOptions {
   demoRecords?: boolean;
   /** How phones read back are written (audiences, contact lists); default as given. */
   phoneSpelling?: PhoneSpelling;
+  /** `fixed` (default): a started campaign calls its segment as it stood; `live`: as it stands at each turn. */
+  campaignSegment?: CampaignSegmentMode;
 }
 
 export interface Simulator {
@@ -80,6 +82,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
     imageBaseUrl: options.imageBaseUrl ?? "https://images.simulator.invalid",
     recordingBaseUrl: "https://recordings.simulator.invalid",
     phoneSpelling: options.phoneSpelling ?? "as-given",
+    campaignSegment: options.campaignSegment ?? "fixed",
   };
 
   for (const change of saved?.changes ?? []) store.replay(change, (campaign) => audienceOf(ctx, campaign));

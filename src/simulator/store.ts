@@ -17,6 +17,10 @@ export interface StoredContact extends StoredRecord {
 export interface AudienceMember {
   contact: Fields & { phone: string };
   plan: CallPlan;
+  /** The segment's contact it was drawn from (absent in old state files). */
+  contactId?: string;
+  /** When that contact was deleted from the segment after the start (`live` mode reads it). */
+  withdrawnAt?: number;
 }
 
 export interface StoredCampaign extends StoredRecord {
@@ -93,6 +97,7 @@ export type Change = { seq: number } & (
   | { op: "update"; collection: Collection; id: string; fields: Fields }
   | { op: "remove"; collection: Collection; id: string }
   | { op: "start"; id: string }
+  | { op: "withdraw"; id: string; contactId: string; at: number }
 );
 
 /** Draws the audience of a campaign that starts now. */
@@ -143,6 +148,14 @@ export class Store {
     this.changed({ op: "start", id: campaign.id });
   }
 
+  /** A started campaign's contact left its segment at `at`: its audience member remembers when. */
+  withdraw(campaign: StoredCampaign, contactId: string, at: number): void {
+    const member = campaign.audience?.find((m) => m.contactId === contactId);
+    if (!member || member.withdrawnAt !== undefined) return;
+    member.withdrawnAt = at;
+    this.changed({ op: "withdraw", id: campaign.id, contactId, at });
+  }
+
   /**
    * Applies a change read back from the journal: false when the data holds it already (a snapshot
    * taken after it). A change missing in between means the journal is not this data's.
@@ -168,6 +181,9 @@ export class Store {
         this.start(campaign, audienceOf(campaign));
         break;
       }
+      case "withdraw":
+        this.withdraw(this.get<StoredCampaign>("campaigns", change.id), change.contactId, change.at);
+        break;
     }
     return true;
   }

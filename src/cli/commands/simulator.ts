@@ -36,6 +36,14 @@ export function simulatorCommand(): Command {
         .default("mixed"),
     )
     .option("--state-file <path>", "keep the simulator's data in this JSON file across restarts")
+    .addOption(
+      new Option(
+        "--campaign-segment <mode>",
+        "fixed: a started campaign calls its segment as it stood at the start; live: only contacts still in it at their turn",
+      )
+        .choices(["fixed", "live"])
+        .default("fixed"),
+    )
     .action(async (o) => {
       if (!o.apiKey) {
         throw new Error("The simulator needs an API key: pass --api-key KEY or set VCS_API_KEY");
@@ -47,6 +55,7 @@ export function simulatorCommand(): Command {
         seed: o.seed,
         timeScale: o.timeScale,
         stateFile: o.stateFile,
+        campaignSegment: o.campaignSegment,
         faults: {
           latencyMs: o.latencyMs,
           jitterMs: o.jitterMs,

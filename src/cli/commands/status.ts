@@ -5,6 +5,8 @@ import { listDaemons } from "../../daemon/presence.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { readSharedRate } from "../../limiter/shared-rate-limiter.ts";
+import { createStopStore } from "../../pipeline/campaign/stop-store.ts";
+import { describeStop } from "../../pipeline/campaign/stop-summary.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
 import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
 import { ageText, expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts";
@@ -65,8 +67,18 @@ async function readStatus(s: {
     failures: await failedImports(queues, 10),
     queues: queuesCounts,
     otherFailures: await queueFailures(queues, OTHERS, 10),
+    stoppedCampaigns: await stoppedCampaigns(redis, keys, s.jobs),
     doNotCall: await createDoNotCallLists(redis, keys).lists(),
   };
+}
+
+/** Campaigns vcw stopped (issue 20), those that ran past their window first. */
+async function stoppedCampaigns(redis: RedisClient, keys: RedisKeys, jobs: JobDefinition[]) {
+  const stops = createStopStore(redis, keys);
+  const all = (await Promise.all(jobs.map((job) => stops.latestOf(job.name, 10)))).flat();
+  return all.sort(
+    (a, b) => Number(b.stop.ranPastWindow) - Number(a.stop.ranPastWindow) || b.stop.at - a.stop.at,
+  );
 }
 
 const countsLine = (counts: Record<string, number>) =>
@@ -84,6 +96,7 @@ function printStatus(status: Status): void {
         : `do-not-call list ${l.source}: ${l.numbers} numbers, imported ${ageText(now - l.importedAt)} ago`,
     );
   printDaemons(status);
+  for (const c of status.stoppedCampaigns) console.log(`  campaign ${c.id}: ${describeStop(c.stop)}`);
   console.log(`import queue: ${countsLine(status.queue)}`);
   if (status.rate !== undefined) console.log(`shared request rate: ${status.rate.toFixed(1)} req/s`);
   for (const f of status.folders)

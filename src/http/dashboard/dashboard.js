@@ -207,6 +207,18 @@ function renderCampaigns(o) {
           { class: "title" },
           el("a", { class: "name", href: `/campaigns/${encodeURIComponent(c.id)}` }, c.name),
           el("span", { class: `badge ${phase.kind}`, "data-phase": phase.kind }, phase.text),
+          c.stop
+            ? el(
+                "span",
+                {
+                  class: `badge ${c.stop.ranPastWindow || c.stop.honoured === "no" ? "rejected" : "paused"}`,
+                  "data-stop": c.stop.ranPastWindow ? "ran-past-window" : "stopped",
+                },
+                c.stop.ranPastWindow
+                  ? "ran past its window"
+                  : `stopped (${(c.stop.reasons || []).join(", ")}): ${c.stop.withdrawn || c.stop.flagged} taken out${c.stop.honoured === "no" ? ", not honoured" : ""}`,
+              )
+            : null,
           el(
             "span",
             { class: "meta" },

@@ -35,6 +35,8 @@ export interface CampaignRequest {
   expectedEndAt?: number;
   hours?: readonly HoursConstraint[];
   callBy?: number;
+  /** The campaign whose contacts, taken out when its window closed, this one calls (stop-hand-back.ts). */
+  resumeOf?: string;
 }
 
 export type Intent =
@@ -44,8 +46,9 @@ export type Intent =
 
 /** The identity of a campaign across retries, crashes and workers (its create-once memo). */
 export const campaignKey = (
-  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot">,
-) => `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}`;
+  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf">,
+) =>
+  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}${r.resumeOf ? `:resume:${r.resumeOf}` : ""}`;
 
 /** After a poll: on the campaign's end, its final (or stuck) summary, and a follow-up if one is due. */
 export function afterPoll(def: JobDefinition, info: CampaignInfo, outcome: PollOutcome): Intent[] {

@@ -86,7 +86,12 @@ async function campaignFacts(
   if (!stored || !builder.concerns(stored.createdAt, stored.endedAt)) return undefined;
   const ends = new CallEnds(def.polling.statuses);
   for await (const t of store.transitionsBetween(id, since, to)) ends.add(t);
-  return { info: stored.info, totals: stored.totals, calls: await callFacts(store, id, ends.ends) };
+  return {
+    info: stored.info,
+    totals: stored.totals,
+    calls: await callFacts(store, id, ends.ends),
+    ...(stored.stop?.ranPastWindow ? { ranPastWindow: true } : {}),
+  };
 }
 
 /** The calls that ended, with what their records say (read in batches). */

@@ -68,6 +68,8 @@ export interface ReportCampaign {
   callsInPeriod: number;
   /** Where its results are: a link when VCW_PUBLIC_URL is set, else the `vcw report` command. */
   results: string;
+  /** Calls started after its window closed (issue 20). */
+  ranPastWindow?: boolean;
 }
 
 export interface HourBucket {
@@ -86,7 +88,7 @@ export interface LocalHour {
 }
 
 export interface ReportProblem {
-  kind: "rejected-file" | "stuck-campaign" | "unknown-status" | "failed-delivery";
+  kind: "rejected-file" | "stuck-campaign" | "unknown-status" | "failed-delivery" | "ran-past-window";
   /** One line an operator can act on. */
   message: string;
 }

@@ -29,6 +29,8 @@ export interface CampaignFacts {
   /** The zone its callees' local hours are read in. */
   zone: string;
   calls: Iterable<CallFact>;
+  /** Calls started after its window closed (campaign/stop-settle.ts). */
+  ranPastWindow?: boolean;
 }
 
 const CAMPAIGNS_SHOWN_FIRST = (a: ReportCampaign, b: ReportCampaign) =>
@@ -95,6 +97,12 @@ export class ReportBuilder {
         meetings: c.totals.meetings,
         callsInPeriod: inPeriod,
         results: this.o.resultsOf(c.info.id),
+        ...(c.ranPastWindow ? { ranPastWindow: true } : {}),
+      });
+    if (c.ranPastWindow)
+      this.problems.push({
+        kind: "ran-past-window",
+        message: `campaign ${c.info.name} (${c.info.id}) ran past its calling window: calls started after it closed (the service did not honour the contacts vcw took out)`,
       });
     if (c.info.state === "stuck")
       this.problems.push({

@@ -31,3 +31,9 @@ export class AudienceDigest {
     return `s1:${this.phones}:${this.a.toString(36)}:${this.b.toString(36)}`;
   }
 }
+
+/** The number of phones an audience digest counted (undefined for an older digest form). */
+export function phonesOfDigest(digest: string): number | undefined {
+  const match = /^s1:(\d+):/.exec(digest);
+  return match ? Number(match[1]) : undefined;
+}

@@ -20,6 +20,15 @@ export interface StoredCampaign {
   endedAt: number;
   /** Last version sent as progress. */
   sentVersion: number;
+  /** What vcw did to stop it, as campaign/stop-store.ts keeps it (the fields reports read). */
+  stop?: {
+    reasons?: string[];
+    withdrawn?: number;
+    flagged?: number;
+    honoured?: string;
+    ranPastWindow?: boolean;
+    calledAfter?: number;
+  };
 }
 
 export interface Transition {
@@ -197,6 +206,7 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
         lastChangeAt: Number(h.lastChangeAt ?? 0),
         endedAt: Number(h.endedAt ?? 0),
         sentVersion: Number(h.sentVersion ?? 0),
+        ...(h.stop ? { stop: JSON.parse(h.stop) } : {}),
       };
     },
 

@@ -7,6 +7,7 @@ import { inSpan } from "../../telemetry/span.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
+import { phonesOfDigest } from "./audience-digest.ts";
 import type { CampaignStore, StoredCampaign, Transition } from "./campaign-store.ts";
 import {
   applyRecord,
@@ -103,6 +104,16 @@ export interface PollOptions {
   country?: CountryCode | undefined;
   /** Statuses of calls under way (the job's `polling.inFlight`): the outcome says if any shows. */
   inFlight?: readonly string[];
+  /**
+   * Whether a campaign whose calls are not all final is over anyway: contacts were taken out of it
+   * (campaign/stop-settle.ts) and the service lists no call that can still come. `listed`: the
+   * phones its audience held.
+   */
+  overWithWithdrawn?: (
+    campaignId: string,
+    totals: CampaignTotals,
+    listed: number | undefined,
+  ) => Promise<boolean>;
 }
 
 /** The outcome's pace: is a call under way, since when nothing changed, when the campaign starts. */
@@ -173,7 +184,7 @@ async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutco
     }
   }
   const version = changed > 0 || (commit?.changes.length ?? 0) > 0 ? next : stored.version;
-  const finished = isFinished(totals);
+  const finished = isFinished(totals) || (await overAnyway(campaignId, o, totals, diff.digest));
   await commitInSpan(
     o.store,
     campaignId,
@@ -250,6 +261,10 @@ async function unchanged(
   if (diff.spilled) await o.store.dropStaged(campaignId);
   // Quiet before the start is not stuck: count from the later of the last change and the start.
   const since = Math.max(stored.lastChangeAt, Date.parse(info.scheduledAt) || 0);
+  if (await overAnyway(campaignId, o, stored.totals, diff.digest)) {
+    await o.store.setState(campaignId, info.job, info, "finished");
+    return { changed: 0, version: stored.version, state: "finished", ended: true, optedOut: 0 };
+  }
   const stuck = !isFinished(stored.totals) && at - since > o.stuckAfterMs;
   if (stuck) await o.store.setState(campaignId, info.job, info, "stuck");
   else remember(campaignId, stored.version, index);
@@ -261,6 +276,16 @@ async function unchanged(
     optedOut: 0,
     ...(stuck ? {} : { pace: paceOf(o, stored.totals, stored.lastChangeAt, info.scheduledAt) }),
   };
+}
+
+/**
+ * Not every call final, yet over: contacts were taken out and the service can no longer dial
+ * them. Read before the commit: the records of those taken out were stored by earlier polls
+ * (this poll's changes to them make them dialled, which only delays the end to the next poll).
+ */
+async function overAnyway(id: string, o: PollOptions, totals: CampaignTotals, digest: string) {
+  if (!o.overWithWithdrawn || isFinished(totals)) return false;
+  return o.overWithWithdrawn(id, totals, phonesOfDigest(digest));
 }
 
 /** Changes ready to write: the records, their transitions, and who opted out or ended. */

@@ -7,12 +7,13 @@ import { dropFolder } from "../../inbox/drop-folder.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { cancelCampaigns } from "../../pipeline/campaign/cancel-campaign.ts";
+import { type CancelOutcome, cancelCampaigns } from "../../pipeline/campaign/cancel-campaign.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
 import { campaignRequestsMatching } from "../campaign-requests.ts";
 import type { ImportJobData, Queues } from "../queues.ts";
 import { type Action, type ActionResult, describeAction, type Retryable } from "./action.ts";
 import { cancelLine, NO_STOP } from "./cancel-pending.ts";
+import { stopStarted } from "./stop-started.ts";
 
 export interface ActionContext {
   redis: RedisClient;
@@ -65,8 +66,10 @@ async function run(ctx: ActionContext, a: Action): Promise<ActionResult> {
       return (await controls.resume(a.job))
         ? done(1, `job ${a.job} resumed`)
         : done(0, `job ${a.job} was not paused`);
-    case "cancel":
     case "stop":
+      // A campaign that exists is stopped; one only asked for is canceled, as `cancel` does.
+      return (await stopStarted(ctx, a.campaign)) ?? cancelOrStop(ctx, a);
+    case "cancel":
       return cancelOrStop(ctx, a);
     case "retry":
       return a.queue === "imports" ? rerunFile(ctx, a.id) : retryOne(ctx, a.queue, a.id);
@@ -88,9 +91,25 @@ async function cancelOrStop(
         ? `no campaign asked for matches "${a.campaign}": if it exists, ${NO_STOP}`
         : `no campaign asked for matches "${a.campaign}" (vcw status lists them)`,
     );
+  if (a.kind === "stop") return stopEach(ctx, outcomes);
   const lines = outcomes.map(cancelLine).join("\n");
   if (outcomes.every((o) => o.kind === "canceled")) return done(outcomes.length, lines);
   return refused(`${lines}\nnot every campaign of ${a.campaign} could be canceled: ${NO_STOP}`);
+}
+
+/** `stop` by file: campaigns not created are canceled, those created are stopped (stop-started.ts). */
+async function stopEach(ctx: ActionContext, outcomes: CancelOutcome[]): Promise<ActionResult> {
+  const results = [];
+  for (const o of outcomes) {
+    const stopped = o.kind === "exists" ? await stopStarted(ctx, o.id) : undefined;
+    results.push(
+      stopped ?? { ok: o.kind === "canceled", count: o.kind === "canceled" ? 1 : 0, message: cancelLine(o) },
+    );
+  }
+  const ok = results.every((r) => r.ok);
+  const lines = results.map((r) => r.message).join("\n");
+  const count = results.reduce((n, r) => n + r.count, 0);
+  return ok ? done(count, lines) : refused(`${lines}\nnot every campaign could be stopped: ${NO_STOP}`);
 }
 
 async function retryOne(ctx: ActionContext, queue: Exclude<Retryable, "imports">, id: string) {

@@ -23,6 +23,8 @@ export interface CampaignView {
   transfers: number;
   /** The latest status changes (phones as stored: masked by `present`). */
   recent: { phone: string; from: string; to: string; at: number }[];
+  /** What vcw did to stop it (issue 20): a window close, opt-outs, `vcw stop`; ran past its window. */
+  stop?: NonNullable<StoredCampaign["stop"]>;
 }
 
 export interface CampaignCount {
@@ -77,6 +79,7 @@ export function latestCampaigns(
       meetings: c.totals.meetings,
       transfers: c.totals.transfers,
       recent: (await o.store.recentTransitions(c.info.id, 2)).slice(0, 6),
+      ...(c.stop ? { stop: c.stop } : {}),
     })),
   );
 }

@@ -269,3 +269,31 @@ describe("campaign listings", () => {
     expect(campaignListing(stored, undefined, Date.parse("2026-11-23T17:00:00Z")).state).toBe("active");
   });
 });
+
+describe("the report builder, campaigns that ran past their window (issue 20)", () => {
+  it("flags the campaign in its row and among the problems", () => {
+    const b = builder();
+    b.addCampaign({
+      info: info("late"),
+      totals: { ...emptyTotals(), contacts: 2, final: 2, byStatus: { completed: 2 } },
+      zone: "UTC",
+      calls: [call("+14155550100", "completed", T0 + H), call("+14155550101", "completed", T0 + 2 * H)],
+      ranPastWindow: true,
+    });
+    b.addCampaign({
+      info: info("fine"),
+      totals: emptyTotals(),
+      zone: "UTC",
+      calls: [call("+1", "busy", T0 + H)],
+    });
+    const r = b.build();
+    expect(r.campaigns.find((c) => c.id === "late")).toMatchObject({ ranPastWindow: true });
+    expect(r.campaigns.find((c) => c.id === "fine")?.ranPastWindow).toBeUndefined();
+    expect(r.problems).toEqual([
+      {
+        kind: "ran-past-window",
+        message: expect.stringContaining("campaign Campaign late (late) ran past its calling window"),
+      },
+    ]);
+  });
+});

@@ -1,0 +1,92 @@
+import { userInfo } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Command } from "commander";
+import { loadJobs } from "../../config/load-jobs.ts";
+import { createLogger } from "../../daemon/logger.ts";
+import { type CampaignStop, createStopStore } from "../../pipeline/campaign/stop-store.ts";
+import type { ActionResult } from "../../queue/operator/action.ts";
+import { runAction } from "../../queue/operator/run-action.ts";
+import { stopWords } from "../../queue/operator/stop-started.ts";
+import { closeQueues, createQueues } from "../../queue/queues.ts";
+import { CliError } from "../cli-error.ts";
+import { nonNegative } from "../options.ts";
+import { withRedis } from "../with-redis.ts";
+
+interface StopOptions {
+  json?: boolean;
+  wait: number;
+}
+
+/**
+ * `vcw stop CAMPAIGN`: a started campaign calls nobody more. The worker that polls it next takes
+ * every contact not yet called out of its own segment (`contacts.delete`); this command waits for
+ * that (`--wait`) and says how many. A campaign not yet created is canceled, as `vcw cancel` does.
+ * Exit 1 when refused (unknown, ended) or when no worker did it in time.
+ */
+export function stopCommand(): Command {
+  return new Command("stop")
+    .description(
+      "Stop a started campaign: every contact it has not called yet is taken out of its own segment and never called by it (one not yet created is canceled). Exits 1 when it can't",
+    )
+    .argument("<campaign>", "a campaign id (vcw status lists them), or a file name: each of its campaigns")
+    .option("--wait <seconds>", "how long to wait for a worker to carry it out", nonNegative, 60)
+    .option("--json", "print the result as one JSON object")
+    .action((campaign: string, o: StopOptions) => runStop(campaign, o));
+}
+
+function runStop(campaign: string, o: StopOptions): Promise<void> {
+  return withRedis(async ({ redis, keys, settings }) => {
+    const queues = createQueues({ connection: redis, keys });
+    try {
+      const { jobs } = await loadJobs(settings.jobsDir.value);
+      const byName = new Map(jobs.map(({ job }) => [job.name, job]));
+      const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
+      const ctx = { redis, keys, queues, jobs: () => byName, logger };
+      const asked = await runAction(ctx, { kind: "stop", campaign }, `cli ${userInfo().username}`);
+      const stops = createStopStore(redis, keys);
+      // Only a campaign vcw keeps gets a stop request (a canceled or file-wide one answers at once).
+      const waiting = asked.ok && (await stops.requested(campaign)) !== undefined;
+      const stop = waiting ? await waitForStop(stops, campaign, o.wait * 1000) : await stops.get(campaign);
+      const result = outcomeOf(asked, waiting, stop, o.wait);
+      const action = { kind: "stop", campaign };
+      if (o.json)
+        process.stdout.write(`${JSON.stringify({ action, ...result, ...(stop ? { stop } : {}) })}\n`);
+      if (!result.ok) throw new CliError(result.message, 1);
+      if (!o.json) console.log(result.message);
+    } finally {
+      await closeQueues(queues);
+    }
+  });
+}
+
+/** The stop a worker recorded for `id`, once it carried out the operator's request. */
+async function waitForStop(
+  stops: ReturnType<typeof createStopStore>,
+  id: string,
+  waitMs: number,
+): Promise<CampaignStop | undefined> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const stop = await stops.get(id);
+    const pending = await stops.requested(id);
+    if (stop?.reasons.includes("operator") && pending === undefined) return stop;
+    if (Date.now() >= deadline) return undefined;
+    await sleep(250);
+  }
+}
+
+function outcomeOf(
+  asked: ActionResult,
+  waited: boolean,
+  stop: CampaignStop | undefined,
+  waitS: number,
+): ActionResult {
+  const done = stop?.reasons.includes("operator");
+  if (!asked.ok || (!waited && !done)) return asked;
+  if (done) return { ...asked, message: `${asked.message}\n${stopWords(stop!.withdrawn, stop!.flagged)}` };
+  return {
+    ok: false,
+    count: 0,
+    message: `${asked.message}\nno worker carried it out within ${waitS} s: is a daemon running? (it will when one polls the campaign)`,
+  };
+}

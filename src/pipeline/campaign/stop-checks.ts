@@ -1,0 +1,125 @@
+import { countryOf } from "../../config/ingest-options.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import type { CampaignTotals } from "../results/campaign-totals.ts";
+import type { CampaignInfo, ResultRecord } from "../results/model.ts";
+import { type StopDeps, type StopRequest, type StopResult, stopCampaign } from "./stop-campaign.ts";
+import { type HandBackDeps, handBack } from "./stop-hand-back.ts";
+import { type DialStatuses, notDialled, overWithWithdrawn } from "./stop-selection.ts";
+import { type SettledStop, type SettleOptions, settleStop } from "./stop-settle.ts";
+import type { StopReason } from "./stop-store.ts";
+import { callUntilOf } from "./window-close.ts";
+
+/**
+ * What a poll of a started campaign checks besides its audience: an operator's stop, its window
+ * closing, numbers opted out (or over a frequency cap) since it was made; then, after the poll,
+ * whether the service honoured what was taken out, and the hand-back once it ended. The poll's
+ * schedule drives it: polls survive restarts (their due times are in Redis) and run once per
+ * campaign at a time across workers (their lock), and the poll is made due at `callUntil`.
+ */
+export interface StopCheckDeps extends StopDeps, HandBackDeps {
+  /** Numbers over a frequency cap now (the planner's cap store); none when absent. */
+  overCap?: (phones: readonly string[], now: number) => Promise<Set<string>>;
+  /** Time between two looks for opt-outs in a campaign's records (10 s). */
+  optOutCheckMs?: number;
+}
+
+const statusesOf = (def: JobDefinition): DialStatuses => ({
+  pending: def.polling.statuses.pending,
+  inFlight: def.polling.inFlight,
+});
+
+const lastLook = new Map<string, number>();
+
+/** After a poll (its records fresh): the stops due now. Each is repeatable (stopCampaign's tracking). */
+export async function stopsDue(
+  def: JobDefinition,
+  { info, totals }: { info: CampaignInfo; totals: CampaignTotals },
+  d: StopCheckDeps,
+  now: number,
+): Promise<(StopResult & { reason: StopReason })[]> {
+  const own = def.campaign?.audience !== "segment";
+  const base = { ownSegment: own, statuses: statusesOf(def), now };
+  const deps = { ...d, country: countryOf(def) };
+  const out: (StopResult & { reason: StopReason })[] = [];
+  const run = async (r: Omit<StopRequest, "ownSegment" | "statuses" | "now">) => {
+    out.push({ ...(await stopCampaign(info.id, { ...base, ...r }, deps)), reason: r.reason });
+  };
+  if ((await d.stops.requested(info.id)) !== undefined) {
+    await run({ reason: "operator", handBack: false });
+    await d.stops.done(info.id);
+    return out;
+  }
+  const stop = await d.stops.get(info.id);
+  if (stop?.reasons.includes("operator")) return out;
+  const until = await callUntilFor(def, info, d);
+  if (until !== undefined && now >= until && !stop?.reasons.includes("window-closed"))
+    await run({ reason: "window-closed", handBack: own });
+  // Only while calls remain to be made: then the campaign's records are read (an HSCAN).
+  if (mayDialMore(totals, def) && now - (lastLook.get(info.id) ?? 0) >= (d.optOutCheckMs ?? 10_000)) {
+    lastLook.set(info.id, now);
+    const phones = await undialledPhones(info.id, d, statusesOf(def));
+    const optedOut = await d.suppression.which(phones);
+    if (optedOut.size > 0) await run({ reason: "opted-out", handBack: false, phones: optedOut });
+    const capped = d.overCap ? await d.overCap(phones, now) : new Set<string>();
+    for (const p of optedOut) capped.delete(p);
+    if (capped.size > 0) await run({ reason: "frequency-cap", handBack: false, phones: capped });
+  }
+  return out;
+}
+
+/** Calls may remain to be made: none seen yet, or some pending and not under way. */
+function mayDialMore(totals: CampaignTotals, def: JobDefinition): boolean {
+  if (totals.contacts === 0) return true;
+  const s = statusesOf(def);
+  return Object.entries(totals.byStatus).some(
+    ([status, n]) =>
+      n > 0 && (status === "none" || (s.pending.includes(status) && !s.inFlight.includes(status))),
+  );
+}
+
+/** The planner's `callUntil` (meta), else the close of the job's window open at the start. */
+export async function callUntilFor(def: JobDefinition, info: CampaignInfo, d: Pick<StopCheckDeps, "stops">) {
+  const stored = (info as { callUntil?: number }).callUntil ?? (await d.stops.callUntil(info.id));
+  return callUntilOf({ ...info, callUntil: stored }, def.campaign?.start);
+}
+
+/** Phones of the campaign's records whose call has not begun. */
+async function undialledPhones(id: string, d: StopCheckDeps, s: DialStatuses): Promise<string[]> {
+  const phones = new Set<string>();
+  for await (const r of d.store.allRecords(id) as AsyncIterable<ResultRecord>)
+    if (notDialled(r, s)) phones.add(r.phone);
+  return [...phones];
+}
+
+/** The poll's `overWithWithdrawn`: taken-out contacts no longer keep the campaign open. */
+export function overWithWithdrawnFor(def: JobDefinition, d: StopCheckDeps) {
+  return async (id: string, totals: CampaignTotals, listed: number | undefined) => {
+    const settled = await settleStop(id, d, statusesOf(def));
+    return (
+      settled !== undefined &&
+      overWithWithdrawn(totals, settled.waiting.length, settled.waitingPolled, listed)
+    );
+  };
+}
+
+/** After a poll of a stopped campaign: the stop record brought up to date. */
+export async function afterStoppedPoll(
+  def: JobDefinition,
+  info: CampaignInfo,
+  o: SettleOptions,
+  d: StopCheckDeps,
+): Promise<SettledStop | undefined> {
+  const settled = await settleStop(info.id, d, statusesOf(def), o);
+  if (o.ended) lastLook.delete(info.id);
+  return settled;
+}
+
+/**
+ * Once a stopped campaign ended: the contacts a window close took out and the service never
+ * dialled are handed back (stop-hand-back.ts).
+ */
+export async function resumeStopped(def: JobDefinition, info: CampaignInfo, d: StopCheckDeps, now: number) {
+  const settled = await afterStoppedPoll(def, info, { ended: true }, d);
+  if (!settled) return {};
+  return { settled, resume: await handBack(def, info, settled.waiting, d, now) };
+}

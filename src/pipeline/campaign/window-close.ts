@@ -1,0 +1,58 @@
+import { instantOf, wallClock } from "../../lib/time-zone.ts";
+import { type CallingWindow, nextOpening } from "./calling-window.ts";
+import type { StartRule } from "./create-campaign.ts";
+
+/**
+ * When a started campaign must stop calling. Pure. The planner stores a campaign's `callUntil`
+ * (the instant its window closes for all its contacts, less a margin); a campaign made before it
+ * has none, and stops when the window that opens at its start closes in its zone.
+ */
+
+const minutesOf = (hhmm: string) => {
+  const [h, m] = hhmm.split(":").map(Number);
+  return h! * 60 + m!;
+};
+
+/** The close of the window open at `at`, or of the next one; undefined if it never opens. */
+export function windowCloseAfter(window: CallingWindow, at: number): number | undefined {
+  const opening = nextOpening(window, at);
+  if (opening === undefined) return undefined;
+  const wall = wallClock(opening, window.timezone);
+  const day = wall - (wall % 86_400_000);
+  return instantOf(day + minutesOf(window.to) * 60_000, window.timezone);
+}
+
+/** The window of a job's start rule in a campaign's zone, if the job has a window. */
+export function windowIn(start: StartRule | undefined, zone: string | undefined): CallingWindow | undefined {
+  if (!start || start === "asap" || !("window" in start)) return undefined;
+  const w = start.window;
+  const timezone = w.timezone === "callee" ? (zone ?? w.fallbackTimezone ?? "UTC") : w.timezone;
+  return { days: w.days, from: w.from, to: w.to, timezone };
+}
+
+/**
+ * A campaign's stop time: the planner's `callUntil` when it stored one, else the close of the
+ * window open at its scheduled start (less `marginMs`); undefined when its job has no window.
+ */
+export function callUntilOf(
+  c: { scheduledAt: string; zone?: string | undefined; callUntil?: number | undefined },
+  start: StartRule | undefined,
+  marginMs = 0,
+): number | undefined {
+  if (c.callUntil !== undefined) return c.callUntil;
+  const window = windowIn(start, c.zone);
+  if (!window) return undefined;
+  const close = windowCloseAfter(window, Date.parse(c.scheduledAt));
+  return close === undefined ? undefined : close - marginMs;
+}
+
+/**
+ * When contacts taken out at `stoppedAt` may be called again: the next opening after the window
+ * that was open then has closed (a `callUntil` with a margin falls inside the window).
+ */
+export function resumeAt(window: CallingWindow, stoppedAt: number): number | undefined {
+  const opening = nextOpening(window, stoppedAt);
+  if (opening !== stoppedAt) return opening;
+  const close = windowCloseAfter(window, stoppedAt);
+  return close === undefined ? undefined : nextOpening(window, close);
+}

@@ -1,0 +1,356 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import type { Client } from "../../src/api/index.ts";
+import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { createStopStore } from "../../src/pipeline/campaign/stop-store.ts";
+import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
+import type { Simulator } from "../../src/simulator/server.ts";
+import type { StoredCampaign } from "../../src/simulator/store.ts";
+import { runCli } from "../support/cli.ts";
+import { contactsCsv, drop, phoneOf, quietLogger, testSettings, waitFor } from "../support/daemon.ts";
+import { tempDir } from "../support/files.ts";
+import { validAssistant, validDialer } from "../support/fixtures.ts";
+import { useRedis } from "../support/redis.ts";
+import { useSimulator } from "../support/simulator.ts";
+
+/*
+ * A campaign stopped while it calls: its window closes (the planner's `callUntil` in its meta) or
+ * an operator stops it. Real time on both sides (time scale 1): one dial a second, every call
+ * busy, so a 30-contact campaign dials for 30 s and the close comes after about 8.
+ */
+const CALL_MODEL = {
+  pacingMs: 1_000,
+  outcomes: { completed: 0, "no-answer": 0, busy: 1, voicemail: 0, failed: 0, "opted-out": 0 },
+};
+const N = 30;
+
+function callingHome(assistant: string, dialerId: string) {
+  const home = tempDir("vcw-close-");
+  const inbox = join(home, "inbox");
+  mkdirSync(join(home, "jobs"));
+  const name = `close-${randomBytes(3).toString("hex")}`;
+  writeFileSync(
+    join(home, "jobs", "calls.yaml"),
+    [
+      `name: ${name}`,
+      `inbox: ${inbox}`,
+      "segment:",
+      `  name: ${name}`,
+      "contacts:",
+      "  country: US",
+      "campaign:",
+      "  assistant:",
+      `    name: ${assistant}`,
+      "  dialer:",
+      `    id: ${dialerId}`,
+      // Open all day in UTC: the next opening after today's close is tomorrow 00:00 UTC.
+      "  start:",
+      "    window: { days: [mon, tue, wed, thu, fri, sat, sun], from: '00:00', to: '23:59', timezone: UTC }",
+      "polling:",
+      '  schedule: "* * * * * *"',
+    ].join("\n"),
+  );
+  return { home, inbox, name };
+}
+
+/** The simulator's record of the job's first campaign (not a resumed one). */
+function simCampaign(sim: Simulator, name: string): StoredCampaign | undefined {
+  return sim.store
+    .list<StoredCampaign>("campaigns")
+    .find(
+      (c) =>
+        String(c.fields.campaigns_name).startsWith(`${name} `) &&
+        !String(c.fields.campaigns_name).includes("resumed"),
+    );
+}
+
+function useCallingSetup(mode: "live" | "fixed") {
+  const t = useSimulator({ timeScale: 1, callModel: CALL_MODEL, campaignSegment: mode });
+  const { redis } = useRedis();
+  const ref = { assistant: "", dialerId: "" };
+  beforeAll(async () => {
+    ref.assistant = `Closer ${randomBytes(3).toString("hex")}`;
+    await t.client.assistants.create(validAssistant({ name: ref.assistant }));
+    ref.dialerId = (await t.client.dialers.create(validDialer())).id!;
+  });
+  return { t, redis, ref };
+}
+
+/** Drops N contacts and, once the campaign is known to vcw, gives it a `callUntil` `inMs` ahead. */
+async function campaignClosingIn(
+  s: ReturnType<typeof useCallingSetup>,
+  home: ReturnType<typeof callingHome>,
+  prefix: string,
+  inMs: number,
+) {
+  drop(home.inbox, "leads.csv", contactsCsv(N, { from: 700_000 }));
+  const sim = await waitFor(() => simCampaign(s.t.sim, home.name), 30_000, "campaign created");
+  const keys = redisKeys(prefix);
+  await waitFor(
+    async () => ((await s.redis.exists(keys.campaign.meta(sim.id))) ? true : undefined),
+    20_000,
+    "registered",
+  );
+  const callUntil = Date.now() + inMs;
+  await s.redis.hset(keys.campaign.meta(sim.id), "callUntil", String(callUntil));
+  return { sim, keys, callUntil, stops: createStopStore(s.redis, keys) };
+}
+
+/** Phones of the audience members the simulator dialled (or will: `fixed`), and when. */
+function dialled(c: StoredCampaign, mode: "live" | "fixed") {
+  return (c.audience ?? []).filter(
+    (m) => mode === "fixed" || m.withdrawnAt === undefined || m.withdrawnAt >= m.plan.dialAt,
+  );
+}
+
+async function audiencePhones(client: Client, id: string) {
+  return (await client.campaigns.audiences(id)).map((e) => e.phone!);
+}
+
+const all = Array.from({ length: N }, (_, i) => phoneOf(700_000 + i));
+
+describe("window close, live segment: calls stop and resume at the next opening", () => {
+  const s = useCallingSetup("live");
+  let daemon: Daemon | undefined;
+  afterEach(async () => {
+    await daemon?.close();
+    daemon = undefined;
+  });
+
+  it("takes the uncalled contacts out at callUntil, calls none after, and calls them once at the next opening", async () => {
+    const home = callingHome(s.ref.assistant, s.ref.dialerId);
+    const settings = testSettings(home.home, s.t.sim.url);
+    daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
+    await daemon.ready;
+    const { sim, stops, callUntil } = await campaignClosingIn(s, home, settings.prefix.value, 8_000);
+
+    const stop = await waitFor(
+      async () => ((await stops.get(sim.id))?.withdrawn ? await stops.get(sim.id) : undefined),
+      30_000,
+      "stopped",
+    );
+    expect(stop!.reason).toBe("window-closed");
+    expect(stop!.handBack).toBe(true);
+    expect(stop!.at).toBeGreaterThanOrEqual(callUntil);
+    // Nobody dialled after the stop: every call the simulator made was dialled before it.
+    const stoppedAtSim = s.t.sim.clock.now();
+    const made = dialled(sim, "live");
+    // A contact dialled while the stop ran (after the poll it was chosen from) keeps its call.
+    const raced = made.filter((m) => m.withdrawnAt !== undefined).length;
+    expect(made.length).toBeLessThan(N);
+    expect(made.length + stop!.withdrawn - raced).toBe(N);
+    for (const m of made) expect(m.plan.dialAt).toBeLessThanOrEqual(stoppedAtSim);
+
+    // The first campaign ends (the taken-out contacts keep it open no more); the service honoured it.
+    const ended = await waitFor(
+      async () => {
+        const st = await stops.get(sim.id);
+        return st?.handedBackTo ? st : undefined;
+      },
+      60_000,
+      "handed back",
+    );
+    expect(ended.honoured).toBe("yes");
+    expect(ended.ranPastWindow).toBe(false);
+    expect(ended.racedAtStop ?? 0).toBe(raced);
+
+    // The rest: one campaign at tomorrow's opening, with exactly those contacts, each once.
+    const resumed = await waitFor(
+      async () => (await s.t.client.campaigns.list()).find((c) => c.campaigns_name === ended.handedBackTo),
+      30_000,
+      "resumed campaign created",
+    );
+    // A retry of the hand-back (a crash mid-way, a second worker): the same segment, contacts and campaign.
+    await daemon.queues.followUps.add(
+      "again",
+      { job: home.name, campaignId: sim.id, resume: true },
+      { jobId: "resume-again" },
+    );
+    await waitFor(
+      async () => ((await daemon!.queues.followUps.getJob("resume-again"))?.finishedOn ? true : undefined),
+      30_000,
+      "resumed again",
+    );
+    const resumedAll = (await s.t.client.campaigns.list()).filter(
+      (c) => c.campaigns_name === ended.handedBackTo,
+    );
+    expect(resumedAll).toHaveLength(1);
+    const resumedSegment = (await s.t.client.segments.list()).filter((g) => g.name === ended.handedBackTo);
+    expect(resumedSegment).toHaveLength(1);
+    expect(await s.t.client.contacts.list(resumedSegment[0]!.id!)).toHaveLength(stop!.withdrawn - raced);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(resumed.campaigns_name).toContain(`resumed ${tomorrow}`);
+    const resumedSim = s.t.sim.store.get<StoredCampaign>("campaigns", resumed.id!);
+    expect(new Date(resumedSim.startAt).toISOString()).toBe(`${tomorrow}T00:00:00.000Z`);
+    expect(resumedSim.audience).toBeUndefined();
+    s.t.sim.clock.advance(resumedSim.startAt - s.t.sim.clock.now() + 3_600_000);
+    const first = await audiencePhones(s.t.client, sim.id);
+    const second = await audiencePhones(s.t.client, resumed.id!);
+    expect(second).toHaveLength(stop!.withdrawn - raced);
+    expect(new Set(second).size).toBe(second.length);
+    expect(first.filter((p) => second.includes(p))).toEqual([]);
+    expect([...first, ...second].sort()).toEqual([...all].sort());
+  }, 150_000);
+});
+
+describe("window close, fixed segment: the service calls on, vcw flags it and calls nobody twice", () => {
+  const s = useCallingSetup("fixed");
+  let daemon: Daemon | undefined;
+  afterEach(async () => {
+    await daemon?.close();
+    daemon = undefined;
+  });
+
+  it("flags the campaign as run past its window, honoured no, and hands nobody back", async () => {
+    const home = callingHome(s.ref.assistant, s.ref.dialerId);
+    const settings = testSettings(home.home, s.t.sim.url);
+    daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
+    await daemon.ready;
+    const { sim, stops } = await campaignClosingIn(s, home, settings.prefix.value, 8_000);
+    const flagged = await waitFor(
+      async () => {
+        const st = await stops.get(sim.id);
+        return st?.ranPastWindow ? st : undefined;
+      },
+      60_000,
+      "flagged as run past its window",
+    );
+    expect(flagged.honoured).toBe("no");
+    expect(flagged.withdrawn).toBeGreaterThan(0);
+    // Every contact called once, by the first campaign; no second campaign for the job.
+    const final = await waitFor(
+      async () => {
+        // Those dialled while the stop ran are counted apart: within the margin, not a sign.
+        const st = await stops.get(sim.id);
+        return st && st.calledAfter + (st.racedAtStop ?? 0) === st.withdrawn ? st : undefined;
+      },
+      60_000,
+      "every withdrawn contact called anyway",
+    );
+    expect(final.handedBackTo).toBeUndefined();
+    // vcw status shows it, first among stopped campaigns.
+    const status = await runCli(["status", "--json"], {
+      REDIS_URL: inject("redisUrl"),
+      VCW_PREFIX: settings.prefix.value,
+      VCW_JOBS_DIR: join(home.home, "jobs"),
+    });
+    expect(JSON.parse(status.stdout).stoppedCampaigns[0]).toMatchObject({
+      id: sim.id,
+      stop: { ranPastWindow: true, honoured: "no" },
+    });
+    s.t.sim.clock.advance(2 * 86_400_000);
+    expect((await audiencePhones(s.t.client, sim.id)).sort()).toEqual([...all].sort());
+    const ofJob = (await s.t.client.campaigns.list()).filter((c) =>
+      c.campaigns_name?.startsWith(`${home.name} `),
+    );
+    expect(ofJob).toHaveLength(1);
+  }, 150_000);
+});
+
+describe("vcw stop: a started campaign calls nobody more", () => {
+  const s = useCallingSetup("live");
+  const daemons: Daemon[] = [];
+  afterEach(async () => {
+    for (const d of daemons.splice(0)) await d.close();
+  });
+
+  it("takes every uncalled contact out, beside a second daemon; twice in a row is the same; none handed back", async () => {
+    const home = callingHome(s.ref.assistant, s.ref.dialerId);
+    const settings = testSettings(home.home, s.t.sim.url);
+    for (const watch of [true, false]) {
+      const daemon = await startDaemon({ settings, logger: quietLogger(), watch, work: true });
+      daemons.push(daemon);
+      await daemon.ready;
+    }
+    // No window close in this test: the stop is the operator's.
+    const { sim, stops } = await campaignClosingIn(s, home, settings.prefix.value, 86_400_000);
+    await waitFor(() => (dialled(sim, "live").length >= 3 ? true : undefined), 30_000, "calls began");
+    const env = {
+      REDIS_URL: inject("redisUrl"),
+      VCW_PREFIX: settings.prefix.value,
+      VCW_JOBS_DIR: join(home.home, "jobs"),
+    };
+    const first = await runCli(["stop", sim.id, "--json"], env, 90_000);
+    expect(first.code, first.stderr).toBe(0);
+    const result = JSON.parse(first.stdout) as { ok: boolean; message: string; stop: { withdrawn: number } };
+    expect(result.ok).toBe(true);
+    expect(result.message).toContain("taken out of its segment");
+    const stoppedAtSim = s.t.sim.clock.now();
+    const taken = result.stop.withdrawn;
+    expect(taken).toBeGreaterThan(0);
+
+    const again = await runCli(["stop", sim.id], env, 90_000);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("was already stopped");
+    expect((await stops.get(sim.id))!.withdrawn).toBe(taken);
+
+    const ended = await waitFor(
+      async () => {
+        const st = await stops.get(sim.id);
+        return st?.honoured === "yes" ? st : undefined;
+      },
+      60_000,
+      "campaign over",
+    );
+    expect(ended.handBack).toBe(false);
+    const made = dialled(sim, "live");
+    for (const m of made) expect(m.plan.dialAt).toBeLessThanOrEqual(stoppedAtSim);
+    expect(made.length + taken - (ended.racedAtStop ?? 0)).toBe(N);
+    await new Promise((r) => setTimeout(r, 2_000));
+    const ofJob = (await s.t.client.campaigns.list()).filter((c) =>
+      c.campaigns_name?.startsWith(`${home.name} `),
+    );
+    expect(ofJob).toHaveLength(1);
+
+    // An unknown campaign is refused (exit 1), as cancel does.
+    const unknown = await runCli(["stop", "cmp_nothing-0000", "--json"], env, 60_000);
+    expect(unknown.code).toBe(1);
+  }, 180_000);
+});
+
+describe("an opt-out that arrives before its call", () => {
+  const s = useCallingSetup("live");
+  let daemon: Daemon | undefined;
+  afterEach(async () => {
+    await daemon?.close();
+    daemon = undefined;
+  });
+
+  it("takes the number out of the running campaign: it is not called, and not handed back", async () => {
+    const home = callingHome(s.ref.assistant, s.ref.dialerId);
+    const settings = testSettings(home.home, s.t.sim.url);
+    daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
+    await daemon.ready;
+    const { sim, stops, keys } = await campaignClosingIn(s, home, settings.prefix.value, 86_400_000);
+    await waitFor(() => (dialled(sim, "live").length >= 2 ? true : undefined), 30_000, "calls began");
+    // The last three of the file opt out meanwhile (another campaign, the CRM, `vcw suppress add`).
+    const late = all.slice(-3);
+    await createSuppressionList(s.redis, keys).add(late);
+    const stop = await waitFor(
+      async () => {
+        const st = await stops.get(sim.id);
+        return st?.reasons.includes("opted-out") ? st : undefined;
+      },
+      30_000,
+      "opt-outs taken out",
+    );
+    expect(stop.withdrawn).toBe(3);
+    expect(stop.handBack).toBe(false);
+    s.t.sim.clock.advance(86_400_000);
+    const called = await audiencePhones(s.t.client, sim.id);
+    expect(called).toHaveLength(N - 3);
+    for (const phone of late) expect(called).not.toContain(phone);
+    const ended = await waitFor(
+      async () => {
+        const st = await stops.get(sim.id);
+        return st?.honoured === "yes" ? st : undefined;
+      },
+      60_000,
+      "campaign over",
+    );
+    expect(ended.handedBackTo).toBeUndefined();
+  }, 150_000);
+});

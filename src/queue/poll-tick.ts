@@ -53,7 +53,7 @@ export async function pollTick(
     );
   }
   const lagMs = claim.oldestDueAt === undefined ? 0 : Math.max(0, tickMs - claim.oldestDueAt);
-  const behind = lagMs >= periodMs || (oldest !== undefined && oldest.timestamp < tickMs);
+  const behind = isBehind(lagMs, periodMs, oldest !== undefined && oldest.timestamp < tickMs);
   const report = {
     due: claim.ids.length,
     lagMs,
@@ -69,21 +69,36 @@ export async function pollTick(
   return report;
 }
 
-/** Logs the first tick behind, then at most once a minute while behind, and the tick that caught up. */
+/**
+ * Behind: polls of an earlier tick still wait for a worker, or a campaign missed more than one tick.
+ * One tick of slack, because a timer that fires late on a busy machine (a tick a second) makes a
+ * campaign one period late without anything piling up. Pure.
+ */
+export function isBehind(lagMs: number, periodMs: number, earlierPollsWaiting: boolean): boolean {
+  return earlierPollsWaiting || lagMs >= 2 * periodMs;
+}
+
+/**
+ * Logs the second tick behind in a row (one is a hiccup), then at most once a minute while behind,
+ * and the tick that caught up.
+ */
 export function behindLogger(logger: Logger, job: string) {
   let behindSince = 0;
   let loggedAt = 0;
+  let streak = 0;
   return (r: TickReport, at: number) => {
     const fields = { job, due: r.due, lagMs: r.lagMs, waitingPolls: r.waiting, enqueueMs: r.enqueueMs };
-    if (r.behind && (behindSince === 0 || at - loggedAt >= 60_000)) {
-      behindSince ||= at;
+    streak = r.behind ? streak + 1 : 0;
+    if (r.behind && streak === 1) behindSince = at;
+    if (streak >= 2 && (loggedAt < behindSince || at - loggedAt >= 60_000)) {
       loggedAt = at;
       logger.warn(
         { ...fields, behindForMs: at - behindSince },
         `polls of job ${job} are behind their schedule: ${r.waiting} polls still waiting for a worker, the most overdue campaign ${Math.round(r.lagMs / 1000)} s late (add workers, or poll less often)`,
       );
     } else if (!r.behind && behindSince !== 0) {
-      logger.info({ ...fields, behindForMs: at - behindSince }, `polls of job ${job} caught up`);
+      if (loggedAt >= behindSince)
+        logger.info({ ...fields, behindForMs: at - behindSince }, `polls of job ${job} caught up`);
       behindSince = 0;
     } else logger.debug(fields, "poll tick");
   };

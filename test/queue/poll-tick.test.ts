@@ -2,7 +2,13 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { behindLogger, isBehind, type TickReport } from "../../src/queue/poll-tick.ts";
 
-const tick = (behind: boolean, lagMs = 0): TickReport => ({ due: 1, lagMs, waiting: 0, behind, enqueueMs: 1 });
+const tick = (behind: boolean, lagMs = 0): TickReport => ({
+  due: 1,
+  lagMs,
+  waiting: 0,
+  behind,
+  enqueueMs: 1,
+});
 
 function capture() {
   const lines: { level: number; msg: string }[] = [];

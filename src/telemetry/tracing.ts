@@ -3,6 +3,7 @@ import type { SpanExporter } from "@opentelemetry/sdk-trace";
 import type { BullMQOtel } from "bullmq-otel";
 import { withTimeout } from "../lib/with-timeout.ts";
 import { traceSettings } from "./settings.ts";
+import { missingTracePackage } from "./trace-packages.ts";
 
 /** Traces as they run in this process: present only once started (OTEL_TRACES_EXPORTER set). */
 export interface Tracing {
@@ -20,7 +21,8 @@ export const tracing = (): Tracing | undefined => active;
 
 /**
  * Starts traces when the OTEL_* variables ask for them; otherwise loads nothing (not even the API).
- * Throws TelemetryConfigError for a variable vcw can't honour. `exporter` replaces the ones the
+ * Throws TelemetryConfigError for a variable vcw can't honour, or when the OpenTelemetry packages
+ * (optional peers) are not installed. `exporter` replaces the ones the
  * variables name (tests: the SDK's InMemorySpanExporter).
  */
 export async function startTracing(
@@ -33,7 +35,9 @@ export async function startTracing(
     import("@opentelemetry/api"),
     import("bullmq-otel"),
     import("./sdk.ts"),
-  ]);
+  ]).catch((error: unknown) => {
+    throw missingTracePackage(error) ?? error;
+  });
   const version = o.version ?? "unknown";
   const sdk = startSdk(settings, { env, version, ...(o.exporter ? { exporter: o.exporter } : {}) });
   active = {

@@ -1,8 +1,9 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TelemetryConfigError } from "../../src/telemetry/errors.ts";
 import { traceSettings } from "../../src/telemetry/settings.ts";
+import { TRACE_PACKAGES } from "../../src/telemetry/trace-packages.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir } from "../support/files.ts";
 
@@ -71,4 +72,14 @@ process.on("exit", () => process.stderr.write("otel: " + [...seen].sort().join("
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^vcw: OTEL_TRACES_EXPORTER: "jaeger" is not an exporter vcw has/);
   }, 120_000);
+
+  it("the packages traces load are optional peers (and dev dependencies), the ones the refusal names", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    expect(pkg.peerDependencies).toEqual(TRACE_PACKAGES);
+    for (const name of Object.keys(TRACE_PACKAGES)) {
+      expect(pkg.peerDependenciesMeta[name]).toEqual({ optional: true });
+      expect(pkg.devDependencies[name]).toBe(TRACE_PACKAGES[name]);
+      expect(pkg.dependencies[name]).toBeUndefined();
+    }
+  });
 });

@@ -21,6 +21,8 @@ export interface LoadedJobs {
   /** The file each configured sink was defined in. */
   sinkFiles: Record<string, string>;
   problems: JobProblem[];
+  /** The name each job file gives itself, loaded or not (a file with a problem is not loaded). */
+  declared: Record<string, string>;
 }
 
 /** The file of sink definitions, beside the jobs. */
@@ -29,7 +31,13 @@ export const SINKS_FILE = /^sinks\.ya?ml$/;
 /** Reads and validates every *.yaml / *.yml in `dir`; collects every problem with its file, path and line. */
 export async function loadJobs(dir: string): Promise<LoadedJobs> {
   const all = (await readdir(dir).catch(() => [] as string[])).filter((f) => /\.ya?ml$/.test(f)).sort();
-  const result: LoadedJobs = { jobs: [], sinks: { ...BUILTIN_SINKS }, sinkFiles: {}, problems: [] };
+  const result: LoadedJobs = {
+    jobs: [],
+    sinks: { ...BUILTIN_SINKS },
+    sinkFiles: {},
+    problems: [],
+    declared: {},
+  };
   for (const name of all.filter((f) => SINKS_FILE.test(f))) {
     const parsed = await parseFile(join(dir, name), SinksFile, result.problems);
     if (!parsed) continue;
@@ -41,7 +49,10 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
   const names = new Map<string, string>();
   for (const name of files) {
     const file = join(dir, name);
-    const parsed = await parseFile(file, JobDefinition, result.problems);
+    const parsed = await parseFile(file, JobDefinition, result.problems, (raw) => {
+      const name = (raw as { name?: unknown } | null)?.name;
+      if (typeof name === "string") result.declared[file] = name;
+    });
     if (!parsed) continue;
     const job = parsed.value;
     lineOf.set(file, parsed.lineOf);
@@ -115,6 +126,7 @@ async function parseFile<S extends z.ZodType>(
   file: string,
   schema: S,
   problems: JobProblem[],
+  onRaw: (raw: unknown) => void = () => {},
 ): Promise<{ value: z.output<S>; lineOf: (path: string) => number | undefined } | undefined> {
   const lines = new LineCounter();
   const doc = parseDocument(await readFile(file, "utf8"), { lineCounter: lines, prettyErrors: false });
@@ -123,7 +135,9 @@ async function parseFile<S extends z.ZodType>(
       problems.push({ file, path: "", line: lines.linePos(e.pos[0]).line, message: e.message });
     return undefined;
   }
-  const parsed = schema.safeParse(doc.toJS());
+  const raw = doc.toJS();
+  onRaw(raw);
+  const parsed = schema.safeParse(raw);
   if (parsed.success) {
     const lineOf = (path: string) => {
       const node = doc.getIn(path.split("."), true) as { range?: [number, number] } | undefined;
@@ -157,6 +171,31 @@ export function zodProblems(
         issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message,
     };
   });
+}
+
+/**
+ * The job a command names, or what to tell the person: when its file is there but invalid, that
+ * file and what is wrong in it (not "no such job"); else the jobs there are, and the files that
+ * could not be loaded.
+ */
+export function findJob(
+  loaded: LoadedJobs,
+  name: string,
+  dir: string,
+): { job: JobDefinition; file: string } | { error: string } {
+  const found = loaded.jobs.find(({ job }) => job.name === name);
+  if (found) return found;
+  const files = Object.keys(loaded.declared).filter((f) => loaded.declared[f] === name);
+  const wrong = loaded.problems.filter((p) => files.includes(p.file));
+  if (wrong.length > 0)
+    return {
+      error: `job "${name}" (${files.join(", ")}) is not loaded, its definition has ${wrong.length === 1 ? "a problem" : `${wrong.length} problems`}: ${wrong.map(formatProblem).join("; ")}`,
+    };
+  const known = loaded.jobs.map(({ job }) => job.name).join(", ") || "none";
+  const invalid = [...new Set(loaded.problems.map((p) => p.file))];
+  return {
+    error: `no job named "${name}" in ${dir} (jobs: ${known})${invalid.length > 0 ? `; not loaded, with problems: ${invalid.join(", ")} (vcw jobs check says what)` : ""}`,
+  };
 }
 
 export const formatProblem = (p: JobProblem) =>

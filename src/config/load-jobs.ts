@@ -4,7 +4,13 @@ import { type Document, isMap, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { inboxProblem } from "../inbox/inbox-guard.ts";
 import { JobDefinition } from "./job-definition.ts";
-import { BUILTIN_SINKS, type SinkDefinition, SinksFile } from "./sink-definition.ts";
+import {
+  BUILTIN_SINKS,
+  type SinkDefinition,
+  SinksFile,
+  sinkVariableProblem,
+  sinkVariables,
+} from "./sink-definition.ts";
 
 export interface JobProblem {
   file: string;
@@ -99,24 +105,26 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
 }
 
 /**
- * Sinks that could never deliver here because the variable holding their secret or URL is unset
- * (read at delivery, so otherwise found only after hours of retries): one problem each, naming it.
+ * Sinks that could never deliver here because a variable they read (a webhook's secret, a Slack or
+ * e-mail sink's URL) is unset or can't be what it must (read at delivery, so otherwise found only
+ * after hours of retries): one problem each, naming the sink's file, the sink, the variable and the
+ * jobs that send to it. The value is never quoted.
  */
 export function unsetSinkVariables(loaded: LoadedJobs, env: NodeJS.ProcessEnv): JobProblem[] {
   const problems: JobProblem[] = [];
   for (const [sink, def] of Object.entries(loaded.sinks)) {
-    const needed =
-      def.type === "webhook" && def.secretEnv
-        ? { field: "secretEnv", variable: def.secretEnv, what: "its signing secret" }
-        : def.type === "slack"
-          ? { field: "urlEnv", variable: def.urlEnv, what: "its webhook URL" }
-          : undefined;
-    if (!needed || env[needed.variable]) continue;
-    problems.push({
-      file: loaded.sinkFiles[sink] ?? "sinks.yaml",
-      path: `sinks.${sink}.${needed.field}`,
-      message: `the environment variable ${needed.variable} (${needed.what}) is not set: sink "${sink}" could not deliver`,
-    });
+    for (const v of sinkVariables(def)) {
+      const wrong = sinkVariableProblem(v, env[v.variable]);
+      if (!wrong) continue;
+      const users = loaded.jobs
+        .filter(({ job }) => [...job.summaries.sinks, ...job.reports.flatMap((r) => r.sinks)].includes(sink))
+        .map(({ file, job }) => `${job.name} (${file})`);
+      problems.push({
+        file: loaded.sinkFiles[sink] ?? "sinks.yaml",
+        path: `sinks.${sink}.${v.field}`,
+        message: `the environment variable ${v.variable} (${v.what}) ${wrong}: sink "${sink}" could not deliver${users.length ? `; jobs sending to it: ${users.join(", ")}` : ""}`,
+      });
+    }
   }
   return problems;
 }

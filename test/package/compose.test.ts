@@ -240,7 +240,8 @@ describe("docker compose, run as the file runs it", () => {
       const list = (await r.json()) as { assistant_name?: string; dialer_name?: string }[];
       return list.length >= 2 ? list : undefined;
     });
-    for (const c of campaigns) expect([c.assistant_name, c.dialer_name]).toEqual(["Demo assistant", "Demo line"]);
+    for (const c of campaigns)
+      expect([c.assistant_name, c.dialer_name]).toEqual(["Demo assistant", "Demo line"]);
     // At any hour one of the two zones (California, London) opens within 3 hours: 3 minutes at 60x.
     const results = await until("a campaign's results in the shared reports volume", 420_000, () => {
       const dir = join(volumes, "reports");

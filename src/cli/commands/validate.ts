@@ -1,6 +1,5 @@
 import { basename, isAbsolute, relative, resolve } from "node:path";
 import { Command, Option } from "commander";
-import { resolveSettings } from "../../config/settings.ts";
 import {
   type ExplicitMapping,
   isCountryCode,
@@ -86,7 +85,8 @@ export function printSummary(s: ValidationSummary, out: (line: string) => void =
  */
 export function defaultReportPath(file: string): string {
   const path = resolve(file);
-  const definitions = [resolveSettings().jobsDir.value, packageFile("jobs")].map((d) => resolve(d));
+  // VCW_JOBS_DIR as `vcw jobs check` reads it: a dry run fails on no unrelated setting.
+  const definitions = [process.env.VCW_JOBS_DIR || "jobs", packageFile("jobs")].map((d) => resolve(d));
   const inside = definitions.some(
     (dir) => !relative(dir, path).startsWith("..") && !isAbsolute(relative(dir, path)),
   );

@@ -17,17 +17,23 @@ COPY bench ./bench
 RUN npm run build
 
 # Production dependencies only: tsx, esbuild and TypeScript are dev dependencies (the checkout's).
+# The image is where traces are switched on by a variable, so it also holds the OpenTelemetry
+# packages, optional peers a consumer's install leaves out, at the versions of the lock.
 FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
+# (npm ci first, as locked; then the peers, dev dependencies in the lock, made this stage's own.)
 RUN npm ci --omit=dev --no-audit --no-fund \
+ && node -e "const fs = require('fs'); const p = require('./package.json'); for (const n of Object.keys(p.peerDependencies)) { p.dependencies[n] = p.devDependencies[n]; delete p.devDependencies[n]; } fs.writeFileSync('package.json', JSON.stringify(p))" \
+ && npm install --omit=dev --no-audit --no-fund \
+ && test -e node_modules/@opentelemetry/sdk-node \
  && test ! -e node_modules/tsx && test ! -e node_modules/esbuild && test ! -e node_modules/vitest
 
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
-COPY --from=deps /app/package.json ./package.json
+COPY package.json ./package.json
 COPY --from=build /app/dist ./dist
 COPY bin/healthcheck.js ./bin/healthcheck.js
 COPY jobs ./jobs

@@ -4,6 +4,20 @@
 // runs its compiled build (dist/), as the Docker image does (node dist/src/cli/bin.js).
 import { existsSync } from "node:fs";
 
+// The Node vcw is tested on and supports. Not in package.json's `engines`: npm checks that against
+// the Node running npm, which in a checkout is the machine's while vcw runs on the node@22 dev
+// dependency, so every first `npx vcw` warned of something nobody could change. Said here instead,
+// where it is true: the Node about to run vcw.
+const SUPPORTED = [22, 22];
+const [major, minor] = process.versions.node.split(".").map(Number);
+if (major < SUPPORTED[0] || (major === SUPPORTED[0] && minor < SUPPORTED[1])) {
+  console.error(
+    `vcw: it runs on Node ${SUPPORTED.join(".")} or later, and this is Node ${process.versions.node} (${process.execPath}). ` +
+      "Install Node 22 (or later) and run vcw with it; in a checkout, `npx vcw` and `npm start` use the Node 22 that `npm ci` installs.",
+  );
+  process.exit(1);
+}
+
 const sources = new URL("../src/cli/bin.ts", import.meta.url);
 const built = new URL("../dist/src/cli/bin.js", import.meta.url);
 

@@ -32,7 +32,8 @@ export interface ClientOptions {
   gate?: RequestGate;
   /** Hears every attempt of every request (operation, status, duration), e.g. for metrics. */
   observer?: RequestObserver;
-  env?: NodeJS.ProcessEnv;
+  /** Where the defaults are read. Default: `process.env`. (Not `NodeJS.ProcessEnv`: the declarations need no @types/node.) */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 type Body<N extends OperationName> = RequestOf<N>;

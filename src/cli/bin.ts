@@ -10,7 +10,10 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 
 // Traces first (OTEL_TRACES_EXPORTER), before the CLI and its libraries load; nothing is loaded when off.
 try {
-  await startTracing({ version: packageVersion() });
+  await startTracing({
+    version: packageVersion(),
+    log: async () => (await import("../daemon/logger.ts")).createLogger(),
+  });
 } catch (error) {
   if (!(error instanceof TelemetryConfigError)) throw error;
   process.stderr.write(`vcw: ${error.message}\n`);
@@ -18,4 +21,6 @@ try {
 }
 const { main } = await import("./main.ts");
 await main(process.argv);
-await stopTracing();
+// The command is done: a collector that is down gets the stop budget, then its request or its
+// retry's timer must not keep the process (a daemon's stop stays under 5 s).
+if (!(await stopTracing())) process.exit();

@@ -1,6 +1,6 @@
 import type { CountryCode } from "libphonenumber-js/max";
 import { ingestOptionsOf } from "../config/ingest-options.ts";
-import { loadJobs } from "../config/load-jobs.ts";
+import { findJob, loadJobs } from "../config/load-jobs.ts";
 import { resolveSettings } from "../config/settings.ts";
 import type { IngestOptions } from "../ingest/options.ts";
 import { CliError } from "./cli-error.ts";
@@ -8,12 +8,8 @@ import { CliError } from "./cli-error.ts";
 /** The reading options of job `name` (country, mapping, sheet, limits), from the jobs folder in force. */
 export async function jobReadingOptions(name: string): Promise<Partial<IngestOptions>> {
   const dir = resolveSettings().jobsDir.value;
-  const { jobs } = await loadJobs(dir);
-  const found = jobs.find(({ job }) => job.name === name);
-  if (!found) {
-    const known = jobs.map(({ job }) => job.name).join(", ") || "none";
-    throw new CliError(`no job named "${name}" in ${dir} (jobs: ${known})`);
-  }
+  const found = findJob(await loadJobs(dir), name, dir);
+  if ("error" in found) throw new CliError(found.error);
   return ingestOptionsOf(found.job);
 }
 

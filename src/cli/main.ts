@@ -1,54 +1,62 @@
 import { Argument, Command, CommanderError } from "commander";
 import { RequestValidationError, VcwError } from "../api/errors/index.ts";
 import { CliError } from "./cli-error.ts";
-import { apiCommand } from "./commands/api.ts";
-import { applyCommand } from "./commands/apply.ts";
-import { callCommand } from "./commands/call.ts";
-import { campaignsCommand } from "./commands/campaigns.ts";
-import { contactCommand } from "./commands/contact.ts";
-import { cancelCommand, pauseCommands } from "./commands/controls.ts";
-import { demoCommand } from "./commands/demo.ts";
-import { importCommand } from "./commands/import.ts";
-import { jobsCommand } from "./commands/jobs.ts";
-import { previewCommand } from "./commands/preview.ts";
-import { reportCommand } from "./commands/report.ts";
-import { retryCommand } from "./commands/retry.ts";
-import { simulatorCommand } from "./commands/simulator.ts";
-import { startCommand, workerCommand } from "./commands/start.ts";
-import { statusCommand } from "./commands/status.ts";
-import { stopCommand } from "./commands/stop.ts";
-import { suppressCommand } from "./commands/suppress.ts";
-import { validateCommand } from "./commands/validate.ts";
 import { bashCompletion, zshCompletion } from "./completion.ts";
 import { packageVersion } from "./version.ts";
 
-export function buildProgram(): Command {
-  const [pause, resume] = pauseCommands();
+/**
+ * Every command, in the order help lists them, each module imported only when it is needed: a
+ * command loads what it uses (`vcw --version` no BullMQ, fastify or charts; `vcw validate` no Redis).
+ */
+const COMMANDS: readonly (readonly [string, () => Promise<Command>])[] = [
+  ["start", () => import("./commands/start.ts").then((m) => m.startCommand())],
+  ["demo", () => import("./commands/demo.ts").then((m) => m.demoCommand())],
+  ["worker", () => import("./commands/start.ts").then((m) => m.workerCommand())],
+  ["import", () => import("./commands/import.ts").then((m) => m.importCommand())],
+  ["status", () => import("./commands/status.ts").then((m) => m.statusCommand())],
+  ["report", () => import("./commands/report.ts").then((m) => m.reportCommand())],
+  ["campaigns", () => import("./commands/campaigns.ts").then((m) => m.campaignsCommand())],
+  ["retry", () => import("./commands/retry.ts").then((m) => m.retryCommand())],
+  ["suppress", () => import("./commands/suppress.ts").then((m) => m.suppressCommand())],
+  ["contact", () => import("./commands/contact.ts").then((m) => m.contactCommand())],
+  ["pause", () => import("./commands/controls.ts").then((m) => m.pauseCommands()[0]!)],
+  ["resume", () => import("./commands/controls.ts").then((m) => m.pauseCommands()[1]!)],
+  ["cancel", () => import("./commands/controls.ts").then((m) => m.cancelCommand())],
+  ["stop", () => import("./commands/stop.ts").then((m) => m.stopCommand())],
+  ["simulator", () => import("./commands/simulator.ts").then((m) => m.simulatorCommand())],
+  ["api", () => import("./commands/api.ts").then((m) => m.apiCommand())],
+  ["validate", () => import("./commands/validate.ts").then((m) => m.validateCommand())],
+  ["jobs", () => import("./commands/jobs.ts").then((m) => m.jobsCommand())],
+  ["apply", () => import("./commands/apply.ts").then((m) => m.applyCommand())],
+  ["call", () => import("./commands/call.ts").then((m) => m.callCommand())],
+  ["preview", () => import("./commands/preview.ts").then((m) => m.previewCommand())],
+];
+
+const NAMES = new Set([...COMMANDS.map(([name]) => name), "completion"]);
+
+/**
+ * Which commands `args` (argv less node and the script) needs: the one it names; none for a bare
+ * `--version`; all of them for help, completion, no command or an unknown one (commander lists
+ * them, or suggests the nearest).
+ */
+export function commandsNeeded(args: readonly string[]): "all" | string[] {
+  const words = args.filter((a) => !a.startsWith("-"));
+  const named = words[0] === "help" ? words[1] : words[0];
+  if (named !== undefined && named !== "completion" && NAMES.has(named)) return [named];
+  if (words.length === 0 && !args.some((a) => a === "-h" || a === "--help")) {
+    if (args.some((a) => a === "-V" || a === "--version")) return [];
+  }
+  return "all";
+}
+
+export async function buildProgram(args: readonly string[] = ["--help"]): Promise<Command> {
   const program = new Command("vcw")
     .description("voice-campaign-worker: campaign orchestration for the Voice Assistant Calling Service")
-    .version(packageVersion(), "-V, --version", "print vcw's version")
-    .addCommand(startCommand())
-    .addCommand(demoCommand())
-    .addCommand(workerCommand())
-    .addCommand(importCommand())
-    .addCommand(statusCommand())
-    .addCommand(reportCommand())
-    .addCommand(campaignsCommand())
-    .addCommand(retryCommand())
-    .addCommand(suppressCommand())
-    .addCommand(contactCommand())
-    .addCommand(pause!)
-    .addCommand(resume!)
-    .addCommand(cancelCommand())
-    .addCommand(stopCommand())
-    .addCommand(simulatorCommand())
-    .addCommand(apiCommand())
-    .addCommand(validateCommand())
-    .addCommand(jobsCommand())
-    .addCommand(applyCommand())
-    .addCommand(callCommand())
-    .addCommand(previewCommand());
-  program.addCommand(completionCommand(program));
+    .version(packageVersion(), "-V, --version", "print vcw's version");
+  const needed = commandsNeeded(args);
+  const chosen = COMMANDS.filter(([name]) => needed === "all" || needed.includes(name));
+  for (const command of await Promise.all(chosen.map(([, load]) => load()))) program.addCommand(command);
+  if (needed === "all") program.addCommand(completionCommand(program));
   withExitOverride(program);
   return program;
 }
@@ -74,7 +82,7 @@ const NOT_USAGE_ERRORS = new Set(["commander.helpDisplayed", "commander.help", "
 /** Runs the CLI; errors become one clear line on stderr and a non-zero exit status. */
 export async function main(argv: string[]): Promise<void> {
   try {
-    await buildProgram().parseAsync(argv);
+    await (await buildProgram(argv.slice(2))).parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       process.exitCode = NOT_USAGE_ERRORS.has(error.code) ? error.exitCode : 2;

@@ -72,6 +72,18 @@ const Start = z.union(
   { error: "must be asap, { at: ISO date-time } or { window: { days, from, to, timezone } }" },
 );
 
+/**
+ * A list of names where one may be written alone: `rules: us` is `rules: [us]`, `sinks: files` is
+ * `sinks: [files]` (a lone value can mean nothing else). Editors see both forms in the schema.
+ */
+function oneOrMany<T extends z.ZodType>(item: T, error: string, min = 0) {
+  return z
+    .union([min > 0 ? z.array(item).min(min) : z.array(item), item], { error })
+    .transform((v): z.output<T>[] => (Array.isArray(v) ? v : [v as z.output<T>]));
+}
+
+const SINK_NAMES = "must be a sink name (jobs/sinks.yaml, or log), or a list of them such as [log, files]";
+
 /** Rule sets a job may name (`src/pipeline/calling/rules/`; a test keeps the lists equal). */
 export const CALLING_RULE_SETS = ["us", "gb", "custom"] as const;
 
@@ -80,8 +92,10 @@ const callsPerNumber = z.number().int().min(1).optional();
 /** Calling rules where the callee is: rule sets, caps, callBy, location columns, sizing. */
 const CallingSchema = z
   .strictObject({
-    rules: z
-      .array(z.enum(CALLING_RULE_SETS, { error: `must be one of ${CALLING_RULE_SETS.join(", ")}` }))
+    rules: oneOrMany(
+      z.enum(CALLING_RULE_SETS),
+      `must be one of ${CALLING_RULE_SETS.join(", ")}, or a list of them such as [us, gb]`,
+    )
       .default([])
       .meta({
         description:
@@ -324,7 +338,7 @@ export const JobDefinition = z
       .meta({ description: "Call again contacts whose result means try again." }),
     summaries: z
       .strictObject({
-        sinks: z.array(z.string().min(1)).default([]),
+        sinks: oneOrMany(z.string().min(1), SINK_NAMES).default([]),
         progress: cronExpression.optional().meta({ description: "Send progress when something changed." }),
       })
       .prefault({})
@@ -345,7 +359,7 @@ export const JobDefinition = z
       .array(
         z.strictObject({
           cron: cronExpression.meta({ description: "When the report is made, in its timezone." }),
-          sinks: z.array(z.string().min(1)).min(1),
+          sinks: oneOrMany(z.string().min(1), SINK_NAMES, 1),
           timezone: ianaZone.optional().meta({
             description:
               "IANA zone of the cron and of the report's clock times. Default: the calling window's zone (its fallbackTimezone with timezone: callee), else UTC.",

@@ -4,7 +4,13 @@ import { type Document, isMap, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { inboxProblem } from "../inbox/inbox-guard.ts";
 import { JobDefinition } from "./job-definition.ts";
-import { BUILTIN_SINKS, type SinkDefinition, SinksFile } from "./sink-definition.ts";
+import {
+  BUILTIN_SINKS,
+  type SinkDefinition,
+  SinksFile,
+  sinkVariableProblem,
+  sinkVariables,
+} from "./sink-definition.ts";
 
 export interface JobProblem {
   file: string;
@@ -21,6 +27,8 @@ export interface LoadedJobs {
   /** The file each configured sink was defined in. */
   sinkFiles: Record<string, string>;
   problems: JobProblem[];
+  /** The name each job file gives itself, loaded or not (a file with a problem is not loaded). */
+  declared: Record<string, string>;
 }
 
 /** The file of sink definitions, beside the jobs. */
@@ -29,7 +37,13 @@ export const SINKS_FILE = /^sinks\.ya?ml$/;
 /** Reads and validates every *.yaml / *.yml in `dir`; collects every problem with its file, path and line. */
 export async function loadJobs(dir: string): Promise<LoadedJobs> {
   const all = (await readdir(dir).catch(() => [] as string[])).filter((f) => /\.ya?ml$/.test(f)).sort();
-  const result: LoadedJobs = { jobs: [], sinks: { ...BUILTIN_SINKS }, sinkFiles: {}, problems: [] };
+  const result: LoadedJobs = {
+    jobs: [],
+    sinks: { ...BUILTIN_SINKS },
+    sinkFiles: {},
+    problems: [],
+    declared: {},
+  };
   for (const name of all.filter((f) => SINKS_FILE.test(f))) {
     const parsed = await parseFile(join(dir, name), SinksFile, result.problems);
     if (!parsed) continue;
@@ -41,7 +55,10 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
   const names = new Map<string, string>();
   for (const name of files) {
     const file = join(dir, name);
-    const parsed = await parseFile(file, JobDefinition, result.problems);
+    const parsed = await parseFile(file, JobDefinition, result.problems, (raw) => {
+      const name = (raw as { name?: unknown } | null)?.name;
+      if (typeof name === "string") result.declared[file] = name;
+    });
     if (!parsed) continue;
     const job = parsed.value;
     lineOf.set(file, parsed.lineOf);
@@ -88,24 +105,26 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
 }
 
 /**
- * Sinks that could never deliver here because the variable holding their secret or URL is unset
- * (read at delivery, so otherwise found only after hours of retries): one problem each, naming it.
+ * Sinks that could never deliver here because a variable they read (a webhook's secret, a Slack or
+ * e-mail sink's URL) is unset or can't be what it must (read at delivery, so otherwise found only
+ * after hours of retries): one problem each, naming the sink's file, the sink, the variable and the
+ * jobs that send to it. The value is never quoted.
  */
 export function unsetSinkVariables(loaded: LoadedJobs, env: NodeJS.ProcessEnv): JobProblem[] {
   const problems: JobProblem[] = [];
   for (const [sink, def] of Object.entries(loaded.sinks)) {
-    const needed =
-      def.type === "webhook" && def.secretEnv
-        ? { field: "secretEnv", variable: def.secretEnv, what: "its signing secret" }
-        : def.type === "slack"
-          ? { field: "urlEnv", variable: def.urlEnv, what: "its webhook URL" }
-          : undefined;
-    if (!needed || env[needed.variable]) continue;
-    problems.push({
-      file: loaded.sinkFiles[sink] ?? "sinks.yaml",
-      path: `sinks.${sink}.${needed.field}`,
-      message: `the environment variable ${needed.variable} (${needed.what}) is not set: sink "${sink}" could not deliver`,
-    });
+    for (const v of sinkVariables(def)) {
+      const wrong = sinkVariableProblem(v, env[v.variable]);
+      if (!wrong) continue;
+      const users = loaded.jobs
+        .filter(({ job }) => [...job.summaries.sinks, ...job.reports.flatMap((r) => r.sinks)].includes(sink))
+        .map(({ file, job }) => `${job.name} (${file})`);
+      problems.push({
+        file: loaded.sinkFiles[sink] ?? "sinks.yaml",
+        path: `sinks.${sink}.${v.field}`,
+        message: `the environment variable ${v.variable} (${v.what}) ${wrong}: sink "${sink}" could not deliver${users.length ? `; jobs sending to it: ${users.join(", ")}` : ""}`,
+      });
+    }
   }
   return problems;
 }
@@ -115,6 +134,7 @@ async function parseFile<S extends z.ZodType>(
   file: string,
   schema: S,
   problems: JobProblem[],
+  onRaw: (raw: unknown) => void = () => {},
 ): Promise<{ value: z.output<S>; lineOf: (path: string) => number | undefined } | undefined> {
   const lines = new LineCounter();
   const doc = parseDocument(await readFile(file, "utf8"), { lineCounter: lines, prettyErrors: false });
@@ -123,7 +143,9 @@ async function parseFile<S extends z.ZodType>(
       problems.push({ file, path: "", line: lines.linePos(e.pos[0]).line, message: e.message });
     return undefined;
   }
-  const parsed = schema.safeParse(doc.toJS());
+  const raw = doc.toJS();
+  onRaw(raw);
+  const parsed = schema.safeParse(raw);
   if (parsed.success) {
     const lineOf = (path: string) => {
       const node = doc.getIn(path.split("."), true) as { range?: [number, number] } | undefined;
@@ -157,6 +179,31 @@ export function zodProblems(
         issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message,
     };
   });
+}
+
+/**
+ * The job a command names, or what to tell the person: when its file is there but invalid, that
+ * file and what is wrong in it (not "no such job"); else the jobs there are, and the files that
+ * could not be loaded.
+ */
+export function findJob(
+  loaded: LoadedJobs,
+  name: string,
+  dir: string,
+): { job: JobDefinition; file: string } | { error: string } {
+  const found = loaded.jobs.find(({ job }) => job.name === name);
+  if (found) return found;
+  const files = Object.keys(loaded.declared).filter((f) => loaded.declared[f] === name);
+  const wrong = loaded.problems.filter((p) => files.includes(p.file));
+  if (wrong.length > 0)
+    return {
+      error: `job "${name}" (${files.join(", ")}) is not loaded, its definition has ${wrong.length === 1 ? "a problem" : `${wrong.length} problems`}: ${wrong.map(formatProblem).join("; ")}`,
+    };
+  const known = loaded.jobs.map(({ job }) => job.name).join(", ") || "none";
+  const invalid = [...new Set(loaded.problems.map((p) => p.file))];
+  return {
+    error: `no job named "${name}" in ${dir} (jobs: ${known})${invalid.length > 0 ? `; not loaded, with problems: ${invalid.join(", ")} (vcw jobs check says what)` : ""}`,
+  };
 }
 
 export const formatProblem = (p: JobProblem) =>

@@ -60,6 +60,50 @@ export const SinksFile = z
   })
   .meta({ id: "SinksFile", title: "vcw sinks" });
 
+/** A variable a sink reads at delivery: what it holds, and the URL schemes it may have (if a URL). */
+export interface SinkVariable {
+  field: string;
+  variable: string;
+  what: string;
+  schemes?: readonly string[];
+}
+
+/** What each sink type reads from the environment, field by field (a test checks every `*Env` field is here). */
+export const SINK_VARIABLE_FIELDS: Readonly<
+  Record<string, Readonly<Record<string, Omit<SinkVariable, "field" | "variable">>>>
+> = {
+  webhook: { secretEnv: { what: "its signing secret" } },
+  slack: { urlEnv: { what: "its webhook URL", schemes: ["https:", "http:"] } },
+  email: { urlEnv: { what: "its SMTP URL", schemes: ["smtp:", "smtps:"] } },
+};
+
+/** The variables sink `def` will read, those it names. */
+export function sinkVariables(def: SinkDefinition): SinkVariable[] {
+  const fields = SINK_VARIABLE_FIELDS[def.type] ?? {};
+  return Object.entries(fields).flatMap(([field, spec]) => {
+    const variable = (def as Record<string, unknown>)[field];
+    return typeof variable === "string" ? [{ field, variable, ...spec }] : [];
+  });
+}
+
+/**
+ * Why `value` can't serve as `v`, or undefined when it can. Never quotes the value: it is a secret
+ * (an SMTP URL holds its password).
+ */
+export function sinkVariableProblem(v: SinkVariable, value: string | undefined): string | undefined {
+  if (!value?.trim()) return "is not set";
+  if (!v.schemes) return undefined;
+  const scheme = /^([a-z][a-z0-9+.-]*:)\/\//i.exec(value.trim())?.[1]?.toLowerCase();
+  let parses = true;
+  try {
+    new URL(value.trim());
+  } catch {
+    parses = false;
+  }
+  if (scheme && v.schemes.includes(scheme) && parses) return undefined;
+  return `does not hold a ${v.schemes.map((s) => `${s}//`).join(" or ")} URL`;
+}
+
 /** The sink every job has without configuring it. */
 export const BUILTIN_SINKS: Record<string, SinkDefinition> = { log: { type: "log" } };
 

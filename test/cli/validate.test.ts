@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.ts";
@@ -26,6 +27,24 @@ describe("vcw validate", () => {
     expect(result.stdout).toContain("rows       3 = 1 valid + 1 rejected + 1 duplicate + 0 skipped");
     expect(result.stdout).toContain("top issues duplicate (1), phone_too_short (1)");
     expect(readFileSync(`${file}.errors.csv`, "utf8")).toContain("phone_too_short");
+  });
+
+  it("--job on the sample in jobs/ writes its report in the current folder, never among the job definitions", async () => {
+    const jobs = fileURLToPath(new URL("../../jobs", import.meta.url));
+    const samples = join(jobs, "samples");
+    const before = readdirSync(samples);
+    const cwd = tempDir("vcw-validate-cwd-");
+    const result = await runCli(
+      ["validate", join(samples, "example-leads.csv"), "--job", "example-leads"],
+      { VCW_JOBS_DIR: jobs },
+      30_000,
+      cwd,
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("error report: example-leads.csv.errors.csv");
+    expect(readFileSync(join(cwd, "example-leads.csv.errors.csv"), "utf8")).toContain("phone_too_short");
+    expect(readdirSync(samples)).toEqual(before);
+    expect(before).toEqual(["example-leads.csv"]);
   });
 
   it("--json prints one object with the totals", async () => {

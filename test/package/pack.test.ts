@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { tempDir } from "../support/files.ts";
 
 const run = promisify(execFile);
@@ -64,6 +64,19 @@ describe("the package as a consumer installs it from its tarball", () => {
 
   beforeAll(async () => {
     const out = tempDir("vcw-pack-");
+    // What a developer does in a checkout before packing: check the sample as the example job reads it.
+    // Its error report must not land among the job definitions, nor in the tarball.
+    const stray = join(ROOT, "example-leads.csv.errors.csv");
+    try {
+      await sh(
+        process.execPath,
+        ["bin/vcw.js", "validate", "jobs/samples/example-leads.csv", "--job", "example-leads"],
+        ROOT,
+        60_000,
+      );
+    } finally {
+      rmSync(stray, { force: true });
+    }
     // `npm pack` builds first (prepack): the tarball holds dist/, never the sources or the tests.
     const packed = await sh("npm", ["pack", "--json", "--pack-destination", out], ROOT);
     const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as {
@@ -92,6 +105,44 @@ describe("the package as a consumer installs it from its tarball", () => {
     expect(files).toContain("bin/vcw.js");
     expect(files.filter((f) => /^(src|test|bench|dist\/bench|scripts|\.ci|docs)\//.test(f))).toEqual([]);
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+  });
+
+  it("ships the example job by name: its definition, sinks, schemas and sample, no report beside them", () => {
+    expect(files.filter((f) => f.startsWith("jobs/")).sort()).toEqual([
+      "jobs/example-leads.yaml",
+      "jobs/samples/example-leads.csv",
+      "jobs/schema.json",
+      "jobs/sinks.schema.json",
+      "jobs/sinks.yaml",
+    ]);
+    expect(readdirSync(join(ROOT, "jobs", "samples"))).toEqual(["example-leads.csv"]);
+  });
+
+  it("installs at most half of what it did (211.7 MB apparent): one libphonenumber-js, no ExcelJS, no OpenTelemetry SDK", () => {
+    const modules = join(consumer, "node_modules");
+    const copies = (dir: string, name: string): number =>
+      readdirSync(dir, { withFileTypes: true })
+        .filter((e) => e.isDirectory())
+        .reduce((n, e) => {
+          const path = join(dir, e.name);
+          if (e.name === name) return n + 1;
+          return (
+            n +
+            (e.name === "node_modules" || e.name.startsWith("@") || dir.endsWith("node_modules")
+              ? copies(path, name)
+              : 0)
+          );
+        }, 0);
+    expect(copies(modules, "libphonenumber-js")).toBe(1);
+    for (const absent of [
+      "exceljs",
+      "@opentelemetry/sdk-node",
+      "@grpc/grpc-js",
+      "libphonenumber-geo-carrier",
+      "dejavu-fonts-ttf",
+    ])
+      expect(existsSync(join(modules, absent)), absent).toBe(false);
+    expect(duBytes(modules)).toBeLessThan(211_680_398 / 2);
   });
 
   it("pulls no TypeScript runner: neither tsx nor esbuild", () => {
@@ -132,6 +183,54 @@ describe("the package as a consumer installs it from its tarball", () => {
     writeFileSync(join(consumer, "use.ts"), `${TS_CONSUMER}\nconst n: number = createClient;\n`);
     const refused = await sh(TSC, ["-p", "."], consumer, 120_000).catch((e: { stdout: string }) => e);
     expect(refused.stdout).toMatch(/use\.ts\(\d+,\d+\): error TS2322/);
+  });
+
+  it('type-checks in a plain "type": "module" TypeScript project: default options, no @types/node', async () => {
+    const plain = join(consumer, "plain-ts");
+    mkdirSync(plain);
+    writeFileSync(
+      join(plain, "package.json"),
+      JSON.stringify({ name: "plain", private: true, type: "module" }),
+    );
+    writeFileSync(
+      join(plain, "use.ts"),
+      `${TS_CONSUMER}\nimport { startSimulator } from "voice-campaign-worker";\nexport const sim = startSimulator;\n`,
+    );
+    // What `tsc --init` leaves that matters: nodenext, strict, and the library checks on (no skipLibCheck).
+    writeFileSync(
+      join(plain, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: { module: "nodenext", target: "es2022", strict: true, noEmit: true },
+        files: ["use.ts"],
+      }),
+    );
+    expect(existsSync(join(consumer, "node_modules", "@types", "node"))).toBe(false);
+    const checked = await sh(TSC, ["-p", "."], plain, 120_000).catch((e: { stdout: string }) => e);
+    expect(checked.stdout).toBe("");
+  });
+
+  it("`npx vcw demo` runs the whole path from the project, with the package's own sample", async () => {
+    const env = { ...outsideEnv(), REDIS_URL: inject("redisUrl") };
+    const demo = await run("npx", ["--no", "--", "vcw", "demo"], { cwd: consumer, env, timeout: 120_000 });
+    expect(demo.stdout).toContain("dropped jobs/samples/example-leads.csv into .vcw/demo/inbox");
+    expect(demo.stdout).toMatch(/Contacts 6; calls by status:/);
+    const csv = /results CSV: (\S+)/.exec(demo.stdout)![1]!;
+    expect(readFileSync(join(consumer, csv), "utf8").split("\n")[0]).toContain("phone");
+  }, 150_000);
+
+  it("traces asked for without the OpenTelemetry packages: a clear refusal with the line that installs them", async () => {
+    const env = { ...outsideEnv(), OTEL_TRACES_EXPORTER: "otlp" };
+    const r = await run("npx", ["--no", "--", "vcw", "--version"], {
+      cwd: consumer,
+      env,
+      timeout: 60_000,
+    }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    expect(r).toMatchObject({ code: 2, stdout: "" });
+    expect(r.stderr).toMatch(
+      /^vcw: OTEL_TRACES_EXPORTER asks for traces, and (@opentelemetry\/\S+|bullmq-otel) is not installed/,
+    );
+    expect(r.stderr).toContain("npm install @opentelemetry/api@^1.10.0");
+    expect(r.stderr).toContain("bullmq-otel@^2.0.1");
   });
 
   it("`npx vcw --version` runs the built CLI", async () => {

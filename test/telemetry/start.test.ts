@@ -1,8 +1,9 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TelemetryConfigError } from "../../src/telemetry/errors.ts";
 import { traceSettings } from "../../src/telemetry/settings.ts";
+import { TRACE_PACKAGES } from "../../src/telemetry/trace-packages.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir } from "../support/files.ts";
 
@@ -46,7 +47,7 @@ describe("traces: which OTEL_* variables turn them on", () => {
   });
 
   it("vcw --version with traces off loads no SDK module (lazy); a bad variable exits 2 with the reason", async () => {
-    // Records every module resolved under @opentelemetry or bullmq-otel (prom-client itself loads the API).
+    // Records every module resolved under @opentelemetry or bullmq-otel.
     const probe = join(tempDir("vcw-otel-probe-"), "probe.mjs");
     writeFileSync(
       probe,
@@ -61,7 +62,8 @@ process.on("exit", () => process.stderr.write("otel: " + [...seen].sort().join("
       expect(r.code).toBe(0);
       return /otel: (.*)/.exec(r.stderr)![1]!.split(",").filter(Boolean);
     };
-    expect(await loaded({ OTEL_TRACES_EXPORTER: "" })).toEqual(["@opentelemetry/api"]);
+    // Not even the API: `--version` no longer loads prom-client, which brought it (commands load lazily).
+    expect(await loaded({ OTEL_TRACES_EXPORTER: "" })).toEqual([]);
     const on = await loaded({ OTEL_TRACES_EXPORTER: "console" });
     expect(on).toContain("@opentelemetry/sdk-node");
     expect(on).toContain("bullmq-otel");
@@ -70,4 +72,14 @@ process.on("exit", () => process.stderr.write("otel: " + [...seen].sort().join("
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^vcw: OTEL_TRACES_EXPORTER: "jaeger" is not an exporter vcw has/);
   }, 120_000);
+
+  it("the packages traces load are optional peers (and dev dependencies), the ones the refusal names", () => {
+    const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8"));
+    expect(pkg.peerDependencies).toEqual(TRACE_PACKAGES);
+    for (const name of Object.keys(TRACE_PACKAGES)) {
+      expect(pkg.peerDependenciesMeta[name]).toEqual({ optional: true });
+      expect(pkg.devDependencies[name]).toBe(TRACE_PACKAGES[name]);
+      expect(pkg.dependencies[name]).toBeUndefined();
+    }
+  });
 });

@@ -10,6 +10,7 @@ import { describeTarget } from "../../lib/redis.ts";
 import { summarize } from "../../pipeline/results/campaign-totals.ts";
 import { summaryLines } from "../../sinks/summary-text.ts";
 import { CliError } from "../cli-error.ts";
+import { packageFile } from "../version.ts";
 
 const JOB = (dir: string) => `name: demo
 inbox: ${join(dir, "inbox")}
@@ -27,13 +28,16 @@ summaries:
   sinks: [files]
 `;
 
+/** The sample the package ships, found beside vcw (an installed package runs in another folder). */
+const SAMPLE = "jobs/samples/example-leads.csv";
+
 /** The whole path on embedded defaults: import the sample CSV, run its campaign, print the results. */
 export function demoCommand(): Command {
   return new Command("demo")
     .description(
       "Run the whole path on embedded defaults in under a minute (sample CSV -> campaign -> results)",
     )
-    .option("--sample <file>", "contacts CSV to use", "jobs/samples/example-leads.csv")
+    .option("--sample <file>", `contacts CSV to use (default: the package's ${SAMPLE})`)
     .option("--dir <dir>", "working folder (emptied first)", ".vcw/demo")
     .action(async (o) => {
       const dir = resolve(o.dir);
@@ -72,9 +76,10 @@ export function demoCommand(): Command {
           `simulator at ${daemon.baseUrl} (600 simulated seconds a real second), Redis at ${describeTarget(daemon.redisTarget)} (keys under ${daemon.keys.prefix}:, deleted at the end)`,
         );
         const inbox = join(dir, "inbox");
-        await copyFile(o.sample, join(inbox, ".sample.part"));
+        const sample: string = o.sample ?? packageFile(SAMPLE);
+        await copyFile(sample, join(inbox, ".sample.part"));
         await rename(join(inbox, ".sample.part"), join(inbox, "example-leads.csv"));
-        say(`dropped ${o.sample} into ${relative(process.cwd(), inbox)}`);
+        say(`dropped ${o.sample ?? SAMPLE} into ${relative(process.cwd(), inbox)}`);
         const store = daemon.store;
         const deadline = Date.now() + 60_000;
         let announced = "";

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { loadJobs } from "../../config/load-jobs.ts";
+import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
 import { dialerKeyOf } from "../../pipeline/calling/plan-settings.ts";
 import { type PreviewReport, previewFile } from "../../pipeline/calling/preview.ts";
@@ -48,12 +48,8 @@ export function previewCommand(): Command {
 }
 
 async function jobNamed(dir: string, name: string): Promise<JobDefinition> {
-  const { jobs } = await loadJobs(dir);
-  const found = jobs.find(({ job }) => job.name === name);
-  if (!found) {
-    const known = jobs.map(({ job }) => job.name).join(", ") || "none";
-    throw new CliError(`no job named "${name}" in ${dir} (jobs: ${known})`, 2);
-  }
+  const found = findJob(await loadJobs(dir), name, dir);
+  if ("error" in found) throw new CliError(found.error, 2);
   return found.job;
 }
 

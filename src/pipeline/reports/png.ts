@@ -1,11 +1,10 @@
-import { createRequire } from "node:module";
 import { renderAsync } from "@resvg/resvg-js";
+import { packageAsset } from "../../lib/package-asset.ts";
 import { CHART_FONT } from "./charts.ts";
 
-const require = createRequire(import.meta.url);
-/** A font shipped in a package, so text renders on a bare machine (resvg reads TTF/OTF, not WOFF). */
+/** A font shipped with vcw, so text renders on a bare machine (resvg reads TTF/OTF, not WOFF). */
 const FONT_FILES = ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"].map((f) =>
-  require.resolve(`dejavu-fonts-ttf/ttf/${f}`),
+  packageAsset(import.meta.url, `fonts/${f}`, `dejavu-fonts-ttf/ttf/${f}`),
 );
 
 /**

@@ -1,4 +1,5 @@
 import type { Transporter } from "nodemailer";
+import { maskPhonesIn } from "../lib/mask-phone.ts";
 import { periodText } from "../pipeline/reports/format.ts";
 import type { Payload } from "../pipeline/results/model.ts";
 import type { Delivery, Sink } from "./delivery.ts";
@@ -28,7 +29,12 @@ export function subjectOf(template: string, p: Payload): string {
       ? { job: p.job, period: periodText(p.period), kind: "report", campaign: "" }
       : p.kind === "digest"
         ? { job: p.job, period: p.at, kind: "digest", campaign: "" }
-        : { job: p.campaign.job, period: p.generatedAt, kind: p.kind, campaign: p.campaign.name };
+        : {
+            job: p.campaign.job,
+            period: p.generatedAt,
+            kind: p.kind,
+            campaign: maskPhonesIn(p.campaign.name),
+          };
   return template.replace(/\{(job|period|kind|campaign)\}/g, (_, k: string) => fields[k] ?? "").trim();
 }
 

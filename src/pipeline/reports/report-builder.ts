@@ -153,6 +153,7 @@ export class ReportBuilder {
       // People read every rendering of the model (page, JSON, e-mail, Slack): names carry file names.
       campaigns: this.rows.sort(CAMPAIGNS_SHOWN_FIRST).map((c) => ({ ...c, name: maskPhonesIn(c.name) })),
       callsByHour: this.hourly.byHour(),
+      bucket: this.hourly.unit,
       reachByLocalHour: this.hourly.byLocalHour(),
       problems: this.problems.map((p) => ({ ...p, message: maskPhonesIn(p.message) })),
       previous: { period: previousPeriod(this.o.period), totals: prev.totals, files: prev.files },

@@ -13,6 +13,7 @@ import { campaignIndex } from "./campaign-index.ts";
 import { installCampaignsPage } from "./campaigns-page.ts";
 import { installCsrf } from "./csrf.ts";
 import { installDashboard } from "./dashboard.ts";
+import { installFrameGuard } from "./frame-guard.ts";
 import { type HealthSources, installHealth } from "./health.ts";
 import { allowedHosts, installHostCheck } from "./host-check.ts";
 import { liveOverview } from "./live-overview.ts";
@@ -105,6 +106,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   const hosts = () => allowedHosts(bound, { allowed: sec.allowedHosts, publicUrl: sec.publicUrl });
   let names = hosts();
   installHostCheck(app, () => names);
+  installFrameGuard(app);
   const secure = (req: FastifyRequest) =>
     sec.publicUrl?.startsWith("https:") === true || req.protocol === "https";
   await installAuth(app, {

@@ -21,6 +21,7 @@ import type { Metrics } from "./metrics.ts";
 import type { OverviewSources } from "./overview.ts";
 import { installReportsPage } from "./reports-page.ts";
 import { revokedSessions } from "./revoked-sessions.ts";
+import { signInThrottle } from "./sign-in-throttle.ts";
 
 /** How the surface defends itself: from the VCW_HTTP_* settings and VCW_PUBLIC_URL. */
 export interface HttpSecurity {
@@ -115,6 +116,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     revoked: revokedSessions(o.overview.redis, o.overview.keys),
     secure,
     logger,
+    throttle: signInThrottle(o.overview.redis, o.overview.keys),
   });
   await installCsrf(app, { secure, publicOrigin: sec.publicUrl && new URL(sec.publicUrl).origin, logger });
   installHealth(app, o.health);

@@ -34,10 +34,13 @@ function shiftWall(instant: number, zone: string, by: { days?: number; months?: 
 
 /**
  * The period a report made at `at` covers: the day, week or calendar month (in `zone`) that ends
- * at `at`, or everything since `lastAt` (since-last; a first report covers one day).
+ * at `at`, or everything since the last report (since-last; a first report covers one day). A
+ * report never covers what the last one did: its period starts at `lastAt` at the earliest (a
+ * cron that ticks more often than its period reports the time since its last tick), and never
+ * further back than a report may reach.
  */
 export function scheduledPeriod(kind: PeriodKind, at: number, zone: string, lastAt = 0): ReportPeriod {
-  const from =
+  const natural =
     kind === "day"
       ? shiftWall(at, zone, { days: -1 })
       : kind === "week"
@@ -47,6 +50,8 @@ export function scheduledPeriod(kind: PeriodKind, at: number, zone: string, last
           : lastAt > 0 && lastAt < at
             ? lastAt
             : shiftWall(at, zone, { days: -1 });
+  const after = lastAt > 0 && lastAt < at ? lastAt : 0;
+  const from = Math.max(natural, after, at - MAX_REPORT_MS);
   return { from: iso(from), to: iso(at), timezone: zone, label: kind };
 }
 

@@ -233,7 +233,8 @@ async function removeVersions(
     applied.set(field, s);
     await state.put(s);
   }
-  const gone = step.kind === "dialer" ? prune : s.versions.length === 0;
+  const gone =
+    step.kind === "dialer" ? prune && !step.deletions.some((d) => d.keptBecause) : s.versions.length === 0;
   if (step.action === "delete" && gone) {
     applied.delete(field);
     await state.remove(step.kind, step.name);

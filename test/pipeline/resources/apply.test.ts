@@ -137,6 +137,41 @@ describe("vcw apply against the simulator", () => {
     expect([...(await w.state.all()).keys()]).toEqual(["dialer/line3"]);
   });
 
+  it("a dialer a job still names is kept by --prune, so its campaigns go on and a later apply makes no second one (issue 32 item 9)", async () => {
+    const w = world();
+    writeResources(w.dir, [kbYaml("faq9"), assistantYaml("bot9", "Goal.", "faq9"), dialerYaml("line9")]);
+    await w.apply();
+    const def = job("job9", "bot9", "line9");
+    const before = await campaignRecords(
+      { client: s.client, redis, keys: w.keys, logger: silent },
+      def,
+      "job9-a",
+      Date.now(),
+    );
+    // The dialer's file is removed while job9 still names it.
+    writeResources(w.dir, [kbYaml("faq9"), assistantYaml("bot9", "Goal.", "faq9")]);
+    const pruned = await w.apply({ prune: true, jobs: [def] });
+    const step = pruned.steps.find((x) => x.kind === "dialer")!;
+    expect(step.action).toBe("delete");
+    expect(step.deletions).toEqual([
+      { id: before.dialerId, recordName: "line9", keptBecause: "used by job job9" },
+    ]);
+    expect(formatApplyReport(pruned)).toContain("used by job job9");
+    expect((await w.state.all()).has("dialer/line9")).toBe(true);
+    // The job's next campaign still has its dialer.
+    const after = await campaignRecords({ client: s.client, redis, keys: w.keys, logger: silent }, def, "job9-b", Date.now());
+    expect(after.dialerId).toBe(before.dialerId);
+    // Declared again: the same record, not a second one.
+    writeResources(w.dir, [kbYaml("faq9"), assistantYaml("bot9", "Goal.", "faq9"), dialerYaml("line9")]);
+    const again = await w.apply({ jobs: [def] });
+    expect(again.steps.find((x) => x.kind === "dialer")!.action).not.toBe("create");
+    expect(dialersNamed("line9")).toHaveLength(1);
+    // No job names it any more: --prune forgets it.
+    writeResources(w.dir, [kbYaml("faq9"), assistantYaml("bot9", "Goal.", "faq9")]);
+    await w.apply({ prune: true, jobs: [] });
+    expect((await w.state.all()).has("dialer/line9")).toBe(false);
+  });
+
   it("reports drift of each kind: changed, deleted, an unmanaged record with a managed name, dialers unchecked", async () => {
     const w = world();
     writeResources(w.dir, [kbYaml("faq4"), assistantYaml("bot4", "Goal.", "faq4"), dialerYaml("line4")]);

@@ -159,7 +159,12 @@ describe("vcw apply against the simulator", () => {
     expect(formatApplyReport(pruned)).toContain("used by job job9");
     expect((await w.state.all()).has("dialer/line9")).toBe(true);
     // The job's next campaign still has its dialer.
-    const after = await campaignRecords({ client: s.client, redis, keys: w.keys, logger: silent }, def, "job9-b", Date.now());
+    const after = await campaignRecords(
+      { client: s.client, redis, keys: w.keys, logger: silent },
+      def,
+      "job9-b",
+      Date.now(),
+    );
     expect(after.dialerId).toBe(before.dialerId);
     // Declared again: the same record, not a second one.
     writeResources(w.dir, [kbYaml("faq9"), assistantYaml("bot9", "Goal.", "faq9"), dialerYaml("line9")]);

@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { bucketStarts, bucketUnitOf } from "../../../src/pipeline/reports/buckets.ts";
 import { reportCharts } from "../../../src/pipeline/reports/charts.ts";
 import type { CallFact } from "../../../src/pipeline/reports/figures.ts";
+import { headlines } from "../../../src/pipeline/reports/format.ts";
 import { ReportBuilder } from "../../../src/pipeline/reports/report-builder.ts";
+import { reportText } from "../../../src/pipeline/reports/report-text.ts";
 import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 
@@ -97,5 +99,23 @@ describe("the chart of calls over the period (issue 32 item 1 and the DST fall-b
       calls: 1,
       reached: 1,
     });
+  });
+});
+
+describe("the headline change of a period without calls (issue 32, smaller list)", () => {
+  it("a period with no calls after one with calls has no reach change in points", () => {
+    const to = Date.parse("2026-11-20T16:00:00Z");
+    const day = 24 * H;
+    // Calls only in the previous day: 5, 1 reached.
+    const r = report(to - day, to, "UTC", [
+      call(to - day - 5 * H),
+      ...[1, 2, 3, 4].map((h) => call(to - day - h * H, "busy")),
+    ]);
+    expect(r.totals.calls).toBe(0);
+    expect(r.previous.totals.calls).toBe(5);
+    const reached = headlines(r).find((h) => h.label === "Reached")!;
+    expect(reached.value).toBe("0 (0%)");
+    expect(reached.change).toBe("no calls in this period");
+    expect(reportText(r)).not.toMatch(/pts/);
   });
 });

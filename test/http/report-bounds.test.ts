@@ -120,4 +120,15 @@ describe("a report's work is bounded whatever the range (issue 32 item 1)", () =
     }
     expect(Math.min(...worst)).toBeLessThan(50);
   }, 90_000);
+
+  it("/api/campaigns refuses a day that is not in the calendar (issue 32, smaller list)", async () => {
+    for (const day of ["2026-13-45", "2026-02-30", "2025-02-29"]) {
+      const res = await fetch(`${url}/api/campaigns?from=${day}`);
+      expect(res.status, day).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toBe("from: must be a date YYYY-MM-DD");
+    }
+    const to = await fetch(`${url}/api/campaigns?to=2026-04-31`);
+    expect(to.status).toBe(400);
+    expect((await fetch(`${url}/api/campaigns?from=2024-02-29&to=2026-12-31`)).status).toBe(200);
+  });
 });

@@ -94,7 +94,8 @@ async function planNow(
     prune: o.prune,
     resendSecrets: o.resendSecrets === true,
   });
-  return { steps, drift: findDrift([...applied.values()], declared, live) };
+  const adopted = new Set(steps.flatMap((s) => (s.adopt ? [s.adopt] : [])));
+  return { steps, drift: findDrift([...applied.values()], declared, live, adopted) };
 }
 
 async function execute(

@@ -5,6 +5,7 @@
  * makes, building the 7-day report from them, and its e-mail. Sends the result to its parent.
  */
 import { randomBytes } from "node:crypto";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Redis } from "ioredis";
 import nodemailer from "nodemailer";
 import { JobDefinition } from "../src/config/job-definition.ts";
@@ -25,6 +26,8 @@ export interface ReportRun {
   peakRssMb: number;
   emailBytes: number;
   calls: number;
+  /** The event loop's longest delay while the report was built (ms). */
+  loopMaxMs: number;
 }
 
 const HOUR = 3_600_000;
@@ -147,8 +150,11 @@ async function main(): Promise<void> {
       timezone: "America/New_York",
       label: "week",
     };
+    const loop = monitorEventLoopDelay({ resolution: 5 });
+    loop.enable();
     const report = await gatherReport([def], period, { store }, now);
     const msBuild = performance.now() - started;
+    loop.disable();
     started = performance.now();
     const mail = await reportEmail(report);
     const transport = nodemailer.createTransport({ streamTransport: true, buffer: true });
@@ -171,6 +177,7 @@ async function main(): Promise<void> {
       peakRssMb: process.resourceUsage().maxRSS / 1024,
       emailBytes: (info.message as Buffer).length,
       calls: report.totals.calls,
+      loopMaxMs: loop.max / 1e6,
     };
     process.send?.(result);
   } finally {

@@ -38,6 +38,6 @@ export async function run(argv: string[] = []): Promise<void> {
     { step: "e-mail (charts, PNGs, MIME)", ms: fmt(r.msEmail), "/ bare": "" },
   ]);
   console.log(
-    `RSS before ${fmt(r.rssBeforeMb, 1)} MB, peak ${fmt(r.peakRssMb, 1)} MB; e-mail ${fmt(r.emailBytes / 1024, 1)} KB`,
+    `RSS before ${fmt(r.rssBeforeMb, 1)} MB, peak ${fmt(r.peakRssMb, 1)} MB; e-mail ${fmt(r.emailBytes / 1024, 1)} KB; event loop held at most ${fmt(r.loopMaxMs, 1)} ms while building`,
   );
 }

@@ -129,6 +129,25 @@ export function unsetSinkVariables(loaded: LoadedJobs, env: NodeJS.ProcessEnv): 
   return problems;
 }
 
+/**
+ * A document's value, or the problem that stops reading it: yaml refuses aliases that expand past
+ * its limit (a billion laughs) by throwing, with no word of where.
+ */
+export function documentValue(
+  doc: Document.Parsed,
+  file: string,
+  lines: LineCounter,
+): { value: unknown } | { problem: JobProblem } {
+  try {
+    return { value: doc.toJS() };
+  } catch (error) {
+    const line = doc.range ? lines.linePos(doc.range[0]).line : undefined;
+    return {
+      problem: { file, path: "", line, message: `${(error as Error).message}: the file is not read` },
+    };
+  }
+}
+
 /** Parses and validates one YAML file; every problem is recorded with its path and line. */
 async function parseFile<S extends z.ZodType>(
   file: string,
@@ -143,9 +162,13 @@ async function parseFile<S extends z.ZodType>(
       problems.push({ file, path: "", line: lines.linePos(e.pos[0]).line, message: e.message });
     return undefined;
   }
-  const raw = doc.toJS();
-  onRaw(raw);
-  const parsed = schema.safeParse(raw);
+  const read = documentValue(doc, file, lines);
+  if ("problem" in read) {
+    problems.push(read.problem);
+    return undefined;
+  }
+  onRaw(read.value);
+  const parsed = schema.safeParse(read.value);
   if (parsed.success) {
     const lineOf = (path: string) => {
       const node = doc.getIn(path.split("."), true) as { range?: [number, number] } | undefined;

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { LineCounter, parseAllDocuments } from "yaml";
 import type { z } from "zod";
 import { AssistantCreate, DialerCreate, KnowledgeBaseCreate } from "../api/schemas/index.ts";
-import { type JobProblem, zodProblems } from "./load-jobs.ts";
+import { documentValue, type JobProblem, zodProblems } from "./load-jobs.ts";
 import { readQuestionAnswers } from "./question-answer-csv.ts";
 import { type EnvRef, ResourceDocument, type ResourceKind, SECRET_FIELDS } from "./resource-definition.ts";
 
@@ -63,7 +63,12 @@ async function loadFile(file: string, out: LoadedResources, env: NodeJS.ProcessE
       continue;
     }
     if (doc.contents === null) continue;
-    const parsed = ResourceDocument.safeParse(doc.toJS());
+    const read = documentValue(doc, file, lines);
+    if ("problem" in read) {
+      out.problems.push(read.problem);
+      continue;
+    }
+    const parsed = ResourceDocument.safeParse(read.value);
     if (!parsed.success) {
       out.problems.push(...zodProblems(file, doc, lines, parsed.error.issues));
       continue;

@@ -1,6 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import cookie from "@fastify/cookie";
-import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import {
@@ -12,12 +11,11 @@ import {
   sessionSecret,
   sessionValue,
 } from "./session.ts";
+import type { SignInThrottle } from "./sign-in-throttle.ts";
 
 /** Paths reached without credentials: the probes (they tell nothing but "alive" and "ready"), signing in and out. */
 export const OPEN_PATHS = new Set(["/livez", "/readyz", "/login", "/logout"]);
 export const TOKEN_COOKIE = "vcw_token";
-/** Sign-in attempts per client and window; past them each attempt doubles the wait. */
-export const LOGIN_LIMIT = { max: 10, windowMs: 60_000 };
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -33,6 +31,8 @@ export interface AuthOptions {
   /** Whether a cookie set for this request gets `Secure` (https here, at the proxy, or in VCW_PUBLIC_URL). */
   secure: (req: FastifyRequest) => boolean;
   logger: Logger;
+  /** Attempts to present the token (sign-in or bearer), counted per client across daemons. */
+  throttle: SignInThrottle;
 }
 
 const digest = (s: string) => createHash("sha256").update(s).digest();
@@ -49,10 +49,41 @@ async function sessionOf(req: FastifyRequest, o: AuthOptions): Promise<Session |
   return s && !(await o.revoked.has(s.id)) ? s : undefined;
 }
 
-/** Who a request comes from, or "" when it carries no valid credential. */
-async function identify(req: FastifyRequest, o: AuthOptions & { token: string }): Promise<string> {
+/** A refused attempt: how long to wait, in the header and in words; logged. */
+function throttled(req: FastifyRequest, reply: FastifyReply, waitMs: number, logger: Logger) {
+  const seconds = Math.ceil(waitMs / 1000);
+  logger.warn(
+    { client: req.ip, path: req.url.split("?")[0], waitSeconds: seconds },
+    "dashboard sign-in throttled: too many attempts from this client",
+  );
+  return reply
+    .code(429)
+    .header("retry-after", String(seconds))
+    .send({ error: `too many sign-in attempts from this address: try again in ${seconds} seconds` });
+}
+
+/**
+ * Who a request comes from, or "" when it carries no valid credential. A bearer token is an
+ * attempt like a sign-in: counted, refused while the client waits, a wrong one logged.
+ */
+async function identify(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  o: AuthOptions & { token: string },
+  open: boolean,
+): Promise<string | "refused"> {
   const auth = req.headers.authorization;
-  if (auth?.startsWith("Bearer ")) return same(auth.slice(7).trim(), o.token) ? "token" : "";
+  if (auth?.startsWith("Bearer ") && !open) {
+    const wait = await o.throttle.bearer(req.ip);
+    if (wait > 0) {
+      await throttled(req, reply, wait, o.logger);
+      return "refused";
+    }
+    if (same(auth.slice(7).trim(), o.token)) return "token";
+    await o.throttle.wrongBearer(req.ip);
+    o.logger.warn({ client: req.ip, path: req.url.split("?")[0] }, "request refused: wrong bearer token");
+    return "";
+  }
   const s = await sessionOf(req, o);
   return s ? sessionName(s) : "";
 }
@@ -60,12 +91,12 @@ async function identify(req: FastifyRequest, o: AuthOptions & { token: string })
 /**
  * With a token, every path but the open ones needs it: `Authorization: Bearer <token>` (Prometheus,
  * curl), or the session cookie `/login` sets (a browser: signed, HttpOnly, SameSite=Strict, ends
- * after VCW_HTTP_SESSION_HOURS or at sign-out). Sign-ins are throttled per client and logged.
+ * after VCW_HTTP_SESSION_HOURS or at sign-out). Every presentation of the token (a sign-in, a bearer
+ * header) is throttled per client address across daemons (sign-in-throttle.ts) and a wrong one logged.
  * Without a token the server listens on loopback only (server.ts) and nothing can be changed.
  */
 export async function installAuth(app: FastifyInstance, o: AuthOptions): Promise<void> {
   await app.register(cookie, { secret: o.token ? sessionSecret(o.token) : randomBytes(32).toString("hex") });
-  await app.register(rateLimit, { global: false });
   app.decorateRequest("operator", "");
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
@@ -73,9 +104,7 @@ export async function installAuth(app: FastifyInstance, o: AuthOptions): Promise
     (_req, body, done) => done(null, Object.fromEntries(new URLSearchParams(String(body)))),
   );
   app.get("/login", async (_req, reply) => loginPage(reply, o.token !== undefined, false));
-  app.post("/login", { config: { rateLimit: loginThrottle(o.logger) } }, (req, reply) =>
-    signIn(req, reply, o),
-  );
+  app.post("/login", (req, reply) => signIn(req, reply, o));
   app.post("/logout", (req, reply) => signOut(req, reply, o));
   const { token } = o;
   if (!token) {
@@ -85,8 +114,10 @@ export async function installAuth(app: FastifyInstance, o: AuthOptions): Promise
     return;
   }
   app.addHook("onRequest", async (req, reply) => {
-    req.operator = await identify(req, { ...o, token });
     const path = req.url.split("?")[0]!;
+    const who = await identify(req, reply, { ...o, token }, OPEN_PATHS.has(path));
+    if (who === "refused") return reply;
+    req.operator = who;
     if (req.operator || OPEN_PATHS.has(path)) return;
     if (req.method === "GET" && (path === "/" || req.headers.accept?.includes("text/html")))
       return reply.redirect("/login", 303);
@@ -97,25 +128,14 @@ export async function installAuth(app: FastifyInstance, o: AuthOptions): Promise
   });
 }
 
-/** @fastify/rate-limit's settings for /login: per client address, doubling the wait past the limit. */
-function loginThrottle(logger: Logger) {
-  return {
-    max: LOGIN_LIMIT.max,
-    timeWindow: LOGIN_LIMIT.windowMs,
-    exponentialBackoff: true,
-    onExceeded: (req: FastifyRequest) =>
-      logger.warn({ client: req.ip }, "dashboard sign-in throttled: too many attempts from this client"),
-    errorResponseBuilder: (_req: FastifyRequest, ctx: { after: string; statusCode: number }) => ({
-      statusCode: ctx.statusCode,
-      error: `too many sign-in attempts from this address: try again in ${ctx.after}`,
-    }),
-  };
-}
-
-function signIn(req: FastifyRequest, reply: FastifyReply, o: AuthOptions) {
+async function signIn(req: FastifyRequest, reply: FastifyReply, o: AuthOptions) {
   if (!o.token) return reply.redirect("/", 303);
+  const wait = await o.throttle.signIn(req.ip);
+  if (wait > 0) return throttled(req, reply, wait, o.logger);
   const given = String((req.body as Record<string, unknown> | undefined)?.token ?? "");
-  if (!same(given, o.token)) {
+  const right = same(given, o.token);
+  await o.throttle.signedIn(req.ip, right);
+  if (!right) {
     o.logger.warn({ client: req.ip }, "dashboard sign-in refused: wrong token");
     return loginPage(reply.code(401), true, true);
   }

@@ -2,19 +2,10 @@ import { createBullBoard } from "@bull-board/api";
 import { BullMQAdapter } from "@bull-board/api/bullMQAdapter";
 import { FastifyAdapter } from "@bull-board/fastify";
 import type { FastifyInstance } from "fastify";
-import { maskPhonesIn } from "../lib/mask-phone.ts";
+import { maskPhonesDeep as maskDeep, maskPhonesIn } from "../lib/mask-phone.ts";
 import type { Queues } from "../queue/queues.ts";
 
 export const BOARD_PATH = "/admin/queues";
-
-/** Every string in a value with its phone-like runs masked; numbers and structure untouched. */
-function maskDeep(value: unknown): unknown {
-  if (typeof value === "string") return maskPhonesIn(value);
-  if (Array.isArray(value)) return value.map(maskDeep);
-  if (value && typeof value === "object")
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskDeep(v)]));
-  return value;
-}
 
 /**
  * BullMQ's adapter whose jobs show with phone-like text masked in every field Bull Board shows

@@ -15,14 +15,9 @@ const Query = z.object({
   job: z.string().max(200).optional(),
   phase: z.enum(PHASES as [string, ...string[]]).optional(),
   zone: z.string().max(100).optional(),
-  from: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")
-    .optional(),
-  to: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, "must be YYYY-MM-DD")
-    .optional(),
+  // A day of the calendar: 2026-13-45 and 2026-02-30 are refused, not compared as text.
+  from: z.iso.date("must be a date YYYY-MM-DD").optional(),
+  to: z.iso.date("must be a date YYYY-MM-DD").optional(),
   page: z.coerce.number().int().min(1).default(1),
   per: z.coerce.number().int().min(1).max(200).default(50),
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { type JobDefinition, reportZoneOf } from "../config/job-definition.ts";
+import { maskPhonesDeep } from "../lib/mask-phone.ts";
 import { gatherReport } from "../pipeline/reports/gather-report.ts";
 import { askedPeriod } from "../pipeline/reports/period.ts";
 import { esc } from "../pipeline/reports/report-html.ts";
@@ -66,7 +67,7 @@ export function installReportsPage(app: FastifyInstance, o: ReportsPageOptions):
     if (!s) return reply.code(404).send({ error: "no such campaign" });
     return reply
       .header("cache-control", "no-store")
-      .send(summarize(s.info, s.totals, s.version, kindOf(s.info.state), Date.now()));
+      .send(maskPhonesDeep(summarize(s.info, s.totals, s.version, kindOf(s.info.state), Date.now())));
   });
 
   app.get("/reports/:job", async (req, reply) => {

@@ -13,6 +13,7 @@ import { campaignIndex } from "./campaign-index.ts";
 import { installCampaignsPage } from "./campaigns-page.ts";
 import { installCsrf } from "./csrf.ts";
 import { installDashboard } from "./dashboard.ts";
+import { installFrameGuard } from "./frame-guard.ts";
 import { type HealthSources, installHealth } from "./health.ts";
 import { allowedHosts, installHostCheck } from "./host-check.ts";
 import { liveOverview } from "./live-overview.ts";
@@ -20,6 +21,7 @@ import type { Metrics } from "./metrics.ts";
 import type { OverviewSources } from "./overview.ts";
 import { installReportsPage } from "./reports-page.ts";
 import { revokedSessions } from "./revoked-sessions.ts";
+import { signInThrottle } from "./sign-in-throttle.ts";
 
 /** How the surface defends itself: from the VCW_HTTP_* settings and VCW_PUBLIC_URL. */
 export interface HttpSecurity {
@@ -105,6 +107,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   const hosts = () => allowedHosts(bound, { allowed: sec.allowedHosts, publicUrl: sec.publicUrl });
   let names = hosts();
   installHostCheck(app, () => names);
+  installFrameGuard(app);
   const secure = (req: FastifyRequest) =>
     sec.publicUrl?.startsWith("https:") === true || req.protocol === "https";
   await installAuth(app, {
@@ -113,6 +116,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     revoked: revokedSessions(o.overview.redis, o.overview.keys),
     secure,
     logger,
+    throttle: signInThrottle(o.overview.redis, o.overview.keys),
   });
   await installCsrf(app, { secure, publicOrigin: sec.publicUrl && new URL(sec.publicUrl).origin, logger });
   installHealth(app, o.health);

@@ -25,3 +25,12 @@ export function maskPhonesIn(text: string): string {
     run.replace(/\D/g, "").length >= 7 && !DATE.test(run) ? maskPhone(run) : run,
   );
 }
+
+/** Every string in a value with its phone-like runs masked; numbers, keys and structure untouched. */
+export function maskPhonesDeep<T>(value: T): T {
+  if (typeof value === "string") return maskPhonesIn(value) as T;
+  if (Array.isArray(value)) return value.map(maskPhonesDeep) as T;
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskPhonesDeep(v)])) as T;
+  return value;
+}

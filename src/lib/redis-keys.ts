@@ -73,6 +73,8 @@ export function redisKeys(prefix: string) {
     migration: (name: string) => `${prefix}:migrated:${name}`,
     /** A dashboard session signed out before it expired (kept until it would have). */
     revokedSession: (id: string) => `${prefix}:http:revoked:{${id}}`,
+    /** Attempts to present the dashboard's token from one client address, and its wait (every daemon reads it). */
+    signInAttempts: (client: string) => `${prefix}:http:sign-in:{${client}}`,
     /** Resources as code: what was applied (`kind/name` -> JSON), and the lock of `vcw apply`. */
     resources: `${prefix}:resources:{state}`,
     resourcesLock: `${prefix}:resources:{state}:lock`,

@@ -34,10 +34,9 @@ export function createSink(
     case "email": {
       const url = env[def.urlEnv];
       if (!url) throw new SinkError(name, `the SMTP URL variable ${def.urlEnv} is not set`);
-      if (!/^smtps?:\/\//.test(url))
-        throw new SinkError(name, `the variable ${def.urlEnv} must hold an smtp:// or smtps:// URL`);
       return emailSink(name, {
         url,
+        urlEnv: def.urlEnv,
         from: def.from,
         to: def.to,
         subject: def.subject,

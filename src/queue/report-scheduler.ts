@@ -45,6 +45,13 @@ export const failedDeliveriesOf = (queues: Queues) => async (since: number) =>
     .filter((j) => j && (j.finishedOn ?? 0) >= since)
     .map((j) => ({ sink: j.data.sink, reason: j.failedReason, at: j.finishedOn ?? 0 }));
 
+/** The tick of `expression` in `zone` just before `tick`. */
+export function previousTick(expression: string, zone: string, tick: number): number {
+  return CronExpressionParser.parse(expression, { currentDate: new Date(tick), tz: zone })
+    .prev()
+    .getTime();
+}
+
 /** The ticks of `expression` in `zone` after `after` and up to `until` (ms), oldest first, at most `max`. */
 export function ticksBetween(
   expression: string,
@@ -65,9 +72,12 @@ export function ticksBetween(
 
 /**
  * Scheduled reports (`reports[]` entries with a `period`): node-cron ticks in the report's zone in
- * every replica; a tick's report goes to each sink as a delivery whose job id comes from the tick,
- * so however many replicas (or a backfill and a live tick) add it, BullMQ keeps one. Each report
- * remembers its last tick in Redis; a start sends the ticks missed since (graphile-worker's backfill).
+ * every replica. A tick's period ends at the tick and starts no earlier than the tick before it
+ * (nor the last one reported): whoever reports a tick, live or caught up, reports the same period,
+ * periods follow each other without overlap, and a delivery's job id comes from the tick, so
+ * BullMQ keeps one. Each report keeps its last tick in Redis; a live tick and a start first catch up
+ * the ticks missed since (the newest MAX_BACKFILL, oldest first, one at a time per report and
+ * process: graphile-worker's backfill).
  */
 export function startReportScheduler(d: ReportSchedulerDeps): {
   ready: Promise<void>;
@@ -81,9 +91,10 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
       if (!entry.period) continue;
       const zone = reportZoneOf(def, entry.timezone);
       const mark = d.keys.reportLastRun(def.name, i);
-      const send = async (tick: number) => {
-        const last = Number((await d.redis.get(mark)) ?? 0);
-        const period = scheduledPeriod(entry.period!, tick, zone, last);
+      const log = { job: def.name, report: i };
+      const send = async (tick: number, last: number) => {
+        const after = Math.max(last, previousTick(entry.cron, zone, tick));
+        const period = scheduledPeriod(entry.period!, tick, zone, after);
         const sources = {
           store: d.store,
           publicUrl: d.publicUrl,
@@ -92,15 +103,31 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
         const report = await gatherReport([def], period, sources, now());
         if (d.publicUrl)
           report.pageUrl = `${d.publicUrl}/reports/${encodeURIComponent(def.name)}?from=${period.from}&to=${period.to}`;
-        const seconds = Math.floor(tick / 1000);
-        await enqueueDeliveries(d.queues, entry.sinks, `report:${def.name}:${i}`, report, seconds);
-        await advance(d.redis, [mark], [tick, KEEP_MARK_MS]);
-        d.logger.info({ job: def.name, report: i, period }, "report sent to its sinks");
-      };
-      const guarded = (tick: number) =>
-        send(tick).catch((error: unknown) =>
-          d.logger.error({ job: def.name, report: i, err: String(error) }, "scheduled report failed"),
+        await enqueueDeliveries(
+          d.queues,
+          entry.sinks,
+          `report:${def.name}:${i}`,
+          report,
+          Math.floor(tick / 1000),
         );
+        await advance(d.redis, [mark], [tick, KEEP_MARK_MS]);
+        d.logger.info({ ...log, period }, "report sent to its sinks");
+      };
+      /** The ticks since the mark up to `until` (the newest MAX_BACKFILL), in order. */
+      const catchUp = async (until: number) => {
+        const last = Number((await d.redis.get(mark)) ?? until);
+        for (const tick of ticksBetween(entry.cron, zone, last, until, MAX_BACKFILL)) await send(tick, last);
+      };
+      // One catch-up at a time in this process: a live tick waits for the backfill before it.
+      let queue = Promise.resolve();
+      const guarded = (until: number) => {
+        queue = queue.then(() =>
+          catchUp(until).catch((error: unknown) =>
+            d.logger.error({ ...log, err: String(error) }, "scheduled report failed"),
+          ),
+        );
+        return queue;
+      };
       tasks.push(
         cron.schedule(entry.cron, (ctx) => guarded(Math.floor(ctx.date.getTime() / 1000) * 1000), {
           name: `report:${def.name}:${i}`,
@@ -113,8 +140,7 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
           const started = now();
           // A first start has no mark: it sets one, so ticks missed from now on are known.
           if ((await d.redis.set(mark, String(started), "PX", KEEP_MARK_MS, "NX")) === "OK") return;
-          const last = Number((await d.redis.get(mark)) ?? started);
-          for (const tick of ticksBetween(entry.cron, zone, last, started, MAX_BACKFILL)) await guarded(tick);
+          await guarded(started);
         })(),
       );
     }

@@ -1,13 +1,18 @@
 import type { Transporter } from "nodemailer";
+import { maskPhonesIn } from "../lib/mask-phone.ts";
 import { periodText } from "../pipeline/reports/format.ts";
 import type { Payload } from "../pipeline/results/model.ts";
 import type { Delivery, Sink } from "./delivery.ts";
+import { PermanentSinkError } from "./permanent-sink-error.ts";
 import { SinkError } from "./sink-error.ts";
+import { parseSmtpUrl, type SmtpTarget } from "./smtp-url.ts";
 import { payloadText } from "./summary-text.ts";
 
 export interface EmailSinkOptions {
   /** smtp:// or smtps:// with its credentials (a secret: it appears in no log or error). */
   url: string;
+  /** The variable the URL came from, named when it is malformed. */
+  urlEnv?: string;
   from: string;
   to: readonly string[];
   /** May use {job}, {period}, {kind} and {campaign}. */
@@ -24,24 +29,31 @@ export function subjectOf(template: string, p: Payload): string {
       ? { job: p.job, period: periodText(p.period), kind: "report", campaign: "" }
       : p.kind === "digest"
         ? { job: p.job, period: p.at, kind: "digest", campaign: "" }
-        : { job: p.campaign.job, period: p.generatedAt, kind: p.kind, campaign: p.campaign.name };
+        : {
+            job: p.campaign.job,
+            period: p.generatedAt,
+            kind: p.kind,
+            campaign: maskPhonesIn(p.campaign.name),
+          };
   return template.replace(/\{(job|period|kind|campaign)\}/g, (_, k: string) => fields[k] ?? "").trim();
 }
 
-/** The URL's user and password, raw and encoded, so no error repeats them. */
-function secretsOf(url: string): string[] {
-  try {
-    const u = new URL(url);
-    return [u.password, decodeURIComponent(u.password), u.username, decodeURIComponent(u.username)].filter(
-      (s) => s.length >= 3,
-    );
-  } catch {
-    return [url];
-  }
+/** The user and password, raw and encoded, so no error repeats them. */
+function secretsOf(url: string, target: SmtpTarget): string[] {
+  const auth = target.auth ? [target.auth.user, target.auth.pass] : [];
+  const raw = /^[^:]+:\/\/([^@]*)@/.exec(url)?.[1]?.split(":") ?? [];
+  return [...auth, ...raw].filter((s) => s.length >= 3);
 }
 
+/** Every secret replaced, in any case: a URL's host part comes back lowercased. */
 const scrub = (text: string, secrets: readonly string[]) =>
-  secrets.reduce((t, s) => t.split(s).join("***"), text);
+  secrets.reduce(
+    (t, s) => t.replace(new RegExp(s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "gi"), "***"),
+    text,
+  );
+
+/** SMTP's permanent replies (5xx): retrying sends the same refused mail again. */
+const isPermanentReply = (code: number | undefined) => code !== undefined && code >= 500 && code < 600;
 
 /**
  * E-mail through SMTP (nodemailer): a report as HTML with its charts as inline PNG images plus a
@@ -49,7 +61,8 @@ const scrub = (text: string, secrets: readonly string[]) =>
  * a receiver can tell a retried message from a new one.
  */
 export function emailSink(name: string, o: EmailSinkOptions): Sink {
-  const secrets = secretsOf(o.url);
+  const target = parseSmtpUrl(name, o.urlEnv ?? "holding the SMTP URL", o.url);
+  const secrets = secretsOf(o.url, target);
   return {
     async deliver(d: Delivery) {
       const p = d.payload;
@@ -58,7 +71,7 @@ export function emailSink(name: string, o: EmailSinkOptions): Sink {
         // Loaded on the first mail: commands that send none don't pay for it.
         const { default: nodemailer } = await import("nodemailer");
         transport = nodemailer.createTransport({
-          url: o.url,
+          ...target,
           connectionTimeout: o.timeoutMs,
           greetingTimeout: o.timeoutMs,
           socketTimeout: o.timeoutMs,
@@ -81,7 +94,10 @@ export function emailSink(name: string, o: EmailSinkOptions): Sink {
       } catch (error) {
         const e = error as Error & { responseCode?: number; code?: string };
         const what = e.responseCode ? `SMTP ${e.responseCode}` : (e.code ?? "error");
-        throw new SinkError(name, `sending mail failed (${what}): ${scrub(e.message, secrets)}`);
+        const message = `sending mail failed (${what}): ${scrub(e.message, secrets)}`;
+        if (isPermanentReply(e.responseCode))
+          throw new PermanentSinkError(name, `${message}; a permanent reply, not retried`);
+        throw new SinkError(name, message);
       } finally {
         transport?.close();
       }

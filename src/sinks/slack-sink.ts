@@ -1,4 +1,4 @@
-import { reportBlocks } from "../pipeline/reports/report-slack.ts";
+import { reportBlocks, slackEscape } from "../pipeline/reports/report-slack.ts";
 import type { Delivery, Sink } from "./delivery.ts";
 import { postJson } from "./post-json.ts";
 import { payloadText } from "./summary-text.ts";
@@ -8,7 +8,7 @@ export function slackSink(name: string, o: { url: string; timeoutMs: number }): 
   return {
     async deliver(d: Delivery) {
       const p = d.payload;
-      const body = p.kind === "report" ? reportBlocks(p, p.pageUrl) : { text: payloadText(p) };
+      const body = p.kind === "report" ? reportBlocks(p, p.pageUrl) : { text: slackEscape(payloadText(p)) };
       await postJson(name, o.url, JSON.stringify(body), {}, o.timeoutMs);
     },
   };

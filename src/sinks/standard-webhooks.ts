@@ -20,9 +20,10 @@ export function secretKey(secret: string): Buffer {
 
 /**
  * The secrets a variable holds: one, or several separated by spaces while a secret is rotated
- * (the new one first). Every one signs, so receivers holding either verify.
+ * (the new one first). Every one signs, so receivers holding either verify. Only white space
+ * separates: any other character (a comma) belongs to the key.
  */
-export const secretsOf = (value: string): string[] => value.split(/[\s,]+/).filter(Boolean);
+export const secretsOf = (value: string): string[] => value.split(/\s+/).filter(Boolean);
 
 export const signStandard = (secret: string, id: string, timestamp: number, body: string) =>
   `v1,${createHmac("sha256", secretKey(secret)).update(`${id}.${timestamp}.${body}`).digest("base64")}`;

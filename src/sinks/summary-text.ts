@@ -1,5 +1,10 @@
+import { maskPhonesIn } from "../lib/mask-phone.ts";
+import { visible } from "../lib/visible-text.ts";
 import { reportText } from "../pipeline/reports/report-text.ts";
 import type { CampaignSummary, Payload } from "../pipeline/results/model.ts";
+
+/** A name or message from outside, as a person reads it: phones masked, controls visible. */
+const shown = (text: string) => visible(maskPhonesIn(text));
 
 const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
 const counts = (m: Record<string, number>) =>
@@ -12,7 +17,7 @@ const counts = (m: Record<string, number>) =>
 export function summaryLines(s: CampaignSummary): string[] {
   const title = { progress: "in progress", final: "finished", stuck: "stuck" }[s.kind];
   const lines = [
-    `Campaign ${s.campaign.name} (${s.campaign.id}): ${title}, ${pct(s.completion)} complete`,
+    `Campaign ${shown(s.campaign.name)} (${visible(s.campaign.id)}): ${title}, ${pct(s.completion)} complete`,
     `Contacts ${s.contacts}; calls by status: ${counts(s.callsByStatus)}`,
     `Sentiment: ${counts(s.sentiment)}`,
     `Talk time ${s.duration.totalSec} s in all, ${s.duration.averageSec} s on average`,
@@ -20,8 +25,9 @@ export function summaryLines(s: CampaignSummary): string[] {
     `Start ${s.campaign.scheduledAt}`,
   ];
   if (s.errors.length > 0)
-    lines.push(`Errors: ${s.errors.map((e) => `${e.message} (${e.count})`).join("; ")}`);
-  if (s.campaign.followUps.length > 0) lines.push(`Follow-ups: ${s.campaign.followUps.join(", ")}`);
+    lines.push(`Errors: ${s.errors.map((e) => `${shown(e.message)} (${e.count})`).join("; ")}`);
+  if (s.campaign.followUps.length > 0)
+    lines.push(`Follow-ups: ${s.campaign.followUps.map(shown).join(", ")}`);
   if (s.jobPaused) lines.push("Job paused: no contact is sent and no campaign created until vcw resume");
   if (s.unknownStatuses)
     lines.push(

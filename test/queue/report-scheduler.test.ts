@@ -110,4 +110,73 @@ describe("scheduled reports", () => {
     expect(backfilled.campaigns.map((x) => x.name)).toEqual(["Report me"]);
     expect(missed.at(-1)!).toBeGreaterThan(stoppedAt);
   });
+
+  it("a catch-up overlapping live ticks, in two schedulers: each period reported once, none overlapping (issue 32 item 8)", async () => {
+    const keys = redisKeys(prefix());
+    const def = JobDefinition.parse({
+      name: "rep2",
+      inbox: "inbox/rep-overlap",
+      segment: { id: "seg_1" },
+      campaign: { assistant: { id: "asst_1" }, dialer: { id: "dial_1" } },
+      polling: { schedule: "0 0 1 1 *" },
+      reports: [{ cron: "*/2 * * * * *", sinks: ["log"], period: "day", timezone: "UTC" }],
+    });
+    const store = createCampaignStore(redis, keys);
+    const info = campaignInfo({ id: "cmp_o", name: "Overlap", job: "rep2" });
+    await store.register(info, Date.now() - 60_000);
+    const queues = createQueues({ connection: redis, keys });
+    const start = () =>
+      startReportScheduler({
+        jobs: new Map([[def.name, def]]),
+        queues,
+        store,
+        redis,
+        keys,
+        logger: pino({ level: "silent" }),
+      });
+    const first = start();
+    await first.ready;
+    await first.stop();
+    const phones = Array.from({ length: 7 }, (_, i) => `+1555000100${i}`);
+    await store.commit(
+      "cmp_o",
+      "rep2",
+      {
+        changes: phones.map((phone) => ({
+          phone,
+          fingerprint: "f",
+          record: resultRecord(phone, { status: "completed", durationSec: 40 }),
+        })),
+        transitions: phones.map((phone) => ({ phone, from: "queued", to: "completed" })),
+        totals: { ...emptyTotals(), contacts: 7, final: 7, byStatus: { completed: 7 } },
+        digest: "d",
+        version: 1,
+        now: Date.now(),
+        state: "active",
+      },
+      info,
+    );
+    await sleep(4_300); // two ticks missed
+    // Two daemons start: each catches up while the other's live ticks come.
+    const [a, b] = [start(), start()];
+    await Promise.all([a.ready, b.ready]);
+    await sleep(4_300);
+    await Promise.all([a.stop(), b.stop()]);
+    await sleep(300);
+
+    const jobs = await queues.deliveries.getJobs(["waiting", "delayed", "completed", "active"]);
+    await closeQueues(queues);
+    const periods = jobs
+      .map((j) => j.data.payload as ReportModel)
+      .map((r) => ({ from: Date.parse(r.period.from), to: Date.parse(r.period.to), calls: r.totals.calls }))
+      .sort((x, y) => x.to - y.to);
+    expect(periods.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(periods.map((p) => p.to)).size).toBe(periods.length);
+    for (const [k, p] of periods.entries()) {
+      expect(p.from).toBeLessThan(p.to);
+      if (k > 0) expect(p.from, `period ${k} starts where ${k - 1} ended`).toBe(periods[k - 1]!.to);
+    }
+    // The 7 calls, each in one report.
+    expect(periods.reduce((n, p) => n + p.calls, 0)).toBe(7);
+  }, 30_000);
 });

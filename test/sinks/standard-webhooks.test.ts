@@ -100,6 +100,20 @@ describe("Standard Webhooks", () => {
     );
   });
 
+  it("a plain-text secret with a comma is one key, not two (issue 32 item 11)", async () => {
+    const secret = "part-one,part-two";
+    server = await startHttpServer((_req, res) => sendJson(res, 200, {}));
+    await webhookSink("hook", { url: `${server.url}/hook`, secret, timeoutMs: 2_000 }).deliver({
+      idempotencyKey: "key-4",
+      payload: summary(),
+    });
+    const [request] = server.requests;
+    const headers = headersOf(request!);
+    expect(headers["webhook-signature"]!.split(" ")).toHaveLength(1);
+    expect(new Webhook(secret, { format: "raw" }).verify(request!.body, headers)).toEqual(summary());
+    expect(headers["x-vcw-signature"]).toBe(signature(secret, request!.body));
+  });
+
   it("a redirect is not followed: the signed summary goes nowhere else", async () => {
     other = await startHttpServer((_req, res) => sendJson(res, 200, {}));
     server = await startHttpServer((_req, res) => {

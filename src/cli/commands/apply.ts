@@ -39,16 +39,21 @@ export function applyCommand(): Command {
     .action(async (o) => {
       const dir = resourcesDir(o.dir);
       const loaded = await loadResources(dir, o.dryRun ? undefined : process.env);
-      if (loaded.problems.length > 0) {
-        for (const p of loaded.problems) console.error(`fail ${formatProblem(p)}`);
-        throw new CliError(`${loaded.problems.length} problem(s) in ${dir}: nothing applied`, 1);
-      }
       // A wrong folder must not read as "remove everything".
-      if (loaded.resources.length === 0)
-        throw new CliError(
-          `no resources (*.yaml) in ${dir}: nothing applied (give --dir, or VCW_RESOURCES_DIR)`,
-          1,
-        );
+      const refusal =
+        loaded.problems.length > 0
+          ? `${loaded.problems.length} problem(s) in ${dir}: nothing applied`
+          : loaded.resources.length === 0
+            ? `no resources (*.yaml) in ${dir}: nothing applied (give --dir, or VCW_RESOURCES_DIR)`
+            : undefined;
+      if (refusal) {
+        const problems = loaded.problems.map(formatProblem);
+        for (const p of problems) console.error(`fail ${p}`);
+        // A script reading --json gets an answer on stdout too.
+        if (o.json)
+          process.stdout.write(`${JSON.stringify({ applied: false, error: refusal, problems }, null, 2)}\n`);
+        throw new CliError(refusal, 1);
+      }
       const report: ApplyReport = await withServices(async (s) => {
         const jobs = [...s.jobs.values()];
         const names = new Set(loaded.resources.map((r) => `${r.kind}/${r.name}`));

@@ -4,6 +4,7 @@ import { loadJobs } from "../../config/load-jobs.ts";
 import { listDaemons } from "../../daemon/presence.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { visible } from "../../lib/visible-text.ts";
 import { readSharedRate } from "../../limiter/shared-rate-limiter.ts";
 import { createStopStore } from "../../pipeline/campaign/stop-store.ts";
 import { describeStop } from "../../pipeline/campaign/stop-summary.ts";
@@ -103,7 +104,8 @@ function printStatus(status: Status): void {
     console.log(`job ${f.job}: ${f.waiting} file(s) in ${f.inbox}, ${f.processing} processing`);
   printFiles(status);
   for (const [name, c] of Object.entries(status.queues)) console.log(`${name} queue: ${countsLine(c)}`);
-  for (const f of status.otherFailures) console.log(`  failed   ${f.queue} ${f.name}: ${f.reason}`);
+  for (const f of status.otherFailures)
+    console.log(`  failed   ${f.queue} ${visible(f.name)}: ${visible(f.reason)}`);
 }
 
 /** The daemons running, the jobs paused and the campaigns still to create. */
@@ -118,7 +120,7 @@ function printDaemons({ daemons, paused, pendingCampaigns }: Status): void {
       `job ${job} is PAUSED: files wait in processing/, no contact is sent, no campaign created (vcw resume ${job})`,
     );
   for (const c of pendingCampaigns)
-    console.log(`  campaign to create: ${c.name ?? c.file} (${c.id}; vcw cancel ${c.id})`);
+    console.log(`  campaign to create: ${visible(c.name ?? c.file)} (${c.id}; vcw cancel ${c.id})`);
 }
 
 /** The files in flight with where they are, and the failed imports. */
@@ -129,7 +131,7 @@ function printFiles({ files, failures }: Status): void {
       typeof p === "object" && p.rowsRead !== undefined
         ? `${p.rowsRead} rows read, ${p.created} created, ${p.known} known, resume at row ${p.cursor}`
         : "not started";
-    console.log(`  ${f.state.padEnd(8)} ${f.job}/${f.file} (attempt ${f.attempts}): ${where}`);
+    console.log(`  ${f.state.padEnd(8)} ${f.job}/${visible(f.file)} (attempt ${f.attempts}): ${where}`);
   }
-  for (const f of failures) console.log(`  failed   ${f.job}/${f.file}: ${f.reason}`);
+  for (const f of failures) console.log(`  failed   ${f.job}/${visible(f.file)}: ${visible(f.reason)}`);
 }

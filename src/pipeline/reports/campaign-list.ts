@@ -1,4 +1,5 @@
 import { type JobDefinition, reportZoneOf } from "../../config/job-definition.ts";
+import { visible } from "../../lib/visible-text.ts";
 import type { StoredCampaign } from "../results/campaign-store.ts";
 
 export const CAMPAIGN_STATES = ["active", "waiting", "finished", "stuck"] as const;
@@ -62,5 +63,5 @@ export function listingLine(c: CampaignListing): string {
     c.state === "waiting"
       ? `waiting until ${c.scheduledStart.local} ${c.zone}`
       : `${c.state}, started ${c.scheduledStart.local} ${c.zone}`;
-  return `${c.id}  ${c.name}  [${state}]  contacts ${c.contacts}, done ${c.done}, reached ${c.reached}, meetings ${c.meetings}`;
+  return `${visible(c.id)}  ${visible(c.name)}  [${visible(state)}]  contacts ${c.contacts}, done ${c.done}, reached ${c.reached}, meetings ${c.meetings}`;
 }

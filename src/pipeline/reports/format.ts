@@ -14,12 +14,14 @@ export function duration(sec: number): string {
 
 /**
  * A headline's change from the previous period, as a whole phrase: a rate's change is in points, a
- * count's relative (or absolute from 0). A rate has no change when the previous period had no calls:
- * "+57 pts" from an empty period would be noise a manager reads as news.
+ * count's relative (or absolute from 0). A rate has no change when either period had no calls:
+ * "+57 pts" from an empty period, or "-20 pts" to one, would be noise a manager reads as news.
  */
-export function changeText(c: Change, isRate = false, previousEmpty = false): string {
+export function changeText(c: Change, isRate = false, previousEmpty = false, currentEmpty = false): string {
   if (isRate) {
     if (previousEmpty) return "no calls in the previous period";
+    // A rate of no calls is no rate: "0% (-20 pts)" would read as a collapse.
+    if (currentEmpty) return "no calls in this period";
     const points = Math.round(c.delta * 1000) / 10;
     return points === 0
       ? "same as the previous period"
@@ -56,7 +58,12 @@ export function headlines(r: ReportModel): { label: string; value: string; chang
     {
       label: "Reached",
       value: `${num(t.reached)} (${pct(t.reachRate)})`,
-      change: changeText(r.change.reachRate, true, r.previous.totals.contactsCalled === 0),
+      change: changeText(
+        r.change.reachRate,
+        true,
+        r.previous.totals.contactsCalled === 0,
+        r.totals.contactsCalled === 0,
+      ),
     },
     { label: "Meetings", value: num(t.meetings), change: changeText(r.change.meetings) },
     { label: "Opted out", value: num(t.optedOut), change: changeText(r.change.optedOut) },

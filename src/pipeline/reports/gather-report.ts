@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
 import type { ResultRecord } from "../results/model.ts";
@@ -54,15 +55,31 @@ export async function gatherReport(
   const from = Date.parse(period.from);
   const to = Date.parse(period.to);
   const since = from - (to - from);
+  const pause = yielder();
   for (const def of defs) {
     const ids = (await sources.store.allOf(def.name)).sort();
     // A few campaigns read at once (Redis round trips overlap), added in order: memory holds a batch.
-    for (let i = 0; i < ids.length; i += READ_AT_ONCE) {
+    // The event loop is handed back every few thousand calls, so other requests go on meanwhile.
+    let atOnce = FIRST_AT_ONCE;
+    for (let i = 0; i < ids.length; ) {
       const batch = await Promise.all(
-        ids.slice(i, i + READ_AT_ONCE).map((id) => campaignFacts(sources.store, def, id, builder, since, to)),
+        ids
+          .slice(i, i + atOnce)
+          .map((id) => campaignFacts(sources.store, def, id, builder, { since, to, pause })),
       );
-      for (const facts of batch)
-        if (facts) builder.addCampaign({ ...facts, zone: calleeZone(def, facts.info.zone, period.timezone) });
+      i += atOnce;
+      let calls = 0;
+      for (const facts of batch) {
+        if (!facts) continue;
+        calls += facts.calls.length;
+        builder.addCampaign({ ...facts, zone: calleeZone(def, facts.info.zone, period.timezone) });
+        await pause(facts.calls.length);
+      }
+      // Large campaigns are read fewer at once: their answers are parsed in one turn when they come together.
+      atOnce = Math.max(
+        1,
+        Math.min(READ_AT_ONCE, Math.floor((CALLS_AT_ONCE * batch.length) / Math.max(1, calls))),
+      );
     }
     if (def.campaign || def.inbox) for await (const f of importFacts(def.inbox, since)) builder.addFile(f);
   }
@@ -70,8 +87,22 @@ export async function gatherReport(
   return builder.build();
 }
 
-/** Campaigns read at once. */
+/** Campaigns read at once, at most; the first batch is smaller, until their size is known. */
 const READ_AT_ONCE = 16;
+const FIRST_AT_ONCE = 2;
+
+/** Calls read at once, about: fewer campaigns at once when they are large (their answers, parsed as they come, share turns). */
+const CALLS_AT_ONCE = 4_000;
+
+/**
+ * Hands the event loop back (a turn of its own for what follows: a campaign's transitions read,
+ * its records parsed, its calls added), so a report of any size holds it a few ms at a time.
+ */
+function yielder(): (calls: number) => Promise<void> {
+  return async (calls) => {
+    if (calls > 0) await nextTurn();
+  };
+}
 
 /** One campaign's calls that ended in [since, to), or undefined when it has none to give. */
 async function campaignFacts(
@@ -79,17 +110,17 @@ async function campaignFacts(
   def: JobDefinition,
   id: string,
   builder: ReportBuilder,
-  since: number,
-  to: number,
+  o: { since: number; to: number; pause: (calls: number) => Promise<void> },
 ) {
   const stored = await store.get(id);
   if (!stored || !builder.concerns(stored.createdAt, stored.endedAt)) return undefined;
   const ends = new CallEnds(def.polling.statuses);
-  for await (const t of store.transitionsBetween(id, since, to)) ends.add(t);
+  for await (const t of store.transitionsBetween(id, o.since, o.to)) ends.add(t);
+  await o.pause(ends.ends.size);
   return {
     info: stored.info,
     totals: stored.totals,
-    calls: await callFacts(store, id, ends.ends),
+    calls: await callFacts(store, id, ends.ends, o.pause),
     ...(stored.stop?.ranPastWindow ? { ranPastWindow: true } : {}),
   };
 }
@@ -99,9 +130,11 @@ async function callFacts(
   store: CampaignStore,
   id: string,
   ends: Map<string, { at: number; status: string }>,
+  pause: (calls: number) => Promise<void>,
 ): Promise<CallFact[]> {
   const phones = [...ends.keys()];
   const records = phones.length > 0 ? await store.records(id, phones) : [];
+  await pause(phones.length);
   return phones.map((phone, i) => {
     const end = ends.get(phone)!;
     const r: Partial<ResultRecord> = records[i] ?? {};

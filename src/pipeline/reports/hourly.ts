@@ -1,4 +1,5 @@
 import { wallClock } from "../../lib/time-zone.ts";
+import { type BucketUnit, bucketIndex, bucketStarts, bucketUnitOf } from "./buckets.ts";
 import { rate } from "./figures.ts";
 import type { HourBucket, LocalHour } from "./model.ts";
 
@@ -24,29 +25,34 @@ class Offsets {
   }
 }
 
-/** Calls by hour of the period (in the report's zone) and by the callee's local hour of day. */
+/**
+ * Calls over the period in buckets fitted to its length (hours, days or months of the report's
+ * zone: `buckets.ts`), and by the callee's local hour of day.
+ */
 export class HourlyCounts {
+  readonly unit: BucketUnit;
+  private readonly starts: number[];
   private readonly calls: Uint32Array;
   private readonly reached: Uint32Array;
   private readonly localCalls = new Uint32Array(24);
   private readonly localReached = new Uint32Array(24);
   private readonly offsets = new Offsets();
-  private readonly start: number;
 
   constructor(
     from: number,
     private readonly to: number,
     private readonly zone: string,
   ) {
-    this.start = from - (from % HOUR);
-    const hours = Math.max(1, Math.ceil((to - this.start) / HOUR));
-    this.calls = new Uint32Array(hours);
-    this.reached = new Uint32Array(hours);
+    this.unit = bucketUnitOf(from, to);
+    this.starts = bucketStarts(from, to, zone, this.unit);
+    this.calls = new Uint32Array(Math.max(1, this.starts.length));
+    this.reached = new Uint32Array(this.calls.length);
   }
 
   add(at: number, calleeZone: string, reached: boolean): void {
-    const i = Math.floor((at - this.start) / HOUR);
-    if (i < 0 || i >= this.calls.length) return;
+    if (at >= this.to) return;
+    const i = bucketIndex(this.starts, at);
+    if (i < 0) return;
     this.calls[i]! += 1;
     const local = new Date(at + this.offsets.of(at, calleeZone)).getUTCHours();
     this.localCalls[local]! += 1;
@@ -56,15 +62,13 @@ export class HourlyCounts {
     }
   }
 
+  /** One bucket per hour, day or month: its start as the report zone's wall clock (a DST fall-back repeats an hour). */
   byHour(): HourBucket[] {
-    return Array.from(this.calls, (calls, i) => {
-      const at = this.start + i * HOUR;
-      return {
-        hour: new Date(at + this.offsets.of(at, this.zone)).toISOString().slice(0, 16),
-        calls,
-        reached: this.reached[i]!,
-      };
-    }).filter((_, i) => this.start + i * HOUR < this.to);
+    return this.starts.map((at, i) => ({
+      hour: new Date(at + this.offsets.of(at, this.zone)).toISOString().slice(0, 16),
+      calls: this.calls[i]!,
+      reached: this.reached[i]!,
+    }));
   }
 
   byLocalHour(): LocalHour[] {

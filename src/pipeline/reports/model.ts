@@ -73,7 +73,10 @@ export interface ReportCampaign {
 }
 
 export interface HourBucket {
-  /** Start of the hour, as wall-clock time in the report's zone (ISO without offset). */
+  /**
+   * Start of the bucket (an hour, day or month: `ReportModel.bucket`), as wall-clock time in the
+   * report's zone (ISO without offset). At a DST fall-back two hourly buckets read the same.
+   */
   hour: string;
   calls: number;
   reached: number;
@@ -112,7 +115,10 @@ export interface ReportModel {
   totals: ReportTotals;
   files: ReportFiles;
   campaigns: ReportCampaign[];
+  /** Calls over the period, in buckets of `bucket`, fitted to its length (hours up to 3 days, days up to 92, then months). */
   callsByHour: HourBucket[];
+  /** Absent from reports queued by versions before it: hours. */
+  bucket?: "hour" | "day" | "month";
   reachByLocalHour: LocalHour[];
   problems: ReportProblem[];
   previous: { period: ReportPeriod; totals: ReportTotals; files: ReportFiles };

@@ -16,6 +16,14 @@ export function parseDuration(text: string): number | undefined {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * The longest period a report covers: a year and a day (its figures are compared with the period
+ * before, so it reads two). Campaigns are kept 30 days: a longer range would add no call, only work.
+ */
+export const MAX_REPORT_DAYS = 366;
+const MAX_REPORT_MS = MAX_REPORT_DAYS * UNIT_MS.d!;
+const days = (ms: number) => (ms / UNIT_MS.d! >= 1e6 ? "over a million" : String(Math.ceil(ms / UNIT_MS.d!)));
+
 /** Local wall clock moved by whole days or months, then back to an instant (DST-safe). */
 function shiftWall(instant: number, zone: string, by: { days?: number; months?: number }): number {
   const wall = new Date(wallClock(instant, zone));
@@ -26,10 +34,13 @@ function shiftWall(instant: number, zone: string, by: { days?: number; months?: 
 
 /**
  * The period a report made at `at` covers: the day, week or calendar month (in `zone`) that ends
- * at `at`, or everything since `lastAt` (since-last; a first report covers one day).
+ * at `at`, or everything since the last report (since-last; a first report covers one day). A
+ * report never covers what the last one did: its period starts at `lastAt` at the earliest (a
+ * cron that ticks more often than its period reports the time since its last tick), and never
+ * further back than a report may reach.
  */
 export function scheduledPeriod(kind: PeriodKind, at: number, zone: string, lastAt = 0): ReportPeriod {
-  const from =
+  const natural =
     kind === "day"
       ? shiftWall(at, zone, { days: -1 })
       : kind === "week"
@@ -39,6 +50,8 @@ export function scheduledPeriod(kind: PeriodKind, at: number, zone: string, last
           : lastAt > 0 && lastAt < at
             ? lastAt
             : shiftWall(at, zone, { days: -1 });
+  const after = lastAt > 0 && lastAt < at ? lastAt : 0;
+  const from = Math.max(natural, after, at - MAX_REPORT_MS);
   return { from: iso(from), to: iso(at), timezone: zone, label: kind };
 }
 
@@ -63,10 +76,16 @@ export function askedPeriod(
     if (Number.isNaN(from)) return { error: `--from ${o.from ?? "(missing)"} is not an ISO date-time` };
     if (Number.isNaN(to)) return { error: `--to ${o.to} is not an ISO date-time` };
     if (from >= to) return { error: "--from must be before --to" };
+    if (to - from > MAX_REPORT_MS)
+      return {
+        error: `--from ${o.from} to ${o.to ?? "now"} spans ${days(to - from)} days: a report covers at most ${MAX_REPORT_DAYS}`,
+      };
     return { from: iso(from), to: iso(to), timezone: zone, label: `${iso(from)} to ${iso(to)}` };
   }
   const since = o.since ?? "24h";
   const ms = parseDuration(since);
   if (ms === undefined) return { error: `--since ${since} is not a duration such as 90m, 24h, 7d or 2w` };
+  if (ms > MAX_REPORT_MS)
+    return { error: `--since ${since} spans ${days(ms)} days: a report covers at most ${MAX_REPORT_DAYS}` };
   return { from: iso(now - ms), to: iso(now), timezone: zone, label: `last ${since}` };
 }

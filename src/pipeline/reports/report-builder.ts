@@ -1,3 +1,4 @@
+import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import type { CampaignTotals } from "../results/campaign-totals.ts";
 import type { CampaignInfo } from "../results/model.ts";
 import { type CallFact, type FileFact, PeriodFigures, rate } from "./figures.ts";
@@ -149,10 +150,12 @@ export class ReportBuilder {
       timesNote: TIMES_NOTE,
       totals: cur.totals,
       files: cur.files,
-      campaigns: this.rows.sort(CAMPAIGNS_SHOWN_FIRST),
+      // People read every rendering of the model (page, JSON, e-mail, Slack): names carry file names.
+      campaigns: this.rows.sort(CAMPAIGNS_SHOWN_FIRST).map((c) => ({ ...c, name: maskPhonesIn(c.name) })),
       callsByHour: this.hourly.byHour(),
+      bucket: this.hourly.unit,
       reachByLocalHour: this.hourly.byLocalHour(),
-      problems: this.problems,
+      problems: this.problems.map((p) => ({ ...p, message: maskPhonesIn(p.message) })),
       previous: { period: previousPeriod(this.o.period), totals: prev.totals, files: prev.files },
       change: {
         contactsCalled: change("contactsCalled"),

@@ -1,8 +1,32 @@
 import { headlines, periodText, reportTitle } from "./format.ts";
 import type { ReportModel } from "./model.ts";
 
+/**
+ * Slack reads `&`, `<` and `>` as markup in every text (`<!channel>`, `<url|label>`): they are
+ * escaped as Slack asks, so a file name is shown, never obeyed.
+ */
+export const slackEscape = (text: string) =>
+  text.replace(/[&<>]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : "&gt;"));
+
+/** A message with every `text` in it escaped (the markup vcw writes is `*bold*` and `_italic_` only). */
+function escaped<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(escaped) as T;
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [
+        k,
+        k === "text" && typeof v === "string" ? slackEscape(v) : escaped(v),
+      ]),
+    ) as T;
+  return value;
+}
+
 /** A Slack Block Kit message: headline numbers with their change, problems, a link to the page. Pure. */
 export function reportBlocks(r: ReportModel, pageUrl?: string): { text: string; blocks: unknown[] } {
+  return escaped(unescapedBlocks(r, pageUrl));
+}
+
+function unescapedBlocks(r: ReportModel, pageUrl?: string): { text: string; blocks: unknown[] } {
   const title = reportTitle(r);
   const fields = headlines(r).map((h) => ({
     type: "mrkdwn",

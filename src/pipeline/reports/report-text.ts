@@ -1,3 +1,4 @@
+import { visible } from "../../lib/visible-text.ts";
 import { counts, duration, headlines, num, pct, periodText, reportTitle } from "./format.ts";
 import type { ReportModel } from "./model.ts";
 
@@ -28,13 +29,13 @@ export function reportText(r: ReportModel): string {
       .slice(0, CAMPAIGNS_LISTED)
       .map(
         (c) =>
-          `- ${c.name} [${c.state}]${c.zone ? ` ${c.zone}` : ""}: ${num(c.contacts)} contacts, reached ${pct(c.reachRate)}, ${num(c.meetings)} meeting(s); ${c.results}`,
+          `- ${visible(c.name)} [${c.state}]${c.zone ? ` ${c.zone}` : ""}: ${num(c.contacts)} contacts, reached ${pct(c.reachRate)}, ${num(c.meetings)} meeting(s); ${c.results}`,
       ),
     ...(r.campaigns.length > CAMPAIGNS_LISTED
       ? [`... and ${r.campaigns.length - CAMPAIGNS_LISTED} more`]
       : []),
   ];
-  if (r.problems.length > 0) lines.push("", "Problems:", ...r.problems.map((p) => `- ${p.message}`));
+  if (r.problems.length > 0) lines.push("", "Problems:", ...r.problems.map((p) => `- ${visible(p.message)}`));
   lines.push("", `Reached means a call ended in: ${r.reachedStatuses.join(", ")}.`, r.timesNote);
   return `${lines.join("\n")}\n`;
 }

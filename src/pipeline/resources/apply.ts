@@ -94,7 +94,8 @@ async function planNow(
     prune: o.prune,
     resendSecrets: o.resendSecrets === true,
   });
-  return { steps, drift: findDrift([...applied.values()], declared, live) };
+  const adopted = new Set(steps.flatMap((s) => (s.adopt ? [s.adopt] : [])));
+  return { steps, drift: findDrift([...applied.values()], declared, live, adopted) };
 }
 
 async function execute(
@@ -233,7 +234,8 @@ async function removeVersions(
     applied.set(field, s);
     await state.put(s);
   }
-  const gone = step.kind === "dialer" ? prune : s.versions.length === 0;
+  const gone =
+    step.kind === "dialer" ? prune && !step.deletions.some((d) => d.keptBecause) : s.versions.length === 0;
   if (step.action === "delete" && gone) {
     applied.delete(field);
     await state.remove(step.kind, step.name);

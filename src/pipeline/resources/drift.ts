@@ -16,6 +16,8 @@ export function findDrift(
   state: readonly AppliedResource[],
   declared: readonly ResourceEntry[],
   live: Record<"assistant" | "knowledgeBase", readonly LiveRecord[]>,
+  /** Records this apply takes as its own (made by an apply cut short): vcw's, not unmanaged. */
+  adopted: ReadonlySet<string> = new Set(),
 ): Drift[] {
   const drift: Drift[] = [];
   for (const s of state) {
@@ -52,7 +54,7 @@ export function findDrift(
       });
     }
   }
-  drift.push(...unmanaged(state, declared, live));
+  drift.push(...unmanaged(state, declared, live, adopted));
   return drift;
 }
 
@@ -60,8 +62,9 @@ function unmanaged(
   state: readonly AppliedResource[],
   declared: readonly ResourceEntry[],
   live: Record<"assistant" | "knowledgeBase", readonly LiveRecord[]>,
+  adopted: ReadonlySet<string>,
 ): Drift[] {
-  const known = new Set(state.flatMap((s) => s.versions.map((v) => v.id)));
+  const known = new Set([...state.flatMap((s) => s.versions.map((v) => v.id)), ...adopted]);
   const drift: Drift[] = [];
   for (const kind of ["assistant", "knowledgeBase"] as const) {
     const names = new Set([...state, ...declared].filter((r) => r.kind === kind).map((r) => r.name));

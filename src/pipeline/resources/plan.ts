@@ -130,10 +130,15 @@ function decideDeletions(steps: Step[], input: PlanInput): void {
       }
     }
   }
+  // A dialer has no versions: it is forgotten whole, unless a job still names it (its next campaign would have none).
   for (const step of steps.filter((s) => s.kind === "dialer" && s.action === "delete")) {
-    step.deletions = input.prune
-      ? []
-      : [{ id: "", recordName: step.name, keptBecause: "run with --prune to forget it" }];
+    const id = input.state.get(stateField("dialer", step.name))?.id ?? "";
+    const use = id ? input.inUse.get(id) : undefined;
+    step.deletions = use
+      ? [{ id, recordName: step.name, keptBecause: `used by ${use}` }]
+      : input.prune
+        ? []
+        : [{ id: "", recordName: step.name, keptBecause: "run with --prune to forget it" }];
   }
 }
 

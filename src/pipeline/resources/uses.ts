@@ -44,22 +44,25 @@ export async function campaignUses(
   return inUse;
 }
 
-/** Versions jobs name: by id, or the current version of the resource they name. */
+/**
+ * Records jobs name: an assistant (by id, or the current version of the resource) and a dialer
+ * (by id, or the record of the resource): a job's next campaign needs them.
+ */
 export function jobUses(
   jobs: readonly JobDefinition[],
   state: ReadonlyMap<string, AppliedResource>,
 ): Map<string, string> {
   const inUse = new Map<string, string>();
   for (const job of jobs) {
-    const ref = job.campaign?.assistant;
-    if (!ref) continue;
-    const id =
-      "id" in ref
-        ? ref.id
-        : "resource" in ref
-          ? state.get(stateField("assistant", ref.resource))?.id
-          : undefined;
-    if (id) inUse.set(id, `job ${job.name}`);
+    for (const [kind, ref] of [
+      ["assistant", job.campaign?.assistant],
+      ["dialer", job.campaign?.dialer],
+    ] as const) {
+      if (!ref) continue;
+      const id =
+        "id" in ref ? ref.id : "resource" in ref ? state.get(stateField(kind, ref.resource))?.id : undefined;
+      if (id) inUse.set(id, `job ${job.name}`);
+    }
   }
   return inUse;
 }

@@ -137,6 +137,46 @@ describe("vcw apply against the simulator", () => {
     expect([...(await w.state.all()).keys()]).toEqual(["dialer/line3"]);
   });
 
+  it("a dialer a job still names is kept by --prune, so its campaigns go on and a later apply makes no second one (issue 32 item 9)", async () => {
+    const w = world();
+    writeResources(w.dir, [kbYaml("faq19"), assistantYaml("bot19", "Goal.", "faq19"), dialerYaml("line19")]);
+    await w.apply();
+    const def = job("job19", "bot19", "line19");
+    const before = await campaignRecords(
+      { client: s.client, redis, keys: w.keys, logger: silent },
+      def,
+      "job19-a",
+      Date.now(),
+    );
+    // The dialer's file is removed while job19 still names it.
+    writeResources(w.dir, [kbYaml("faq19"), assistantYaml("bot19", "Goal.", "faq19")]);
+    const pruned = await w.apply({ prune: true, jobs: [def] });
+    const step = pruned.steps.find((x) => x.kind === "dialer")!;
+    expect(step.action).toBe("delete");
+    expect(step.deletions).toEqual([
+      { id: before.dialerId, recordName: "line19", keptBecause: "used by job job19" },
+    ]);
+    expect(formatApplyReport(pruned)).toContain("used by job job19");
+    expect((await w.state.all()).has("dialer/line19")).toBe(true);
+    // The job's next campaign still has its dialer.
+    const after = await campaignRecords(
+      { client: s.client, redis, keys: w.keys, logger: silent },
+      def,
+      "job19-b",
+      Date.now(),
+    );
+    expect(after.dialerId).toBe(before.dialerId);
+    // Declared again: the same record, not a second one.
+    writeResources(w.dir, [kbYaml("faq19"), assistantYaml("bot19", "Goal.", "faq19"), dialerYaml("line19")]);
+    const again = await w.apply({ jobs: [def] });
+    expect(again.steps.find((x) => x.kind === "dialer")!.action).not.toBe("create");
+    expect(dialersNamed("line19")).toHaveLength(1);
+    // No job names it any more: --prune forgets it.
+    writeResources(w.dir, [kbYaml("faq19"), assistantYaml("bot19", "Goal.", "faq19")]);
+    await w.apply({ prune: true, jobs: [] });
+    expect((await w.state.all()).has("dialer/line19")).toBe(false);
+  });
+
   it("reports drift of each kind: changed, deleted, an unmanaged record with a managed name, dialers unchecked", async () => {
     const w = world();
     writeResources(w.dir, [kbYaml("faq4"), assistantYaml("bot4", "Goal.", "faq4"), dialerYaml("line4")]);
@@ -297,6 +337,20 @@ describe("vcw apply against the simulator", () => {
     });
     expect(assistantsOf("bot9")).toHaveLength(1);
     expect(await w.state.currentId("assistant", "bot9")).toBe(assistantsOf("bot9")[0]!.id);
+  });
+
+  it("a record adopted after the process died is not reported as unmanaged (issue 32, smaller list)", async () => {
+    const w = world();
+    writeResources(w.dir, [kbYaml("faq29"), assistantYaml("bot29", "Goal.", "faq29")]);
+    await w.apply();
+    await redis.hdel(w.keys.resources, "assistant/bot29"); // as if killed between the create and its record
+    const rerun = await w.apply();
+    const adopted = rerun.steps.find((x) => x.kind === "assistant")!.adopt!;
+    expect(adopted).toBe(assistantsOf("bot29")[0]!.id);
+    expect(rerun.drift.filter((d) => d.drift === "unmanaged")).toEqual([]);
+    expect(formatApplyReport(rerun)).not.toMatch(/unmanaged|not made by vcw/);
+    const after = await w.apply({ dryRun: true });
+    expect(after.drift.filter((d) => d.drift === "unmanaged")).toEqual([]);
   });
 
   it("a job's preflight calls the operator once a day before its first campaign", async () => {

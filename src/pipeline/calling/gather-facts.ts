@@ -3,6 +3,7 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { locationColumns, locationOf } from "../../ingest/location-columns.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
 import { locateCallee } from "./callee-location.ts";
+import { ownRegionOf } from "./number-zones.ts";
 import type { ContactFacts } from "./plan-campaigns.ts";
 
 /** The reads the planner's facts come from: each a read, never a write (the preview relies on it). */
@@ -67,9 +68,12 @@ export async function gatherFacts(
   ]);
   const contacts: ContactFacts[] = [];
   for (const r of rows) {
+    const where = locateCallee(r.phone, r.hints);
+    const own = ownRegionOf(r.phone);
     contacts.push({
       phone: r.phone,
-      where: locateCallee(r.phone, r.hints),
+      where,
+      ...(own && own !== where.region ? { numberRegion: own } : {}),
       optedOut: suppressed.has(r.phone),
       recentlyCalled: recent.has(r.phone),
       calls: calls.get(r.phone) ?? [],

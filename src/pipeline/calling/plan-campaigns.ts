@@ -9,6 +9,8 @@ import { SKIP_REASONS, type SkipReason } from "./skip-reasons.ts";
 export interface ContactFacts {
   phone: string;
   where: CalleeLocation;
+  /** The state of the number's own area code, when the file places the callee elsewhere (its rules apply too). */
+  numberRegion?: string | undefined;
   optedOut: boolean;
   recentlyCalled: boolean;
   /** The number's known call times (epoch ms), for the frequency caps. */
@@ -93,11 +95,12 @@ export function planCampaigns(contacts: readonly ContactFacts[], s: PlanSettings
     if (facts.optedOut) skip(facts.phone, SKIP_REASONS.optedOut);
     else if (facts.recentlyCalled) skip(facts.phone, SKIP_REASONS.recentlyCalled);
     else {
-      const rules = effectiveRules(facts.where, s.ruleSets, {
-        window: s.window,
-        fallbackTimezone: s.fallbackTimezone,
-        caps: s.caps,
-      });
+      const rules = effectiveRules(
+        facts.where,
+        s.ruleSets,
+        { window: s.window, fallbackTimezone: s.fallbackTimezone, caps: s.caps },
+        facts.numberRegion ? [facts.numberRegion] : [],
+      );
       const group = groups.get(rules.key) ?? { rules, members: [] };
       groups.set(rules.key, group);
       group.members.push({ facts, notBefore: capFreesAt(facts.calls, rules.caps, start) });

@@ -1,6 +1,7 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { locateCallee } from "./callee-location.ts";
 import { effectiveRules, type JobWindow } from "./effective-rules.ts";
+import { ownRegionOf } from "./number-zones.ts";
 import type { PlanSettings } from "./plan-campaigns.ts";
 import { type CapRule, customRuleSet, RULE_SETS, type RuleSet, type RuleSource } from "./rules/index.ts";
 
@@ -71,10 +72,13 @@ export function planSettingsOf(
 export function capsFor(def: JobDefinition, phone: string): { calls: number; perHours: number }[] {
   if (!def.calling) return [];
   const s = planSettingsOf(def, 0, 0, undefined);
-  return effectiveRules(locateCallee(phone), s.ruleSets, {
-    fallbackTimezone: s.fallbackTimezone,
-    caps: s.caps,
-  }).caps.map((c) => ({ calls: c.calls, perHours: c.perHours }));
+  const own = ownRegionOf(phone);
+  return effectiveRules(
+    locateCallee(phone),
+    s.ruleSets,
+    { fallbackTimezone: s.fallbackTimezone, caps: s.caps },
+    own ? [own] : [],
+  ).caps.map((c) => ({ calls: c.calls, perHours: c.perHours }));
 }
 
 /** The key a dialer's pace is learned under: its id, or its resource's name. */

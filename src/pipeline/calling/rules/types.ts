@@ -17,6 +17,8 @@ export interface HoursRule {
   to: string;
   /** Days it allows; absent: every day. */
   days?: readonly Weekday[];
+  /** A holiday calendar (holidays.ts) on whose days it allows no call. */
+  holidays?: string;
   source: RuleSource;
 }
 
@@ -30,6 +32,8 @@ export interface CapRule {
 /** A country's or a region's rules: each applies on top of the others (they only narrow). */
 export interface RuleScope {
   name: string;
+  /** A region's zones: where its rules apply to a callee who may be anywhere (toll-free). */
+  zones?: readonly string[];
   hours: readonly HoursRule[];
   caps: readonly CapRule[];
 }
@@ -37,8 +41,8 @@ export interface RuleScope {
 /** A rule set a job names (`calling.rules`): rules for callees in one country, by region. */
 export interface RuleSet {
   id: string;
-  /** ISO 3166 country its callees are in (the number's or the file's), or "*" for every callee. */
-  country: string;
+  /** ISO 3166 countries its callees are in (the number's), or "*" for every callee. */
+  countries: readonly string[];
   national: RuleScope;
   /** Region code (a US state: "FL") -> its own rules, applied on top of the national ones. */
   regions: Readonly<Record<string, RuleScope>>;

@@ -1,3 +1,4 @@
+import { US_STATES } from "../us-states.ts";
 import type { RuleSet, RuleSource } from "./types.ts";
 
 /**
@@ -30,6 +31,12 @@ const oklahomaAdad: RuleSource = {
   read: READ,
   kind: "law",
 };
+const territories: RuleSource = {
+  cite: '47 U.S.C. 152(a) and 153 ("United States" means the several States and Territories, the District of Columbia, and the possessions): the TCPA (47 U.S.C. 227) and 47 CFR 64.1200 reach Puerto Rico, Guam, the U.S. Virgin Islands, American Samoa and the Northern Mariana Islands',
+  url: "https://www.law.cornell.edu/uscode/text/47/153",
+  read: "2026-11-25",
+  kind: "law",
+};
 const washington: RuleSource = {
   cite: "RCW 19.158.040(2)",
   url: "https://app.leg.wa.gov/RCW/default.aspx?cite=19.158.040",
@@ -39,7 +46,8 @@ const washington: RuleSource = {
 
 export const US: RuleSet = {
   id: "us",
-  country: "US",
+  // The states and DC, and the territories (libphonenumber gives their numbers their own countries).
+  countries: ["US", "PR", "GU", "VI", "AS", "MP"],
   national: {
     name: "United States (federal)",
     hours: [{ from: "08:00", to: "21:00", source: tcpa }],
@@ -48,21 +56,29 @@ export const US: RuleSet = {
   regions: {
     FL: {
       name: "Florida",
+      zones: US_STATES.FL!.zones,
       hours: [{ from: "08:00", to: "20:00", source: florida }],
       caps: [{ calls: 3, perHours: 24, source: florida }],
     },
     OK: {
       name: "Oklahoma",
+      zones: US_STATES.OK!.zones,
       hours: [
         { from: "08:00", to: "20:00", source: oklahoma },
         { from: "09:00", to: "21:00", source: oklahomaAdad },
       ],
       caps: [{ calls: 3, perHours: 24, source: oklahoma }],
     },
-    WA: { name: "Washington", hours: [{ from: "08:00", to: "20:00", source: washington }], caps: [] },
+    WA: {
+      name: "Washington",
+      zones: US_STATES.WA!.zones,
+      hours: [{ from: "08:00", to: "20:00", source: washington }],
+      caps: [],
+    },
   },
   notes: [
     "Florida and Oklahoma count 3 calls per 24 hours on the same subject: vcw counts every call to the number, whatever the subject (stricter).",
     "A number's state is the file's state column, else its area code's (Oklahoma presumes a call to its area codes reaches a resident).",
+    `The federal hours apply in the territories too (${territories.cite}).`,
   ],
 };

@@ -1,6 +1,5 @@
-import { timezones } from "libphonenumber-geo-carrier";
-import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { wallClock } from "../../lib/time-zone.ts";
+import { locateCallee } from "../calling/callee-location.ts";
 
 const HALF_DAY = 12 * 3_600_000;
 /** Zone sets already compared: their one zone, or undefined when they keep different times. */
@@ -26,14 +25,15 @@ export function sameTimeZone(zones: readonly string[], from = Date.now()): strin
 }
 
 /**
- * The time zone of a number's owner, from Google's libphonenumber time-zone data (the
- * `libphonenumber-geo-carrier` package; no hand-made area-code tables). Several possible zones
- * that keep the same time count as one; zones that keep different times (a whole country plan, a
- * non-geographic range), or none, give `fallback`.
+ * The time zone of a number's owner for a job without calling rules whose window is in the callee's
+ * zone: where the calling rules place the number (calling/callee-location.ts: Google's
+ * libphonenumber data, split area codes and toll-free numbers read as several zones). Several
+ * zones that keep the same time count as one; zones that keep different times, or none, give
+ * `fallback`.
  */
 export async function calleeZone(e164: string, fallback: string): Promise<string> {
-  const zones = await timezones(parsePhoneNumberFromString(e164));
-  if (!zones || zones.length === 0) return fallback;
+  const zones = locateCallee(e164).zones;
+  if (zones.length === 0) return fallback;
   if (zones.length === 1) return zones[0]!;
   return sameTimeZone(zones) ?? fallback;
 }

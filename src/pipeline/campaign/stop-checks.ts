@@ -2,6 +2,7 @@ import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { CampaignTotals } from "../results/campaign-totals.ts";
 import type { CampaignInfo, ResultRecord } from "../results/model.ts";
+import type { CampaignRequest } from "./lifecycle.ts";
 import { type StopDeps, type StopRequest, type StopResult, stopCampaign } from "./stop-campaign.ts";
 import { type HandBackDeps, handBack } from "./stop-hand-back.ts";
 import { type DialStatuses, notDialled, overWithWithdrawn } from "./stop-selection.ts";
@@ -118,8 +119,14 @@ export async function afterStoppedPoll(
  * Once a stopped campaign ended: the contacts a window close took out and the service never
  * dialled are handed back (stop-hand-back.ts).
  */
-export async function resumeStopped(def: JobDefinition, info: CampaignInfo, d: StopCheckDeps, now: number) {
+export async function resumeStopped(
+  def: JobDefinition,
+  info: CampaignInfo,
+  d: StopCheckDeps,
+  now: number,
+): Promise<{ settled?: SettledStop; resume?: CampaignRequest; contacts?: number }> {
   const settled = await afterStoppedPoll(def, info, { ended: true }, d);
   if (!settled) return {};
-  return { settled, resume: await handBack(def, info, settled.waiting, d, now) };
+  const handed = await handBack(def, info, settled.waiting, d, now);
+  return { settled, ...(handed ? { resume: handed.request, contacts: handed.contacts } : {}) };
 }

@@ -5,13 +5,15 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { type HoursConstraint, openIntervals } from "../calling/calling-hours.ts";
+import { capsFor } from "../calling/plan-settings.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import type { ContactToImport } from "../contacts/import-contacts.ts";
 import type { CampaignInfo } from "../results/model.ts";
-import type { CallHistory } from "../stores/call-history.ts";
+import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { fileIntoOwnSegment } from "./own-segment.ts";
+import { reservationSpan } from "./reservation-span.ts";
 import type { StopStore, WithdrawnContact } from "./stop-store.ts";
 import { resumeAt, windowIn } from "./window-close.ts";
 
@@ -23,7 +25,8 @@ export interface HandBackDeps {
   /** The exactly-once ledger of contacts (built once, daemon/services.ts). */
   ledger: ContactLedger;
   suppression: SuppressionList;
-  history: CallHistory;
+  /** Reservations: the hand-back's held to the caps, the first campaign's taken back. */
+  frequency: Pick<CallFrequency, "reserve" | "release">;
   stops: StopStore;
 }
 
@@ -36,8 +39,9 @@ export interface HandedBack {
 /**
  * The campaign that calls, at the next opening, the contacts a window close took out of `info`
  * and the service never dialled: filed into a segment of their own (created once, by name; the
- * contacts through the ledger) and reserved in the call history under the new campaign's key
- * (moved from the first campaign's). It keeps the first campaign's rules: its contacts' window
+ * contacts through the ledger) and reserved under the new campaign's key for the span it may dial
+ * in, held to the caps (one over a cap then is not handed back), the first campaign's reservation
+ * taken back. It keeps the first campaign's rules: its contacts' window
  * (`hours`: every zone, the rule sets' hours and the job's) and callBy, so the campaign processor
  * starts it at their next opening and stops it before they close; a campaign made without calling
  * rules resumes at the job window's next opening. Opted-out numbers stay out. Repeatable: a crash
@@ -76,20 +80,27 @@ export async function handBack(
     resumeOf: info.id,
   };
   const key = campaignKey(request);
+  const [from, until] = reservationSpan(def, request, now) ?? [notBefore, notBefore];
+  const moved: WithdrawnContact[] = [];
   for (const c of callable) {
-    await d.history.reserve(c.phone, key, notBefore, 0, true);
+    // Moved: the first campaign's call undone (it never dialled), then held to the caps in the
+    // span it may now be dialled in.
+    await d.frequency.release(c.phone, campaignKey(info));
+    const caps = capsFor(def, c.phone, info.region);
+    if ((await d.frequency.reserve(c.phone, key, from, 0, caps, true, until)) === "ok") moved.push(c);
   }
+  if (moved.length === 0) return undefined;
   const { segmentId } = await fileIntoOwnSegment(
     {
       name: request.name,
       description: `Contacts of campaign ${info.id} not called before its window closed`,
     },
-    rowsOf(callable),
+    rowsOf(moved),
     { owner: `resume-${key}-${randomBytes(4).toString("hex")}`, country: countryOf(def) },
     d,
   );
   await d.stops.set(info.id, { ...stop, handedBackTo: request.name });
-  return { request: { ...request, segmentId }, contacts: callable.length };
+  return { request: { ...request, segmentId }, contacts: moved.length };
 }
 
 /**

@@ -6,6 +6,8 @@ import { describe, expect, inject, it } from "vitest";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createStopStore } from "../../src/pipeline/campaign/stop-store.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
+import { resumeJobId } from "../../src/queue/job-ids.ts";
 import type { StoredCampaign } from "../../src/simulator/store.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { runCli } from "../support/cli.ts";
@@ -103,11 +105,20 @@ describe("a hand-back inside its campaign's rules", () => {
     drop(s.inbox("hb"), "leads.csv", csv([["Phone", "Time Zone"], ...phones.map((p) => [p, zone])]));
     const first = await waitFor(() => campaignsOf(`hb-${s.tag} `)[0], 30_000, "first campaign");
     const stops = createStopStore(redis, s.keys);
+    const closed = await waitFor(
+      async () => ((await stops.get(first.id))?.withdrawn ? await stops.get(first.id) : undefined),
+      240_000,
+      "window closed",
+    );
+    // One of those taken out opts out before the hand-back: it is not handed back, nor counted.
+    const withdrawn = await redis.hkeys(s.keys.campaign.withdrawn(first.id));
+    await createSuppressionList(redis, s.keys).add([withdrawn[0]!]);
     const stop = await waitFor(
       async () => ((await stops.get(first.id))?.handedBackTo ? await stops.get(first.id) : undefined),
-      240_000,
+      120_000,
       "handed back",
     );
+    expect(closed!.reason).toBe("window-closed");
     expect(stop!.reason).toBe("window-closed");
     const resumed = await waitFor(
       () => campaignsOf(`hb-${s.tag} `).find((c) => String(c.fields.campaigns_name) === stop!.handedBackTo),
@@ -120,13 +131,20 @@ describe("a hand-back inside its campaign's rules", () => {
     expect(new Date(resumed.startAt).toISOString()).toBe(new Date(opens).toISOString());
     const info = (await createCampaignStore(redis, s.keys).get(resumed.id))!.info;
     expect(info.callUntil).toBe(closes);
+    // The hand-back says as many contacts as its segment holds.
+    const handedBack = (await s.daemon.queues.followUps.getJob(resumeJobId(first.id)))!.returnvalue as {
+      contacts: number;
+    };
+    const inSegment = await h.t.client.contacts.list(resumed.segmentId);
+    expect(handedBack.contacts).toBe(inSegment.length);
+    expect(inSegment.map((c) => c.phone)).not.toContain(withdrawn[0]);
     // Every call of both campaigns inside the hours, by the callee's clock.
     h.t.sim.clock.advance(opens - h.t.sim.clock.now() + 3_600_000);
     await h.t.client.campaigns.audiences(resumed.id);
     const dials = [...(first.audience ?? []), ...(resumed.audience ?? [])]
       .filter((m) => m.withdrawnAt === undefined || m.withdrawnAt >= m.plan.dialAt)
       .map((m) => m.plan.dialAt);
-    expect(dials.length).toBe(phones.length);
+    expect(dials.length).toBe(phones.length - 1);
     for (const at of dials) {
       const hhmm = DateTime.fromMillis(at, { zone }).toFormat("HH:mm");
       expect(

@@ -53,7 +53,8 @@ export async function stopsDue(
   };
   if ((await d.stops.requested(info.id)) !== undefined) {
     await run({ reason: "operator", handBack: false });
-    await d.stops.done(info.id);
+    // Another stop of it held the lock (state unknown): the request stays for the next poll.
+    if (out.at(-1)?.state !== "unknown") await d.stops.done(info.id);
     return out;
   }
   const stop = await d.stops.get(info.id);

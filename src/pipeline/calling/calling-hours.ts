@@ -18,6 +18,8 @@ export interface HoursConstraint {
   days?: readonly Weekday[] | undefined;
   /** A holiday calendar (holidays.ts): closed all its days. */
   holidays?: string | undefined;
+  /** Other windows in the same zone that allow calls too (Rhode Island's Saturdays). */
+  or?: readonly Omit<HoursConstraint, "timezone" | "or">[] | undefined;
 }
 
 /** A half-open span of instants [start, end) in epoch ms. */
@@ -75,8 +77,27 @@ function offsetSpans(zone: string, from: number, until: number): OffsetSpan[] {
   return spans;
 }
 
-/** Where one constraint holds within [from, until). */
+/** Where one constraint holds within [from, until): its window, or any of its `or` windows. */
 export function constraintIntervals(c: HoursConstraint, from: number, until: number): Interval[] {
+  const own = windowIntervals(c, from, until);
+  if (!c.or?.length) return own;
+  return union([own, ...c.or.map((w) => windowIntervals({ ...w, timezone: c.timezone }, from, until))]);
+}
+
+/** Sorted, disjoint lists as one, overlapping and touching spans merged. */
+function union(lists: readonly Interval[][]): Interval[] {
+  const all = lists.flat().sort((a, b) => a[0] - b[0]);
+  const out: Interval[] = [];
+  for (const [s, e] of all) {
+    const last = out.at(-1);
+    if (last && s <= last[1]) out[out.length - 1] = [last[0], Math.max(last[1], e)];
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+/** Where one window (hours, days, holidays in a zone) holds within [from, until). */
+function windowIntervals(c: Omit<HoursConstraint, "or">, from: number, until: number): Interval[] {
   if (from >= until) return [];
   const opens = minutesOf(c.from) * 60_000;
   const closes = minutesOf(c.to) * 60_000;

@@ -79,17 +79,20 @@ export function effectiveRules(
   return { constraints: unique, caps: tight, zones, applied, key };
 }
 
-/** A scope's hours in each zone. */
+/** A scope's hours in each zone (or in the one zone a rule names). */
 const inZones = (scope: RuleScope, zones: readonly string[]): HoursConstraint[] =>
   scope.hours.flatMap((h) =>
-    zones.map((timezone) => ({
+    (h.timezone ? [h.timezone] : zones).map((timezone) => ({
       timezone,
       from: h.from,
       to: h.to,
       days: h.days,
       ...(h.holidays ? { holidays: h.holidays } : {}),
+      ...(h.or?.length ? { or: h.or } : {}),
     })),
   );
 
+const windowKey = (w: Omit<HoursConstraint, "timezone" | "or">) =>
+  `${w.from}-${w.to} ${w.days?.join(",") ?? "*"}${w.holidays ? ` !${w.holidays}` : ""}`;
 const constraintKey = (c: HoursConstraint) =>
-  `${c.timezone} ${c.from}-${c.to} ${c.days?.join(",") ?? "*"}${c.holidays ? ` !${c.holidays}` : ""}`;
+  `${c.timezone} ${[c, ...(c.or ?? [])].map(windowKey).join(" | ")}`;

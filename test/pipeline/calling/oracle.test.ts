@@ -51,8 +51,6 @@ const HI = "Pacific/Honolulu";
 const PR = "America/Puerto_Rico";
 /** Where a toll-free number may ring: the states, DC, Puerto Rico and the Virgin Islands (docs/spec-gaps.md). */
 const ANYWHERE = [NY, CHI, DEN, PHX, LA, AK, ADAK, HI, PR];
-/** The zones of the states whose rules the oracle knows (49 CFR Part 71). */
-const STATE_ZONES: Record<string, string[]> = { FL: [NY, CHI], OK: [CHI], WA: [LA] };
 
 const TABLE: Truth[] = [
   { phone: "+19073434311", place: "Anchorage AK (907-343)", zones: [AK], states: ["AK"] },
@@ -102,6 +100,10 @@ const TABLE: Truth[] = [
   { phone: "+18085550100", place: "Honolulu HI (808)", zones: [HI], states: ["HI"] },
   { phone: "+19185550110", place: "Tulsa OK (918)", zones: [CHI], states: ["OK"] },
   { phone: "+12065550100", place: "Seattle WA (206)", zones: [LA], states: ["WA"] },
+  { phone: "+18015550120", place: "Salt Lake City UT (801)", zones: [DEN], states: ["UT"] },
+  { phone: "+14015550121", place: "Providence RI (401)", zones: [NY], states: ["RI"] },
+  { phone: "+15045550122", place: "New Orleans LA (504)", zones: [CHI], states: ["LA"] },
+  { phone: "+16015550123", place: "Jackson MS (601)", zones: [CHI], states: ["MS"] },
   { phone: "+17877220000", place: "San Juan PR (787-722)", zones: [PR], states: ["PR"] },
   { phone: "+19397220000", place: "Puerto Rico (939)", zones: [PR], states: ["PR"] },
   { phone: "+16714770000", place: "Hagåtña GU (671-477)", zones: ["Pacific/Guam"], states: ["GU"] },
@@ -161,15 +163,83 @@ const TABLE: Truth[] = [
   },
 ];
 
-/** The oracle's reading of the law: local hours allowed, by state (federal everywhere the TCPA reaches). */
-const FEDERAL = [["08:00", "21:00"]] as const;
-const STATE_HOURS: Record<string, readonly (readonly [string, string])[]> = {
-  FL: [["08:00", "20:00"]],
-  OK: [
-    ["08:00", "20:00"],
-    ["09:00", "21:00"],
+/**
+ * The oracle's reading of the law, written apart from the code: whether a call at a local time is
+ * allowed in a state (the federal hours everywhere the TCPA reaches), with each state's holidays
+ * typed out by date for 2026 and 2027 (its statute's list, weekend dates moved as it says).
+ */
+const HOLIDAYS: Record<string, string[]> = {
+  federal: [
+    ..."2026-01-01 2026-01-19 2026-02-16 2026-05-25 2026-06-19 2026-07-03 2026-07-04 2026-09-07 2026-10-12 2026-11-11 2026-11-26 2026-12-25".split(
+      " ",
+    ),
+    ..."2027-01-01 2027-01-18 2027-02-15 2027-05-31 2027-06-18 2027-06-19 2027-07-04 2027-07-05 2027-09-06 2027-10-11 2027-11-11 2027-11-25 2027-12-24 2027-12-25 2027-12-31".split(
+      " ",
+    ),
   ],
-  WA: [["08:00", "20:00"]],
+  RI: [..."2026-05-04 2026-07-06 2026-08-10 2026-11-03 2027-05-04 2027-08-09 2027-12-27".split(" ")],
+  UT: [
+    ..."2026-01-01 2026-01-19 2026-02-16 2026-04-03 2026-05-25 2026-06-15 2026-06-19 2026-07-03 2026-07-04 2026-07-24 2026-09-07 2026-10-12 2026-11-11 2026-11-26 2026-12-25".split(
+      " ",
+    ),
+    ..."2027-01-01 2027-01-18 2027-02-15 2027-03-26 2027-05-31 2027-06-19 2027-06-21 2027-07-04 2027-07-05 2027-07-23 2027-07-24 2027-09-06 2027-10-11 2027-11-11 2027-11-25 2027-12-24 2027-12-25 2027-12-31".split(
+      " ",
+    ),
+  ],
+  LA: [
+    ..."2026-01-01 2026-01-08 2026-01-19 2026-02-16 2026-02-17 2026-04-03 2026-05-25 2026-07-04 2026-08-30 2026-09-07 2026-10-12 2026-11-01 2026-11-11 2026-11-26 2026-12-25".split(
+      " ",
+    ),
+    ..."2027-01-01 2027-01-08 2027-01-18 2027-02-09 2027-02-15 2027-03-26 2027-05-31 2027-07-04 2027-08-30 2027-09-06 2027-10-11 2027-11-01 2027-11-11 2027-11-25 2027-12-25".split(
+      " ",
+    ),
+  ],
+};
+
+const between = (hhmm: string, from: string, to: string) => hhmm >= from && hhmm < to;
+
+/** Whether the law allows a call at `local` (a time in the zone the callee is in) in `state`. */
+function stateAllows(state: string, local: DateTime): boolean {
+  const hhmm = local.toFormat("HH:mm");
+  const date = local.toISODate()!;
+  const weekday = local.weekday; // 1 Monday .. 7 Sunday
+  if (!between(hhmm, "08:00", "21:00")) return false; // federal
+  switch (state) {
+    case "FL":
+    case "WA":
+      return between(hhmm, "08:00", "20:00");
+    case "OK":
+      return between(hhmm, "09:00", "20:00");
+    case "UT":
+      return weekday !== 7 && !HOLIDAYS.UT!.includes(date);
+    case "RI":
+      if (weekday === 6) return between(hhmm, "10:00", "17:00");
+      return (
+        weekday <= 5 &&
+        !HOLIDAYS.RI!.includes(date) &&
+        !HOLIDAYS.federal!.includes(date) &&
+        between(hhmm, "09:00", "18:00")
+      );
+    case "LA":
+      return weekday <= 5 && !HOLIDAYS.LA!.includes(date) && between(hhmm, "08:00", "20:00");
+    case "MS": {
+      const standard = local.setZone("UTC-6").toFormat("HH:mm");
+      return weekday !== 7 && between(hhmm, "08:00", "20:00") && between(standard, "08:00", "20:00");
+    }
+    default:
+      return true;
+  }
+}
+
+/** The zones the oracle knows the states with rules to be in (49 CFR Part 71): where a toll-free number may be. */
+const RULED_STATES: Record<string, string[]> = {
+  FL: [NY, CHI],
+  OK: [CHI],
+  WA: [LA],
+  UT: [DEN],
+  RI: [NY],
+  LA: [CHI],
+  MS: [CHI],
 };
 
 function allowedAt(
@@ -177,16 +247,25 @@ function allowedAt(
   truth: Truth,
   extra: readonly (readonly [string, string])[] = [],
 ): string | undefined {
-  const hours = [...FEDERAL, ...truth.states.flatMap((s) => STATE_HOURS[s] ?? []), ...extra];
-  for (const zone of truth.zones) {
-    const hhmm = DateTime.fromMillis(t, { zone }).toFormat("HH:mm");
-    for (const [from, to] of hours)
-      if (!(hhmm >= from && hhmm < to)) return `${hhmm} in ${zone} (${from}-${to})`;
+  const places: [string, string[]][] = truth.zones.map((zone) => [zone, truth.states]);
+  if (truth.anywhere)
+    for (const [state, zones] of Object.entries(RULED_STATES))
+      for (const z of zones) places.push([z, [state]]);
+  for (const [zone, states] of places) {
+    const local = DateTime.fromMillis(t, { zone });
+    const hhmm = local.toFormat("HH:mm");
+    for (const state of ["federal", ...states])
+      if (!stateAllows(state, local))
+        return `${local.toFormat("ccc yyyy-MM-dd HH:mm")} in ${zone} (${state})`;
+    for (const [from, to] of extra) if (!between(hhmm, from, to)) return `${hhmm} in ${zone} (${from}-${to})`;
   }
   return undefined;
 }
 
-/** Planning instants: every 3 h of the DST-change days and the UK/US mismatch weeks, and 20:30 in New York. */
+/**
+ * Planning instants: every 3 h of the DST-change days and the UK/US mismatch weeks, 20:30 in New
+ * York, and every 6 h around the holidays the states' rules name (and the weekends around them).
+ */
 const DAYS = [
   "2026-03-08",
   "2026-03-09",
@@ -197,10 +276,28 @@ const DAYS = [
   "2026-11-01",
   "2026-11-02",
 ];
+const HOLIDAY_DAYS = [
+  "2026-02-16",
+  "2026-04-02",
+  "2026-06-14",
+  "2026-07-02",
+  "2026-07-05",
+  "2026-07-23",
+  "2026-08-09",
+  "2026-11-25",
+  "2026-12-24",
+  "2026-12-31",
+  "2027-02-08",
+  "2027-03-25",
+  "2027-06-18",
+  "2027-07-03",
+  "2027-12-23",
+];
+const at = (day: string, hours: readonly number[]) =>
+  hours.map((h) => DateTime.fromISO(`${day}T00:00Z`).plus({ hours: h }).toMillis());
 const INSTANTS = [
-  ...DAYS.flatMap((d) =>
-    [0, 3, 6, 9, 12, 15, 18, 21].map((h) => DateTime.fromISO(`${d}T00:00Z`).plus({ hours: h }).toMillis()),
-  ),
+  ...DAYS.flatMap((d) => at(d, [0, 3, 6, 9, 12, 15, 18, 21])),
+  ...HOLIDAY_DAYS.flatMap((d) => at(d, [0, 6, 12, 18])),
   DateTime.fromISO("2026-11-24T20:30", { zone: NY }).toMillis(),
   DateTime.fromISO("2026-03-08T01:59", { zone: NY }).toMillis(),
   DateTime.fromISO("2026-11-01T01:30", { zone: NY }).toMillis(),
@@ -250,9 +347,9 @@ async function tableFacts(rows: readonly Truth[]): Promise<ContactFacts[]> {
   return read.contacts;
 }
 
-/** Every 10 minutes of [start, end), and its last minute. */
+/** Every 15 minutes of [start, end), and its last minute. */
 function* minutes(start: number, end: number): Generator<number> {
-  for (let t = start; t < end; t += 10 * 60_000) yield t;
+  for (let t = start; t < end; t += 15 * 60_000) yield t;
   if (end > start) yield end - 60_000;
 }
 
@@ -300,8 +397,22 @@ describe("the oracle: no illegal instant, for any number of the table, at the DS
       const window = { days: ALL_DAYS, from: "07:00", to: "22:00", timezone: "callee" };
       const plan = planCampaigns(facts, settings(at, { window, fallbackTimezone: CHI }));
       assertLegal(plan.campaigns, [], at);
-      // Every number gets a campaign within the horizon: none silently dropped.
-      expect(plan.campaigns.flatMap((c) => c.phones).sort()).toEqual(TABLE.map((x) => x.phone).sort());
+      // None silently dropped: a number with no opening in two days (a toll-free one over a
+      // weekend and a holiday: every state's days apply) is skipped as outside_hours, and a week's
+      // horizon plans it, legally too.
+      const skipped = plan.skips.map((x) => x.phone);
+      expect(new Set(plan.skips.map((x) => x.reason))).toEqual(
+        new Set(skipped.length ? ["outside_hours"] : []),
+      );
+      expect([...plan.campaigns.flatMap((c) => c.phones), ...skipped].sort()).toEqual(
+        TABLE.map((x) => x.phone).sort(),
+      );
+      const week = planCampaigns(
+        facts.filter((f) => skipped.includes(f.phone)),
+        settings(at, { window, fallbackTimezone: CHI, horizonMs: 7 * 86_400_000 }),
+      );
+      expect(week.campaigns.flatMap((c) => c.phones).sort()).toEqual([...skipped].sort());
+      assertLegal(week.campaigns, [], at);
     }
   });
 

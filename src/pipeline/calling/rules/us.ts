@@ -31,6 +31,34 @@ const oklahomaAdad: RuleSource = {
   read: READ,
   kind: "law",
 };
+const READ_DAYS = "2026-11-25";
+const utah: RuleSource = {
+  cite: "Utah Code 13-25a-103(3): no telephone solicitation without prior express consent between 9 p.m. and 8 a.m. local time, on a Sunday or on a legal holiday (Utah Code 63G-1-301)",
+  url: "https://codes.findlaw.com/ut/title-13-commerce-and-trade/ut-code-sect-13-25a-103/",
+  read: READ_DAYS,
+  kind: "law",
+};
+const rhodeIsland: RuleSource = {
+  cite: 'R.I. Gen. Laws 5-61-3.6 (unsolicited telephonic sales calls only during "hours of operation") and 5-61-2 ("Monday through Friday, except a state or federal holiday, 9:00 a.m. to 6:00 p.m.; Saturday 10:00 a.m. to 5:00 p.m.")',
+  url: "http://webserver.rilin.state.ri.us/Statutes/TITLE5/5-61/5-61-3.6.HTM",
+  read: READ_DAYS,
+  kind: "law",
+};
+const louisiana: RuleSource = {
+  cite: "La. R.S. 45:811(2)-(3): calls by automatic dialing equipment or a live operator to advertise or offer goods or services only between 8:00 a.m. and 8:00 p.m., Monday through Saturday, not on state holidays (R.S. 1:55) or Sundays; R.S. 1:55(A)(1) makes every Saturday a legal holiday in Orleans parish and other parishes, which a number does not tell apart: no Saturdays",
+  url: "https://lawserver.com/?p=30183792",
+  read: READ_DAYS,
+  kind: "law",
+};
+const mississippi: RuleSource = {
+  cite: 'Miss. Code Ann. 77-3-723(1): authorized telephone solicitations "only between the hours of 8:00 a.m. and 8:00 p.m. Central Standard Time"; "No telephone solicitations may be made on a Sunday" (read as both Central Standard Time all year and local time)',
+  url: "https://getpocketlaw.com/law/state_mississippi/section-77-3-723-rules-for-authorized-calls_57b73fa7ff73",
+  read: READ_DAYS,
+  kind: "law",
+};
+const MON_SAT = ["mon", "tue", "wed", "thu", "fri", "sat"] as const;
+const MON_FRI = ["mon", "tue", "wed", "thu", "fri"] as const;
+
 const territories: RuleSource = {
   cite: '47 U.S.C. 152(a) and 153 ("United States" means the several States and Territories, the District of Columbia, and the possessions): the TCPA (47 U.S.C. 227) and 47 CFR 64.1200 reach Puerto Rico, Guam, the U.S. Virgin Islands, American Samoa and the Northern Mariana Islands',
   url: "https://www.law.cornell.edu/uscode/text/47/153",
@@ -68,6 +96,43 @@ export const US: RuleSet = {
         { from: "09:00", to: "21:00", source: oklahomaAdad },
       ],
       caps: [{ calls: 3, perHours: 24, source: oklahoma }],
+    },
+    UT: {
+      name: "Utah",
+      zones: US_STATES.UT!.zones,
+      hours: [{ from: "08:00", to: "21:00", days: MON_SAT, holidays: "UT", source: utah }],
+      caps: [],
+    },
+    RI: {
+      name: "Rhode Island",
+      zones: US_STATES.RI!.zones,
+      hours: [
+        {
+          from: "09:00",
+          to: "18:00",
+          days: MON_FRI,
+          holidays: "RI",
+          or: [{ from: "10:00", to: "17:00", days: ["sat"] }],
+          source: rhodeIsland,
+        },
+      ],
+      caps: [],
+    },
+    LA: {
+      name: "Louisiana",
+      zones: US_STATES.LA!.zones,
+      hours: [{ from: "08:00", to: "20:00", days: MON_FRI, holidays: "LA", source: louisiana }],
+      caps: [],
+    },
+    MS: {
+      name: "Mississippi",
+      zones: US_STATES.MS!.zones,
+      hours: [
+        { from: "08:00", to: "20:00", days: MON_SAT, source: mississippi },
+        // Central Standard Time, UTC-6 all year ("Etc/GMT+6" is IANA's name for it).
+        { from: "08:00", to: "20:00", days: MON_SAT, timezone: "Etc/GMT+6", source: mississippi },
+      ],
+      caps: [],
     },
     WA: {
       name: "Washington",

@@ -6,7 +6,7 @@ export const SPAN_BYTES = 3;
 
 export function encodeSpan(sorted: readonly number[]): Buffer {
   const out = Buffer.allocUnsafe(sorted.length * SPAN_BYTES);
-  sorted.forEach((v, i) => out.writeUIntBE(v, i * SPAN_BYTES, SPAN_BYTES));
+  for (const [i, v] of sorted.entries()) out.writeUIntBE(v, i * SPAN_BYTES, SPAN_BYTES);
   return out;
 }
 

@@ -143,7 +143,7 @@ export const US: RuleSet = {
   },
   notes: [
     "Florida and Oklahoma count 3 calls per 24 hours on the same subject: vcw counts every call to the number, whatever the subject (stricter).",
-    "A number's state is the file's state column, else its area code's (Oklahoma presumes a call to its area codes reaches a resident).",
+    "A number's state is the file's state column, else its area code's; the area code's state's rules apply too when the file places it elsewhere (Florida and Oklahoma presume a call to their area codes reaches someone there).",
     `The federal hours apply in the territories too (${territories.cite}).`,
   ],
 };

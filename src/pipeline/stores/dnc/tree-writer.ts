@@ -4,6 +4,22 @@ import { countBits, emptyBits, encodeBlock, mergeInto, setBit } from "./block-co
 import { decodeSpan, encodeSpan } from "./span-codec.ts";
 import { DEEPEST, NODES, nodeIndex, spanAt, tagOf } from "./tree-place.ts";
 
+/**
+ * Sorted, distinct rests (last seven digits) without copies: `of[lo..hi)` less `base` (a tag's
+ * numbers in the sorted buffer), or an array of rests (base 0) a merge made.
+ */
+interface Rests {
+  of: ArrayLike<number>;
+  lo: number;
+  hi: number;
+  base: number;
+}
+
+const sizeOf = (r: Rests) => r.hi - r.lo;
+const restAt = (r: Rests, i: number) => r.of[r.lo + i]! - r.base;
+const toArray = (r: Rests) => Array.from({ length: sizeOf(r) }, (_, i) => restAt(r, i));
+const restsOf = (values: readonly number[]): Rests => ({ of: values, lo: 0, hi: values.length, base: 0 });
+
 /** A leaf above the block level holds at most this many numbers (3 KB): past it, it splits in ten. */
 export const MAX_LEAF = 1_024;
 const WRITE_BATCH = 256;
@@ -47,23 +63,26 @@ export class TreeWriter {
   /** Writes every number held, merged with the leaves earlier flushes wrote. */
   async flush(): Promise<void> {
     const sorted = this.buffer.subarray(0, this.size).sort();
-    for (let i = 0; i < sorted.length; ) {
+    // Each number once, in place.
+    let unique = 0;
+    for (let i = 0; i < sorted.length; i += 1)
+      if (i === 0 || sorted[i] !== sorted[unique - 1]) sorted[unique++] = sorted[i]!;
+    for (let i = 0; i < unique; ) {
       const group = Math.floor(sorted[i]! / 1e7);
       const length = String(sorted[i]).length;
-      const rests: number[] = [];
-      for (; i < sorted.length && Math.floor(sorted[i]! / 1e7) === group; i += 1) {
-        const rest = sorted[i]! - group * 1e7;
-        if (rests.at(-1) !== rest) rests.push(rest);
-      }
-      await this.place(tagOf(length, group === 0 ? "" : String(group)), "r", rests);
+      let j = i;
+      while (j < unique && Math.floor(sorted[j]! / 1e7) === group) j += 1;
+      const tag = tagOf(length, group === 0 ? "" : String(group));
+      await this.place(tag, "r", { of: sorted, lo: i, hi: j, base: group * 1e7 });
+      i = j;
     }
     await this.drain();
     this.size = 0;
   }
 
   /** Numbers of a node's range into the tree: merged into its leaf, passed to its children, or a new leaf. */
-  private async place(tag: string, path: string, rests: number[]): Promise<void> {
-    if (rests.length === 0) return;
+  private async place(tag: string, path: string, rests: Rests): Promise<void> {
+    if (sizeOf(rests) === 0) return;
     const bits = this.leaves.get(tag);
     if (bits && has(bits, nodeIndex(path))) return this.merge(tag, path, rests);
     if (bits && anyBelow(bits, path)) {
@@ -75,7 +94,7 @@ export class TreeWriter {
   }
 
   /** A leaf written by an earlier flush, read back and united with `rests`. */
-  private async merge(tag: string, path: string, rests: number[]): Promise<void> {
+  private async merge(tag: string, path: string, rests: Rests): Promise<void> {
     const level = path.length - 1;
     const key = this.keys.dncBlock(this.version, tag, path);
     const stored = await this.redis.getBuffer(key);
@@ -85,14 +104,14 @@ export class TreeWriter {
       const bits = emptyBits();
       mergeInto(bits, stored);
       const before = countBits(bits);
-      for (const rest of rests) setBit(bits, rest % spanAt(DEEPEST));
+      for (let i = 0; i < sizeOf(rests); i += 1) setBit(bits, restAt(rests, i) % spanAt(DEEPEST));
       const after = countBits(bits);
       this.numbers += after - before;
       this.queueSet(tag, path, encodeBlock(bits, after)!);
       return;
     }
     const existing = decodeSpan(stored).map((v) => base + v);
-    const merged = union(existing, rests);
+    const merged = union(existing, toArray(rests));
     this.numbers -= existing.length;
     if (merged.length <= MAX_LEAF) {
       this.numbers += merged.length;
@@ -103,25 +122,26 @@ export class TreeWriter {
     this.clear(tag, path);
     this.blocks -= 1;
     this.deletes.push({ member: `${tag}:${path}`, key });
-    this.write(tag, path, merged);
+    this.write(tag, path, restsOf(merged));
   }
 
   /** A new subtree for `rests` at `path`: one leaf if it holds them, else its children's. */
-  private write(tag: string, path: string, rests: number[]): void {
-    if (rests.length === 0) return;
+  private write(tag: string, path: string, rests: Rests): void {
+    const count = sizeOf(rests);
+    if (count === 0) return;
     const level = path.length - 1;
-    if (level < DEEPEST && rests.length > MAX_LEAF) {
+    if (level < DEEPEST && count > MAX_LEAF) {
       for (const [digit, part] of byDigit(rests, level)) this.write(tag, `${path}${digit}`, part);
       return;
     }
     let value: Buffer;
     if (level === DEEPEST) {
       const bits = emptyBits();
-      for (const rest of rests) setBit(bits, rest % spanAt(DEEPEST));
-      value = encodeBlock(bits, rests.length)!;
-    } else value = encodeSpan(rests.map((r) => r % spanAt(level)));
+      for (let i = 0; i < count; i += 1) setBit(bits, restAt(rests, i) % spanAt(DEEPEST));
+      value = encodeBlock(bits, count)!;
+    } else value = encodeSpan(Array.from({ length: count }, (_, i) => restAt(rests, i) % spanAt(level)));
     this.mark(tag, path);
-    this.numbers += rests.length;
+    this.numbers += count;
     this.blocks += 1;
     this.queueSet(tag, path, value);
   }
@@ -174,15 +194,17 @@ function anyBelow(bits: Uint8Array, path: string): boolean {
   return false;
 }
 
-/** Sorted rests of a node at `level`, split by their next digit. */
-function byDigit(rests: readonly number[], level: number): Map<number, number[]> {
-  const out = new Map<number, number[]>();
+/** Sorted rests of a node at `level`, split by their next digit: contiguous runs, no copies. */
+function byDigit(rests: Rests, level: number): Map<number, Rests> {
+  const out = new Map<number, Rests>();
   const unit = spanAt(level + 1);
-  for (const rest of rests) {
-    const digit = Math.floor(rest / unit) % 10;
-    const part = out.get(digit) ?? [];
-    part.push(rest);
-    out.set(digit, part);
+  const digitAt = (i: number) => Math.floor(restAt(rests, i) / unit) % 10;
+  for (let i = 0; i < sizeOf(rests); ) {
+    const digit = digitAt(i);
+    let j = i;
+    while (j < sizeOf(rests) && digitAt(j) === digit) j += 1;
+    out.set(digit, { ...rests, lo: rests.lo + i, hi: rests.lo + j });
+    i = j;
   }
   return out;
 }

@@ -33,10 +33,33 @@ export function zoneFromCell(text: string): string | undefined {
  * state or the number when they agree with one of them, else kept whole.
  */
 export function locateCallee(e164: string, hints: LocationHints = {}): CalleeLocation {
+  return locateWithNumber(e164, hints).where;
+}
+
+/**
+ * The callee's location, and the US state or territory of the number's own area code when the
+ * file places the callee elsewhere (its rules apply too: Florida and Oklahoma presume a call to
+ * their area codes reaches someone there), from one reading of the number.
+ */
+export function locateWithNumber(
+  e164: string,
+  hints: LocationHints = {},
+): { where: CalleeLocation; numberRegion?: string } {
   const phone = parsePhoneNumberFromString(e164);
   const country = phone?.country;
   const us = country !== undefined && US_COUNTRIES.has(country);
   const byNumber = numberPlace(phone);
+  const where = locateFrom(country, us, byNumber, hints);
+  const own = us ? byNumber.region : undefined;
+  return { where, ...(own && own !== where.region ? { numberRegion: own } : {}) };
+}
+
+function locateFrom(
+  country: string | undefined,
+  us: boolean,
+  byNumber: ReturnType<typeof numberPlace>,
+  hints: LocationHints,
+): CalleeLocation {
   const cellRegion = hints.region === undefined ? undefined : us ? usStateCode(hints.region) : hints.region;
   const region = cellRegion ?? byNumber.region;
   const base = {

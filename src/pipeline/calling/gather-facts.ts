@@ -2,9 +2,8 @@ import { ingestOptionsOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { locationColumns, locationOf } from "../../ingest/location-columns.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
-import { locateCallee } from "./callee-location.ts";
+import { locateWithNumber } from "./callee-location.ts";
 import type { CallTime } from "./frequency.ts";
-import { ownRegionOf } from "./number-zones.ts";
 import type { ContactFacts } from "./plan-campaigns.ts";
 
 /** The reads the planner's facts come from: each a read, never a write (the preview relies on it). */
@@ -70,12 +69,11 @@ export async function gatherFacts(
   ]);
   const contacts: ContactFacts[] = [];
   for (const r of rows) {
-    const where = locateCallee(r.phone, r.hints);
-    const own = ownRegionOf(r.phone);
+    const { where, numberRegion } = locateWithNumber(r.phone, r.hints);
     contacts.push({
       phone: r.phone,
       where,
-      ...(own && own !== where.region ? { numberRegion: own } : {}),
+      ...(numberRegion ? { numberRegion } : {}),
       optedOut: suppressed.has(r.phone),
       // As the import skips it (then the planner checks each opening, as the reservation does).
       recentlyCalled: last.has(r.phone) && Math.abs(at - last.get(r.phone)!) < recallMs,

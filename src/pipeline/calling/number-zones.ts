@@ -1,4 +1,4 @@
-import { type PhoneNumber, parsePhoneNumberFromString } from "libphonenumber-js/max";
+import type { PhoneNumber } from "libphonenumber-js/max";
 import { distinctTimeZones } from "./distinct-zones.ts";
 import { geocodeEntryOf, nanpAreaRanges, timeZoneEntryOf } from "./phone-geo-data.ts";
 import { US_STATES, US_TERRITORIES, usStateCode } from "./us-states.ts";
@@ -57,15 +57,4 @@ export function numberPlace(phone: PhoneNumber | undefined): NumberPlace {
   const zones = [...entry.zones, ...area.zones];
   if (area.places <= 1 && region) zones.push(...(US_STATES[region]?.zones ?? []));
   return withRegion(zones);
-}
-
-/**
- * The US state or territory of a number's own area code, whatever the file says: its rules apply
- * too (Florida and Oklahoma presume a call to their area codes reaches someone there). Undefined
- * outside the US rules' countries and for toll-free numbers.
- */
-export function ownRegionOf(e164: string): string | undefined {
-  const phone = parsePhoneNumberFromString(e164);
-  if (!phone?.country || !US_COUNTRIES.has(phone.country)) return undefined;
-  return numberPlace(phone).region;
 }

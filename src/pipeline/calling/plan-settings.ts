@@ -1,7 +1,6 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { locateCallee } from "./callee-location.ts";
+import { locateWithNumber } from "./callee-location.ts";
 import { effectiveRules, type JobWindow } from "./effective-rules.ts";
-import { ownRegionOf } from "./number-zones.ts";
 import type { PlanSettings } from "./plan-campaigns.ts";
 import { type CapRule, customRuleSet, RULE_SETS, type RuleSet, type RuleSource } from "./rules/index.ts";
 
@@ -80,9 +79,10 @@ export function capsFor(
 ): { calls: number; perHours: number }[] {
   if (!def.calling) return [];
   const s = planSettingsOf(def, 0, 0, undefined);
-  const regions = [ownRegionOf(phone), region].filter((r): r is string => r !== undefined);
+  const { where, numberRegion } = locateWithNumber(phone);
+  const regions = [numberRegion, region].filter((r): r is string => r !== undefined);
   return effectiveRules(
-    locateCallee(phone),
+    where,
     s.ruleSets,
     { fallbackTimezone: s.fallbackTimezone, caps: s.caps },
     regions,

@@ -73,6 +73,8 @@ export async function followUpOf(
     { owner, country: countryOf(def) },
     d,
   );
+  // Every number refused meanwhile (listed, over a cap): no campaign for nobody.
+  if (contacts === 0) return { kind: "none" };
   return {
     kind: "requested",
     intent: { ...intent, request: { ...request, segmentId } },

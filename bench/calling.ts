@@ -57,7 +57,7 @@ export async function run(argv: string[]): Promise<void> {
     const facts = await gatherFacts(
       def,
       file,
-      { suppressed: none, recentlyCalled: none, callTimes: async () => new Map() },
+      { suppressed: none, lastCalled: async () => new Map(), callTimes: async () => new Map() },
       at,
     );
     campaigns = planCampaigns(facts.contacts, planSettingsOf(def, at, at, undefined)).campaigns.length;

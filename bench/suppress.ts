@@ -1,12 +1,15 @@
 /**
- * `npm run bench -- suppress [--numbers N] [--quick]`: `vcw suppress import` of a do-not-call
- * extract of 10,000,000 numbers (1,000,000 with --quick) in the FTC's flat format (area code,
- * number; sorted, as the FTC's files are): NANP numbers clustered in a few area codes, each with
- * most exchanges in use and 5-35% of an exchange's numbers registered. The import runs as its own
- * process (the compiled CLI) against a private redis-server. Reported: wall time, numbers/s, the
- * importing process' peak RSS, Redis used_memory per number (against ~70 bytes for a plain set,
- * measured here on 200,000 of them), and the cost of a lookup of 1,000 numbers (`which()`) and of
- * one number (as an import checks each row).
+ * `npm run bench -- suppress [--numbers N] [--quick] [--distribution clustered|random] [--base DIR]`:
+ * `vcw suppress import` of a do-not-call extract of 10,000,000 numbers (1,000,000 with --quick) in
+ * the FTC's flat format (area code, number). `clustered` (default): NANP numbers in a few area
+ * codes, each with most exchanges in use and 5-35% of an exchange's numbers registered, sorted as
+ * the FTC's files are. `random`: numbers drawn uniformly over the US numbering plan (area codes and
+ * exchanges 200-999), in no order: a company's own list, sparse. The import runs as its own process
+ * (the compiled CLI) against a private redis-server, for this tree and, with `--base DIR`, the
+ * compiled tree in DIR after it (each on a fresh Redis): ratios are ours / base. Reported: wall
+ * time, numbers/s, the importing process' peak RSS, Redis used_memory per number (against ~70 bytes
+ * for a plain set, measured here on 200,000 of them), and the cost of a lookup of 1,000 numbers
+ * (`which()`) and of one number (as an import checks each row).
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -18,6 +21,7 @@ import { startRedisServer } from "../src/daemon/redis-server.ts";
 import { redisKeys } from "../src/lib/redis-keys.ts";
 import { createDoNotCallLists } from "../src/pipeline/stores/dnc/do-not-call-lists.ts";
 import { createRandom as random } from "../src/simulator/prng.ts";
+import { compiledCli, OURS } from "./daemon-process.ts";
 import { fmt, mb, median, table } from "./lib.ts";
 
 const PREFIX = "vcw-bench";
@@ -25,20 +29,36 @@ const PREFIX = "vcw-bench";
 const AREAS = [239, 305, 321, 352, 386, 407, 561, 727, 754, 772, 786, 813, 850, 863, 904, 941, 954];
 const LOOKUPS = 200;
 
-/** Writes (once, kept under bench/.data/) an extract of exactly `n` numbers. */
-async function extract(n: number): Promise<string> {
+type Distribution = "clustered" | "random";
+
+/** Writes (once, kept under bench/.data/) an extract of exactly `n` distinct numbers. */
+async function extract(n: number, distribution: Distribution): Promise<string> {
   const dir = resolve("bench/.data");
   mkdirSync(dir, { recursive: true });
-  const path = join(dir, `dnc-${n}.txt`);
+  const path = join(dir, distribution === "clustered" ? `dnc-${n}.txt` : `dnc-${distribution}-${n}.txt`);
   if (existsSync(path)) return path;
   const out = createWriteStream(`${path}.tmp`);
-  const next = random(20);
-  let written = 0;
   let chunk: string[] = [];
   const flush = async () => {
     if (!out.write(chunk.join(""))) await once(out, "drain");
     chunk = [];
   };
+  const lines = distribution === "clustered" ? clustered(n) : scattered(n);
+  for (const line of lines) {
+    chunk.push(line);
+    if (chunk.length >= 10_000) await flush();
+  }
+  await flush();
+  out.end();
+  await once(out, "finish");
+  renameSync(`${path}.tmp`, path);
+  return path;
+}
+
+/** Florida's area codes first, most exchanges in use, 5-35% of each one's numbers, sorted. */
+function* clustered(n: number): Generator<string> {
+  const next = random(20);
+  let written = 0;
   for (let a = 0; written < n; a += 1) {
     const area = AREAS[a % AREAS.length]! + 100 * Math.floor(a / AREAS.length); // past the list: more codes
     for (let exchange = 200; exchange <= 999 && written < n; exchange += 1) {
@@ -46,17 +66,27 @@ async function extract(n: number): Promise<string> {
       const density = 0.05 + 0.3 * next();
       for (let line = 0; line < 10_000 && written < n; line += 1) {
         if (next() >= density) continue;
-        chunk.push(`${area},${exchange}${String(line).padStart(4, "0")}\n`);
         written += 1;
-        if (chunk.length >= 10_000) await flush();
+        yield `${area},${exchange}${String(line).padStart(4, "0")}\n`;
       }
     }
   }
-  await flush();
-  out.end();
-  await once(out, "finish");
-  renameSync(`${path}.tmp`, path);
-  return path;
+}
+
+/** Uniform over area codes and exchanges 200-999 and their 10,000 lines, each once, in no order. */
+function* scattered(n: number): Generator<string> {
+  const next = random(31);
+  const seen = new Set<number>();
+  while (seen.size < n) {
+    const number =
+      (200 + Math.floor(next() * 800)) * 1e7 +
+      (200 + Math.floor(next() * 800)) * 1e4 +
+      Math.floor(next() * 1e4);
+    if (seen.has(number)) continue;
+    seen.add(number);
+    const text = String(number);
+    yield `${text.slice(0, 3)},${text.slice(3)}\n`;
+  }
 }
 
 const usedMemory = async (redis: Redis) => Number(/used_memory:(\d+)/.exec(await redis.info("memory"))![1]);
@@ -71,10 +101,12 @@ function peakRss(pid: number): number {
   }
 }
 
-/** `vcw ARGS` in a process of its own: its wall time and peak RSS. */
-async function vcwIn(args: string[], redisUrl: string) {
+/** `vcw ARGS` of the compiled tree at `root` in a process of its own: its wall time and peak RSS. */
+async function vcwIn(root: string, args: string[], redisUrl: string) {
+  const bin = compiledCli(root);
+  if (typeof bin !== "string") throw new Error(bin.missing);
   const started = performance.now();
-  const child = spawn(process.execPath, [resolve("dist/src/cli/bin.js"), ...args], {
+  const child = spawn(process.execPath, [bin, ...args], {
     env: { PATH: process.env.PATH ?? "", REDIS_URL: redisUrl, VCW_PREFIX: PREFIX },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -149,50 +181,94 @@ async function plainSetBytes(redis: Redis): Promise<number> {
   return bytes / 200_000;
 }
 
-export async function run(argv: string[] = []): Promise<void> {
-  const { values } = parseArgs({
-    args: argv,
-    options: { numbers: { type: "string" }, quick: { type: "boolean" } },
-    strict: false,
-  });
-  const n = Number(values.numbers ?? (values.quick ? 1_000_000 : 10_000_000));
-  const file = await extract(n);
+interface Measured {
+  tree: string;
+  n: number;
+  blocks: number;
+  importMs: number;
+  rss: number;
+  floorRss: number;
+  perNumber: number;
+  plain: number;
+  lookup: Awaited<ReturnType<typeof lookupCost>>;
+}
+
+/** One tree's import on a fresh redis-server, and the lookups of what it loaded. */
+async function measure(tree: string, root: string, file: string, n: number): Promise<Measured> {
   const server = await startRedisServer();
   const redis = new Redis(server.url, { maxRetriesPerRequest: null });
   try {
     const before = await usedMemory(redis);
-    const imported = await vcwIn(["suppress", "import", file, "--source", "ftc"], server.url);
+    const imported = await vcwIn(root, ["suppress", "import", file, "--source", "ftc"], server.url);
     const after = await usedMemory(redis);
     const [list] = await createDoNotCallLists(redis, redisKeys(PREFIX)).lists();
-    if (list?.numbers !== n) throw new Error(`loaded ${list?.numbers} numbers of ${n}`);
+    if (list?.numbers !== n) throw new Error(`${tree}: loaded ${list?.numbers} numbers of ${n}`);
     const lookup = await lookupCost(redis);
     // The CLI's own floor: a command that reads a few keys.
-    const floor = await vcwIn(["suppress", "list", "--sources"], server.url);
+    const floor = await vcwIn(root, ["suppress", "list", "--sources"], server.url);
     const plain = await plainSetBytes(redis);
-    const perNumber = (after - before) / n;
-    table([
-      {
-        numbers: fmt(n),
-        blocks: fmt(list.blocks),
-        "import s": fmt(imported.ms / 1000, 1),
-        "numbers/s": fmt(n / (imported.ms / 1000)),
-        "peak RSS": mb(imported.rss),
-        "CLI floor RSS": mb(floor.rss),
-        "Redis MB": fmt((after - before) / 1024 / 1024, 1),
-        "bytes/number": fmt(perNumber, 2),
-        "plain set bytes/number": fmt(plain, 1),
-        "which(1,000) µs": fmt(lookup.us),
-        "µs/number": fmt(lookup.us / 1000, 2),
-        "which(1) µs": fmt(lookup.usOne),
-        "opt-out check(1) µs": fmt(lookup.usOptOut),
-        "listed share": fmt(lookup.listedShare, 2),
-      },
-    ]);
-    console.log(
-      `Redis: ${fmt(perNumber, 2)} bytes a number, ${fmt(plain / perNumber, 1)}x less than a plain set (${fmt(plain, 1)})`,
-    );
+    return {
+      tree,
+      n,
+      blocks: list.blocks,
+      importMs: imported.ms,
+      rss: imported.rss,
+      floorRss: floor.rss,
+      perNumber: (after - before) / n,
+      plain,
+      lookup,
+    };
   } finally {
     await redis.quit();
     await server.stop();
   }
+}
+
+export async function run(argv: string[] = []): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      numbers: { type: "string" },
+      quick: { type: "boolean" },
+      distribution: { type: "string" },
+      base: { type: "string" },
+    },
+    strict: false,
+  });
+  const n = Number(values.numbers ?? (values.quick ? 1_000_000 : 10_000_000));
+  const distribution = (values.distribution ?? "clustered") as Distribution;
+  if (distribution !== "clustered" && distribution !== "random")
+    throw new Error(`--distribution ${distribution}: clustered or random`);
+  const file = await extract(n, distribution);
+  const trees = [{ label: "ours", root: OURS }];
+  if (typeof values.base === "string") trees.push({ label: "base", root: resolve(values.base) });
+  const runs: Measured[] = [];
+  for (const t of trees) runs.push(await measure(t.label, t.root, file, n));
+  table(
+    runs.map((r) => ({
+      tree: r.tree,
+      distribution,
+      numbers: fmt(r.n),
+      keys: fmt(r.blocks),
+      "import s": fmt(r.importMs / 1000, 1),
+      "numbers/s": fmt(r.n / (r.importMs / 1000)),
+      "peak RSS": mb(r.rss),
+      "CLI floor RSS": mb(r.floorRss),
+      "Redis MB": fmt((r.perNumber * r.n) / 1024 / 1024, 1),
+      "bytes/number": fmt(r.perNumber, 2),
+      "plain set bytes/number": fmt(r.plain, 1),
+      "which(1,000) µs": fmt(r.lookup.us),
+      "which(1) µs": fmt(r.lookup.usOne),
+      "opt-out check(1) µs": fmt(r.lookup.usOptOut),
+    })),
+  );
+  for (const r of runs)
+    console.log(
+      `${r.tree} (${distribution}): ${fmt(r.perNumber, 2)} bytes a number (bound 12: ${fmt(r.perNumber / 12, 2)}), ${fmt(r.importMs / 1000, 1)} s for ${fmt(r.n)} (bound 10 s a million: ${fmt(r.importMs / 1000 / (10 * (r.n / 1e6)), 2)}), a plain set ${fmt(r.plain, 1)}`,
+    );
+  const [ours, base] = runs;
+  if (ours && base)
+    console.log(
+      `ours / base (${distribution}, one run): bytes a number ${fmt(ours.perNumber / base.perNumber, 3)}, import time ${fmt(ours.importMs / base.importMs, 3)}, peak RSS ${fmt(ours.rss / base.rss, 3)}, which(1,000) ${fmt(ours.lookup.us / base.lookup.us, 3)}, which(1) ${fmt(ours.lookup.usOne / base.lookup.usOne, 3)}`,
+    );
 }

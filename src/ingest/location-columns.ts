@@ -15,7 +15,10 @@ export interface LocationHints {
   region?: string;
 }
 
-/** Normalized header names, best first (CRM exports: HubSpot, Salesforce, Zoho, Outlook, Google). */
+/**
+ * Normalized header names, best first (CRM exports: HubSpot, Salesforce, Zoho, Outlook, Google). A
+ * county is no region: "Orange" is a county of California, Florida, New York, Texas...
+ */
 export const LOCATION_SYNONYMS = {
   timezone: ["timezone", "contacttimezone", "localtimezone", "tz", "ianatimezone", "timezonename"],
   region: [
@@ -38,7 +41,6 @@ export const LOCATION_SYNONYMS = {
     "otherstate",
     "province",
     "region",
-    "county",
   ],
 } as const;
 

@@ -8,6 +8,7 @@ import {
   scheduledAtFor,
 } from "../pipeline/campaign/create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "../pipeline/campaign/lifecycle.ts";
+import { plannedInfo } from "../pipeline/campaign/planned-info.ts";
 import { createState, lookAgainAfterMs } from "../pipeline/create-once.ts";
 import { CreateCanceledError, CreateUnresolvedError } from "../pipeline/errors.ts";
 import { campaignRecords } from "../pipeline/resources/campaign-records.ts";
@@ -131,19 +132,6 @@ async function createOrLookUp(
 function canceledNow(d: WorkDeps, data: CampaignJobData): { canceled: true } {
   d.logger.info({ job: data.job, name: data.name }, "campaign canceled before it was created");
   return { canceled: true };
-}
-
-/** What a campaign made under calling rules keeps of its plan, for the poll, `vcw stop` and reports. */
-function plannedInfo(data: CampaignRequest, planned: ReturnType<typeof plannedStart>): Partial<CampaignInfo> {
-  return {
-    ...(data.slot ? { slot: data.slot } : {}),
-    ...(data.region ? { region: data.region } : {}),
-    ...(data.hours ? { hours: data.hours } : {}),
-    ...(data.callBy !== undefined ? { callBy: data.callBy } : {}),
-    ...(planned?.kind === "start"
-      ? { callUntil: planned.callUntil, expectedEndAt: planned.expectedEndAt }
-      : {}),
-  };
 }
 
 const marginMsOf = (def: { calling?: { marginMinutes: number } | undefined }) =>

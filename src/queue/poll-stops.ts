@@ -81,12 +81,12 @@ export async function processResume(d: WorkDeps, def: JobDefinition, campaignId:
   const stored = await d.store.get(campaignId);
   if (!stored) return { contacts: 0 };
   const deps = stopCheckDeps(d);
-  const { settled, resume } = await resumeStopped(def, stored.info, deps, d.now());
+  const { settled, resume, contacts } = await resumeStopped(def, stored.info, deps, d.now());
   if (!resume) return { contacts: 0, honoured: settled?.stop.honoured };
   await applyIntents([{ kind: "create-campaign", request: resume }], d);
   d.logger.info(
-    { campaign: campaignId, resumed: resume.name, contacts: settled?.waiting.length, at: resume.notBefore },
-    `campaign ${campaignId}: ${settled?.waiting.length} contact(s) not called before its window closed are called by ${resume.name}`,
+    { campaign: campaignId, resumed: resume.name, contacts, at: resume.notBefore },
+    `campaign ${campaignId}: ${contacts} contact(s) not called before its window closed are called by ${resume.name}`,
   );
-  return { contacts: settled?.waiting.length ?? 0, name: resume.name, segmentId: resume.segmentId };
+  return { contacts: contacts ?? 0, name: resume.name, segmentId: resume.segmentId };
 }

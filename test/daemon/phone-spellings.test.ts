@@ -40,8 +40,9 @@ describe("an opt-out belongs to the number, not to how the service spells it", (
       // The poll that reads the opt-out records the call's outcome in a number's history.
       const outcomeKey = await waitFor(
         async () => {
+          // Histories are hashes; beside each, every campaign's reservation is a sorted set (caps).
           for (const key of await redis.keys(`${keys.prefix}:calls:*`))
-            if (await redis.hexists(key, "outcome")) return key;
+            if ((await redis.type(key)) === "hash" && (await redis.hexists(key, "outcome"))) return key;
           return undefined;
         },
         20_000,

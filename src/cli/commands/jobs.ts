@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { type Client, createClient } from "../../api/client.ts";
 import { formatProblem, loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
+import { callingWarnings } from "../../pipeline/calling/rule-warnings.ts";
 import { checkDisclosures, type DisclosureFinding } from "../../pipeline/resources/disclosure-check.ts";
 import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
 import { expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts";
@@ -60,11 +61,20 @@ export function jobsCommand(): Command {
         client: serviceClient(process.env),
       });
       const expired = await expiredLists();
+      const calling = loaded.jobs.flatMap(({ file, job }) =>
+        callingWarnings(job).map((message) => ({
+          file,
+          job: job.name,
+          kind: "calling_hours" as const,
+          message,
+        })),
+      );
       if (problems.length > 0 || loaded.jobs.length === 0) process.exitCode = 1;
       if (o.json) {
         const jobs = loaded.jobs.map(({ file, job }) => ({ file, name: job.name, inbox: job.inbox }));
         const warnings = [
           ...findings.map(({ file, job, kind, message }) => ({ file, job, kind, message })),
+          ...calling,
           ...expired,
         ];
         process.stdout.write(
@@ -78,6 +88,7 @@ export function jobsCommand(): Command {
         );
       for (const problem of problems) console.error(`fail ${formatProblem(problem)}`);
       for (const finding of findings) console.error(findingLine(finding));
+      for (const w of calling) console.error(`warn ${w.file}: ${w.message}`);
       for (const list of expired) console.error(`warn ${list.message}`);
       if (loaded.jobs.length === 0 && problems.length === 0)
         console.error(`no job definitions (*.yaml) in ${dir}`);

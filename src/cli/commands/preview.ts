@@ -36,7 +36,7 @@ export function previewCommand(): Command {
           file,
           {
             suppressed: (phones) => suppression.which(phones),
-            recentlyCalled: (phones, withinMs, now) => history.recentlyCalled(phones, withinMs, now),
+            lastCalled: (phones) => history.lastCalls(phones),
             callTimes: (phones, now) => frequency.callTimes(phones, now),
             pace: () => pace.pace(dialerKeyOf(def)),
           },

@@ -44,13 +44,20 @@ function runStop(campaign: string, o: StopOptions): Promise<void> {
       const ctx = { redis, keys, queues, jobs: () => byName, logger };
       const asked = await runAction(ctx, { kind: "stop", campaign }, `cli ${userInfo().username}`);
       const stops = createStopStore(redis, keys);
-      // Only a campaign vcw keeps gets a stop request (a canceled or file-wide one answers at once).
-      const waiting = asked.ok && (await stops.requested(campaign)) !== undefined;
-      const stop = waiting ? await waitForStop(stops, campaign, o.wait * 1000) : await stops.get(campaign);
-      const result = outcomeOf(asked, waiting, stop, o.wait);
+      // Every campaign a worker stops for this request, or for another one at the same time: waited
+      // for, so each command says what was done (a canceled or ended one answers at once).
+      const ids = asked.ok ? (asked.stopping ?? []) : [];
+      const done = new Map<string, CampaignStop | undefined>();
+      const deadline = Date.now() + o.wait * 1000;
+      for (const id of ids) done.set(id, await waitForStop(stops, id, deadline));
+      const single = ids.length === 1 ? done.get(ids[0]!) : await stops.get(campaign);
+      const result = outcomeOf(asked, done, o.wait);
       const action = { kind: "stop", campaign };
+      const stopsJson = ids.length > 1 ? { stops: Object.fromEntries(done) } : {};
       if (o.json)
-        process.stdout.write(`${JSON.stringify({ action, ...result, ...(stop ? { stop } : {}) })}\n`);
+        process.stdout.write(
+          `${JSON.stringify({ action, ...result, ...(single ? { stop: single } : {}), ...stopsJson })}\n`,
+        );
       if (!result.ok) throw new CliError(result.message, 1);
       if (!o.json) console.log(result.message);
     } finally {
@@ -59,13 +66,12 @@ function runStop(campaign: string, o: StopOptions): Promise<void> {
   });
 }
 
-/** The stop a worker recorded for `id`, once it carried out the operator's request. */
+/** The stop a worker recorded for `id`, once it carried out the operator's request (undefined: not by `deadline`). */
 async function waitForStop(
   stops: ReturnType<typeof createStopStore>,
   id: string,
-  waitMs: number,
+  deadline: number,
 ): Promise<CampaignStop | undefined> {
-  const deadline = Date.now() + waitMs;
   for (;;) {
     const stop = await stops.get(id);
     const pending = await stops.requested(id);
@@ -75,18 +81,18 @@ async function waitForStop(
   }
 }
 
+/** What the command says: what was asked, then what each stop did, or that no worker did it in time. */
 function outcomeOf(
   asked: ActionResult,
-  waited: boolean,
-  stop: CampaignStop | undefined,
+  done: Map<string, CampaignStop | undefined>,
   waitS: number,
 ): ActionResult {
-  const done = stop?.reasons.includes("operator");
-  if (!asked.ok || (!waited && !done)) return asked;
-  if (done) return { ...asked, message: `${asked.message}\n${stopWords(stop!.withdrawn, stop!.flagged)}` };
-  return {
-    ok: false,
-    count: 0,
-    message: `${asked.message}\nno worker carried it out within ${waitS} s: is a daemon running? (it will when one polls the campaign)`,
-  };
+  if (!asked.ok || done.size === 0) return asked;
+  const lines = [...done].map(([id, stop]) =>
+    stop
+      ? `${done.size > 1 ? `${id}: ` : ""}${stopWords(stop.withdrawn, stop.flagged)}`
+      : `${done.size > 1 ? `${id}: ` : ""}no worker carried it out within ${waitS} s: is a daemon running? (it will when one polls the campaign)`,
+  );
+  const late = [...done.values()].some((stop) => stop === undefined);
+  return { ok: !late, count: late ? 0 : asked.count, message: `${asked.message}\n${lines.join("\n")}` };
 }

@@ -21,10 +21,24 @@ function clockId(zone: string): number {
   return id;
 }
 
+/** Names kept for their clock when present: the zones people know (a label reads "America/Chicago", not "America/North_Dakota/New_Salem"). */
+const PREFERRED = new Set([
+  "America/New_York",
+  "America/Chicago",
+  "America/Denver",
+  "America/Phoenix",
+  "America/Los_Angeles",
+  "America/Anchorage",
+  "Pacific/Honolulu",
+  "America/Puerto_Rico",
+  "Europe/London",
+]);
+
 /**
- * One zone per distinct clock among `zones` (sorted; the last name of each clock kept, which for
- * London, Jersey, Guernsey and the Isle of Man is the mainland's): calling hours are the same in
- * zones that keep the same time, so their constraints are one. Memoized per zone set.
+ * One zone per distinct clock among `zones` (sorted; of each clock, a preferred name when there is
+ * one, else the last name, which for London, Jersey, Guernsey and the Isle of Man is the
+ * mainland's): calling hours are the same in zones that keep the same time, so their constraints are
+ * one. Memoized per zone set.
  */
 export function distinctTimeZones(zones: readonly string[]): string[] {
   const sorted = [...new Set(zones)].sort();
@@ -32,9 +46,18 @@ export function distinctTimeZones(zones: readonly string[]): string[] {
   let answer = answers.get(key);
   if (!answer) {
     const byClock = new Map<number, string>();
-    for (const zone of sorted) byClock.set(clockId(zone), zone);
+    for (const zone of sorted) {
+      const known = byClock.get(clockId(zone));
+      if (!known || !PREFERRED.has(known)) byClock.set(clockId(zone), zone);
+    }
     answer = [...byClock.values()].sort();
     answers.set(key, answer);
   }
   return answer;
+}
+
+/** The zones of `a` that keep the clock of some zone of `b` (one per clock). */
+export function sameClocks(a: readonly string[], b: readonly string[]): string[] {
+  const wanted = new Set(b.map(clockId));
+  return distinctTimeZones(a.filter((zone) => wanted.has(clockId(zone))));
 }

@@ -1,8 +1,9 @@
 import type { Weekday } from "../../lib/time-zone.ts";
 import type { CalleeLocation } from "./callee-location.ts";
 import type { HoursConstraint } from "./calling-hours.ts";
+import { distinctTimeZones } from "./distinct-zones.ts";
 import { tightestCaps } from "./frequency.ts";
-import type { CapRule, RuleSet } from "./rules/index.ts";
+import type { CapRule, RuleScope, RuleSet } from "./rules/index.ts";
 
 /** The job's own window (`campaign.start.window`): in a fixed zone, or in the callee's (`callee`). */
 export interface JobWindow {
@@ -23,29 +24,45 @@ export interface EffectiveRules {
   key: string;
 }
 
+/** A rule set applies to callees of its countries, and to a callee of no known country (the strictest reading). */
+const appliesTo = (set: RuleSet, country: string | undefined) =>
+  set.countries.includes("*") || country === undefined || set.countries.includes(country);
+
 /**
- * The rules of a callee: every applicable rule set's national and regional hours, in every zone
- * they may be in (only the fallback zone when none is known), and the job's window, intersected:
- * the job narrows, never widens. Caps: the job's and the rule sets', the tightest per period.
+ * The rules of a callee: every applicable rule set's national hours and those of **every** region
+ * they may be in (a toll-free number: every state's; `alsoRegions`: the number's own state when the
+ * file places them elsewhere, as Florida and Oklahoma presume a call to their area codes reaches
+ * someone there), in every zone they may be in (only the fallback zone when none is known), and the
+ * job's window, intersected: the strictest of every candidate, the job narrows, never widens. Caps:
+ * the job's and the rule sets', the tightest per period.
  */
 export function effectiveRules(
   where: CalleeLocation,
   sets: readonly RuleSet[],
   job: { window?: JobWindow | undefined; fallbackTimezone: string; caps: readonly CapRule[] },
+  alsoRegions: readonly string[] = [],
 ): EffectiveRules {
   const zones = where.zones.length > 0 ? where.zones : [job.fallbackTimezone];
+  const located = where.regions ? [] : where.region ? [where.region] : [];
   const constraints: HoursConstraint[] = [];
   const caps: CapRule[] = [...job.caps];
   const applied: string[] = [];
   for (const set of sets) {
-    // A callee of no known country gets every set's rules: the strictest reading.
-    if (set.country !== "*" && where.country !== undefined && set.country !== where.country) continue;
-    const regional = where.region ? set.regions[where.region] : undefined;
-    applied.push(regional ? `${set.id}:${where.region}` : set.id);
-    for (const scope of regional ? [set.national, regional] : [set.national]) {
+    if (!appliesTo(set, where.country)) continue;
+    // Each region's rules where the callee would be if there: their own zones when located there,
+    // the region's when they may be anywhere, both for a number presumed there.
+    const regional = [
+      ...located.map((r) => [r, set.regions[r], zones] as const),
+      ...(where.regions ?? []).map((r) => [r, set.regions[r], set.regions[r]?.zones ?? zones] as const),
+      ...alsoRegions.map((r) => [r, set.regions[r], [...zones, ...(set.regions[r]?.zones ?? [])]] as const),
+    ].filter((x): x is readonly [string, RuleScope, readonly string[]] => x[1] !== undefined);
+    const named = [...new Set(regional.map(([r]) => `${set.id}:${r}`))];
+    applied.push(...(named.length > 0 ? named : [set.id]));
+    caps.push(...set.national.caps);
+    constraints.push(...inZones(set.national, zones));
+    for (const [, scope, where] of regional) {
       caps.push(...scope.caps);
-      for (const h of scope.hours)
-        for (const timezone of zones) constraints.push({ timezone, from: h.from, to: h.to, days: h.days });
+      constraints.push(...inZones(scope, distinctTimeZones(where)));
     }
   }
   const w = job.window;
@@ -53,12 +70,29 @@ export function effectiveRules(
     const inZones = w.timezone === "callee" ? zones : [w.timezone];
     for (const timezone of inZones) constraints.push({ timezone, from: w.from, to: w.to, days: w.days });
   }
+  const unique = [...new Map(constraints.map((c) => [constraintKey(c), c])).values()];
   const tight = tightestCaps(caps);
   const key = JSON.stringify([
-    [
-      ...new Set(constraints.map((c) => `${c.timezone} ${c.from}-${c.to} ${c.days?.join(",") ?? "*"}`)),
-    ].sort(),
+    unique.map(constraintKey).sort(),
     tight.map((c) => `${c.calls}/${c.perHours}h`),
   ]);
-  return { constraints, caps: tight, zones, applied, key };
+  return { constraints: unique, caps: tight, zones, applied, key };
 }
+
+/** A scope's hours in each zone (or in the one zone a rule names). */
+const inZones = (scope: RuleScope, zones: readonly string[]): HoursConstraint[] =>
+  scope.hours.flatMap((h) =>
+    (h.timezone ? [h.timezone] : zones).map((timezone) => ({
+      timezone,
+      from: h.from,
+      to: h.to,
+      days: h.days,
+      ...(h.holidays ? { holidays: h.holidays } : {}),
+      ...(h.or?.length ? { or: h.or } : {}),
+    })),
+  );
+
+const windowKey = (w: Omit<HoursConstraint, "timezone" | "or">) =>
+  `${w.from}-${w.to} ${w.days?.join(",") ?? "*"}${w.holidays ? ` !${w.holidays}` : ""}`;
+const constraintKey = (c: HoursConstraint) =>
+  `${c.timezone} ${[c, ...(c.or ?? [])].map(windowKey).join(" | ")}`;

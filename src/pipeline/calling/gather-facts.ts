@@ -2,14 +2,16 @@ import { ingestOptionsOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { locationColumns, locationOf } from "../../ingest/location-columns.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
-import { locateCallee } from "./callee-location.ts";
+import { locateWithNumber } from "./callee-location.ts";
+import type { CallTime } from "./frequency.ts";
 import type { ContactFacts } from "./plan-campaigns.ts";
 
 /** The reads the planner's facts come from: each a read, never a write (the preview relies on it). */
 export interface FactSources {
   suppressed(phones: readonly string[]): Promise<Set<string>>;
-  recentlyCalled(phones: readonly string[], withinMs: number, now: number): Promise<Set<string>>;
-  callTimes(phones: readonly string[], now: number): Promise<Map<string, number[]>>;
+  /** When another campaign last had each number (its planned start). */
+  lastCalled(phones: readonly string[]): Promise<Map<string, number>>;
+  callTimes(phones: readonly string[], now: number): Promise<Map<string, CallTime[]>>;
 }
 
 /** A file read for planning: its callable rows' facts, and its other rows by code. */
@@ -27,8 +29,8 @@ export interface FileFacts {
 
 /**
  * Reads a contact file and gathers what the planner needs of each valid row (each phone once, in
- * file order): where the callee is (location columns, then the number), opted out, recently
- * called, known call times. `only`: the phones to plan (the file's new contacts), default all.
+ * file order): where the callee is (location columns, then the number), opted out, when another
+ * campaign last had it, known call times. `only`: the phones to plan (the file's new contacts), default all.
  */
 export async function gatherFacts(
   def: JobDefinition,
@@ -60,18 +62,22 @@ export async function gatherFacts(
   }
   const phones = rows.map((r) => r.phone);
   const recallMs = def.contacts.recallAfterDays * 86_400_000;
-  const [suppressed, recent, calls] = await Promise.all([
+  const [suppressed, last, calls] = await Promise.all([
     sources.suppressed(phones),
-    sources.recentlyCalled(phones, recallMs, at),
+    sources.lastCalled(phones),
     sources.callTimes(phones, at),
   ]);
   const contacts: ContactFacts[] = [];
   for (const r of rows) {
+    const { where, numberRegion } = locateWithNumber(r.phone, r.hints);
     contacts.push({
       phone: r.phone,
-      where: locateCallee(r.phone, r.hints),
+      where,
+      ...(numberRegion ? { numberRegion } : {}),
       optedOut: suppressed.has(r.phone),
-      recentlyCalled: recent.has(r.phone),
+      // As the import skips it (then the planner checks each opening, as the reservation does).
+      recentlyCalled: last.has(r.phone) && Math.abs(at - last.get(r.phone)!) < recallMs,
+      ...(last.has(r.phone) ? { lastCalledAt: last.get(r.phone) } : {}),
       calls: calls.get(r.phone) ?? [],
     });
   }

@@ -1,7 +1,7 @@
 import type { CalleeLocation } from "./callee-location.ts";
 import { type HoursConstraint, type Interval, openIntervals } from "./calling-hours.ts";
 import { type EffectiveRules, effectiveRules, type JobWindow } from "./effective-rules.ts";
-import { capFreesAt } from "./frequency.ts";
+import { type CallTime, fitsCaps } from "./frequency.ts";
 import type { CapRule, RuleSet } from "./rules/index.ts";
 import { SKIP_REASONS, type SkipReason } from "./skip-reasons.ts";
 
@@ -9,10 +9,15 @@ import { SKIP_REASONS, type SkipReason } from "./skip-reasons.ts";
 export interface ContactFacts {
   phone: string;
   where: CalleeLocation;
+  /** The state of the number's own area code, when the file places the callee elsewhere (its rules apply too). */
+  numberRegion?: string | undefined;
   optedOut: boolean;
+  /** Called by another campaign within the cooldown whenever it is called: skipped outright. */
   recentlyCalled: boolean;
-  /** The number's known call times (epoch ms), for the frequency caps. */
-  calls: readonly number[];
+  /** When another campaign last had it (its planned start): the cooldown is checked at each opening. */
+  lastCalledAt?: number | undefined;
+  /** The number's known calls (instants, or the spans they may be dialled in), for the frequency caps. */
+  calls: readonly CallTime[];
 }
 
 export interface PlanSettings {
@@ -33,6 +38,8 @@ export interface PlanSettings {
   marginMs: number;
   /** How far ahead openings are planned. */
   horizonMs: number;
+  /** The cooldown: no campaign within this of another campaign's (contacts.recallAfterDays). */
+  recallMs?: number | undefined;
 }
 
 /** A campaign to create: its contacts in file order, when it starts and must be done. */
@@ -58,8 +65,8 @@ export interface PlannedCampaign {
 
 export interface Plan {
   campaigns: PlannedCampaign[];
-  /** Contacts planned past their group's first opening, and why. */
-  later: { contacts: number; windowFull: number; frequencyCap: number };
+  /** Contacts planned past their group's first opening, and why (`recentlyCalled` only when some were). */
+  later: { contacts: number; windowFull: number; frequencyCap: number; recentlyCalled?: number };
   skipped: Partial<Record<SkipReason, number>>;
   /** Each skipped number and why, in file order (for the error report). */
   skips: { phone: string; reason: SkipReason }[];
@@ -67,7 +74,7 @@ export interface Plan {
 
 interface Group {
   rules: EffectiveRules;
-  members: { facts: ContactFacts; notBefore: number }[];
+  members: ContactFacts[];
 }
 
 /**
@@ -93,14 +100,15 @@ export function planCampaigns(contacts: readonly ContactFacts[], s: PlanSettings
     if (facts.optedOut) skip(facts.phone, SKIP_REASONS.optedOut);
     else if (facts.recentlyCalled) skip(facts.phone, SKIP_REASONS.recentlyCalled);
     else {
-      const rules = effectiveRules(facts.where, s.ruleSets, {
-        window: s.window,
-        fallbackTimezone: s.fallbackTimezone,
-        caps: s.caps,
-      });
+      const rules = effectiveRules(
+        facts.where,
+        s.ruleSets,
+        { window: s.window, fallbackTimezone: s.fallbackTimezone, caps: s.caps },
+        facts.numberRegion ? [facts.numberRegion] : [],
+      );
       const group = groups.get(rules.key) ?? { rules, members: [] };
       groups.set(rules.key, group);
-      group.members.push({ facts, notBefore: capFreesAt(facts.calls, rules.caps, start) });
+      group.members.push(facts);
     }
   }
   const labels = new Set<string>();
@@ -118,6 +126,21 @@ export function planCampaigns(contacts: readonly ContactFacts[], s: PlanSettings
   return plan;
 }
 
+/** Why a contact can't be in a campaign of [opens, callUntil]: its cooldown, a cap; undefined: it can. */
+function refusal(
+  m: ContactFacts,
+  caps: Group["rules"]["caps"],
+  s: PlanSettings,
+  opens: number,
+  callUntil: number,
+) {
+  const recall = s.recallMs ?? 0;
+  if (m.lastCalledAt !== undefined && recall > 0 && Math.abs(opens - m.lastCalledAt) < recall)
+    return SKIP_REASONS.recentlyCalled;
+  if (m.calls.length > 0 && !fitsCaps(m.calls, caps, opens, callUntil)) return SKIP_REASONS.frequencyCap;
+  return undefined;
+}
+
 /** Campaigns of one group, opening after opening, each as large as its time allows. */
 function fillOpenings(
   group: Group,
@@ -129,37 +152,46 @@ function fillOpenings(
 ): void {
   let waiting = group.members;
   let opening = 0;
-  const first = openings[0]?.[0];
+  const caps = group.rules.caps;
+  const callUntilOf = (closes: number) => Math.min(closes - s.marginMs, s.callBy ?? Number.POSITIVE_INFINITY);
+  const first = openings[0];
+  /** Why each contact was refused, the last time it was: what it is skipped for if never planned. */
+  const refused = new Map<ContactFacts, SkipReason>();
   for (const [opens, closes] of openings) {
     if (waiting.length === 0) break;
-    const callUntil = Math.min(closes - s.marginMs, s.callBy ?? Number.POSITIVE_INFINITY);
+    const callUntil = callUntilOf(closes);
     const capacity = Math.floor((s.pacePerMinute * (callUntil - opens)) / 60_000);
     if (capacity <= 0) continue;
-    const taken = waiting.filter((m) => m.notBefore <= opens).slice(0, capacity);
+    const taken: ContactFacts[] = [];
+    for (const m of waiting) {
+      if (taken.length >= capacity) break;
+      const no = refusal(m, caps, s, opens, callUntil);
+      if (no) refused.set(m, no);
+      else taken.push(m);
+    }
     if (taken.length === 0) continue;
     const chosen = new Set(taken);
     waiting = waiting.filter((m) => !chosen.has(m));
-    if (opens !== first) {
+    if (first && opens !== first[0]) {
       plan.later.contacts += taken.length;
-      for (const m of taken) {
-        if (m.notBefore > (first ?? 0)) plan.later.frequencyCap += 1;
-        else plan.later.windowFull += 1;
-      }
+      for (const m of taken) laterReason(plan, refusal(m, caps, s, first[0], callUntilOf(first[1])));
     }
     plan.campaigns.push(campaignOf(group, taken, label, opening, opens, callUntil, s.pacePerMinute));
     opening += 1;
   }
-  const lastOpening = openings.at(-1)?.[0] ?? Number.NEGATIVE_INFINITY;
   const cutByCallBy = s.callBy !== undefined && s.callBy < s.at + s.horizonMs;
   for (const m of waiting) {
-    const reason =
-      openings.length > 0 && m.notBefore > lastOpening
-        ? SKIP_REASONS.frequencyCap
-        : cutByCallBy
-          ? SKIP_REASONS.callByPassed
-          : SKIP_REASONS.outsideHours;
-    skip(m.facts.phone, reason);
+    const reason = refused.get(m) ?? (cutByCallBy ? SKIP_REASONS.callByPassed : SKIP_REASONS.outsideHours);
+    skip(m.phone, reason);
   }
+}
+
+/** Counts a contact planned at a later opening under what kept it from the first. */
+function laterReason(plan: Plan, why: SkipReason | undefined): void {
+  if (why === SKIP_REASONS.frequencyCap) plan.later.frequencyCap += 1;
+  else if (why === SKIP_REASONS.recentlyCalled)
+    plan.later.recentlyCalled = (plan.later.recentlyCalled ?? 0) + 1;
+  else plan.later.windowFull += 1;
 }
 
 function campaignOf(
@@ -171,7 +203,7 @@ function campaignOf(
   callUntil: number,
   pace: number,
 ): PlannedCampaign {
-  const regions = new Set(taken.map((m) => m.facts.where.region));
+  const regions = new Set(taken.map((m) => m.where.region));
   const region = regions.size === 1 ? [...regions][0] : undefined;
   return {
     label: opening === 0 ? label : `${label} #${opening + 1}`,
@@ -179,7 +211,7 @@ function campaignOf(
     zones: group.rules.zones,
     ...(region ? { region } : {}),
     rules: group.rules.applied,
-    phones: taken.map((m) => m.facts.phone),
+    phones: taken.map((m) => m.phone),
     scheduledAt: opens,
     callUntil,
     expectedEndAt: opens + Math.ceil(taken.length / pace) * 60_000,

@@ -1,5 +1,5 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { locateCallee } from "./callee-location.ts";
+import { locateWithNumber } from "./callee-location.ts";
 import { effectiveRules, type JobWindow } from "./effective-rules.ts";
 import type { PlanSettings } from "./plan-campaigns.ts";
 import { type CapRule, customRuleSet, RULE_SETS, type RuleSet, type RuleSource } from "./rules/index.ts";
@@ -64,17 +64,29 @@ export function planSettingsOf(
     pacePerMinute: Math.max(learnedPace ?? c?.callsPerMinute ?? 1, MIN_PACE),
     marginMs: (c?.marginMinutes ?? 15) * 60_000,
     horizonMs: (c?.horizonDays ?? 7) * 86_400_000,
+    recallMs: def.contacts.recallAfterDays * 86_400_000,
   };
 }
 
-/** The caps one number is under in a job (none without `calling:`): follow-ups are held to them too. */
-export function capsFor(def: JobDefinition, phone: string): { calls: number; perHours: number }[] {
+/**
+ * The caps one number is under in a job (none without `calling:`): follow-ups, hand-backs and the
+ * mid-campaign check hold it to them too. `region`: where its campaign placed it (a state column).
+ */
+export function capsFor(
+  def: JobDefinition,
+  phone: string,
+  region?: string,
+): { calls: number; perHours: number }[] {
   if (!def.calling) return [];
   const s = planSettingsOf(def, 0, 0, undefined);
-  return effectiveRules(locateCallee(phone), s.ruleSets, {
-    fallbackTimezone: s.fallbackTimezone,
-    caps: s.caps,
-  }).caps.map((c) => ({ calls: c.calls, perHours: c.perHours }));
+  const { where, numberRegion } = locateWithNumber(phone);
+  const regions = [numberRegion, region].filter((r): r is string => r !== undefined);
+  return effectiveRules(
+    where,
+    s.ruleSets,
+    { fallbackTimezone: s.fallbackTimezone, caps: s.caps },
+    regions,
+  ).caps.map((c) => ({ calls: c.calls, perHours: c.perHours }));
 }
 
 /** The key a dialer's pace is learned under: its id, or its resource's name. */

@@ -15,6 +15,7 @@ import { campaignName, scheduledAtFor } from "./create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { fileIntoOwnSegment } from "./own-segment.ts";
 import { type PlannedReport, plannedAudiencesOf } from "./planned-audiences.ts";
+import { reservationSpan } from "./reservation-span.ts";
 
 export interface AudienceDeps {
   client: Client;
@@ -140,9 +141,15 @@ export async function audiencesOf(
     const scheduledAt = scheduledAtFor(c.start, now, now, zone);
     const request: CampaignRequest = { ...base, segmentId: "", name: name(zone), ...(zone ? { zone } : {}) };
     const key = campaignKey(request);
+    // Recorded for the span it may dial in, so other jobs' caps count it (it has none of its own).
+    const [from, until] = reservationSpan(def, request, now) ?? [
+      Date.parse(scheduledAt),
+      Date.parse(scheduledAt),
+    ];
     const callable = new Set<string>();
     for (const phone of phones) {
-      if (await d.history.reserve(phone, key, Date.parse(scheduledAt), recallMs)) callable.add(phone);
+      if ((await d.frequency.reserve(phone, key, from, recallMs, [], false, until)) === "ok")
+        callable.add(phone);
       else report.recentlyCalled += 1;
     }
     if (callable.size === 0) continue;

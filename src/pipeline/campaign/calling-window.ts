@@ -1,10 +1,12 @@
-import { instantOf, WEEKDAYS, type Weekday, wallClock } from "../../lib/time-zone.ts";
+import type { Weekday } from "../../lib/time-zone.ts";
+import { constraintIntervals, type Interval } from "../calling/calling-hours.ts";
 
 /**
  * Calling windows: days of the week and local opening hours in an IANA time zone. Pure and
- * DST-correct: local times are converted with the zone's offset at that moment, a local time that
- * does not exist (the spring-forward gap) opens at the first instant after the gap, and one that
- * exists twice (fall back) at the earlier one.
+ * DST-correct, the same instants as the calling rules' (calling/calling-hours.ts): an instant is
+ * inside when the zone's clock then reads a time inside the window; a local time that does not
+ * exist (the spring-forward gap) opens at the first instant after the gap, and a window in the
+ * repeated hour of a fall-back day opens at its first occurrence and is shut between the two.
  */
 
 export interface CallingWindow {
@@ -16,26 +18,17 @@ export interface CallingWindow {
   timezone: string;
 }
 
-const minutesOf = (hhmm: string) => {
-  const [h, m] = hhmm.split(":").map(Number);
-  return h! * 60 + m!;
-};
+const LOOK_AHEAD = 15 * 86_400_000;
+
+/** The span of the window open at `now`, or of the next one, within two weeks; undefined if none. */
+export function openingAt(window: CallingWindow, now: number): Interval | undefined {
+  return constraintIntervals(window, now, now + LOOK_AHEAD)[0];
+}
 
 /**
  * When calls may start at or after `now`: `now` itself inside an open window, else the next
  * opening. Looks up to two weeks ahead; undefined if the window never opens (no days).
  */
 export function nextOpening(window: CallingWindow, now: number): number | undefined {
-  const wallNow = wallClock(now, window.timezone);
-  const today = wallNow - (wallNow % 86_400_000);
-  for (let d = 0; d < 15; d++) {
-    const day = today + d * 86_400_000;
-    const weekday = WEEKDAYS[new Date(day).getUTCDay()]!;
-    if (!window.days.includes(weekday)) continue;
-    const opens = instantOf(day + minutesOf(window.from) * 60_000, window.timezone);
-    const closes = instantOf(day + minutesOf(window.to) * 60_000, window.timezone);
-    if (now < opens) return opens;
-    if (now < closes) return now;
-  }
-  return undefined;
+  return openingAt(window, now)?.[0];
 }

@@ -10,6 +10,7 @@ import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { campaignKey, followUpCampaign, type Intent } from "./lifecycle.ts";
 import { fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
+import { reservationSpan } from "./reservation-span.ts";
 
 export interface FollowUpDeps extends OwnSegmentDeps {
   store: Pick<CampaignStore, "get" | "allRecords">;
@@ -53,12 +54,15 @@ export async function followUpOf(
   const request = intent.request;
   let contacts = 0;
   const plannedAt = request.notBefore ?? d.now();
+  // Reserved for the whole span it may dial in (no opening left: the processor won't make it).
+  const [from, until] = reservationSpan(def, request, d.now()) ?? [plannedAt, plannedAt];
   const key = campaignKey(request);
   // Reserved before it is filed: a number over a cap is not called again (a retry finds it reserved).
   async function* rows(): AsyncGenerator<ContactToImport> {
     for await (const batch of again()) {
       for (const r of batch) {
-        const reserved = await d.frequency.reserve(r.phone, key, plannedAt, 0, capsFor(def, r.phone), true);
+        const caps = capsFor(def, r.phone);
+        const reserved = await d.frequency.reserve(r.phone, key, from, 0, caps, true, until);
         if (reserved === "ok") yield { phone: r.phone, index: contacts++, contact: contactOf(r) };
       }
     }
@@ -69,6 +73,8 @@ export async function followUpOf(
     { owner, country: countryOf(def) },
     d,
   );
+  // Every number refused meanwhile (listed, over a cap): no campaign for nobody.
+  if (contacts === 0) return { kind: "none" };
   return {
     kind: "requested",
     intent: { ...intent, request: { ...request, segmentId } },

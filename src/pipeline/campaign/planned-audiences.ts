@@ -74,7 +74,7 @@ export async function plannedAudiencesOf(
     const key = campaignKey(request);
     const callable = new Set<string>();
     for (const phone of c.phones) {
-      const r = await d.frequency.reserve(phone, key, c.scheduledAt, recallMs, c.caps);
+      const r = await d.frequency.reserve(phone, key, c.scheduledAt, recallMs, c.caps, false, c.callUntil);
       if (r === "ok") callable.add(phone);
       else {
         const reason = r === "cap" ? "frequency_cap" : "recently_called";
@@ -110,9 +110,8 @@ async function planFile(
       f.path,
       {
         suppressed: (phones) => d.suppression.which(phones),
-        // The file's own earlier reservations (a retry) are not "recent".
-        recentlyCalled: (phones, withinMs, at) =>
-          d.history.recentlyCalled(phones, withinMs, at, `${f.creator}:`),
+        // The file's own earlier reservations (a retry) are not another campaign's.
+        lastCalled: (phones) => d.history.lastCalls(phones, `${f.creator}:`),
         callTimes: (phones, at) => d.frequency.callTimes(phones, at),
       },
       now,

@@ -1,7 +1,11 @@
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { fitsCaps } from "../calling/frequency.ts";
+import { capsFor } from "../calling/plan-settings.ts";
 import type { CampaignTotals } from "../results/campaign-totals.ts";
 import type { CampaignInfo, ResultRecord } from "../results/model.ts";
+import type { CallFrequency } from "../stores/call-frequency.ts";
+import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { type StopDeps, type StopRequest, type StopResult, stopCampaign } from "./stop-campaign.ts";
 import { type HandBackDeps, handBack } from "./stop-hand-back.ts";
 import { type DialStatuses, notDialled, overWithWithdrawn } from "./stop-selection.ts";
@@ -17,10 +21,12 @@ import { callUntilOf } from "./window-close.ts";
  * campaign at a time across workers (their lock), and the poll is made due at `callUntil`.
  */
 export interface StopCheckDeps extends StopDeps, HandBackDeps {
-  /** Numbers over a frequency cap now (the planner's cap store); none when absent. */
-  overCap?: (phones: readonly string[], now: number) => Promise<Set<string>>;
+  /** The caps' store: a number another campaign's reservations put over a cap is taken out. */
+  frequency: HandBackDeps["frequency"] & Pick<CallFrequency, "othersOf">;
   /** Time between two looks for opt-outs in a campaign's records (10 s). */
   optOutCheckMs?: number;
+  /** Time between two looks for numbers over a cap (60 s: a reservation elsewhere is rarer than an opt-out). */
+  capCheckMs?: number;
 }
 
 const statusesOf = (def: JobDefinition): DialStatuses => ({
@@ -29,6 +35,7 @@ const statusesOf = (def: JobDefinition): DialStatuses => ({
 });
 
 const lastLook = new Map<string, number>();
+const lastCapLook = new Map<string, number>();
 
 /** After a poll (its records fresh): the stops due now. Each is repeatable (stopCampaign's tracking). */
 export async function stopsDue(
@@ -46,7 +53,8 @@ export async function stopsDue(
   };
   if ((await d.stops.requested(info.id)) !== undefined) {
     await run({ reason: "operator", handBack: false });
-    await d.stops.done(info.id);
+    // Another stop of it held the lock (state unknown): the request stays for the next poll.
+    if (out.at(-1)?.state !== "unknown") await d.stops.done(info.id);
     return out;
   }
   const stop = await d.stops.get(info.id);
@@ -57,14 +65,46 @@ export async function stopsDue(
   // Only while calls remain to be made: then the campaign's records are read (an HSCAN).
   if (mayDialMore(totals, def) && now - (lastLook.get(info.id) ?? 0) >= (d.optOutCheckMs ?? 10_000)) {
     lastLook.set(info.id, now);
-    const phones = await undialledPhones(info.id, d, statusesOf(def));
-    const optedOut = await d.suppression.which(phones);
+    const caps =
+      def.calling !== undefined && now - (lastCapLook.get(info.id) ?? 0) >= (d.capCheckMs ?? 60_000);
+    if (caps) lastCapLook.set(info.id, now);
+    const { optedOut, capped } = await listedOrCapped(def, info, d, now, caps ? (until ?? now) : undefined);
     if (optedOut.size > 0) await run({ reason: "opted-out", handBack: false, phones: optedOut });
-    const capped = d.overCap ? await d.overCap(phones, now) : new Set<string>();
-    for (const p of optedOut) capped.delete(p);
     if (capped.size > 0) await run({ reason: "frequency-cap", handBack: false, phones: capped });
   }
   return out;
+}
+
+/**
+ * The numbers of a started campaign not dialled yet that may not be called any more: opted out or
+ * on a do-not-call list since it was made, or over a cap another campaign's reservation reached.
+ * Not dialled: a record whose call has not begun, or a member of its segment with no record yet
+ * (a service may list a call only once it is made): nobody listed before their dial is called.
+ */
+async function listedOrCapped(
+  def: JobDefinition,
+  info: CampaignInfo,
+  d: StopCheckDeps,
+  now: number,
+  /** Check the caps for calls until then; undefined: not this time. */
+  until: number | undefined,
+): Promise<{ optedOut: Set<string>; capped: Set<string> }> {
+  const optedOut = new Set<string>();
+  const capped = new Set<string>();
+  const key = campaignKey(info);
+  for await (const phones of undialledPhones(info, d, statusesOf(def))) {
+    for (const phone of await d.suppression.which(phones)) optedOut.add(phone);
+    if (until === undefined) continue;
+    const checked = phones
+      .filter((p) => !optedOut.has(p))
+      .map((phone) => ({ phone, caps: capsFor(def, phone, info.region) }));
+    const withCaps = checked.filter((c) => c.caps.length > 0);
+    const others = await Promise.all(withCaps.map((c) => d.frequency.othersOf(c.phone, key, now)));
+    withCaps.forEach((c, i) => {
+      if (!fitsCaps(others[i]!, c.caps, now, Math.max(until, now))) capped.add(c.phone);
+    });
+  }
+  return { optedOut, capped };
 }
 
 /** Calls may remain to be made: none seen yet, or some pending and not under way. */
@@ -83,12 +123,40 @@ export async function callUntilFor(def: JobDefinition, info: CampaignInfo, d: Pi
   return callUntilOf({ ...info, callUntil: stored }, def.campaign?.start);
 }
 
-/** Phones of the campaign's records whose call has not begun. */
-async function undialledPhones(id: string, d: StopCheckDeps, s: DialStatuses): Promise<string[]> {
-  const phones = new Set<string>();
-  for await (const r of d.store.allRecords(id) as AsyncIterable<ResultRecord>)
-    if (notDialled(r, s)) phones.add(r.phone);
-  return [...phones];
+const BATCH = 1_000;
+
+/**
+ * Phones of the campaign not dialled yet, in batches: its records whose call has not begun, then
+ * the members of its segment (the ledger's) with no record.
+ */
+async function* undialledPhones(
+  info: CampaignInfo,
+  d: StopCheckDeps,
+  s: DialStatuses,
+): AsyncGenerator<string[]> {
+  const recorded = new Set<string>();
+  let batch: string[] = [];
+  for await (const r of d.store.allRecords(info.id) as AsyncIterable<ResultRecord>) {
+    if (recorded.has(r.phone)) continue;
+    recorded.add(r.phone);
+    if (notDialled(r, s)) batch.push(r.phone);
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  for await (const members of d.ledger.members(info.segmentId)) {
+    for (const phone of members) {
+      if (recorded.has(phone)) continue;
+      recorded.add(phone);
+      batch.push(phone);
+    }
+    if (batch.length >= BATCH) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /** The poll's `overWithWithdrawn`: taken-out contacts no longer keep the campaign open. */
@@ -110,7 +178,10 @@ export async function afterStoppedPoll(
   d: StopCheckDeps,
 ): Promise<SettledStop | undefined> {
   const settled = await settleStop(info.id, d, statusesOf(def), o);
-  if (o.ended) lastLook.delete(info.id);
+  if (o.ended) {
+    lastLook.delete(info.id);
+    lastCapLook.delete(info.id);
+  }
   return settled;
 }
 
@@ -118,8 +189,14 @@ export async function afterStoppedPoll(
  * Once a stopped campaign ended: the contacts a window close took out and the service never
  * dialled are handed back (stop-hand-back.ts).
  */
-export async function resumeStopped(def: JobDefinition, info: CampaignInfo, d: StopCheckDeps, now: number) {
+export async function resumeStopped(
+  def: JobDefinition,
+  info: CampaignInfo,
+  d: StopCheckDeps,
+  now: number,
+): Promise<{ settled?: SettledStop; resume?: CampaignRequest; contacts?: number }> {
   const settled = await afterStoppedPoll(def, info, { ended: true }, d);
   if (!settled) return {};
-  return { settled, resume: await handBack(def, info, settled.waiting, d, now) };
+  const handed = await handBack(def, info, settled.waiting, d, now);
+  return { settled, ...(handed ? { resume: handed.request, contacts: handed.contacts } : {}) };
 }

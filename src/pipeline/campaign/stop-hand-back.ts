@@ -4,13 +4,16 @@ import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { type HoursConstraint, openIntervals } from "../calling/calling-hours.ts";
+import { capsFor } from "../calling/plan-settings.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import type { ContactToImport } from "../contacts/import-contacts.ts";
 import type { CampaignInfo } from "../results/model.ts";
-import type { CallHistory } from "../stores/call-history.ts";
+import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { fileIntoOwnSegment } from "./own-segment.ts";
+import { reservationSpan } from "./reservation-span.ts";
 import type { StopStore, WithdrawnContact } from "./stop-store.ts";
 import { resumeAt, windowIn } from "./window-close.ts";
 
@@ -22,16 +25,27 @@ export interface HandBackDeps {
   /** The exactly-once ledger of contacts (built once, daemon/services.ts). */
   ledger: ContactLedger;
   suppression: SuppressionList;
-  history: CallHistory;
+  /** Reservations: the hand-back's held to the caps, the first campaign's taken back. */
+  frequency: Pick<CallFrequency, "reserve" | "release">;
   stops: StopStore;
+}
+
+/** A hand-back: the campaign to ask for, and how many contacts its segment holds. */
+export interface HandedBack {
+  request: CampaignRequest;
+  contacts: number;
 }
 
 /**
  * The campaign that calls, at the next opening, the contacts a window close took out of `info`
  * and the service never dialled: filed into a segment of their own (created once, by name; the
- * contacts through the ledger) and reserved in the call history under the new campaign's key
- * (moved from the first campaign's). Opted-out numbers stay out. Repeatable: a crash or retry
- * mid-way makes the same segment, contacts and request again, none twice.
+ * contacts through the ledger) and reserved under the new campaign's key for the span it may dial
+ * in, held to the caps (one over a cap then is not handed back), the first campaign's reservation
+ * taken back. It keeps the first campaign's rules: its contacts' window
+ * (`hours`: every zone, the rule sets' hours and the job's) and callBy, so the campaign processor
+ * starts it at their next opening and stops it before they close; a campaign made without calling
+ * rules resumes at the job window's next opening. Opted-out numbers stay out. Repeatable: a crash
+ * or retry mid-way makes the same segment, contacts and request again, none twice.
  */
 export async function handBack(
   def: JobDefinition,
@@ -39,15 +53,15 @@ export async function handBack(
   waiting: readonly WithdrawnContact[],
   d: HandBackDeps,
   now: number,
-): Promise<CampaignRequest | undefined> {
+): Promise<HandedBack | undefined> {
   const stop = await d.stops.get(info.id);
   if (!stop?.handBack) return undefined;
   const closed = waiting.filter((c) => c.reason === "window-closed");
   const suppressed = await d.suppression.which(closed.map((c) => c.phone));
   const callable = closed.filter((c) => !suppressed.has(c.phone));
   if (callable.length === 0) return undefined;
-  const window = windowIn(def.campaign?.start, info.zone);
-  const notBefore = (window && resumeAt(window, stop.at)) ?? now;
+  const hours = info.hours as readonly HoursConstraint[] | undefined;
+  const notBefore = resumeOpening(def, info, hours, stop.at) ?? now;
   // Named by the day it resumes: a campaign resumed again the next day gets a segment of its own.
   const base = info.name.replace(/ resumed \d{4}-\d{2}-\d{2}$/, "");
   const request: CampaignRequest = {
@@ -59,24 +73,52 @@ export async function handBack(
     attempt: info.attempt,
     name: `${base} resumed ${new Date(notBefore).toISOString().slice(0, 10)}`,
     ...(info.zone ? { zone: info.zone } : {}),
+    ...(info.region ? { region: info.region } : {}),
+    ...(hours ? { hours } : {}),
+    ...(info.callBy !== undefined ? { callBy: info.callBy } : {}),
     notBefore,
     resumeOf: info.id,
   };
   const key = campaignKey(request);
+  const [from, until] = reservationSpan(def, request, now) ?? [notBefore, notBefore];
+  const moved: WithdrawnContact[] = [];
   for (const c of callable) {
-    await d.history.reserve(c.phone, key, notBefore, 0, true);
+    // Moved: the first campaign's call undone (it never dialled), then held to the caps in the
+    // span it may now be dialled in.
+    await d.frequency.release(c.phone, campaignKey(info));
+    const caps = capsFor(def, c.phone, info.region);
+    if ((await d.frequency.reserve(c.phone, key, from, 0, caps, true, until)) === "ok") moved.push(c);
   }
+  if (moved.length === 0) return undefined;
   const { segmentId } = await fileIntoOwnSegment(
     {
       name: request.name,
       description: `Contacts of campaign ${info.id} not called before its window closed`,
     },
-    rowsOf(callable),
+    rowsOf(moved),
     { owner: `resume-${key}-${randomBytes(4).toString("hex")}`, country: countryOf(def) },
     d,
   );
   await d.stops.set(info.id, { ...stop, handedBackTo: request.name });
-  return { ...request, segmentId };
+  return { request: { ...request, segmentId }, contacts: moved.length };
+}
+
+/**
+ * The next opening after the one that was open when the window closed at `stoppedAt`: of the
+ * campaign's own hours (calling rules), else of the job's window in its zone.
+ */
+function resumeOpening(
+  def: JobDefinition,
+  info: CampaignInfo,
+  hours: readonly HoursConstraint[] | undefined,
+  stoppedAt: number,
+): number | undefined {
+  if (hours && hours.length > 0) {
+    const openings = openIntervals(hours, stoppedAt, stoppedAt + 14 * 86_400_000);
+    return openings.find(([opens]) => opens > stoppedAt)?.[0];
+  }
+  const window = windowIn(def.campaign?.start, info.zone);
+  return window && resumeAt(window, stoppedAt);
 }
 
 async function* rowsOf(contacts: readonly WithdrawnContact[]): AsyncGenerator<ContactToImport> {

@@ -1,5 +1,4 @@
-import { instantOf, wallClock } from "../../lib/time-zone.ts";
-import { type CallingWindow, nextOpening } from "./calling-window.ts";
+import { type CallingWindow, nextOpening, openingAt } from "./calling-window.ts";
 import type { StartRule } from "./create-campaign.ts";
 
 /**
@@ -8,18 +7,9 @@ import type { StartRule } from "./create-campaign.ts";
  * has none, and stops when the window that opens at its start closes in its zone.
  */
 
-const minutesOf = (hhmm: string) => {
-  const [h, m] = hhmm.split(":").map(Number);
-  return h! * 60 + m!;
-};
-
 /** The close of the window open at `at`, or of the next one; undefined if it never opens. */
 export function windowCloseAfter(window: CallingWindow, at: number): number | undefined {
-  const opening = nextOpening(window, at);
-  if (opening === undefined) return undefined;
-  const wall = wallClock(opening, window.timezone);
-  const day = wall - (wall % 86_400_000);
-  return instantOf(day + minutesOf(window.to) * 60_000, window.timezone);
+  return openingAt(window, at)?.[1];
 }
 
 /** The window of a job's start rule in a campaign's zone, if the job has a window. */

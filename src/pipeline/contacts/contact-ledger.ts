@@ -87,6 +87,8 @@ export interface ContactLedger {
   markDone(segmentId: string, phones: readonly string[], creator?: string): Promise<void>;
   /** The phones `creator` created in the segment: a file's new contacts. */
   createdBy(segmentId: string, creator: string): Promise<string[]>;
+  /** Every phone the ledger has for the segment (created or being created), a batch at a time; one may come twice. */
+  members(segmentId: string): AsyncGenerator<string[]>;
   release(segmentId: string, phone: string, owner: string): Promise<void>;
   /** Counts of done and claimed entries. */
   stats(segmentId: string): Promise<{ done: number; claimed: number }>;
@@ -136,6 +138,16 @@ export function createContactLedger(redis: RedisClient, options: LedgerOptions):
         for (let i = 0; i < flat.length; i += 2) if (flat[i + 1] === mark) phones.push(flat[i]!);
       } while (cursor !== "0");
       return phones;
+    },
+    async *members(segmentId) {
+      let cursor = "0";
+      do {
+        const [next, flat] = await redis.hscan(key(segmentId), cursor, "COUNT", 1000);
+        cursor = next;
+        const phones: string[] = [];
+        for (let i = 0; i < flat.length; i += 2) if (flat[i] !== SEEDED) phones.push(flat[i]!);
+        if (phones.length > 0) yield phones;
+      } while (cursor !== "0");
     },
     async release(segmentId, phone, owner) {
       await release(redis, [key(segmentId)], [phone, owner]);

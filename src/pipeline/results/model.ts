@@ -47,9 +47,17 @@ export interface CampaignInfo {
   /** When it should be done at the pace it was sized for (epoch ms). */
   expectedEndAt?: number;
   /** Its contacts' effective window (local hours per zone): follow-ups start inside it. */
-  hours?: readonly { timezone: string; from: string; to: string; days?: readonly string[] | undefined }[];
+  hours?: readonly {
+    timezone: string;
+    from: string;
+    to: string;
+    days?: readonly string[] | undefined;
+    holidays?: string | undefined;
+  }[];
   /** No call of it or its follow-ups at or after this (the job's callBy, epoch ms). */
   callBy?: number;
+  /** The campaign whose contacts, taken out when its window closed, it calls (its identity, with the file's). */
+  resumeOf?: string;
 }
 
 /** What sinks receive: one version of a campaign's results. */

@@ -1,89 +1,190 @@
 import { createHash } from "node:crypto";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { defineScript } from "../../lib/scripts.ts";
+import { defineScript, LUA_NOW_MS } from "../../lib/scripts.ts";
+
+/** A call: an instant (epoch ms), or the span [start, end] of its campaign's window, where it may be dialled. */
+export type CallTime = number | readonly [number, number];
+
+/** A cap: at most `calls` in any `perHours`. */
+export interface CapLimit {
+  calls: number;
+  perHours: number;
+}
 
 const WEEK_MS = 7 * 86_400_000;
-/** Calls older than the longest cap are dropped; the set lives a little longer than that. */
+/** Calls whose span ended more than the longest cap ago no longer count; kept a little longer. */
 const KEEP_MS = WEEK_MS + 86_400_000;
 
+/** Lua: the number's reservations as spans ({start, end}) and whether `digest` holds one. */
+const LUA_SPANS = `
+local function spans_of(key, digest)
+  local all = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
+  local out, mine = {}, false
+  for i = 1, #all, 2 do
+    local d, e = string.match(all[i], '^([^|]+)|(%-?%d+)$')
+    local a = tonumber(all[i + 1])
+    if not d then d, e = all[i], a end
+    if d == digest then mine = true else out[#out + 1] = { a, tonumber(e) } end
+  end
+  return out, mine
+end
+-- The most spans one window of p ms can hold while holding an instant of [from, till] (calling/frequency.ts).
+local function most(spans, p, from, till)
+  local lo = from - p + 1
+  local starts, best = { lo }, 0
+  for _, s in ipairs(spans) do
+    local x = s[1] - p + 1
+    if x > lo and x <= till then starts[#starts + 1] = x end
+  end
+  for _, x in ipairs(starts) do
+    local n = 0
+    for _, s in ipairs(spans) do
+      if s[1] - p + 1 <= x and x <= s[2] then n = n + 1 end
+    end
+    if n > best then best = n end
+  end
+  return best
+end
+`;
+
 /**
- * Puts a number in a campaign when neither the cooldown (another campaign within ARGV[3] ms) nor a
- * cap (ARGV[7..]: pairs of calls, period ms) refuses, and records the call in both the history
- * hash and the call-times set, in one step per number. A campaign already holding it answers ok:
- * a retried step counts nothing twice (the member is the campaign key's digest).
+ * Puts a number in a campaign when neither the cooldown (another campaign's start within ARGV[3]
+ * ms, before or after) nor a cap (ARGV[8..]: pairs of calls, period ms) refuses, and records the
+ * call, dialled at some instant of [ARGV[2], ARGV[7]], in both the history hash and the call-times
+ * set, in one step per number. A campaign already holding it answers ok: a retried step counts
+ * nothing twice (the member is the campaign key's digest, with the span's end).
  */
 const reserveCapped = defineScript<string>(
   "calls_reserve_capped",
   2,
-  `
-if redis.call('HGET', KEYS[1], 'campaign') == ARGV[1] or redis.call('ZSCORE', KEYS[2], ARGV[6]) then return 'ok' end
-local at = tonumber(ARGV[2])
-local last = tonumber(redis.call('HGET', KEYS[1], 'lastAt'))
-if ARGV[4] ~= 'force' and last and at - last < tonumber(ARGV[3]) then return 'recent' end
-for i = 7, #ARGV, 2 do
-  local n = redis.call('ZCOUNT', KEYS[2], '(' .. (at - tonumber(ARGV[i + 1])), at)
-  if n >= tonumber(ARGV[i]) then return 'cap' end
+  `${LUA_SPANS}
+${LUA_NOW_MS}
+local at, till, digest = tonumber(ARGV[2]), tonumber(ARGV[7]), ARGV[6]
+local h = redis.call('HMGET', KEYS[1], 'campaign', 'lastAt')
+if h[1] == ARGV[1] then return 'ok' end
+local spans, mine = spans_of(KEYS[2], digest)
+if mine then return 'ok' end
+local last = tonumber(h[2])
+if ARGV[4] ~= 'force' and last and math.abs(at - last) < tonumber(ARGV[3]) then return 'recent' end
+for i = 8, #ARGV, 2 do
+  if most(spans, tonumber(ARGV[i + 1]), at, till) >= tonumber(ARGV[i]) then return 'cap' end
 end
-redis.call('HSET', KEYS[1], 'lastAt', ARGV[2], 'campaign', ARGV[1])
+redis.call('HSET', KEYS[1], 'lastAt', tostring(math.max(last or at, at)), 'campaign', ARGV[1])
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('ZADD', KEYS[2], at, ARGV[6])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (at - ${KEEP_MS}))
-redis.call('PEXPIRE', KEYS[2], ${KEEP_MS})
+redis.call('ZADD', KEYS[2], at, digest .. '|' .. till)
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now_ms - 2 * ${KEEP_MS}))
+local ttl = math.max(redis.call('PTTL', KEYS[2]), till - now_ms + ${KEEP_MS})
+redis.call('PEXPIRE', KEYS[2], math.floor(ttl))
 return 'ok'
+`,
+);
+
+/** Takes a campaign's reservation of a number back (its contact was handed to another campaign). */
+const releaseScript = defineScript<number>(
+  "calls_release",
+  1,
+  `
+local all = redis.call('ZRANGE', KEYS[1], 0, -1)
+local n = 0
+for _, m in ipairs(all) do
+  if m == ARGV[1] or string.sub(m, 1, #ARGV[1] + 1) == ARGV[1] .. '|' then
+    n = n + redis.call('ZREM', KEYS[1], m)
+  end
+end
+return n
 `,
 );
 
 /** A campaign key as a set member: 12 characters, the same for the same key. */
 const memberOf = (campaign: string) => createHash("sha256").update(campaign).digest("base64url").slice(0, 12);
 
+/** A stored member and its score as a call time: an instant, or the span it may be dialled in. */
+function callTimeOf(member: string, start: number): { digest: string; time: CallTime } {
+  const bar = member.lastIndexOf("|");
+  if (bar < 0) return { digest: member, time: start };
+  const end = Number(member.slice(bar + 1));
+  return { digest: member.slice(0, bar), time: end === start ? start : [start, end] };
+}
+
 export type Reservation = "ok" | "recent" | "cap";
 
 /**
  * Calls per number across all jobs and campaigns, for the frequency caps: a sorted set per number
- * (member: a digest of the campaign key, score: its planned time), beside the call history hash
- * (same hash tag), trimmed to the last 8 days. A few dozen bytes a call, listpack-encoded.
+ * (member: a digest of the campaign key and the end of the span its call may be dialled in, score:
+ * the span's start), beside the call history hash (same hash tag), trimmed once a span ended two
+ * weeks ago. A few dozen bytes a call, listpack-encoded.
  */
 export function createCallFrequency(redis: RedisClient, keys: RedisKeys, o: { keepMs: number }) {
+  const read = async (phone: string, now: number) => {
+    const flat = await redis.zrangebyscore(keys.callTimes(phone), now - 2 * KEEP_MS, "+inf", "WITHSCORES");
+    const out: { digest: string; time: CallTime }[] = [];
+    for (let k = 0; k < flat.length; k += 2) {
+      const c = callTimeOf(flat[k]!, Number(flat[k + 1]));
+      const end = typeof c.time === "number" ? c.time : c.time[1];
+      if (end >= now - KEEP_MS) out.push(c);
+    }
+    return out;
+  };
   return {
-    /** Each number's call times in the last 8 days (read only: the preview and the planner). */
-    async callTimes(phones: readonly string[], now: number): Promise<Map<string, number[]>> {
-      const out = new Map<string, number[]>();
+    /** Each number's reservations still within a cap's reach (read only: the preview and the planner). */
+    async callTimes(phones: readonly string[], now: number): Promise<Map<string, CallTime[]>> {
+      const out = new Map<string, CallTime[]>();
       for (let i = 0; i < phones.length; i += 500) {
         const part = phones.slice(i, i + 500);
-        const read = await Promise.all(
-          part.map((p) => redis.zrangebyscore(keys.callTimes(p), now - KEEP_MS, "+inf", "WITHSCORES")),
-        );
+        const found = await Promise.all(part.map((p) => read(p, now)));
         part.forEach((phone, j) => {
-          const flat = read[j]!;
-          const times: number[] = [];
-          for (let k = 1; k < flat.length; k += 2) times.push(Number(flat[k]));
-          if (times.length > 0) out.set(phone, times);
+          if (found[j]!.length > 0)
+            out.set(
+              phone,
+              found[j]!.map((c) => c.time),
+            );
         });
       }
       return out;
     },
 
+    /** A number's reservations but `campaign`'s own (mid-campaign: is it over a cap now?). */
+    async othersOf(phone: string, campaign: string, now: number): Promise<CallTime[]> {
+      const own = memberOf(campaign);
+      return (await read(phone, now)).filter((c) => c.digest !== own).map((c) => c.time);
+    },
+
     /**
-     * Puts `phone` in `campaign` planned at `at` unless the cooldown (`withinMs`, skipped with
-     * `force`: follow-ups) or a cap refuses; exactly once per campaign key.
+     * Puts `phone` in `campaign`, to be dialled at some instant of [`at`, `until`] (default: at
+     * `at`), unless the cooldown (another campaign within `withinMs`, before or after; skipped with
+     * `force`: follow-ups, hand-backs) or a cap refuses; exactly once per campaign key.
      */
     async reserve(
       phone: string,
       campaign: string,
       at: number,
       withinMs: number,
-      caps: readonly { calls: number; perHours: number }[],
+      caps: readonly CapLimit[],
       force = false,
+      until = at,
     ): Promise<Reservation> {
       const capArgs = caps.flatMap((c) => [c.calls, c.perHours * 3_600_000]);
       return (await reserveCapped(
         redis,
         [keys.calls(phone), keys.callTimes(phone)],
-        [campaign, at, withinMs, force ? "force" : "", o.keepMs, memberOf(campaign), ...capArgs],
+        [
+          campaign,
+          at,
+          withinMs,
+          force ? "force" : "",
+          o.keepMs,
+          memberOf(campaign),
+          Math.max(until, at),
+          ...capArgs,
+        ],
       )) as Reservation;
     },
+
+    /** Takes `campaign`'s reservation of `phone` back; the number of reservations removed. */
+    release: (phone: string, campaign: string) =>
+      releaseScript(redis, [keys.callTimes(phone)], [memberOf(campaign)]),
   };
 }
 

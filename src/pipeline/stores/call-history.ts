@@ -23,8 +23,8 @@ const reserve = defineScript<string>(
 local h = redis.call('HMGET', KEYS[1], 'lastAt', 'campaign')
 if h[2] == ARGV[1] then return 'ok' end
 local last = tonumber(h[1])
-if ARGV[4] ~= 'force' and last and tonumber(ARGV[2]) - last < tonumber(ARGV[3]) then return 'recent' end
-redis.call('HSET', KEYS[1], 'lastAt', ARGV[2], 'campaign', ARGV[1])
+if ARGV[4] ~= 'force' and last and math.abs(tonumber(ARGV[2]) - last) < tonumber(ARGV[3]) then return 'recent' end
+redis.call('HSET', KEYS[1], 'lastAt', tostring(math.max(last or 0, tonumber(ARGV[2]))), 'campaign', ARGV[1])
 redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 'ok'
@@ -38,10 +38,25 @@ export interface CallHistoryOptions {
 
 /** Per-number call history in Redis (a small hash per number, its own hash tag). */
 export function createCallHistory(redis: RedisClient, keys: RedisKeys, o: CallHistoryOptions) {
+  async function lastCalls(phones: readonly string[], exceptPrefix?: string): Promise<Map<string, number>> {
+    const found = await Promise.all(phones.map((p) => redis.hmget(keys.calls(p), "lastAt", "campaign")));
+    const out = new Map<string, number>();
+    phones.forEach((phone, i) => {
+      const [lastAt, campaign] = found[i]!;
+      if (lastAt && !(exceptPrefix && campaign?.startsWith(exceptPrefix))) out.set(phone, Number(lastAt));
+    });
+    return out;
+  }
   return {
     /**
-     * Which of `phones` were put in a campaign planned less than `withinMs` before `now` (or
-     * after it) by another campaign than those whose key starts with `exceptPrefix` (a file's own).
+     * When each of `phones` was last put in a campaign (that campaign's planned start), by another
+     * campaign than those whose key starts with `exceptPrefix` (a file's own).
+     */
+    lastCalls,
+
+    /**
+     * Which of `phones` another campaign than those whose key starts with `exceptPrefix` (a file's
+     * own) has within `withinMs` of `now`, before or after it (a call planned later counts too).
      */
     async recentlyCalled(
       phones: readonly string[],
@@ -50,14 +65,8 @@ export function createCallHistory(redis: RedisClient, keys: RedisKeys, o: CallHi
       exceptPrefix?: string,
     ): Promise<Set<string>> {
       if (withinMs <= 0) return new Set();
-      const found = await Promise.all(phones.map((p) => redis.hmget(keys.calls(p), "lastAt", "campaign")));
-      return new Set(
-        phones.filter((_, i) => {
-          const [lastAt, campaign] = found[i]!;
-          if (!lastAt || (exceptPrefix && campaign?.startsWith(exceptPrefix))) return false;
-          return now - Number(lastAt) < withinMs;
-        }),
-      );
+      const last = await lastCalls(phones, exceptPrefix);
+      return new Set(phones.filter((p) => last.has(p) && Math.abs(now - last.get(p)!) < withinMs));
     },
 
     /**

@@ -31,6 +31,8 @@ export interface ActionResult {
   /** How many things it changed. */
   count: number;
   message: string;
+  /** `stop`: the campaigns whose stop a worker carries out (asked by this action or another): what to wait for. */
+  stopping?: string[];
 }
 
 /** The action a request body names, or the reason it names none (field by field). */

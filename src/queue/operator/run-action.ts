@@ -109,7 +109,11 @@ async function stopEach(ctx: ActionContext, outcomes: CancelOutcome[]): Promise<
   const ok = results.every((r) => r.ok);
   const lines = results.map((r) => r.message).join("\n");
   const count = results.reduce((n, r) => n + r.count, 0);
-  return ok ? done(count, lines) : refused(`${lines}\nnot every campaign could be stopped: ${NO_STOP}`);
+  const stopping = results.flatMap((r) => r.stopping ?? []);
+  const result = ok
+    ? done(count, lines)
+    : refused(`${lines}\nnot every campaign could be stopped: ${NO_STOP}`);
+  return stopping.length > 0 ? { ...result, stopping } : result;
 }
 
 async function retryOne(ctx: ActionContext, queue: Exclude<Retryable, "imports">, id: string) {

@@ -36,7 +36,8 @@ export async function stopStarted(
   return {
     ok: true,
     count: fresh ? 1 : 0,
-    message: `stop of campaign ${info.name} (${id}) ${fresh ? "asked" : "already asked"}: its next poll takes every contact not yet called out of its segment; none is called later`,
+    message: `stop of campaign ${info.name} (${id}) ${fresh ? "asked" : "already asked (another stop is being carried out)"}: its next poll takes every contact not yet called out of its segment; none is called later`,
+    stopping: [id],
   };
 }
 

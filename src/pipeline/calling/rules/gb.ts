@@ -14,7 +14,7 @@ const ofcom: RuleSource = {
  */
 export const GB: RuleSet = {
   id: "gb",
-  country: "GB",
+  countries: ["GB"],
   national: { name: "United Kingdom", hours: [], caps: [] },
   regions: {},
   notes: [

@@ -19,7 +19,7 @@ export function customRuleSet(c: {
   if (c.caps?.per7d !== undefined) caps.push({ calls: c.caps.per7d, perHours: 168, source });
   return {
     id: "custom",
-    country: "*",
+    countries: ["*"],
     national: { name: "custom", hours: c.hours ? [{ ...c.hours, source }] : [], caps },
     regions: {},
     notes: [],

@@ -11,12 +11,49 @@ export interface RuleSource {
   kind: "law" | "guidance";
 }
 
-/** Local hours at the callee's location when calls are allowed, on some days. */
-export interface HoursRule {
+/** Local hours when calls are allowed, on some days, but a holiday calendar's. */
+export interface HoursWindow {
   from: string;
   to: string;
   /** Days it allows; absent: every day. */
   days?: readonly Weekday[];
+  /** A holiday calendar (rules/holiday-calendars.ts) on whose days it allows no call. */
+  holidays?: string;
+}
+
+/**
+ * Local hours at the callee's location when calls are allowed; `or`: other windows that allow
+ * calls too (Rhode Island: weekdays 9-6, Saturdays 10-5). `timezone`: a fixed zone the hours are
+ * read in instead (Mississippi's "Central Standard Time").
+ */
+export interface HoursRule extends HoursWindow {
+  or?: readonly HoursWindow[];
+  timezone?: string;
+  source: RuleSource;
+}
+
+/** A date a holiday falls on: fixed, the n-th (-1: last) weekday (0: Sunday) of a month, or from Easter. */
+export type DateRule = (
+  | { month: number; day: number }
+  | { month: number; weekday: number; nth: number }
+  | { easter: number }
+) & {
+  /** Days after the date the rule gives (election day: the Tuesday after the first Monday). */
+  plusDays?: number;
+  /** Only in even years (general elections). */
+  evenYears?: boolean;
+  /**
+   * Also observed on another day: the Friday before a Saturday and the Monday after a Sunday
+   * (`friday-monday`), the Monday after either (`monday`), or the Monday of its week, the next one
+   * for a weekend (`nearest-monday`: Utah's Juneteenth).
+   */
+  observed?: "friday-monday" | "monday" | "nearest-monday";
+};
+
+/** A holiday calendar: its days, and the law that names them. */
+export interface HolidayCalendar {
+  name: string;
+  days: readonly { name: string; rule: DateRule }[];
   source: RuleSource;
 }
 
@@ -30,6 +67,8 @@ export interface CapRule {
 /** A country's or a region's rules: each applies on top of the others (they only narrow). */
 export interface RuleScope {
   name: string;
+  /** A region's zones: where its rules apply to a callee who may be anywhere (toll-free). */
+  zones?: readonly string[];
   hours: readonly HoursRule[];
   caps: readonly CapRule[];
 }
@@ -37,8 +76,8 @@ export interface RuleScope {
 /** A rule set a job names (`calling.rules`): rules for callees in one country, by region. */
 export interface RuleSet {
   id: string;
-  /** ISO 3166 country its callees are in (the number's or the file's), or "*" for every callee. */
-  country: string;
+  /** ISO 3166 countries its callees are in (the number's), or "*" for every callee. */
+  countries: readonly string[];
   national: RuleScope;
   /** Region code (a US state: "FL") -> its own rules, applied on top of the national ones. */
   regions: Readonly<Record<string, RuleScope>>;

@@ -1,3 +1,4 @@
+import { US_STATES } from "../us-states.ts";
 import type { RuleSet, RuleSource } from "./types.ts";
 
 /**
@@ -30,6 +31,40 @@ const oklahomaAdad: RuleSource = {
   read: READ,
   kind: "law",
 };
+const READ_DAYS = "2026-11-25";
+const utah: RuleSource = {
+  cite: "Utah Code 13-25a-103(3): no telephone solicitation without prior express consent between 9 p.m. and 8 a.m. local time, on a Sunday or on a legal holiday (Utah Code 63G-1-301)",
+  url: "https://codes.findlaw.com/ut/title-13-commerce-and-trade/ut-code-sect-13-25a-103/",
+  read: READ_DAYS,
+  kind: "law",
+};
+const rhodeIsland: RuleSource = {
+  cite: 'R.I. Gen. Laws 5-61-3.6 (unsolicited telephonic sales calls only during "hours of operation") and 5-61-2 ("Monday through Friday, except a state or federal holiday, 9:00 a.m. to 6:00 p.m.; Saturday 10:00 a.m. to 5:00 p.m.")',
+  url: "http://webserver.rilin.state.ri.us/Statutes/TITLE5/5-61/5-61-3.6.HTM",
+  read: READ_DAYS,
+  kind: "law",
+};
+const louisiana: RuleSource = {
+  cite: "La. R.S. 45:811(2)-(3): calls by automatic dialing equipment or a live operator to advertise or offer goods or services only between 8:00 a.m. and 8:00 p.m., Monday through Saturday, not on state holidays (R.S. 1:55) or Sundays; R.S. 1:55(A)(1) makes every Saturday a legal holiday in Orleans parish and other parishes, which a number does not tell apart: no Saturdays",
+  url: "https://lawserver.com/?p=30183792",
+  read: READ_DAYS,
+  kind: "law",
+};
+const mississippi: RuleSource = {
+  cite: 'Miss. Code Ann. 77-3-723(1): authorized telephone solicitations "only between the hours of 8:00 a.m. and 8:00 p.m. Central Standard Time"; "No telephone solicitations may be made on a Sunday" (read as both Central Standard Time all year and local time)',
+  url: "https://getpocketlaw.com/law/state_mississippi/section-77-3-723-rules-for-authorized-calls_57b73fa7ff73",
+  read: READ_DAYS,
+  kind: "law",
+};
+const MON_SAT = ["mon", "tue", "wed", "thu", "fri", "sat"] as const;
+const MON_FRI = ["mon", "tue", "wed", "thu", "fri"] as const;
+
+const territories: RuleSource = {
+  cite: '47 U.S.C. 152(a) and 153 ("United States" means the several States and Territories, the District of Columbia, and the possessions): the TCPA (47 U.S.C. 227) and 47 CFR 64.1200 reach Puerto Rico, Guam, the U.S. Virgin Islands, American Samoa and the Northern Mariana Islands',
+  url: "https://www.law.cornell.edu/uscode/text/47/153",
+  read: "2026-11-25",
+  kind: "law",
+};
 const washington: RuleSource = {
   cite: "RCW 19.158.040(2)",
   url: "https://app.leg.wa.gov/RCW/default.aspx?cite=19.158.040",
@@ -39,7 +74,8 @@ const washington: RuleSource = {
 
 export const US: RuleSet = {
   id: "us",
-  country: "US",
+  // The states and DC, and the territories (libphonenumber gives their numbers their own countries).
+  countries: ["US", "PR", "GU", "VI", "AS", "MP"],
   national: {
     name: "United States (federal)",
     hours: [{ from: "08:00", to: "21:00", source: tcpa }],
@@ -48,21 +84,66 @@ export const US: RuleSet = {
   regions: {
     FL: {
       name: "Florida",
+      zones: US_STATES.FL!.zones,
       hours: [{ from: "08:00", to: "20:00", source: florida }],
       caps: [{ calls: 3, perHours: 24, source: florida }],
     },
     OK: {
       name: "Oklahoma",
+      zones: US_STATES.OK!.zones,
       hours: [
         { from: "08:00", to: "20:00", source: oklahoma },
         { from: "09:00", to: "21:00", source: oklahomaAdad },
       ],
       caps: [{ calls: 3, perHours: 24, source: oklahoma }],
     },
-    WA: { name: "Washington", hours: [{ from: "08:00", to: "20:00", source: washington }], caps: [] },
+    UT: {
+      name: "Utah",
+      zones: US_STATES.UT!.zones,
+      hours: [{ from: "08:00", to: "21:00", days: MON_SAT, holidays: "UT", source: utah }],
+      caps: [],
+    },
+    RI: {
+      name: "Rhode Island",
+      zones: US_STATES.RI!.zones,
+      hours: [
+        {
+          from: "09:00",
+          to: "18:00",
+          days: MON_FRI,
+          holidays: "RI",
+          or: [{ from: "10:00", to: "17:00", days: ["sat"] }],
+          source: rhodeIsland,
+        },
+      ],
+      caps: [],
+    },
+    LA: {
+      name: "Louisiana",
+      zones: US_STATES.LA!.zones,
+      hours: [{ from: "08:00", to: "20:00", days: MON_FRI, holidays: "LA", source: louisiana }],
+      caps: [],
+    },
+    MS: {
+      name: "Mississippi",
+      zones: US_STATES.MS!.zones,
+      hours: [
+        { from: "08:00", to: "20:00", days: MON_SAT, source: mississippi },
+        // Central Standard Time, UTC-6 all year ("Etc/GMT+6" is IANA's name for it).
+        { from: "08:00", to: "20:00", days: MON_SAT, timezone: "Etc/GMT+6", source: mississippi },
+      ],
+      caps: [],
+    },
+    WA: {
+      name: "Washington",
+      zones: US_STATES.WA!.zones,
+      hours: [{ from: "08:00", to: "20:00", source: washington }],
+      caps: [],
+    },
   },
   notes: [
     "Florida and Oklahoma count 3 calls per 24 hours on the same subject: vcw counts every call to the number, whatever the subject (stricter).",
-    "A number's state is the file's state column, else its area code's (Oklahoma presumes a call to its area codes reaches a resident).",
+    "A number's state is the file's state column, else its area code's; the area code's state's rules apply too when the file places it elsewhere (Florida and Oklahoma presume a call to their area codes reaches someone there).",
+    `The federal hours apply in the territories too (${territories.cite}).`,
   ],
 };

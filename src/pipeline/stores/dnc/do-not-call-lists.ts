@@ -5,6 +5,7 @@ import { DoNotCallLookupError } from "./errors.ts";
 import { DoNotCallList, isExpired } from "./list-facts.ts";
 import { blockName, placeOf } from "./number-block.ts";
 import { retireVersion } from "./retire-version.ts";
+import { TreeShapes, treeHolds } from "./tree-lookup.ts";
 
 export interface DoNotCallListsOptions {
   /** How long the lists in force are remembered between lookups (a new import is seen this late). */
@@ -33,6 +34,7 @@ export function createDoNotCallLists(
 ): DoNotCallLists {
   const now = o.now ?? Date.now;
   let cached: { at: number; lists: DoNotCallList[] } | undefined;
+  const shapes = new TreeShapes();
   const warned = new Map<string, number>();
 
   async function lists(fresh = true): Promise<DoNotCallList[]> {
@@ -58,7 +60,7 @@ export function createDoNotCallLists(
       for (let attempt = 0; attempt < ATTEMPTS; attempt += 1) {
         const inForce = await lists(attempt > 0);
         if (inForce.length === 0 || phones.length === 0) return new Map();
-        const reading = lookUp(redis, keys, inForce, phones);
+        const reading = lookUp(redis, keys, inForce, phones, shapes);
         reading.catch(() => undefined); // awaited below; not unhandled if the check fails first
         // Read after the blocks: a version still indexed then was whole while they were read (a
         // replaced one loses its index before any of its blocks goes). One connection to one
@@ -89,37 +91,56 @@ export function createDoNotCallLists(
 }
 
 /**
- * Reads each block the phones fall in, once per list: one MGET per list and hash tag (a tag's
- * blocks share a slot, so a Cluster takes it too), all sent at once before anything is awaited.
+ * Which list holds each phone (the first in order that does): each list read by its layout, all
+ * sent at once before anything is awaited.
  */
 function lookUp(
   redis: RedisClient,
   keys: RedisKeys,
   lists: readonly DoNotCallList[],
   phones: readonly string[],
+  shapes: TreeShapes,
 ): Promise<Map<string, string>> {
+  const reads = lists.map((list) =>
+    list.layout === "tree"
+      ? treeHolds(redis, keys, list.version, phones, shapes)
+      : blocksHold(redis, keys, list.version, phones),
+  );
+  return Promise.all(reads).then((held) => {
+    const found = new Map<string, string>();
+    held.forEach((phonesHeld, i) => {
+      for (const phone of phonesHeld) if (!found.has(phone)) found.set(phone, lists[i]!.source);
+    });
+    return found;
+  });
+}
+
+/**
+ * A version laid out in blocks of 10,000 (imported before the tree layout): each block the phones
+ * fall in read once, one MGET per hash tag (a tag's blocks share a slot).
+ */
+async function blocksHold(
+  redis: RedisClient,
+  keys: RedisKeys,
+  version: string,
+  phones: readonly string[],
+): Promise<Set<string>> {
   const places = phones.map((phone) => ({ phone, place: placeOf(phone) }));
   const byTag = new Map<string, Set<string>>();
   for (const { place } of places)
     if (place) byTag.set(place.tag, (byTag.get(place.tag) ?? new Set()).add(place.block));
-  const reads = lists.map((list) =>
-    [...byTag].map(([tag, names]) => {
+  const tags = await Promise.all(
+    [...byTag].map(async ([tag, names]) => {
       const wanted = [...names];
-      return redis
-        .mgetBuffer(...wanted.map((b) => keys.dncBlock(list.version, tag, b)))
-        .then((values) => wanted.map((b, i) => [blockName({ tag, block: b }), values[i] ?? null] as const));
+      const values = await redis.mgetBuffer(...wanted.map((b) => keys.dncBlock(version, tag, b)));
+      return wanted.map((b, i) => [blockName({ tag, block: b }), values[i] ?? null] as const);
     }),
   );
-  return Promise.all(reads.map((r) => Promise.all(r))).then((perList) => {
-    const found = new Map<string, string>();
-    perList.forEach((tags, i) => {
-      const blocks = new Map(tags.flat());
-      for (const { phone, place } of places) {
-        if (!place || found.has(phone)) continue;
-        const stored = blocks.get(blockName(place));
-        if (stored && blockHas(stored, place.suffix)) found.set(phone, lists[i]!.source);
-      }
-    });
-    return found;
-  });
+  const blocks = new Map(tags.flat());
+  const found = new Set<string>();
+  for (const { phone, place } of places) {
+    const stored = place ? blocks.get(blockName(place)) : undefined;
+    if (place && stored && blockHas(stored, place.suffix)) found.add(phone);
+  }
+  return found;
 }

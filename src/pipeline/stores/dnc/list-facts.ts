@@ -9,6 +9,7 @@ export const DoNotCallList = z.object({
   /** The loaded version in force (a re-import loads another, then switches). */
   version: z.string(),
   numbers: z.number(),
+  /** Keys its numbers are stored in. */
   blocks: z.number(),
   importedAt: z.number(),
   /** When the list is due for a fresh extract (US rules: 31 days); absent: never. */
@@ -17,6 +18,8 @@ export const DoNotCallList = z.object({
   file: z.string(),
   /** Lines of the extract that were no phone number (left out). */
   invalid: z.number(),
+  /** How its numbers are stored: `tree` (tree-place.ts), or blocks of 10,000 (lists imported before it). */
+  layout: z.enum(["blocks", "tree"]).optional(),
 });
 export type DoNotCallList = z.infer<typeof DoNotCallList>;
 

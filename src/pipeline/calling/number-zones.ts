@@ -1,0 +1,60 @@
+import type { PhoneNumber } from "libphonenumber-js/max";
+import { distinctTimeZones } from "./distinct-zones.ts";
+import { geocodeEntryOf, nanpAreaRanges, timeZoneEntryOf } from "./phone-geo-data.ts";
+import { US_STATES, US_TERRITORIES, usStateCode } from "./us-states.ts";
+
+/** Where a number's own data places it. */
+export interface NumberPlace {
+  /** Zones it may be in (one per distinct clock); empty: none known. */
+  zones: string[];
+  /** Its US state or territory code, else the geocoder's place name. */
+  region?: string;
+  /** In no place of its own (toll-free, non-geographic): anywhere the US rules reach. */
+  anywhere: boolean;
+}
+
+/** Countries the `us` rules cover: the states and DC (US), and the territories. */
+export const US_COUNTRIES: ReadonlySet<string> = new Set(["US", ...US_TERRITORIES]);
+
+/** Toll-free and other whole-plan numbers: the states, DC and the territories of the Atlantic zone. */
+const ANYWHERE_LEFT_OUT = new Set(["GU", "MP", "AS"]);
+const ANYWHERE_ZONES = distinctTimeZones(
+  Object.entries(US_STATES)
+    .filter(([code]) => !ANYWHERE_LEFT_OUT.has(code))
+    .flatMap(([, s]) => s.zones),
+);
+/** Every state, DC and territory code: the regions a toll-free number may be in. */
+export const ANYWHERE_REGIONS = Object.keys(US_STATES).filter((code) => !ANYWHERE_LEFT_OUT.has(code));
+
+/**
+ * Where a number is by Google's libphonenumber data. Outside the US, its range's zones and place.
+ * For the US and its territories, the data's zones where it knows the number's exchange or place
+ * ("Tallahassee, FL"); where it knows only the state ("Florida": an exchange it has no place for),
+ * every zone any range of that area code is in (the area code's entry is its majority's zone: 850's
+ * is Eastern, though Pensacola's exchanges are Central), and the state's zones too when the data
+ * knows no place in the area code at all (a new overlay such as 448 over 850). A number of the whole plan (toll-free) may be
+ * anywhere: every clock of the states, DC, Puerto Rico and the Virgin Islands.
+ */
+export function numberPlace(phone: PhoneNumber | undefined): NumberPlace {
+  const country = phone?.country;
+  const geocode = geocodeEntryOf(phone);
+  const place = geocode?.value;
+  const entry = timeZoneEntryOf(phone);
+  if (!phone || !country || !US_COUNTRIES.has(country)) {
+    const zones = distinctTimeZones(entry?.zones ?? []);
+    return { zones, ...(place ? { region: place } : {}), anywhere: false };
+  }
+  const region = US_TERRITORIES.has(country) ? country : place ? usStateCode(place) : undefined;
+  if (!entry || entry.prefix === "1") return { zones: ANYWHERE_ZONES, anywhere: true };
+  const withRegion = (zones: string[]) => ({
+    zones: distinctTimeZones(zones),
+    ...(region ? { region } : {}),
+    anywhere: false,
+  });
+  // The data names the exchange, or the place of the number (its zone follows the place's).
+  if (entry.prefix.length >= 5 || (geocode?.prefix.length ?? 0) > 3) return withRegion(entry.zones);
+  const area = nanpAreaRanges(String(phone.nationalNumber).slice(0, 3));
+  const zones = [...entry.zones, ...area.zones];
+  if (area.places <= 1 && region) zones.push(...(US_STATES[region]?.zones ?? []));
+  return withRegion(zones);
+}

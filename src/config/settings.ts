@@ -36,6 +36,11 @@ export interface Settings {
   rescanMs: Setting<number>;
   /** Ledger lease = request timeout × attempts + this margin. */
   leaseMarginMs: Setting<number>;
+  /**
+   * How long after it was sent a create whose answer was lost can still be applied by the service: a re-send,
+   * and a campaign's start, wait this long after the create (issue 28; reasoning in docs/operations.md).
+   */
+  settleMs: Setting<number>;
   /** A worker silent this long is presumed dead and its files are taken over. */
   lockMs: Setting<number>;
   stalledIntervalMs: Setting<number>;
@@ -123,6 +128,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     stableMs: int("VCW_STABLE_MS", 1_000),
     rescanMs: int("VCW_RESCAN_MS", 60_000),
     leaseMarginMs: int("VCW_LEASE_MARGIN_MS", 15_000, 0),
+    settleMs: int("VCW_SETTLE_MS", 60_000, 0),
     lockMs: int("VCW_LOCK_MS", 30_000),
     stalledIntervalMs: int("VCW_STALLED_INTERVAL_MS", 30_000),
     maxStalledCount: int("VCW_MAX_STALLED", 10, 0),

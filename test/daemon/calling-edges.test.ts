@@ -129,12 +129,22 @@ describe("a hand-back inside its campaign's rules", () => {
     const opens = from.plus({ days: 1 }).toMillis();
     const closes = to.plus({ days: 1 }).toMillis();
     expect(new Date(resumed.startAt).toISOString()).toBe(new Date(opens).toISOString());
-    const info = (await createCampaignStore(redis, s.keys).get(resumed.id))!.info;
+    // The service lists the campaign as soon as it is created; vcw records it a moment later.
+    const campaigns = createCampaignStore(redis, s.keys);
+    const info = (
+      await waitFor(
+        async () => (await campaigns.get(resumed.id)) ?? undefined,
+        30_000,
+        "resumed campaign recorded",
+      )
+    ).info;
     expect(info.callUntil).toBe(closes);
-    // The hand-back says as many contacts as its segment holds.
-    const handedBack = (await s.daemon.queues.followUps.getJob(resumeJobId(first.id)))!.returnvalue as {
-      contacts: number;
-    };
+    // The hand-back says as many contacts as its segment holds (once its job has finished).
+    const handedBack = (await waitFor(
+      async () => (await s.daemon.queues.followUps.getJob(resumeJobId(first.id)))?.returnvalue ?? undefined,
+      30_000,
+      "hand-back finished",
+    )) as { contacts: number };
     const inSegment = await h.t.client.contacts.list(resumed.segmentId);
     expect(handedBack.contacts).toBe(inSegment.length);
     expect(inSegment.map((c) => c.phone)).not.toContain(withdrawn[0]);

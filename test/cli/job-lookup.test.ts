@@ -57,6 +57,17 @@ describe("a command naming a job whose file is invalid says which file and what 
     expect(validate.stderr).toContain(`${file}:11: calling.rules`);
   }, 120_000);
 
+  it("vcw import --job and vcw campaigns --job name the file too", async () => {
+    const { file, env } = jobsWith(["calling:", "  rules: uk"]);
+    const said = `vcw: job "leads" (${file}) is not loaded, its definition has a problem: ${file}:11: calling.rules`;
+    const imported = await runCli(["import", MIXED, "--job", "leads"], env, 60_000);
+    expect(imported.code).not.toBe(0);
+    expect(imported.stderr).toContain(said);
+    const campaigns = await runCli(["campaigns", "--job", "leads"], env, 60_000);
+    expect(campaigns.code).toBe(2);
+    expect(campaigns.stderr).toContain(said);
+  }, 120_000);
+
   it("a job that is nowhere is still 'no job named', with the files that could not be loaded", async () => {
     const { file, env } = jobsWith(["calling:", "  rules: uk"]);
     const r = await runCli(["preview", MIXED, "--job", "nope"], env, 60_000);

@@ -1,5 +1,5 @@
 import { Command, Option } from "commander";
-import { loadJobs } from "../../config/load-jobs.ts";
+import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import {
   CAMPAIGN_STATES,
   type CampaignListing,
@@ -19,13 +19,10 @@ export function campaignsCommand(): Command {
     .option("--json", "print one JSON array")
     .action(async (o: { job?: string; state?: string; json?: boolean }) => {
       await withRedis(async ({ redis, keys, settings }) => {
-        const { jobs } = await loadJobs(settings.jobsDir.value);
-        const defs = new Map(jobs.map(({ job }) => [job.name, job]));
-        if (o.job && !defs.has(o.job))
-          throw new CliError(
-            `no job named ${o.job} in ${settings.jobsDir.value} (jobs: ${[...defs.keys()].join(", ") || "none"})`,
-            2,
-          );
+        const loaded = await loadJobs(settings.jobsDir.value);
+        const defs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));
+        const asked = o.job ? findJob(loaded, o.job, settings.jobsDir.value) : undefined;
+        if (asked && "error" in asked) throw new CliError(asked.error, 2);
         const store = createCampaignStore(redis, keys);
         const now = Date.now();
         const listed: CampaignListing[] = [];

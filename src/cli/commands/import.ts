@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import { Command } from "commander";
+import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import { resolveSettings } from "../../config/settings.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import { openServices } from "../../daemon/services.ts";
@@ -39,8 +40,10 @@ export function importCommand(): Command {
         if (o.job) {
           const def = services.jobs.get(o.job);
           if (!def) {
-            const known = [...services.jobs.keys()].join(", ") || "none";
-            throw new CliError(`no job named "${o.job}" in ${settings.jobsDir.value} (jobs: ${known})`);
+            // Say which file holds the job and what is wrong in it, when it is there but invalid.
+            const dir = settings.jobsDir.value;
+            const found = findJob(await loadJobs(dir), o.job, dir);
+            throw new CliError("error" in found ? found.error : `job "${o.job}" could not be loaded`);
           }
           spec = importSpecOf(def);
           if (o.sheet) spec = { ...spec, ingest: { ...spec.ingest, sheet: o.sheet } };

@@ -234,6 +234,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     imports: services.imports,
     ledger: services.ledger,
     leaseMs: services.leaseMs,
+    settleMs: s.settleMs.value,
     logger,
     now: Date.now,
     stopping: stopping.signal,

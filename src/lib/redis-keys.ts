@@ -18,6 +18,11 @@ export function redisKeys(prefix: string) {
     /** The id of the campaign made for one file (and attempt). */
     campaignMemo: (key: string) => `${prefix}:campaign-for:{${key}}`,
     lockOf: (key: string) => `${key}:lock`,
+    /** The check before a campaign's start (by its identity): what it found; `:keep`, the contacts a repair files again. */
+    startCheck: (key: string) => `${prefix}:start-check:{${key}}`,
+    keepOf: (key: string) => `${key}:keep`,
+    /** One writer at a time of a settled file's summary (the checks before its campaigns' starts). */
+    summaryOf: (job: string, sha256: string) => `${prefix}:summary:{${job}:${sha256}}`,
     /** A create of the record remembered at `memo` was sent (and when): look it up before another. */
     sentOf: (memo: string) => `${memo}:sent`,
     campaign: {

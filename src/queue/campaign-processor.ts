@@ -17,6 +17,7 @@ import { rememberCampaignTrace } from "../telemetry/campaign-trace.ts";
 import { delayJob } from "./delay-job.ts";
 import { failFastOnPermanent } from "./failures.ts";
 import type { CampaignJobData } from "./queues.ts";
+import { scheduleStartCheck } from "./start-check.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
 /** Creates the campaign of an imported file (or a follow-up) exactly once, and registers it for polling. */
@@ -53,11 +54,13 @@ async function processCampaign(
       now: job.timestamp,
       attempt: data.attempt,
     });
-  const planned = plannedStart(data, Math.max(now, data.notBefore ?? now), marginMsOf(def));
+  // No start sooner than the settle time after the create: a late copy is found before anyone is called.
+  const notBefore = Math.max(now + (d.settleMs ?? 0), data.notBefore ?? now);
+  const planned = plannedStart(data, notBefore, marginMsOf(def));
   if (planned?.kind === "too-late") return tooLate(d, data, planned.reason);
   const scheduledAt = planned
     ? new Date(planned.scheduledAt).toISOString()
-    : scheduledAtFor(c.start, now, data.notBefore ?? now, data.zone);
+    : scheduledAtFor(c.start, now, notBefore, data.zone);
   const using = await campaignRecords(d, def, key, now);
   const result = await createOrLookUp(d, job, token, {
     campaigns_name: name,
@@ -84,6 +87,7 @@ async function processCampaign(
     ...plannedInfo(data, planned),
   };
   await d.store.register(info, now);
+  await scheduleStartCheck(d, info);
   await rememberCampaignTrace(d.redis, d.keys, result.id, d.retentionMs);
   if (data.parentId) {
     const parent = await d.store.get(data.parentId);
@@ -114,6 +118,7 @@ async function createOrLookUp(
     mayCreate: async () => !(await d.controls.isCanceled(key)),
     // A retry may follow a create sent by a version that marked nothing: look before sending again.
     lookFirst: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1,
+    point: createPointOf(job.data),
   };
   try {
     return await createCampaignOnce(d.client, d.redis, d.keys, key, body, o);
@@ -133,6 +138,14 @@ function canceledNow(d: WorkDeps, data: CampaignJobData): { canceled: true } {
   d.logger.info({ job: data.job, name: data.name }, "campaign canceled before it was created");
   return { canceled: true };
 }
+
+/** The fault point before its create (lib/failpoint.ts): a file's campaign, a follow-up, a hand-back. */
+const createPointOf = (r: CampaignJobData) =>
+  r.resumeOf
+    ? "before-hand-back-create"
+    : r.attempt > 0
+      ? "before-follow-up-create"
+      : "before-campaign-create";
 
 const marginMsOf = (def: { calling?: { marginMinutes: number } | undefined }) =>
   (def.calling?.marginMinutes ?? 15) * 60_000;

@@ -18,11 +18,12 @@ export const importJobId = (job: string, sha256: string, gen: number) =>
  * a campaign calling the contacts another's window close took out names that one.
  */
 export const campaignJobId = (
-  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf">,
+  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf" | "repair">,
 ) => {
   const group = r.slot ? `-plan-${idPart(r.slot)}` : r.zone ? `-${idPart(r.zone)}` : "";
   const resume = r.resumeOf ? `-resume-${idPart(r.resumeOf)}` : "";
-  return `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${group}${resume}`;
+  const repair = r.repair ? `-repair-${r.repair}` : "";
+  return `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${group}${resume}${repair}`;
 };
 
 /**
@@ -35,6 +36,9 @@ export const pollJobId = (campaignId: string) => `poll-${idPart(campaignId)}`;
 export const followUpJobId = (campaignId: string) => `follow-up-${idPart(campaignId)}`;
 /** The hand-back of a campaign stopped when its window closed (one per campaign). */
 export const resumeJobId = (campaignId: string) => `resume-${idPart(campaignId)}`;
+
+/** The check before a campaign's start (pipeline/campaign/start-check.ts): one per campaign. */
+export const startCheckJobId = (campaignId: string) => `start-check-${idPart(campaignId)}`;
 
 /** One delivery per sink and idempotency key. */
 export const deliveryJobId = (sink: string, idempotencyKey: string) =>

@@ -37,6 +37,8 @@ export interface FollowUpJobData {
   campaignId: string;
   /** The hand-back of contacts a window close took out (queue/poll-stops.ts), not a follow-up. */
   resume?: boolean;
+  /** The check before the campaign's start (start-check.ts), not a follow-up. */
+  check?: boolean;
 }
 
 export interface DeliveryJobData {

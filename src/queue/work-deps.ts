@@ -38,6 +38,8 @@ export interface WorkDeps {
   ledger: ContactLedger;
   /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */
   leaseMs: number;
+  /** How long after its create a campaign may start (VCW_SETTLE_MS); absent: 0. */
+  settleMs?: number;
   logger: Logger;
   now: () => number;
   /** Aborted when the daemon stops: running imports checkpoint and go back to the queue. */

@@ -1,5 +1,6 @@
 import type { Client } from "../../api/client.ts";
 import type { CampaignCreate } from "../../api/schemas/campaign.ts";
+import { failpoint } from "../../lib/failpoint.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { createOnce, idByName } from "../create-once.ts";
@@ -54,6 +55,8 @@ export interface CampaignCreateOptions {
   mayCreate?: () => Promise<boolean>;
   /** Look the name up before the first create too (see createOnce). */
   lookFirst?: boolean;
+  /** The fault point right before the create is sent (lib/failpoint.ts: chaos tests pause there). */
+  point?: string;
 }
 
 /**
@@ -79,7 +82,10 @@ export async function createCampaignOnce(
         "campaign",
         name,
       ),
-    create: async () => (await client.campaigns.create(body)).id,
+    create: async () => {
+      if (o.point) failpoint(o.point);
+      return (await client.campaigns.create(body)).id;
+    },
     ...(o.mayCreate ? { mayCreate: o.mayCreate } : {}),
     ...(o.lookFirst ? { lookFirst: true } : {}),
     what: `campaign "${name}"`,

@@ -37,6 +37,8 @@ export interface CampaignRequest {
   callBy?: number;
   /** The campaign whose contacts, taken out when its window closed, this one calls (stop-hand-back.ts). */
   resumeOf?: string;
+  /** The n-th fresh campaign made when the check before the start found its name twice (start-check.ts). */
+  repair?: number;
 }
 
 export type Intent =
@@ -46,9 +48,9 @@ export type Intent =
 
 /** The identity of a campaign across retries, crashes and workers (its create-once memo). */
 export const campaignKey = (
-  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf">,
+  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf" | "repair">,
 ) =>
-  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}${r.resumeOf ? `:resume:${r.resumeOf}` : ""}`;
+  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}${r.resumeOf ? `:resume:${r.resumeOf}` : ""}${r.repair ? `:repair:${r.repair}` : ""}`;
 
 /** After a poll: on the campaign's end, its final (or stuck) summary, and a follow-up if one is due. */
 export function afterPoll(def: JobDefinition, info: CampaignInfo, outcome: PollOutcome): Intent[] {

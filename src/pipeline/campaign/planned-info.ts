@@ -17,6 +17,7 @@ export function plannedInfo(
     ...(data.hours ? { hours: data.hours } : {}),
     ...(data.callBy !== undefined ? { callBy: data.callBy } : {}),
     ...(data.resumeOf ? { resumeOf: data.resumeOf } : {}),
+    ...(data.repair ? { repair: data.repair } : {}),
     ...(planned?.kind === "start"
       ? { callUntil: planned.callUntil, expectedEndAt: planned.expectedEndAt }
       : {}),

@@ -1,12 +1,11 @@
 import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../api/client.ts";
-import { NotFoundError } from "../../api/errors/index.ts";
-import type { Contact, ContactCreate } from "../../api/schemas/index.ts";
 import { withLock } from "../../lib/lock.ts";
 import { e164OfServicePhone } from "../../lib/phone-e164.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
+import { contactOf, deleteContacts } from "./segment-listing.ts";
 import { type DialStatuses, undialled } from "./stop-selection.ts";
 import type { CampaignStop, StopReason, StopStore, WithdrawnContact } from "./stop-store.ts";
 
@@ -76,7 +75,11 @@ async function stopLocked(campaignId: string, r: StopRequest, d: StopDeps): Prom
     at: r.now,
   }));
   await d.stops.track(campaignId, taken);
-  if (r.ownSegment) await deleteAll(d.client, taken);
+  if (r.ownSegment)
+    await deleteContacts(
+      d.client,
+      taken.map((c) => c.contactId),
+    );
   const stop = await d.stops.record(campaignId, stored.info.job, mergeStop(before, r));
   return { state: "stopped", taken: taken.length, stop };
 }
@@ -96,27 +99,4 @@ function mergeStop(before: CampaignStop | undefined, r: StopRequest) {
     handBack: r.reason === "operator" ? false : r.handBack || (before?.handBack ?? false),
     ...(before?.handedBackTo ? { handedBackTo: before.handedBackTo } : {}),
   });
-}
-
-const contactOf = (phone: string, c: Contact): ContactCreate => ({
-  phone,
-  ...(c.first_name ? { first_name: c.first_name } : {}),
-  ...(c.last_name ? { last_name: c.last_name } : {}),
-  ...(c.email ? { email: c.email } : {}),
-  ...(c.description ? { description: c.description } : {}),
-});
-
-/** Deletes each contact, 8 at a time; one already gone (404) is what a retry expects. */
-async function deleteAll(client: Client, contacts: readonly WithdrawnContact[]): Promise<void> {
-  for (let i = 0; i < contacts.length; i += 8) {
-    await Promise.all(
-      contacts.slice(i, i + 8).map(async (c) => {
-        try {
-          await client.contacts.delete(c.contactId);
-        } catch (error) {
-          if (!(error instanceof NotFoundError)) throw error;
-        }
-      }),
-    );
-  }
 }

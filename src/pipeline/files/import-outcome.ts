@@ -2,6 +2,7 @@ import type { Totals } from "../../ingest/outcome.ts";
 import type { AudienceReport } from "../campaign/audience.ts";
 import type { ImportCheckpoint } from "../import/import-file.ts";
 import type { ImportedFile } from "../import/import-use-case.ts";
+import type { ChecksBeforeStart } from "./summary-checks.ts";
 
 /** What a finished import leaves in `<file>.summary.json` and as the job's return value. */
 export interface ImportSummary extends Partial<ImportedFile> {
@@ -15,6 +16,8 @@ export interface ImportSummary extends Partial<ImportedFile> {
   changedWhileImporting?: number;
   /** Who its campaigns call: its new contacts, less those opted out or called meanwhile, by zone. */
   audience?: AudienceReport;
+  /** What the checks before its campaigns' starts found and repaired (summary-checks.ts). */
+  checksBeforeStart?: ChecksBeforeStart;
   /** Something the operator should know although the file was imported. */
   warning?: string;
   /** Why the file was rejected. */

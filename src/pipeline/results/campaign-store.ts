@@ -2,7 +2,7 @@ import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { defineScript } from "../../lib/scripts.ts";
 import { type CampaignTotals, emptyTotals } from "./campaign-totals.ts";
-import type { CampaignInfo, ResultRecord } from "./model.ts";
+import type { CampaignInfo, ResultRecord, StartCheckResult } from "./model.ts";
 import { firstPollAt } from "./poll-cadence.ts";
 import type { Change } from "./result-record.ts";
 
@@ -29,6 +29,8 @@ export interface StoredCampaign {
     ranPastWindow?: boolean;
     calledAfter?: number;
   };
+  /** What the check before its start found and did (campaign/start-check.ts). */
+  startCheck?: StartCheckResult;
 }
 
 export interface Transition {
@@ -207,7 +209,13 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
         endedAt: Number(h.endedAt ?? 0),
         sentVersion: Number(h.sentVersion ?? 0),
         ...(h.stop ? { stop: JSON.parse(h.stop) } : {}),
+        ...(h.startCheck ? { startCheck: JSON.parse(h.startCheck) } : {}),
       };
+    },
+
+    /** Keeps what the check before its start found (its own field: a poll rewriting `info` leaves it). */
+    async noteStartCheck(id: string, check: StartCheckResult): Promise<void> {
+      await redis.hset(meta(id), "startCheck", JSON.stringify(check));
     },
 
     activeOf: (job: string) => redis.smembers(active(job)),

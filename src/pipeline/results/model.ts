@@ -58,6 +58,28 @@ export interface CampaignInfo {
   callBy?: number;
   /** The campaign whose contacts, taken out when its window closed, it calls (its identity, with the file's). */
   resumeOf?: string;
+  /** The n-th fresh campaign made by a repair before the start (its identity, with the file's). */
+  repair?: number;
+}
+
+/** The check before a campaign's start: what was listed and repaired, counted from the service's listings. */
+export interface StartCheckResult {
+  /** When it ran (ISO 8601). */
+  at: string;
+  /** Campaigns the service listed under its name (1 unless a late create made another). */
+  campaignsListed: number;
+  /** Contacts listed in its segment, and the distinct phones among them. */
+  contactsListed: number;
+  phonesListed: number;
+  /** Extra copies of a phone deleted from the segment. */
+  duplicatesRemoved: number;
+  /** Contacts taken out because they opted out or were put on a do-not-call list since the import. */
+  withdrawn: number;
+  /** 1 when a second campaign of its name was found: both emptied, a fresh one made (`repairedInto`'s name). */
+  campaignsRepaired: number;
+  repairedInto?: string;
+  /** A campaign of its name had started before the check: the repair came too late for it. */
+  startedBeforeCheck?: number;
 }
 
 /** What sinks receive: one version of a campaign's results. */

@@ -1,0 +1,171 @@
+import type { Campaign, ContactCreate } from "../../api/schemas/index.ts";
+import { countryOf } from "../../config/ingest-options.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { withLock } from "../../lib/lock.ts";
+import type { CampaignStore } from "../results/campaign-store.ts";
+import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
+import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
+import { fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
+import {
+  contactOf,
+  deleteContacts,
+  extraCopies,
+  listSegment,
+  type SegmentListing,
+} from "./segment-listing.ts";
+
+export interface StartCheckDeps extends OwnSegmentDeps {
+  store: Pick<CampaignStore, "get" | "noteStartCheck">;
+  suppression: Pick<SuppressionList, "optedOut" | "doNotCall">;
+  now: () => number;
+}
+
+/** What the check found and did; `repair`, the fresh campaign to create when its name was listed twice. */
+export interface StartCheck {
+  info: CampaignInfo;
+  result: StartCheckResult;
+  repair?: CampaignRequest;
+}
+
+/** When a campaign starting at `startAt` is checked: a little before, never more than 5 s. Pure. */
+export const startCheckAt = (startAt: number, settleMs: number) =>
+  startAt - Math.min(5_000, Math.floor(settleMs / 4));
+
+/**
+ * The check before a campaign's start, once per campaign identity (its result kept in Redis, under
+ * a lock, so the check of a late copy reads the same answer). It lists the campaigns of its name
+ * and its segment once. One campaign: extra copies of a phone are deleted, and (its own segment)
+ * every copy of a phone opted out or on a do-not-call list since the import. Two or more (a late
+ * create): their shared segment is emptied, so whichever copy starts calls nobody, and its contacts
+ * are filed, once each, into a fresh segment for a fresh campaign (`repair`).
+ */
+export async function checkBeforeStart(
+  def: JobDefinition,
+  campaignId: string,
+  d: StartCheckDeps,
+): Promise<StartCheck | undefined> {
+  const stored = await d.store.get(campaignId);
+  if (!stored) return undefined;
+  const info = stored.info;
+  const memo = d.keys.startCheck(campaignKey(info));
+  const locked = await withLock(d.redis, d.keys.lockOf(memo), { ttlMs: 60_000 }, async () => {
+    const before = await d.redis.get(memo);
+    if (before) return JSON.parse(before) as StartCheck;
+    const check = await checkOnce(def, info, memo, d);
+    await d.redis.set(memo, JSON.stringify(check), "PX", 30 * 86_400_000);
+    return check;
+  });
+  if (!locked.acquired) throw new Error(`lock ${d.keys.lockOf(memo)} not acquired`); // waits, so never
+  await d.store.noteStartCheck(campaignId, locked.value.result);
+  return { ...locked.value, info };
+}
+
+async function checkOnce(
+  def: JobDefinition,
+  info: CampaignInfo,
+  memo: string,
+  d: StartCheckDeps,
+): Promise<StartCheck> {
+  const named = (await d.client.campaigns.list()).filter((c) => c.campaigns_name === info.name);
+  const listing = await listSegment(d.client, info.segmentId, countryOf(def));
+  const phones = [...listing.byPhone.keys()];
+  const [optedOut, listed] = await Promise.all([
+    d.suppression.optedOut(phones),
+    d.suppression.doNotCall(phones),
+  ]);
+  // A standing segment (audience `segment`) is shared: only extra copies leave it.
+  const own = def.campaign?.audience !== "segment";
+  const withdrawn = own ? new Set([...optedOut, ...listed.keys()]) : new Set<string>();
+  const result = resultOf(named, listing, withdrawn);
+  if (named.length > 1 && own) return repair(def, info, { memo, listing, withdrawn, counted: result }, d);
+  const extras = extraCopies(listing).filter((c) => !withdrawn.has(c.phone));
+  const out = [...withdrawn].flatMap((phone) => listing.byPhone.get(phone) ?? []);
+  await deleteContacts(
+    d.client,
+    [...extras, ...out].map((c) => c.id),
+  );
+  return { info, result };
+}
+
+/** The counts, from the listings alone. */
+function resultOf(
+  named: readonly Campaign[],
+  listing: SegmentListing,
+  withdrawn: ReadonlySet<string>,
+): StartCheckResult {
+  const started = named.filter((c) => c.is_started).length;
+  return {
+    at: new Date().toISOString(),
+    campaignsListed: named.length,
+    contactsListed: listing.contacts.length,
+    phonesListed: listing.byPhone.size,
+    duplicatesRemoved: extraCopies(listing).filter((c) => !withdrawn.has(c.phone)).length,
+    withdrawn: [...withdrawn].filter((p) => listing.byPhone.has(p)).length,
+    campaignsRepaired: 0,
+    ...(started > 0 && named.length > 1 ? { startedBeforeCheck: started } : {}),
+  };
+}
+
+/**
+ * A second campaign of the name: the contacts to keep remembered first (a retry after the segment
+ * was emptied finds them there), the shared segment emptied, the kept ones filed into a fresh
+ * segment, and the fresh campaign's request returned.
+ */
+async function repair(
+  def: JobDefinition,
+  info: CampaignInfo,
+  o: { memo: string; listing: SegmentListing; withdrawn: ReadonlySet<string>; counted: StartCheckResult },
+  d: StartCheckDeps,
+): Promise<StartCheck> {
+  const { memo, listing, withdrawn, counted } = o;
+  const keepKey = d.keys.keepOf(memo);
+  const fresh = [...listing.byPhone].flatMap(([phone, copies]) =>
+    withdrawn.has(phone) ? [] : [{ phone, contact: contactOf(phone, copies[0]!.listed) }],
+  );
+  await d.redis.set(keepKey, JSON.stringify(fresh), "PX", 30 * 86_400_000, "NX");
+  const keep = JSON.parse((await d.redis.get(keepKey)) ?? "[]") as typeof fresh;
+  await deleteContacts(
+    d.client,
+    listing.contacts.map((c) => c.id),
+  );
+  const n = (info.repair ?? 0) + 1;
+  const name = `${info.name.replace(/ repaired \d+$/, "")} repaired ${n}`;
+  const { segmentId } = await fileIntoOwnSegment(
+    { name, description: `Contacts of ${info.file} called by campaign ${name}` },
+    rowsOf(keep),
+    { owner: `repair-${campaignKey(info)}`, country: countryOf(def) },
+    d,
+  );
+  const result = { ...counted, campaignsRepaired: 1, repairedInto: name };
+  return { info, result, repair: repairRequest(info, name, segmentId, n) };
+}
+
+async function* rowsOf(keep: readonly { phone: string; contact: ContactCreate }[]) {
+  for (const [index, k] of keep.entries()) yield { phone: k.phone, contact: k.contact, index };
+}
+
+/** The fresh campaign: the first one's identity and plan, its own segment and name, never sooner. */
+function repairRequest(info: CampaignInfo, name: string, segmentId: string, n: number): CampaignRequest {
+  const scheduledAt = Date.parse(info.scheduledAt);
+  return {
+    job: info.job,
+    sha256: info.sha256,
+    gen: info.gen,
+    original: info.file,
+    segmentId,
+    attempt: info.attempt,
+    name,
+    repair: n,
+    ...(info.zone ? { zone: info.zone } : {}),
+    ...(info.slot ? { slot: info.slot } : {}),
+    ...(info.region ? { region: info.region } : {}),
+    ...(info.hours ? { hours: info.hours as CampaignRequest["hours"] } : {}),
+    ...(info.callBy !== undefined ? { callBy: info.callBy } : {}),
+    ...(info.callUntil !== undefined ? { callUntil: info.callUntil } : {}),
+    ...(info.expectedEndAt !== undefined ? { expectedEndAt: info.expectedEndAt } : {}),
+    ...(info.slot && Number.isFinite(scheduledAt) ? { scheduledAt } : {}),
+    ...(info.resumeOf ? { resumeOf: info.resumeOf } : {}),
+    ...(Number.isFinite(scheduledAt) ? { notBefore: scheduledAt } : {}),
+  };
+}

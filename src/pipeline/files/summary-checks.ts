@@ -1,0 +1,68 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { dropFolder } from "../../inbox/drop-folder.ts";
+import type { FileRegistry } from "../../inbox/file-registry.ts";
+import { writeFileAtomic } from "../../lib/atomic-file.ts";
+import { withLock } from "../../lib/lock.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
+import type { ImportSummary } from "./import-outcome.ts";
+
+/** The checks before a file's campaigns started, in its summary: totals, and each campaign's. */
+export interface ChecksBeforeStart {
+  duplicatesRemoved: number;
+  campaignsRepaired: number;
+  withdrawn: number;
+  campaigns: (StartCheckResult & { name: string })[];
+}
+
+/** Pure: the summary's checks with `name`'s result put in (replacing an earlier one), totals recounted. */
+export function withCheck(
+  before: ChecksBeforeStart | undefined,
+  name: string,
+  result: StartCheckResult,
+): ChecksBeforeStart {
+  const campaigns = [...(before?.campaigns ?? []).filter((c) => c.name !== name), { name, ...result }];
+  const sum = (f: (c: StartCheckResult) => number) => campaigns.reduce((n, c) => n + f(c), 0);
+  return {
+    duplicatesRemoved: sum((c) => c.duplicatesRemoved),
+    campaignsRepaired: sum((c) => c.campaignsRepaired),
+    withdrawn: sum((c) => c.withdrawn),
+    campaigns,
+  };
+}
+
+export interface SummaryChecksDeps {
+  redis: RedisClient;
+  keys: RedisKeys;
+  registry: Pick<FileRegistry, "get">;
+}
+
+/**
+ * Writes a campaign's check into its file's `<file>.summary.json` in done/, one writer at a time.
+ * `not-yet` when the file is not settled yet (its campaign was checked before its summary was
+ * written): the caller tries again; `no-summary` when it never will be (rejected, forgotten).
+ */
+export async function noteCheckInSummary(
+  def: JobDefinition,
+  info: CampaignInfo,
+  result: StartCheckResult,
+  d: SummaryChecksDeps,
+): Promise<"noted" | "not-yet" | "no-summary"> {
+  const record = await d.registry.get(info.job, info.sha256);
+  if (!record || record.gen !== info.gen || record.state === "rejected") return "no-summary";
+  if (record.state !== "done") return "not-yet";
+  const path = join(dropFolder(def.inbox).done, `${record.file}.summary.json`);
+  const lock = d.keys.lockOf(d.keys.summaryOf(info.job, info.sha256));
+  const locked = await withLock(d.redis, lock, { ttlMs: 30_000 }, async () => {
+    const text = await readFile(path, "utf8").catch(() => "");
+    if (!text) return "no-summary" as const;
+    const summary = JSON.parse(text) as ImportSummary;
+    summary.checksBeforeStart = withCheck(summary.checksBeforeStart, info.name, result);
+    await writeFileAtomic(path, `${JSON.stringify(summary, null, 2)}\n`);
+    return "noted" as const;
+  });
+  return locked.acquired ? locked.value : "not-yet";
+}

@@ -1,0 +1,46 @@
+import type { Job } from "bullmq";
+import { maskPhonesIn } from "../lib/mask-phone.ts";
+import { checkBeforeStart, startCheckAt } from "../pipeline/campaign/start-check.ts";
+import { noteCheckInSummary } from "../pipeline/files/summary-checks.ts";
+import type { CampaignInfo } from "../pipeline/results/model.ts";
+import { delayJob } from "./delay-job.ts";
+import { applyIntents } from "./intents.ts";
+import { startCheckJobId } from "./job-ids.ts";
+import type { FollowUpJobData } from "./queues.ts";
+import { jobOf, type WorkDeps } from "./work-deps.ts";
+
+/** The check before `info`'s start, queued once (its id) for a little before the start. */
+export async function scheduleStartCheck(
+  d: Pick<WorkDeps, "queues" | "settleMs" | "now">,
+  info: CampaignInfo,
+): Promise<void> {
+  const startAt = Date.parse(info.scheduledAt);
+  const at = Number.isFinite(startAt) ? startCheckAt(startAt, d.settleMs ?? 0) : d.now();
+  await d.queues.followUps.add(
+    `start-check ${info.name}`,
+    { job: info.job, campaignId: info.id, check: true },
+    { jobId: startCheckJobId(info.id), delay: Math.max(0, at - d.now()) },
+  );
+}
+
+/**
+ * Runs the check (repeatable: its result is kept once per campaign), logs what it repaired, asks
+ * for the fresh campaign of a repair, and writes the result into the file's summary, waiting for
+ * the summary if the file is not settled yet.
+ */
+export async function processStartCheck(d: WorkDeps, job: Job<FollowUpJobData>, token?: string) {
+  const def = jobOf(d, job.data.job);
+  const check = await checkBeforeStart(def, job.data.campaignId, d);
+  if (!check) return { checked: false };
+  const { info, result, repair } = check;
+  const log = { job: info.job, campaign: info.id, name: info.name, ...result };
+  if (result.campaignsRepaired > 0 || result.duplicatesRemoved > 0 || result.withdrawn > 0)
+    d.logger.warn(log, maskPhonesIn(`campaign "${info.name}" repaired before its start`));
+  else d.logger.info(log, "campaign checked before its start");
+  if (result.startedBeforeCheck)
+    d.logger.error(log, "a second campaign of this name started before the check: its calls may repeat");
+  if (repair) await applyIntents([{ kind: "create-campaign", request: repair }], d);
+  const noted = await noteCheckInSummary(def, info, result, { ...d });
+  if (noted === "not-yet" && token) return delayJob(job, token, Date.now() + 2_000);
+  return { checked: true, ...result };
+}

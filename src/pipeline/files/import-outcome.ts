@@ -2,6 +2,7 @@ import type { Totals } from "../../ingest/outcome.ts";
 import type { AudienceReport } from "../campaign/audience.ts";
 import type { ImportCheckpoint } from "../import/import-file.ts";
 import type { ImportedFile } from "../import/import-use-case.ts";
+import type { ListedCounts } from "./listed-counts.ts";
 import type { ChecksBeforeStart } from "./summary-checks.ts";
 
 /** What a finished import leaves in `<file>.summary.json` and as the job's return value. */
@@ -16,6 +17,8 @@ export interface ImportSummary extends Partial<ImportedFile> {
   changedWhileImporting?: number;
   /** Who its campaigns call: its new contacts, less those opted out or called meanwhile, by zone. */
   audience?: AudienceReport;
+  /** Its segment as the service listed it after the import: the counts above are read from it (listed-counts.ts). */
+  listed?: ListedCounts;
   /** What the checks before its campaigns' starts found and repaired (summary-checks.ts). */
   checksBeforeStart?: ChecksBeforeStart;
   /** Something the operator should know although the file was imported. */

@@ -8,6 +8,7 @@ import { type AudienceDeps, type AudienceReport, audiencesOf } from "../campaign
 import type { Intent } from "../campaign/lifecycle.ts";
 import { contactsIn, fileIdentity } from "../import/import-use-case.ts";
 import type { ImportSummary } from "./import-outcome.ts";
+import { countFromListing } from "./listed-counts.ts";
 
 /** What settling a file needs: where it goes, who records it, who asks for its campaigns. */
 export interface SettleDeps extends AudienceDeps {
@@ -73,6 +74,7 @@ export async function settleImported(
 ): Promise<ImportSummary> {
   if (summary.sha256 !== f.sha256) await d.registry.markDone(f.job, summary.sha256, f.file);
   const at = join(folder.processing, f.file);
+  await countFromListing(def, summary, { path: at, creator: fileIdentity(f.job, f.sha256, f.gen) }, d);
   summary.audience = await requestCampaigns(def, f, summary, at, d);
   // The calling plan may have written the report of a file whose rows were all good.
   const errors = errorsFile ?? ((await fileExists(`${at}.errors.csv`)) ? `${at}.errors.csv` : undefined);

@@ -1,0 +1,77 @@
+import type { Client } from "../../api/client.ts";
+import { countryOf, ingestOptionsOf } from "../../config/ingest-options.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { ContactFileReader } from "../../ingest/reader.ts";
+import { deleteContacts, listSegment, type SegmentListing } from "../campaign/segment-listing.ts";
+import type { ContactLedger } from "../contacts/contact-ledger.ts";
+import type { ImportSummary } from "./import-outcome.ts";
+
+/** A file's contacts as the service lists them after its import, and what the ledger had said. */
+export interface ListedCounts {
+  /** Contacts and distinct phones the segment listed (the whole segment, not only this file's). */
+  contacts: number;
+  phones: number;
+  /** Extra copies of the file's phones the listing showed, deleted. */
+  duplicatesRemoved: number;
+  /** Phones the ledger says this file created that the service does not list. */
+  notListed: number;
+  /** The ledger's counts, replaced in the summary by the listing's. */
+  ledger: { created: number; known: number; elsewhere: number };
+}
+
+export interface ListedCountsDeps {
+  client: Client;
+  ledger: Pick<ContactLedger, "createdBy">;
+}
+
+/**
+ * The summary's counts from one listing of the file's segment, not from what vcw meant to do:
+ * `created`, the file's phones the service lists that its import created; `known`, the file's
+ * phones listed that were there before; extra copies of its phones deleted. Repeatable.
+ */
+export async function countFromListing(
+  def: JobDefinition,
+  summary: ImportSummary,
+  file: { path: string; creator: string },
+  d: ListedCountsDeps,
+): Promise<void> {
+  const segmentId = summary.segment?.id;
+  if (!segmentId) return;
+  const listing = await listSegment(d.client, segmentId, countryOf(def));
+  const phones = await phonesOf(def, file.path);
+  const created = new Set(await d.ledger.createdBy(segmentId, file.creator));
+  const extras = [...phones].flatMap((p) => listing.byPhone.get(p)?.slice(1) ?? []);
+  await deleteContacts(
+    d.client,
+    extras.map((c) => c.id),
+  );
+  const listedOfFile = [...phones].filter((p) => listing.byPhone.has(p));
+  const createdListed = listedOfFile.filter((p) => created.has(p)).length;
+  summary.listed = listedOf(listing, extras.length, created, summary);
+  summary.created = createdListed;
+  summary.known = listedOfFile.length - createdListed;
+  summary.elsewhere = 0;
+}
+
+function listedOf(
+  listing: SegmentListing,
+  duplicatesRemoved: number,
+  created: ReadonlySet<string>,
+  s: ImportSummary,
+): ListedCounts {
+  return {
+    contacts: listing.contacts.length - duplicatesRemoved,
+    phones: listing.byPhone.size,
+    duplicatesRemoved,
+    notListed: [...created].filter((p) => !listing.byPhone.has(p)).length,
+    ledger: s.listed?.ledger ?? { created: s.created ?? 0, known: s.known ?? 0, elsewhere: s.elsewhere ?? 0 },
+  };
+}
+
+/** The file's valid phones, read again from the file. */
+async function phonesOf(def: JobDefinition, path: string): Promise<Set<string>> {
+  const reader = await ContactFileReader.open(path, ingestOptionsOf(def));
+  const phones = new Set<string>();
+  for await (const row of reader) if (row.kind === "valid") phones.add(row.phone);
+  return phones;
+}

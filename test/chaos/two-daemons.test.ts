@@ -1,0 +1,144 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { e164OfServicePhone } from "../../src/lib/phone-e164.ts";
+import { spawnVcw, type VcwProcess } from "../support/cli.ts";
+import { contactsCsv, drop, phoneOf, summaryOf, waitFor } from "../support/daemon.ts";
+import { tempDir } from "../support/files.ts";
+import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
+import { useSimulator } from "../support/simulator.ts";
+
+/** Whether a process is stopped (SIGSTOP): its state in /proc is `T`. */
+const isStopped = (pid: number) => /^\d+ \(.*\) T /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+
+/**
+ * Issue 28, scenario 4, on real processes: two daemons; the one about to create a file's campaign
+ * is paused (SIGSTOP at the fault point right before the create) past its lease, the other creates
+ * the campaign, then the first is resumed (SIGCONT) and sends its late create: a second campaign of
+ * the same name. The check before the start finds it: each person is called once, and the file's
+ * summary says what was repaired.
+ */
+describe("chaos: two daemons, one paused right before a campaign's create", () => {
+  const t = useSimulator();
+  const running: VcwProcess[] = [];
+  afterAll(() => {
+    for (const p of running) {
+      p.child.kill("SIGCONT");
+      p.child.kill("SIGKILL");
+    }
+  });
+
+  async function setup() {
+    const home = tempDir("vcw-chaos-");
+    const inbox = join(home, "inbox");
+    const assistant = (await t.client.assistants.create(validAssistant())).id!;
+    const dialer = (await t.client.dialers.create(validDialer())).id!;
+    const tag = randomBytes(3).toString("hex");
+    mkdirSync(join(home, "jobs"));
+    writeFileSync(
+      join(home, "jobs", "chaos.yaml"),
+      `name: chaos\ninbox: ${inbox}\nsegment:\n  name: chaos-${tag}\ncontacts:\n  country: US\n` +
+        `campaign:\n  assistant: { id: ${assistant} }\n  dialer: { id: ${dialer} }\n  name: "chaos-${tag}-{file}"\n`,
+    );
+    const env: NodeJS.ProcessEnv = {
+      REDIS_URL: inject("redisUrl"),
+      VCS_BASE_URL: t.sim.url,
+      VCS_API_KEY: API_KEY,
+      VCW_JOBS_DIR: join(home, "jobs"),
+      VCW_HOME: join(home, ".vcw"),
+      VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`,
+      VCW_HTTP_ADDR: "off",
+      // Short leases: a request times out in 1 s, once retried; the lease is about 2.5 s.
+      VCW_REQUEST_TIMEOUT_MS: "1000",
+      VCW_MAX_RETRIES: "1",
+      VCW_LEASE_MARGIN_MS: "500",
+      VCW_LOCK_MS: "1000",
+      VCW_STALLED_INTERVAL_MS: "500",
+      VCW_MAX_STALLED: "100",
+      VCW_STABLE_MS: "100",
+      VCW_SETTLE_MS: "12000",
+      VCW_RATE_LIMIT: "200",
+      LOG_LEVEL: "info",
+    };
+    const start = (role: "start" | "worker", more: NodeJS.ProcessEnv = {}) => {
+      const p = spawnVcw([role], { ...env, ...more });
+      running.push(p);
+      return p;
+    };
+    const campaignsNamed = async (prefix: string) =>
+      (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(prefix));
+    return { inbox, tag, start, campaignsNamed };
+  }
+
+  /** Every phone's audience entries over `campaigns` (each campaign's audience, as the service lists it). */
+  async function entriesByPhone(ids: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (const id of ids)
+      for (const e of await t.client.campaigns.audiences(id)) {
+        const phone = e164OfServicePhone(String(e.phone), "US") ?? String(e.phone);
+        counts.set(phone, (counts.get(phone) ?? 0) + 1);
+      }
+    return counts;
+  }
+
+  it("the late create makes a second campaign; the check before the start empties both and calls each person once", async () => {
+    const s = await setup();
+    const paused = s.start("start", { VCW_FAILPOINT: "before-campaign-create:stop" });
+    const file = `people-${s.tag}.csv`;
+    drop(s.inbox, file, contactsCsv(20, { from: 71_000 }));
+    await waitFor(
+      () => (isStopped(paused.child.pid!) ? true : undefined),
+      60_000,
+      "the pause before the create",
+    );
+    const prefix = `chaos-${s.tag}-${file}`;
+    expect(await s.campaignsNamed(prefix)).toHaveLength(0);
+
+    // The other daemon takes the job over once the first one's lease lapsed, and creates the campaign.
+    const other = s.start("worker");
+    await waitFor(
+      async () => ((await s.campaignsNamed(prefix)).length === 1 ? true : undefined),
+      60_000,
+      "one campaign",
+    );
+    paused.child.kill("SIGCONT");
+    await waitFor(
+      async () => ((await s.campaignsNamed(prefix)).length >= 2 ? true : undefined),
+      30_000,
+      "the late copy",
+    );
+    const all = await waitFor(
+      async () => {
+        const listed = await s.campaignsNamed(prefix);
+        return listed.length >= 3 && listed.every((c) => c.is_started) ? listed : undefined;
+      },
+      90_000,
+      "the repaired campaign made and every campaign of the file started",
+    );
+
+    expect(all).toHaveLength(3);
+    const repaired = all.filter((c) => / repaired 1$/.test(c.campaigns_name ?? ""));
+    expect(repaired).toHaveLength(1);
+    const entries = await entriesByPhone(all.map((c) => c.id!));
+    expect(entries.size).toBe(20);
+    for (let i = 0; i < 20; i++) expect(entries.get(phoneOf(71_000 + i)), phoneOf(71_000 + i)).toBe(1);
+
+    const summary = await waitFor(
+      () => {
+        const sm = summaryOf(s.inbox, file);
+        return sm?.checksBeforeStart?.campaignsRepaired ? sm : undefined;
+      },
+      30_000,
+      "the summary's checks",
+    );
+    expect(summary.checksBeforeStart).toMatchObject({
+      campaignsRepaired: 1,
+      duplicatesRemoved: 0,
+      withdrawn: 0,
+    });
+    const logs = paused.logs() + other.logs();
+    expect(logs).toMatch(/repaired before its start/);
+    expect(logs).not.toContain(phoneOf(71_000));
+  }, 120_000);
+});

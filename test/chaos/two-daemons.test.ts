@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { e164OfServicePhone } from "../../src/lib/phone-e164.ts";
 import { spawnVcw, type VcwProcess } from "../support/cli.ts";
-import { contactsCsv, drop, phoneOf, summaryOf, waitFor } from "../support/daemon.ts";
+import { contactsCsv, drop, phoneOf, shortLeaseEnv, summaryOf, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
-import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
+import { validAssistant, validDialer } from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
 
 /** Whether a process is stopped (SIGSTOP): its state in /proc is `T`. */
@@ -42,24 +42,9 @@ describe("chaos: two daemons, one paused right before a campaign's create", () =
         `campaign:\n  assistant: { id: ${assistant} }\n  dialer: { id: ${dialer} }\n  name: "chaos-${tag}-{file}"\n`,
     );
     const env: NodeJS.ProcessEnv = {
-      REDIS_URL: inject("redisUrl"),
-      VCS_BASE_URL: t.sim.url,
-      VCS_API_KEY: API_KEY,
-      VCW_JOBS_DIR: join(home, "jobs"),
-      VCW_HOME: join(home, ".vcw"),
-      VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`,
-      VCW_HTTP_ADDR: "off",
-      // Short leases: a request times out in 1 s, once retried; the lease is about 2.5 s.
-      VCW_REQUEST_TIMEOUT_MS: "1000",
-      VCW_MAX_RETRIES: "1",
-      VCW_LEASE_MARGIN_MS: "500",
-      VCW_LOCK_MS: "1000",
-      VCW_STALLED_INTERVAL_MS: "500",
-      VCW_MAX_STALLED: "100",
-      VCW_STABLE_MS: "100",
+      ...shortLeaseEnv(home, t.sim.url, `vcw-test-${randomBytes(4).toString("hex")}`),
       VCW_SETTLE_MS: "12000",
       VCW_RATE_LIMIT: "200",
-      LOG_LEVEL: "info",
     };
     const start = (role: "start" | "worker", more: NodeJS.ProcessEnv = {}) => {
       const p = spawnVcw([role], { ...env, ...more });

@@ -8,7 +8,7 @@ import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { closeQueues, createQueues, QUEUE_NAMES } from "../../src/queue/queues.ts";
 import { NO_FAULTS } from "../../src/simulator/faults.ts";
 import { spawnVcw, type VcwProcess } from "../support/cli.ts";
-import { contactsCsv, drop, phoneOf, summaryOf, waitFor } from "../support/daemon.ts";
+import { contactsCsv, drop, phoneOf, shortLeaseEnv, summaryOf, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
@@ -36,21 +36,7 @@ describe("worker processes: crashes and sharing", () => {
     );
     const prefix = `vcw-test-${randomBytes(4).toString("hex")}`;
     const env: NodeJS.ProcessEnv = {
-      REDIS_URL: inject("redisUrl"),
-      VCS_BASE_URL: t.sim.url,
-      VCS_API_KEY: API_KEY,
-      VCW_JOBS_DIR: join(home, "jobs"),
-      VCW_HOME: join(home, ".vcw"),
-      VCW_PREFIX: prefix,
-      VCW_REQUEST_TIMEOUT_MS: "1000",
-      VCW_MAX_RETRIES: "1",
-      VCW_LEASE_MARGIN_MS: "500",
-      VCW_LOCK_MS: "1000",
-      VCW_STALLED_INTERVAL_MS: "500",
-      VCW_MAX_STALLED: "100",
-      VCW_STABLE_MS: "100",
-      VCW_IMPORT_BACKOFF_MS: "200",
-      LOG_LEVEL: "info",
+      ...shortLeaseEnv(home, t.sim.url, prefix),
       ...extraEnv,
     };
     const start = (role: "start" | "worker", more: NodeJS.ProcessEnv = {}) => {

@@ -67,6 +67,28 @@ export function summaryOf(inbox: string, original: string, where: "done" | "reje
   return name ? (JSON.parse(readFileSync(join(dir, name), "utf8")) as Summary) : undefined;
 }
 
+/**
+ * The environment of a `vcw` process with short leases (a request times out in 1 s, once retried:
+ * a lease of about 2.5 s) and quick takeovers, in its own folders and key space under `home`.
+ */
+export const shortLeaseEnv = (home: string, serviceUrl: string, prefix: string): NodeJS.ProcessEnv => ({
+  REDIS_URL: inject("redisUrl"),
+  VCS_BASE_URL: serviceUrl,
+  VCS_API_KEY: API_KEY,
+  VCW_JOBS_DIR: join(home, "jobs"),
+  VCW_HOME: join(home, ".vcw"),
+  VCW_PREFIX: prefix,
+  VCW_REQUEST_TIMEOUT_MS: "1000",
+  VCW_MAX_RETRIES: "1",
+  VCW_LEASE_MARGIN_MS: "500",
+  VCW_LOCK_MS: "1000",
+  VCW_STALLED_INTERVAL_MS: "500",
+  VCW_MAX_STALLED: "100",
+  VCW_STABLE_MS: "100",
+  VCW_IMPORT_BACKOFF_MS: "200",
+  LOG_LEVEL: "info",
+});
+
 /** Settings of a daemon on the test Redis and a given service, in its own key space and folders. */
 export function testSettings(home: string, baseUrl: string, extra: NodeJS.ProcessEnv = {}) {
   return resolveSettings(

@@ -1,4 +1,4 @@
-import type { ReportFiles, ReportTotals } from "./model.ts";
+import type { FileRepairs, ReportFiles, ReportTotals } from "./model.ts";
 
 /** One call that ended, as a poll saw it, with what its record says. */
 export interface CallFact {
@@ -27,6 +27,7 @@ export interface FileFact {
   };
   created?: number;
   notCalled?: { optedOut: number; recentlyCalled: number; byReason?: Record<string, number> };
+  repairs?: FileRepairs;
   reason?: string;
 }
 
@@ -119,6 +120,7 @@ export class PeriodFigures {
           if (!NOT_REJECTION.has(code)) this.reasons.set(code, (this.reasons.get(code) ?? 0) + n);
     }
     files.contactsCreated += f.created ?? 0;
+    if (f.repairs) files.repairs = addRepairs(files.repairs, f.repairs);
     files.notCalled.optedOut += f.notCalled?.optedOut ?? 0;
     files.notCalled.recentlyCalled += f.notCalled?.recentlyCalled ?? 0;
     // Calling rules' other reasons (frequency_cap, outside_hours, call_by_passed), summed by reason.
@@ -164,3 +166,10 @@ export function median(histogram: ReadonlyMap<number, number>): number {
   };
   return n % 2 === 1 ? at((n - 1) / 2) : (at(n / 2 - 1) + at(n / 2)) / 2;
 }
+
+/** Pure: two files' repairs summed. */
+const addRepairs = (a: FileRepairs | undefined, b: FileRepairs): FileRepairs => ({
+  duplicatesRemoved: (a?.duplicatesRemoved ?? 0) + b.duplicatesRemoved,
+  campaignsRepaired: (a?.campaignsRepaired ?? 0) + b.campaignsRepaired,
+  withdrawn: (a?.withdrawn ?? 0) + b.withdrawn,
+});

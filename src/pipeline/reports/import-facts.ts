@@ -2,6 +2,7 @@ import { opendir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { dropFolder } from "../../inbox/drop-folder.ts";
 import type { FileFact } from "./figures.ts";
+import type { FileRepairs } from "./model.ts";
 
 const SUMMARY = ".summary.json";
 /** A summary larger than this is not one vcw wrote: it is skipped rather than read into memory. */
@@ -20,6 +21,8 @@ interface SummaryJson {
     codes?: Record<string, number>;
   };
   created?: number;
+  listed?: { duplicatesRemoved?: number };
+  checksBeforeStart?: { duplicatesRemoved?: number; campaignsRepaired?: number; withdrawn?: number };
   audience?: { optedOut?: number; recentlyCalled?: number; skipped?: Record<string, number> };
   reason?: string;
 }
@@ -60,9 +63,17 @@ export function fileFactOf(text: string): FileFact | undefined {
           },
         }
       : {}),
+    ...(s.listed || s.checksBeforeStart ? { repairs: repairsOf(s) } : {}),
     ...(s.reason ? { reason: s.reason } : {}),
   };
 }
+
+/** What a summary says was repaired: after the import (its listing) and before each campaign's start. */
+const repairsOf = (s: SummaryJson): FileRepairs => ({
+  duplicatesRemoved: (s.listed?.duplicatesRemoved ?? 0) + (s.checksBeforeStart?.duplicatesRemoved ?? 0),
+  campaignsRepaired: s.checksBeforeStart?.campaignsRepaired ?? 0,
+  withdrawn: s.checksBeforeStart?.withdrawn ?? 0,
+});
 
 /**
  * The import summaries a job's drop folder keeps (done/ and rejected/), one at a time, skipping

@@ -49,6 +49,18 @@ export interface ReportFiles {
   contactsCreated: number;
   /** Valid rows not put in a campaign, and why; under calling rules, every reason (`frequency_cap`...). */
   notCalled: { optedOut: number; recentlyCalled: number; byReason?: Record<string, number> };
+  /** What was repaired before anyone was called (issue 28), as the services' listings showed it; absent when no file says. */
+  repairs?: FileRepairs;
+}
+
+/** Repairs of a file's contacts and campaigns before their start, counted from the service's listings. */
+export interface FileRepairs {
+  /** Extra copies of a phone deleted (after the import, and before each campaign's start). */
+  duplicatesRemoved: number;
+  /** Campaigns found twice under one name: both emptied, one fresh campaign made. */
+  campaignsRepaired: number;
+  /** Contacts taken out before the start: opted out or put on a do-not-call list since the import. */
+  withdrawn: number;
 }
 
 export interface ReportCampaign {

@@ -1,7 +1,7 @@
 import type { Chart } from "./charts.ts";
 import { counts, duration, headlines, num, pct, periodText, reportTitle } from "./format.ts";
 import type { ReportModel } from "./model.ts";
-import { CAMPAIGNS_LISTED, otherReasons } from "./report-text.ts";
+import { CAMPAIGNS_LISTED, otherReasons, repairsText } from "./report-text.ts";
 
 const ESCAPES: Record<string, string> = {
   "&": "&amp;",
@@ -107,7 +107,7 @@ ${o.nav ? `<nav>${o.nav}</nav>` : ""}
 <tr><th>Rejected by reason</th><td class="n">${esc(f.rejectedByReason.map((x) => `${x.reason} ${num(x.rows)}`).join(", ") || "none")}</td></tr>
 <tr><th>Contacts created</th><td class="n">${num(f.contactsCreated)}</td></tr>
 <tr><th>Not called</th><td class="n">${num(f.notCalled.optedOut)} opted out, ${num(f.notCalled.recentlyCalled)} called recently${esc(otherReasons(f.notCalled.byReason))}</td></tr>
-</tbody></table></section>
+${f.repairs ? `<tr><th>Repaired before calling</th><td class="n">${esc(repairsText(f.repairs))}</td></tr>\n` : ""}</tbody></table></section>
 <section><h2>Campaigns (${num(r.campaigns.length)})</h2><div class="scroll"><table>
 <thead><tr><th>Name</th>${hasZones(r) ? "<th>Zone</th>" : ""}<th>State</th><th class="n">Contacts</th><th class="n">Reached</th><th class="n">Meetings</th><th>Results</th></tr></thead>
 <tbody>${campaignRows(r)}</tbody></table></div></section>

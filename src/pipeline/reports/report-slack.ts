@@ -1,5 +1,6 @@
 import { headlines, periodText, reportTitle } from "./format.ts";
 import type { ReportModel } from "./model.ts";
+import { repairsText } from "./report-text.ts";
 
 /**
  * Slack reads `&`, `<` and `>` as markup in every text (`<!channel>`, `<url|label>`): they are
@@ -40,7 +41,7 @@ function unescapedBlocks(r: ReportModel, pageUrl?: string): { text: string; bloc
       type: "section",
       text: {
         type: "mrkdwn",
-        text: `${r.campaigns.length} campaign(s); ${r.files.imported} file(s) imported, ${r.files.rejected} rejected; ${r.files.contactsCreated} contact(s) created.`,
+        text: `${r.campaigns.length} campaign(s); ${r.files.imported} file(s) imported, ${r.files.rejected} rejected; ${r.files.contactsCreated} contact(s) created.${r.files.repairs ? ` Repaired before calling: ${repairsText(r.files.repairs)}.` : ""}`,
       },
     },
   ];

@@ -1,6 +1,6 @@
 import { visible } from "../../lib/visible-text.ts";
 import { counts, duration, headlines, num, pct, periodText, reportTitle } from "./format.ts";
-import type { ReportModel } from "./model.ts";
+import type { FileRepairs, ReportModel } from "./model.ts";
 
 /** Campaigns listed by name in text and pages; the rest are counted. */
 export const CAMPAIGNS_LISTED = 50;
@@ -23,6 +23,7 @@ export function reportText(r: ReportModel): string {
     `Files: ${num(f.imported)} imported, ${num(f.rejected)} rejected; ${num(f.rowsRead)} rows read, ${num(f.valid)} valid, ${num(f.rowsRejected)} rejected, ${num(f.duplicates)} duplicates`,
     `Rejected rows by reason: ${f.rejectedByReason.map((x) => `${x.reason} ${num(x.rows)}`).join(", ") || "none"}`,
     `Contacts created ${num(f.contactsCreated)}; not called: ${num(f.notCalled.optedOut)} opted out, ${num(f.notCalled.recentlyCalled)} called recently${otherReasons(f.notCalled.byReason)}`,
+    ...(f.repairs ? [`Repaired before calling: ${repairsText(f.repairs)}`] : []),
     "",
     `Campaigns (${r.campaigns.length}):`,
     ...r.campaigns
@@ -45,3 +46,7 @@ export const otherReasons = (byReason: Record<string, number> | undefined) =>
   Object.entries(byReason ?? {})
     .map(([reason, n]) => `, ${reason} ${num(n)}`)
     .join("");
+
+/** What was repaired before calling, in one line (the report's text and page). */
+export const repairsText = (r: FileRepairs) =>
+  `${num(r.duplicatesRemoved)} duplicate contact(s) removed, ${num(r.campaignsRepaired)} campaign(s) made again, ${num(r.withdrawn)} contact(s) withdrawn`;

@@ -236,6 +236,53 @@ describe("import summaries", () => {
   });
 });
 
+describe("repairs before calling (issue 28)", () => {
+  it("a file's listed duplicates and its campaigns' checks are summed into the report and said in its text and page", async () => {
+    const { reportText } = await import("../../../src/pipeline/reports/report-text.ts");
+    const { reportHtml } = await import("../../../src/pipeline/reports/report-html.ts");
+    const summary = (over: object) =>
+      fileFactOf(
+        JSON.stringify({
+          status: "imported",
+          original: "r.csv",
+          finishedAt: new Date(T0 + H).toISOString(),
+          ...over,
+        }),
+      )!;
+    const b = builder();
+    b.addFile(
+      summary({
+        created: 10,
+        listed: { duplicatesRemoved: 2 },
+        checksBeforeStart: { duplicatesRemoved: 1, campaignsRepaired: 1, withdrawn: 3, campaigns: [] },
+      }),
+    );
+    b.addFile(summary({ created: 5, listed: { duplicatesRemoved: 0 } }));
+    b.addFile(summary({ created: 4 }));
+    const r = b.build();
+    expect(r.files.contactsCreated).toBe(19);
+    expect(r.files.repairs).toEqual({ duplicatesRemoved: 3, campaignsRepaired: 1, withdrawn: 3 });
+    const line = "3 duplicate contact(s) removed, 1 campaign(s) made again, 3 contact(s) withdrawn";
+    expect(reportText(r)).toContain(`Repaired before calling: ${line}`);
+    expect(reportHtml(r, [])).toContain(line);
+  });
+
+  it("a report of files with nothing to say of repairs has none", () => {
+    const b = builder();
+    b.addFile(
+      fileFactOf(
+        JSON.stringify({
+          status: "imported",
+          original: "r.csv",
+          finishedAt: new Date(T0 + H).toISOString(),
+          created: 1,
+        }),
+      )!,
+    );
+    expect(b.build().files.repairs).toBeUndefined();
+  });
+});
+
 describe("campaign listings", () => {
   it("a campaign whose start is still to come is waiting, with its local start and zone", async () => {
     const { campaignListing, listingLine } = await import("../../../src/pipeline/reports/campaign-list.ts");

@@ -26,6 +26,13 @@ export interface CampaignRow {
   transfers: number;
   createdAt: number;
   endedAt: number;
+  /** What the check before its start repaired (issue 28); absent when it repaired nothing. */
+  repaired?: {
+    duplicatesRemoved: number;
+    withdrawn: number;
+    campaignsRepaired: number;
+    repairedInto?: string;
+  };
 }
 
 export interface CampaignQuery {
@@ -80,6 +87,17 @@ export function toRow(c: StoredCampaign, def: JobDefinition | undefined, now: nu
     transfers: c.totals.transfers,
     createdAt: c.createdAt,
     endedAt: c.endedAt,
+    ...repairedOf(c),
+  };
+}
+
+/** The row's repair badge: only when the check before the start changed something. */
+function repairedOf(c: StoredCampaign): Pick<CampaignRow, "repaired"> {
+  const k = c.startCheck;
+  if (!k || k.duplicatesRemoved + k.withdrawn + k.campaignsRepaired === 0) return {};
+  const { duplicatesRemoved, withdrawn, campaignsRepaired, repairedInto } = k;
+  return {
+    repaired: { duplicatesRemoved, withdrawn, campaignsRepaired, ...(repairedInto ? { repairedInto } : {}) },
   };
 }
 

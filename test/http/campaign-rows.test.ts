@@ -55,6 +55,28 @@ describe("the campaigns view's rows", () => {
     expect(phaseOf(started, Date.parse("2026-11-23T19:00:00Z"))).toBe("calling");
   });
 
+  it("a campaign the check before its start repaired carries its badge's figures; one checked with nothing to repair none", () => {
+    const check = {
+      at: "2026-11-23T15:59:55Z",
+      campaignsListed: 2,
+      contactsListed: 12,
+      phonesListed: 10,
+      duplicatesRemoved: 2,
+      withdrawn: 1,
+      campaignsRepaired: 1,
+      repairedInto: "leads 1 repaired 1",
+    };
+    expect(toRow({ ...stored(1), startCheck: check }, undefined, NOW).repaired).toEqual({
+      duplicatesRemoved: 2,
+      withdrawn: 1,
+      campaignsRepaired: 1,
+      repairedInto: "leads 1 repaired 1",
+    });
+    const clean = { ...check, campaignsListed: 1, duplicatesRemoved: 0, withdrawn: 0, campaignsRepaired: 0 };
+    expect(toRow({ ...stored(1), startCheck: clean }, undefined, NOW)).not.toHaveProperty("repaired");
+    expect(toRow(stored(1), undefined, NOW)).not.toHaveProperty("repaired");
+  });
+
   it("reads the zone from the campaign, else from its job's window, else UTC", () => {
     const window = {
       campaign: { start: { window: { from: "00:00", to: "23:59", timezone: "America/Los_Angeles" } } },

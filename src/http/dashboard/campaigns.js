@@ -31,6 +31,16 @@ function phaseBadge(c) {
   );
 }
 
+// What the check before its start repaired: a second campaign of its name emptied, duplicates, withdrawals.
+function repairBadge(c) {
+  const r = c.repaired;
+  if (!r) return "";
+  const text = r.campaignsRepaired
+    ? `repaired: called by ${r.repairedInto || "a fresh campaign"}`
+    : `repaired: ${num(r.duplicatesRemoved)} duplicate(s) removed, ${num(r.withdrawn)} withdrawn`;
+  return el("span", { class: "badge repaired", "data-repaired": String(r.campaignsRepaired) }, text);
+}
+
 const resultsUrl = (c) => `/campaigns/${encodeURIComponent(c.id)}/results.csv`;
 const reportUrl = (c) => `/reports?job=${encodeURIComponent(c.job)}`;
 
@@ -83,7 +93,7 @@ async function showList() {
         ),
         el("td", {}, c.job),
         el("td", {}, zoned(c.scheduledAt, c.zone)),
-        el("td", {}, phaseBadge(c)),
+        el("td", {}, phaseBadge(c), " ", repairBadge(c)),
         el("td", { class: "num" }, `${num(c.final)} / ${num(c.contacts)}`),
         el("td", {}, outcomes(c.byStatus)),
         el(
@@ -109,7 +119,7 @@ async function showOne(id) {
   }
   const c = data.campaign;
   document.title = `vcw: ${c.name}`;
-  document.getElementById("one-name").replaceChildren(c.name, " ", phaseBadge(c));
+  document.getElementById("one-name").replaceChildren(c.name, " ", phaseBadge(c), " ", repairBadge(c));
   document.getElementById("one-meta").textContent =
     `${c.id} · job ${c.job} · file ${c.file} · scheduled ${zoned(c.scheduledAt, c.zone)} · ${num(c.final)} of ${num(c.contacts)} calls final`;
   document.getElementById("one-bar").replaceChildren(...outcomes(c.byStatus));

@@ -1,7 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { JobDefinition } from "../../../src/config/job-definition.ts";
 import { campaignKey } from "../../../src/pipeline/campaign/lifecycle.ts";
-import { fileIntoOwnSegment } from "../../../src/pipeline/campaign/own-segment.ts";
 import { type StopCheckDeps, stopsDue } from "../../../src/pipeline/campaign/stop-checks.ts";
 import { createStopStore } from "../../../src/pipeline/campaign/stop-store.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
@@ -13,7 +11,7 @@ import { loadDoNotCallList } from "../../../src/pipeline/stores/dnc/load-list.ts
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import type { StoredCampaign } from "../../../src/simulator/store.ts";
 import { phoneOf } from "../../support/daemon.ts";
-import { validAssistant, validDialer } from "../../support/fixtures.ts";
+import { campaignOnOwnSegment, jobJ } from "../../support/own-campaign.ts";
 import { useRedis } from "../../support/redis.ts";
 import { useSimulator } from "../../support/simulator.ts";
 
@@ -44,39 +42,12 @@ describe("a started campaign's numbers that may no longer be called", () => {
       frequency: createCallFrequency(redis, keys, { keepMs: 86_400_000 }),
     };
     const name = `dnc-${keys.prefix}`;
-    async function* rows() {
-      for (const [index, phone] of phones.entries()) yield { phone, index, contact: { phone } };
-    }
-    const { segmentId } = await fileIntoOwnSegment(
-      { name, description: "a campaign's own segment" },
-      rows(),
-      { owner: "test", country: "US" },
-      deps,
-    );
     // Made, starting in an hour: the service lists no audience yet, vcw has no record of it.
-    const scheduledAt = new Date(Date.now() + 3_600_000).toISOString();
-    const made = await t.client.campaigns.create({
-      campaigns_name: name,
-      assistant_id: (await t.client.assistants.create(validAssistant())).id!,
-      contacts_id: segmentId,
-      dialer_id: (await t.client.dialers.create(validDialer())).id!,
-      scheduled_at: scheduledAt,
-    });
-    const info: CampaignInfo = {
-      id: made.id!,
-      name,
-      job: "j",
-      file: "f.csv",
-      sha256: "sha",
-      gen: 0,
-      segmentId,
-      scheduledAt,
-      state: "active",
-      attempt: 0,
-      followUps: [],
-    };
+    const made = await campaignOnOwnSegment(t.client, deps, name, phones, { startsInMs: 3_600_000 });
+    const info = made.info(made.ids[0]!);
+    const segmentId = made.segmentId;
     await store.register(info, Date.now());
-    return { keys, deps, phones, info, segmentId, made };
+    return { keys, deps, phones, info, segmentId, made: { id: made.ids[0] } };
   }
 
   it("takes a number listed since the campaign was made out of its segment before any record exists", async () => {
@@ -91,13 +62,7 @@ describe("a started campaign's numbers that may no longer be called", () => {
       expiresInMs: undefined,
     });
 
-    const def = JobDefinition.parse({
-      name: "j",
-      inbox: "inbox/j",
-      segment: { name: "j" },
-      contacts: { country: "US" },
-      campaign: { assistant: { id: "ast_1" }, dialer: { id: "dlr_1" } },
-    });
+    const def = jobJ();
     const stops = await stopsDue(def, { info, totals: emptyTotals() }, deps, Date.now());
     expect(stops).toMatchObject([{ reason: "opted-out", state: "stopped", taken: 1 }]);
     const left = (await t.client.contacts.list(segmentId)).map((c) => c.phone).sort();
@@ -133,46 +98,12 @@ describe("a cap reached mid-campaign (the overCap seam, wired)", () => {
     };
     const phones = [0, 1, 2].map((i) => phoneOf(950 + i));
     const name = `cap-${keys.prefix}`;
-    async function* rows() {
-      for (const [index, phone] of phones.entries()) yield { phone, index, contact: { phone } };
-    }
-    const { segmentId } = await fileIntoOwnSegment(
-      { name, description: "own" },
-      rows(),
-      { owner: "t", country: "US" },
-      deps,
-    );
     const now = Date.now();
-    const made = await t.client.campaigns.create({
-      campaigns_name: name,
-      assistant_id: (await t.client.assistants.create(validAssistant())).id!,
-      contacts_id: segmentId,
-      dialer_id: (await t.client.dialers.create(validDialer())).id!,
-      scheduled_at: new Date(now + 3_600_000).toISOString(),
-    });
-    const info: CampaignInfo = {
-      id: made.id!,
-      name,
-      job: "j",
-      file: "f.csv",
-      sha256: "sha",
-      gen: 0,
-      segmentId,
-      scheduledAt: new Date(now + 3_600_000).toISOString(),
-      state: "active",
-      attempt: 0,
-      followUps: [],
-      callUntil: now + 5 * 3_600_000,
-    };
+    const made = await campaignOnOwnSegment(t.client, deps, name, phones, { startsInMs: 3_600_000 });
+    const info: CampaignInfo = { ...made.info(made.ids[0]!), callUntil: now + 5 * 3_600_000 };
+    const segmentId = made.segmentId;
     await store.register(info, now);
-    const def = JobDefinition.parse({
-      name: "j",
-      inbox: "inbox/j",
-      segment: { name: "j" },
-      contacts: { country: "US" },
-      campaign: { assistant: { id: "ast_1" }, dialer: { id: "dlr_1" } },
-      calling: { rules: ["custom"], caps: { per24h: 1 } },
-    });
+    const def = jobJ({ calling: { rules: ["custom"], caps: { per24h: 1 } } });
     // This campaign holds each number for its window; another job (no caps of its own) reserves
     // the second number for this evening.
     for (const phone of phones)

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import { campaignKey } from "../../../src/pipeline/campaign/lifecycle.ts";
+import {
+  checkBeforeStart,
+  type StartCheckDeps,
+  startCheckAt,
+} from "../../../src/pipeline/campaign/start-check.ts";
+import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
+import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
+import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
+import { phoneOf } from "../../support/daemon.ts";
+import { campaignOnOwnSegment, jobJ } from "../../support/own-campaign.ts";
+import { useRedis } from "../../support/redis.ts";
+import { useSimulator } from "../../support/simulator.ts";
+
+const def = jobJ();
+
+/** Issue 28 item 3: what the check before a campaign's start finds on the service and repairs. */
+describe("the check before a campaign's start", () => {
+  const t = useSimulator({ timeScale: 1, campaignSegment: "fixed" });
+  const { redis, keys: freshKeys } = useRedis();
+
+  /** A campaign starting in an hour on a segment of its own holding `phones` (a phone twice: two copies). */
+  async function madeCampaign(phones: readonly string[], copies = 1) {
+    const keys = freshKeys();
+    const store = createCampaignStore(redis, keys);
+    const suppression = createSuppressionList(redis, keys);
+    const deps: StartCheckDeps = {
+      client: t.client,
+      redis,
+      keys,
+      leaseMs: 30_000,
+      ledger: createContactLedger(redis, { keys, leaseMs: 30_000 }),
+      store,
+      suppression,
+      now: Date.now,
+    };
+    const name = `check-${keys.prefix}`;
+    const made = await campaignOnOwnSegment(t.client, deps, name, phones, { startsInMs: 3_600_000, copies });
+    for (const id of made.ids) await store.register(made.info(id), Date.now());
+    return { deps, keys, made: made.ids, segmentId: made.segmentId, name, store, suppression };
+  }
+
+  const phonesIn = async (segmentId: string) =>
+    (await t.client.contacts.list(segmentId)).map((c) => c.phone!).sort();
+
+  it("is made a little before the start: a quarter of the settle time, 5 s at most", () => {
+    expect(startCheckAt(100_000, 60_000)).toBe(95_000);
+    expect(startCheckAt(100_000, 8_000)).toBe(98_000);
+    expect(startCheckAt(100_000, 0)).toBe(100_000);
+  });
+
+  it("one campaign: extra copies of a phone and contacts opted out since are deleted, once", async () => {
+    const phones = [0, 1, 2, 3].map((i) => phoneOf(95_000 + i));
+    const c = await madeCampaign(phones);
+    // A copy the ledger never knew of (a create applied late) and an opt-out since the import.
+    await t.client.contacts.create(c.segmentId, { phone: phones[1]! });
+    await c.suppression.add([phones[2]!]);
+    const check = await checkBeforeStart(def, c.made[0]!, c.deps);
+    expect(check?.result).toMatchObject({
+      campaignsListed: 1,
+      contactsListed: 5,
+      phonesListed: 4,
+      duplicatesRemoved: 1,
+      withdrawn: 1,
+      campaignsRepaired: 0,
+    });
+    expect(check?.repair).toBeUndefined();
+    expect(await phonesIn(c.segmentId)).toEqual([phones[0], phones[1], phones[3]].sort());
+    expect((await c.store.get(c.made[0]!))?.startCheck?.duplicatesRemoved).toBe(1);
+    // Again (the job retried): the same answer, nothing deleted twice.
+    const again = await checkBeforeStart(def, c.made[0]!, c.deps);
+    expect(again?.result).toEqual(check?.result);
+  });
+
+  it("two campaigns of the name: their segment emptied, one fresh segment of the same people, one fresh campaign asked for", async () => {
+    const phones = [0, 1, 2].map((i) => phoneOf(96_000 + i));
+    const c = await madeCampaign(phones, 2);
+    await t.client.contacts.create(c.segmentId, { phone: phones[0]!, first_name: "Copy" });
+    const check = await checkBeforeStart(def, c.made[1]!, c.deps);
+    expect(check?.result).toMatchObject({
+      campaignsListed: 2,
+      duplicatesRemoved: 1,
+      campaignsRepaired: 1,
+      repairedInto: `${c.name} repaired 1`,
+    });
+    expect(await phonesIn(c.segmentId)).toEqual([]);
+    const repair = check!.repair!;
+    expect(repair).toMatchObject({ name: `${c.name} repaired 1`, repair: 1, attempt: 0, job: "j" });
+    expect(repair.notBefore).toBe(Date.parse((await c.store.get(c.made[0]!))!.info.scheduledAt));
+    expect(await phonesIn(repair.segmentId)).toEqual([...phones].sort());
+    expect(campaignKey(repair)).toBe("j:sha:0:0:repair:1");
+    // The other copy's check reads the same answer: one repair, not two.
+    const other = await checkBeforeStart(def, c.made[0]!, c.deps);
+    expect(other?.repair).toEqual(repair);
+    expect(await phonesIn(repair.segmentId)).toEqual([...phones].sort());
+  });
+
+  it("a campaign vcw does not keep is not checked", async () => {
+    const c = await madeCampaign([phoneOf(97_000)]);
+    expect(await checkBeforeStart(def, "cmp_unknown", c.deps)).toBeUndefined();
+  });
+});

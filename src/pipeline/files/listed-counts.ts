@@ -62,7 +62,7 @@ function listedOf(
   return {
     contacts: listing.contacts.length - duplicatesRemoved,
     phones: listing.byPhone.size,
-    duplicatesRemoved,
+    duplicatesRemoved: (s.listed?.duplicatesRemoved ?? 0) + duplicatesRemoved,
     notListed: [...created].filter((p) => !listing.byPhone.has(p)).length,
     ledger: s.listed?.ledger ?? { created: s.created ?? 0, known: s.known ?? 0, elsewhere: s.elsewhere ?? 0 },
   };

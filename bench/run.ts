@@ -15,6 +15,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   report: () => import("./report.ts"),
   calling: () => import("./calling.ts"),
   chaos: () => import("./chaos.ts"),
+  "chaos-campaign": () => import("./chaos-campaign.ts"),
   traces: () => import("./traces.ts"),
   suppress: () => import("./suppress.ts"),
 };

@@ -9,11 +9,13 @@ import { startCheckJobId } from "./job-ids.ts";
 import type { FollowUpJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
-/** The check before `info`'s start, queued once (its id) for a little before the start. */
+/** The check before `info`'s start, queued once (its id) for a little before the start; none without a settle time. */
 export async function scheduleStartCheck(
   d: Pick<WorkDeps, "queues" | "settleMs" | "now">,
   info: CampaignInfo,
 ): Promise<void> {
+  // No settle time (VCW_SETTLE_MS=0: creates that cannot land late): the start is the create, too soon to check.
+  if (!d.settleMs) return;
   const startAt = Date.parse(info.scheduledAt);
   const at = Number.isFinite(startAt) ? startCheckAt(startAt, d.settleMs ?? 0) : d.now();
   await d.queues.followUps.add(
@@ -37,8 +39,10 @@ export async function processStartCheck(d: WorkDeps, job: Job<FollowUpJobData>, 
   if (result.campaignsRepaired > 0 || result.duplicatesRemoved > 0 || result.withdrawn > 0)
     d.logger.warn(log, maskPhonesIn(`campaign "${info.name}" repaired before its start`));
   else d.logger.info(log, "campaign checked before its start");
-  if (result.startedBeforeCheck)
+  if (result.startedBeforeCheck && result.campaignsListed > 1)
     d.logger.error(log, "a second campaign of this name started before the check: its calls may repeat");
+  else if (result.startedBeforeCheck)
+    d.logger.warn(log, "campaign checked after its start: nothing repaired");
   if (repair) await applyIntents([{ kind: "create-campaign", request: repair }], d);
   const noted = await noteCheckInSummary(def, info, result, { ...d });
   if (noted === "not-yet" && token) return delayJob(job, token, Date.now() + 2_000);

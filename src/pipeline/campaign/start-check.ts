@@ -78,6 +78,8 @@ async function checkOnce(
   const own = def.campaign?.audience !== "segment";
   const withdrawn = own ? new Set([...optedOut, ...listed.keys()]) : new Set<string>();
   const result = resultOf(named, listing, withdrawn);
+  // Too late: a started campaign is stopped only by the stop checks, which keep their own records.
+  if (result.startedBeforeCheck) return { info, result: { ...result, duplicatesRemoved: 0, withdrawn: 0 } };
   if (named.length > 1 && own) return repair(def, info, { memo, listing, withdrawn, counted: result }, d);
   const extras = extraCopies(listing).filter((c) => !withdrawn.has(c.phone));
   const out = [...withdrawn].flatMap((phone) => listing.byPhone.get(phone) ?? []);
@@ -103,7 +105,7 @@ function resultOf(
     duplicatesRemoved: extraCopies(listing).filter((c) => !withdrawn.has(c.phone)).length,
     withdrawn: [...withdrawn].filter((p) => listing.byPhone.has(p)).length,
     campaignsRepaired: 0,
-    ...(started > 0 && named.length > 1 ? { startedBeforeCheck: started } : {}),
+    ...(started > 0 ? { startedBeforeCheck: started } : {}),
   };
 }
 

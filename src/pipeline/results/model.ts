@@ -78,7 +78,7 @@ export interface StartCheckResult {
   /** 1 when a second campaign of its name was found: both emptied, a fresh one made (`repairedInto`'s name). */
   campaignsRepaired: number;
   repairedInto?: string;
-  /** A campaign of its name had started before the check: the repair came too late for it. */
+  /** Campaigns of its name that had started before the check: too late, nothing was deleted or made. */
   startedBeforeCheck?: number;
 }
 

@@ -21,7 +21,7 @@ describe("the check before a campaign's start", () => {
   const { redis, keys: freshKeys } = useRedis();
 
   /** A campaign starting in an hour on a segment of its own holding `phones` (a phone twice: two copies). */
-  async function madeCampaign(phones: readonly string[], copies = 1) {
+  async function madeCampaign(phones: readonly string[], copies = 1, startsInMs = 3_600_000) {
     const keys = freshKeys();
     const store = createCampaignStore(redis, keys);
     const suppression = createSuppressionList(redis, keys);
@@ -36,7 +36,7 @@ describe("the check before a campaign's start", () => {
       now: Date.now,
     };
     const name = `check-${keys.prefix}`;
-    const made = await campaignOnOwnSegment(t.client, deps, name, phones, { startsInMs: 3_600_000, copies });
+    const made = await campaignOnOwnSegment(t.client, deps, name, phones, { startsInMs, copies });
     for (const id of made.ids) await store.register(made.info(id), Date.now());
     return { deps, keys, made: made.ids, segmentId: made.segmentId, name, store, suppression };
   }
@@ -94,6 +94,21 @@ describe("the check before a campaign's start", () => {
     const other = await checkBeforeStart(def, c.made[0]!, c.deps);
     expect(other?.repair).toEqual(repair);
     expect(await phonesIn(repair.segmentId)).toEqual([...phones].sort());
+  });
+
+  it("a campaign started before its check is left alone: too late to repair, said so", async () => {
+    const phones = [0, 1].map((i) => phoneOf(97_100 + i));
+    const c = await madeCampaign(phones, 2, -1_000);
+    await t.client.contacts.create(c.segmentId, { phone: phones[0]! });
+    const check = await checkBeforeStart(def, c.made[0]!, c.deps);
+    expect(check?.result).toMatchObject({
+      campaignsListed: 2,
+      startedBeforeCheck: 2,
+      duplicatesRemoved: 0,
+      campaignsRepaired: 0,
+    });
+    expect(check?.repair).toBeUndefined();
+    expect(await phonesIn(c.segmentId)).toHaveLength(3);
   });
 
   it("a campaign vcw does not keep is not checked", async () => {

@@ -78,8 +78,12 @@ async function checkOnce(
   const own = def.campaign?.audience !== "segment";
   const withdrawn = own ? new Set([...optedOut, ...listed.keys()]) : new Set<string>();
   const result = resultOf(named, listing, withdrawn);
-  // Too late: a started campaign is stopped only by the stop checks, which keep their own records.
-  if (result.startedBeforeCheck) return { info, result: { ...result, duplicatesRemoved: 0, withdrawn: 0 } };
+  // Too late: a started campaign is stopped only by the stop checks, which keep their own records;
+  // unless a repair emptied its segment already (its contacts kept): it goes on.
+  const repairing = (await d.redis.exists(d.keys.keepOf(memo))) === 1;
+  if (result.startedBeforeCheck && !repairing)
+    return { info, result: { ...result, duplicatesRemoved: 0, withdrawn: 0 } };
+  if (repairing) return repair(def, info, { memo, listing, withdrawn, counted: result }, d);
   if (named.length > 1 && own) return repair(def, info, { memo, listing, withdrawn, counted: result }, d);
   const extras = extraCopies(listing).filter((c) => !withdrawn.has(c.phone));
   const out = [...withdrawn].flatMap((phone) => listing.byPhone.get(phone) ?? []);

@@ -7,8 +7,10 @@ import { writeFileAtomic } from "../../lib/atomic-file.ts";
 import { withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
+import type { StartCheck } from "../campaign/start-check.ts";
 import type { ImportSummary } from "./import-outcome.ts";
+
+type StartCheckResult = StartCheck["result"];
 
 /** The checks before a file's campaigns started, in its summary: totals, and each campaign's. */
 export interface ChecksBeforeStart {
@@ -47,7 +49,7 @@ export interface SummaryChecksDeps {
  */
 export async function noteCheckInSummary(
   def: JobDefinition,
-  info: CampaignInfo,
+  info: Pick<StartCheck["info"], "job" | "sha256" | "gen" | "name">,
   result: StartCheckResult,
   d: SummaryChecksDeps,
 ): Promise<"noted" | "not-yet" | "no-summary"> {

@@ -96,6 +96,21 @@ describe("the check before a campaign's start", () => {
     expect(await phonesIn(repair.segmentId)).toEqual([...phones].sort());
   });
 
+  it("a repair cut short after emptying the segment goes on from the contacts it kept, even once the copies started", async () => {
+    const phones = [0, 1].map((i) => phoneOf(97_200 + i));
+    const c = await madeCampaign(phones, 2, 2_000);
+    const memo = c.keys.startCheck("j:sha:0:0");
+    // What the first attempt left: the contacts kept, then the segment emptied; then it died.
+    const kept = phones.map((phone) => ({ phone, contact: { phone } }));
+    await redis.set(c.keys.keepOf(memo), JSON.stringify(kept));
+    for (const listed of await t.client.contacts.list(c.segmentId))
+      await t.client.contacts.delete(listed.id!);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const check = await checkBeforeStart(def, c.made[0]!, c.deps);
+    expect(check?.result).toMatchObject({ campaignsListed: 2, startedBeforeCheck: 2, campaignsRepaired: 1 });
+    expect(await phonesIn(check!.repair!.segmentId)).toEqual([...phones].sort());
+  });
+
   it("a campaign started before its check is left alone: too late to repair, said so", async () => {
     const phones = [0, 1].map((i) => phoneOf(97_100 + i));
     const c = await madeCampaign(phones, 2, -1_000);

@@ -79,7 +79,7 @@ export async function createCampaignOnce(
         "campaign",
         name,
       ),
-    create: async () => (await client.campaigns.create(body)).id,
+    create: async (send) => (await client.campaigns.create(body, send)).id,
     ...(o.mayCreate ? { mayCreate: o.mayCreate } : {}),
     ...(o.lookFirst ? { lookFirst: true } : {}),
     what: `campaign "${name}"`,

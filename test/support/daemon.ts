@@ -83,6 +83,8 @@ export function testSettings(home: string, baseUrl: string, extra: NodeJS.Proces
       VCW_IMPORT_BACKOFF_MS: "100",
       VCW_IMPORT_ATTEMPTS: "3",
       VCW_LEASE_MARGIN_MS: "500",
+      // Longer than any test latency: a create timed out is applied by then or never.
+      VCW_SETTLE_MS: "3000",
       // Tests that look at the HTTP surface ask for it, on a free port (127.0.0.1:0).
       VCW_HTTP_ADDR: "off",
       ...extra,

@@ -50,6 +50,8 @@ export function campaignCreateKeys(keys: RedisKeys, key: string) {
 export interface CampaignCreateOptions {
   /** The create's lock: longer than any create still in flight (see createOnce). */
   lockMs?: number;
+  /** See createOnce: a lost create is sent again only after a lookup begun this long after its send. */
+  settleMs?: number;
   /** False (canceled): a create not yet applied is never sent. */
   mayCreate?: () => Promise<boolean>;
   /** Look the name up before the first create too (see createOnce). */
@@ -73,6 +75,7 @@ export async function createCampaignOnce(
   return createOnce(redis, {
     ...campaignCreateKeys(keys, key),
     lockMs: o.lockMs ?? 60_000,
+    ...(o.settleMs === undefined ? {} : { settleMs: o.settleMs }),
     find: async () =>
       idByName(
         (await client.campaigns.list()).filter((c) => c.campaigns_name === name),

@@ -1,3 +1,4 @@
+import { failpoint } from "../lib/failpoint.ts";
 import { OwnershipLostError } from "./errors/index.ts";
 
 /**
@@ -24,8 +25,10 @@ export function fencedFetch(inner: typeof fetch, fence: SendFence | undefined): 
   if (!fence) return inner;
   return async (input, init) => {
     for (;;) {
+      failpoint("send.before-fence");
       const checked = performance.now();
       await fence.beforeSend();
+      failpoint("send.after-fence");
       const signal = input instanceof Request ? input.signal : init?.signal;
       // ky's timeout fired during the check: nothing may leave now.
       if (signal?.aborted) throw new OwnershipLostError("the request", "stopped");

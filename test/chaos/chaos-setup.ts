@@ -107,6 +107,15 @@ export async function untilContacts(sim: Simulator, segmentId: string, n: number
   await waitFor(() => (phonesOn(sim, segmentId).length >= n ? true : undefined), timeoutMs, `${n} contacts`);
 }
 
+/** With CHAOS_LOG_DIR set, each process's log is kept there (a failed run's story). */
+export function keepLogs(test: string, running: readonly VcwProcess[]): void {
+  const dir = process.env.CHAOS_LOG_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const name = test.replace(/[^\w]+/g, "-").slice(0, 60);
+  running.forEach((p, i) => writeFileSync(join(dir, `${name}-${i}.log`), p.logs()));
+}
+
 /** Holds a process stopped for `ms`, then resumes it. */
 export async function pauseFor(p: VcwProcess, ms: number): Promise<void> {
   p.child.kill("SIGSTOP");

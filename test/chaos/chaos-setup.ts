@@ -113,7 +113,7 @@ export function keepLogs(test: string, running: readonly VcwProcess[]): void {
   if (!dir) return;
   mkdirSync(dir, { recursive: true });
   const name = test.replace(/[^\w]+/g, "-").slice(0, 60);
-  running.forEach((p, i) => writeFileSync(join(dir, `${name}-${i}.log`), p.logs()));
+  for (const [i, p] of running.entries()) writeFileSync(join(dir, `${name}-${i}.log`), p.logs());
 }
 
 /** Holds a process stopped for `ms`, then resumes it. */

@@ -8,6 +8,7 @@
  * sent, and correctness (duplicate contacts, campaigns per file, files in done/). The same with the
  * code tree in DIR (`--base`, compiled) on the same simulator, one after the other; ratios are ours /
  * base. Each run is bounded (4 minutes to settle).
+ * With `--scenario late|gate|pause|all [--runs N]`, issue 28's timing scenarios instead (chaos-scenarios.ts).
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -19,6 +20,13 @@ import { DEMO_ASSISTANT, DEMO_DIALER } from "../src/simulator/demo-records.ts";
 import type { FaultOptions } from "../src/simulator/faults.ts";
 import { type Simulator, startSimulator } from "../src/simulator/server.ts";
 import type { StoredContact } from "../src/simulator/store.ts";
+import {
+  reportScenarios,
+  SCENARIOS,
+  type Scenario,
+  type ScenarioRun,
+  scenarioRun,
+} from "./chaos-scenarios.ts";
 import { compiledCli, OURS, spawnDaemon, stopDaemon, untilRunning } from "./daemon-process.ts";
 import { fmt, table } from "./lib.ts";
 
@@ -83,6 +91,8 @@ export async function run(argv: string[] = []): Promise<void> {
       base: { type: "string" },
       only: { type: "string" },
       json: { type: "boolean" },
+      scenario: { type: "string" },
+      runs: { type: "string" },
     },
     strict: false,
   });
@@ -95,6 +105,14 @@ export async function run(argv: string[] = []): Promise<void> {
   if (values.only !== "base") trees.push({ label: "ours", root: OURS });
   if (values.base && values.only !== "ours") trees.push({ label: "base", root: String(values.base) });
   const sim = await startSimulator({ apiKey: KEY, demoRecords: true, seed: 18 });
+  if (values.scenario) {
+    try {
+      await runScenarios(sim, trees, String(values.scenario), Number(values.runs ?? 5), Boolean(values.json));
+    } finally {
+      await sim.close();
+    }
+    return;
+  }
   const runs: ChaosRun[] = [];
   try {
     for (const tree of trees) {
@@ -106,6 +124,29 @@ export async function run(argv: string[] = []): Promise<void> {
     await sim.close();
   }
   report(runs, o, Boolean(values.json));
+}
+
+/** Issue 28's scenarios, `runs` times each, the trees alternating within each round. */
+async function runScenarios(
+  sim: Simulator,
+  trees: { label: string; root: string }[],
+  which: string,
+  runs: number,
+  json: boolean,
+): Promise<void> {
+  const scenarios = which === "all" ? SCENARIOS : [which as Scenario];
+  if (!scenarios.every((s) => SCENARIOS.includes(s)))
+    throw new Error(`--scenario must be ${SCENARIOS.join(", ")} or all, not "${which}"`);
+  const measured = trees.filter((t) => typeof compiledCli(t.root) === "string");
+  const results: ScenarioRun[] = [];
+  for (const scenario of scenarios)
+    for (let i = 0; i < runs; i++)
+      for (const tree of measured) {
+        const r = await scenarioRun(sim, KEY, tree, scenario);
+        if (!json) console.error(`${scenario} #${i + 1} ${tree.label}: ${JSON.stringify(r)}`);
+        results.push(r);
+      }
+  reportScenarios(results, json);
 }
 
 /** One tree: a fresh key space and folders, the files dropped, one SIGKILL, all settled. */

@@ -26,13 +26,18 @@ export function compiledCli(root: string): string | { missing: string } {
   return existsSync(bin) ? bin : { missing: `no compiled tree at ${root}/dist (run npm run build there)` };
 }
 
-/** Starts `vcw start` of `root` with exactly `env` (and PATH), its output appended to `log`. */
-export function spawnDaemon(root: string, env: Record<string, string>, log: string): DaemonProcess {
+/** Starts `vcw start` (or `vcw worker`) of `root` with exactly `env` (and PATH), its output appended to `log`. */
+export function spawnDaemon(
+  root: string,
+  env: Record<string, string>,
+  log: string,
+  role: "start" | "worker" = "start",
+): DaemonProcess {
   const bin = compiledCli(root);
   if (typeof bin !== "string") throw new Error(bin.missing);
   const logFrom = existsSync(log) ? statSync(log).size : 0;
   const out = openSync(log, "a");
-  const child = spawn(process.execPath, [bin, "start"], {
+  const child = spawn(process.execPath, [bin, role], {
     stdio: ["ignore", out, out],
     env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
   });

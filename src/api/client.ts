@@ -32,6 +32,8 @@ export interface ClientOptions {
   gate?: RequestGate;
   /** Hears every attempt of every request (operation, status, duration), e.g. for metrics. */
   observer?: RequestObserver;
+  /** Send each create's idempotency key as `Idempotency-Key` (a service that honours it, docs/spec-gaps.md). */
+  idempotencyKeys?: boolean;
   /** Where the defaults are read. Default: `process.env`. (Not `NodeJS.ProcessEnv`: the declarations need no @types/node.) */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -73,6 +75,7 @@ export function createClient(options: ClientOptions = {}) {
     fetch: options.fetch,
     gate: options.gate,
     observer: options.observer,
+    idempotencyKeys: options.idempotencyKeys,
   });
 
   /**

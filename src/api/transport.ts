@@ -7,6 +7,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   errorForStatus,
+  OwnershipLostError,
   RequestValidationError,
   ResponseTooLargeError,
   UnexpectedResponseError,
@@ -29,6 +30,7 @@ import {
   type RetryOptions,
 } from "./retry-policy.ts";
 import { scrubSecrets, secretValuesOf } from "./secrets.ts";
+import { fencedFetch, keptAlive, type SendFence } from "./send-fence.ts";
 import { type JsonArrayReader, streamingFetch } from "./streaming-fetch.ts";
 import { wholeBodyFetch } from "./whole-body-fetch.ts";
 import { toFieldIssues } from "./zod-issues.ts";
@@ -47,6 +49,8 @@ export interface TransportOptions {
   gate?: RequestGate | undefined;
   /** Hears every attempt (operation, status, duration): request metrics. */
   observer?: RequestObserver | undefined;
+  /** Send a request's `idempotencyKey` as the `Idempotency-Key` header (a service that honours it). */
+  idempotencyKeys?: boolean | undefined;
 }
 
 /** Options of one request; they override the client's. */
@@ -57,6 +61,10 @@ export interface RequestOptions {
   maxRetries?: number;
   retry?: Partial<RetryOptions>;
   signal?: AbortSignal;
+  /** Checked at the moment each attempt leaves (see SendFence): a create whose owner may have changed. */
+  fence?: SendFence;
+  /** A stable key of this create, sent when the client is configured for idempotency keys. */
+  idempotencyKey?: string;
 }
 
 export interface RequestInput {
@@ -168,7 +176,7 @@ export function createTransport(config: TransportOptions): Transport {
 
     // Each attempt waits for the gate (the rate limit) before it is timed.
     const startAttempt = async () => {
-      await gate?.acquire(options.signal);
+      await keptAlive(options.fence, async () => gate?.acquire(options.signal));
       attemptStarted = performance.now();
       observed = false;
     };
@@ -177,19 +185,29 @@ export function createTransport(config: TransportOptions): Transport {
     try {
       const response = await ky(url, {
         method: op.method,
-        headers: { "x-api-key": config.apiKey, accept: "application/json" },
+        headers: {
+          "x-api-key": config.apiKey,
+          accept: "application/json",
+          ...(config.idempotencyKeys && options.idempotencyKey
+            ? { "idempotency-key": options.idempotencyKey }
+            : {}),
+        },
         ...(body === undefined ? {} : { json: body }),
         // ky's timeout and signal cover its fetch; this one returns only once the body is in.
         timeout: timeoutMs,
         signal: options.signal,
         // ky 2 reads a failure's body into HTTPError.data: keep it as text, read tolerantly below.
         parseJson: (text) => text,
-        fetch: observing(
-          bodyReading.fetch({
-            operation: name,
-            maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
-            onHeaders: (response) => observe(response.status),
-          }),
+        // The fence runs after the gate and after ky's retry sleep, the last step before fetch.
+        fetch: fencedFetch(
+          observing(
+            bodyReading.fetch({
+              operation: name,
+              maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
+              onHeaders: (response) => observe(response.status),
+            }),
+          ),
+          options.fence,
         ),
         retry: kyRetry(op, retry),
         // ky 2 runs beforeRequest once, before the first attempt; beforeRetry before each other one.
@@ -215,7 +233,7 @@ export function createTransport(config: TransportOptions): Transport {
       );
       return result;
     } catch (error) {
-      if (isUserAbort(error, options.signal)) throw error;
+      if (isUserAbort(error, options.signal) || error instanceof OwnershipLostError) throw error;
       // The reader's own failure (its storage, say) is neither the service's fault nor retried.
       if (error instanceof ItemCallbackError) throw error.cause;
       observe(undefined, error);
@@ -330,7 +348,7 @@ function kyRetry(op: (typeof operations)[OperationName], retry: RetryOptions): K
     retryOnTimeout: true,
     delay: (n) => backoffDelay(n, retry),
     shouldRetry: ({ error }) => {
-      if (error instanceof ItemCallbackError) return false;
+      if (error instanceof ItemCallbackError || error instanceof OwnershipLostError) return false;
       const failure = classify(error);
       if (!failure || !mayRetry(failure, isIdempotent(op))) return false;
       // Leave a Retry-After to ky, which honours it up to maxRetryAfter.

@@ -41,6 +41,8 @@ export interface Settings {
    * and a campaign's start, wait this long after the create (issue 28; reasoning in docs/operations.md).
    */
   settleMs: Setting<number>;
+  /** Creates carry an `Idempotency-Key` (a service that honours it): a re-send needs no settle wait. */
+  idempotencyKeys: Setting<boolean>;
   /** A worker silent this long is presumed dead and its files are taken over. */
   lockMs: Setting<number>;
   stalledIntervalMs: Setting<number>;
@@ -129,6 +131,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     rescanMs: int("VCW_RESCAN_MS", 60_000),
     leaseMarginMs: int("VCW_LEASE_MARGIN_MS", 15_000, 0),
     settleMs: int("VCW_SETTLE_MS", 60_000, 0),
+    idempotencyKeys: from("VCW_IDEMPOTENCY_KEYS", parseOnOff, false, "default: off (the spec has none)"),
     lockMs: int("VCW_LOCK_MS", 30_000),
     stalledIntervalMs: int("VCW_STALLED_INTERVAL_MS", 30_000),
     maxStalledCount: int("VCW_MAX_STALLED", 10, 0),
@@ -157,6 +160,12 @@ export function parseRate(text: string): RateLimitOptions {
     throw new Error(`VCW_RATE_LIMIT must be "adaptive" or a number of requests per second, not "${text}"`);
   }
   return { mode: "fixed", perSecond: n };
+}
+
+function parseOnOff(text: string): boolean {
+  if (text === "on") return true;
+  if (text === "off") return false;
+  throw new Error(`VCW_IDEMPOTENCY_KEYS must be "on" or "off", not "${text}"`);
 }
 
 /** `a.example.com, b.example.com:9400`: host names, lowercased, each with or without a port. */

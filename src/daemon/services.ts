@@ -83,6 +83,7 @@ async function serviceUrl(
     stateFile,
     demoRecords: true,
     timeScale: s.simTimeScale.value,
+    idempotencyKeys: s.idempotencyKeys.value,
   });
   cleanups.push(() => sim.close());
   logger.info({ url: sim.url, stateFile }, "embedded simulator started");
@@ -126,13 +127,16 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       timeoutMs: s.requestTimeoutMs.value,
       maxRetries: s.maxRetries.value,
       gate: limiter,
+      idempotencyKeys: s.idempotencyKeys.value,
       logger: logger.child({ component: "api" }),
       ...(observer ? { observer } : {}),
     });
     const leaseMs = leaseMsOf(s);
     const registry = createFileRegistry(redis, keys);
     // The one ledger: the import, a file's campaigns and follow-ups file contacts through it.
-    const ledger = createContactLedger(redis, { keys, leaseMs, retentionMs: retentionMsOf(s) });
+    // With idempotency keys a re-sent create can't make a second record: no settle wait.
+    const settleMs = s.idempotencyKeys.value ? 0 : s.settleMs.value;
+    const ledger = createContactLedger(redis, { keys, leaseMs, settleMs, retentionMs: retentionMsOf(s) });
     // An expired do-not-call list still suppresses; the log says so when an import consults it.
     const suppression = createSuppressionList(redis, keys, {
       onExpired: (list) => logger.warn({ source: list.source }, expiredText(list, Date.now())),

@@ -34,7 +34,8 @@ export async function withLock<T>(
   redis: RedisClient,
   key: string,
   o: LockOptions,
-  work: (lost: AbortSignal) => Promise<T>,
+  /** `token`: this holder's, for checks of the lock made by the work itself (a fence). */
+  work: (lost: AbortSignal, token: string) => Promise<T>,
 ): Promise<Locked<T>> {
   const token = randomBytes(8).toString("hex");
   while ((await redis.set(key, token, "PX", o.ttlMs, "NX")) !== "OK") {
@@ -55,7 +56,7 @@ export async function withLock<T>(
   );
   timer.unref();
   try {
-    return { acquired: true, value: await work(lost.signal) };
+    return { acquired: true, value: await work(lost.signal, token) };
   } finally {
     clearInterval(timer);
     await release(redis, [key], [token]).catch(() => undefined);

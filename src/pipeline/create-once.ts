@@ -1,6 +1,10 @@
-import { AmbiguousWriteError } from "../api/errors/index.ts";
+import { createHash } from "node:crypto";
+import { AmbiguousWriteError, OwnershipLostError } from "../api/errors/index.ts";
+import type { SendFence } from "../api/send-fence.ts";
+import type { RequestOptions } from "../api/transport.ts";
 import { withLock } from "../lib/lock.ts";
 import type { RedisClient } from "../lib/redis.ts";
+import { defineScript, LUA_NOW_MS } from "../lib/scripts.ts";
 import { CreateCanceledError, CreateUnresolvedError, isPermanent, PermanentError } from "./errors.ts";
 
 export interface CreateOnceSpec {
@@ -10,15 +14,20 @@ export interface CreateOnceSpec {
   sent: string;
   /** Its lock's key. */
   lock: string;
-  /**
-   * How long the lock holds after its holder died: longer than any create still in flight. A create
-   * sent this long ago and still not listed was not applied.
-   */
+  /** How long the lock holds after its holder died (renewed meanwhile, and at the send). */
   lockMs: number;
+  /**
+   * How long after its send a create whose answer was lost may still be applied: it is sent again
+   * only when a lookup begun this long after its send doesn't find it. Default 60 s.
+   */
+  settleMs?: number;
   /** The record's id found by its unique name, if it exists. */
   find: () => Promise<string | undefined>;
-  /** Creates it; the answer may lack an id, or be lost (AmbiguousWriteError). */
-  create: () => Promise<string | undefined>;
+  /**
+   * Creates it, passing `send` to the client (its fence checks the lock at the moment the request
+   * leaves; its idempotency key); the answer may lack an id, or be lost (AmbiguousWriteError).
+   */
+  create: (send: RequestOptions) => Promise<string | undefined>;
   /**
    * The name may be a record made outside vcw (an operator's segment): look it up before the first
    * create. Without it, only names vcw made unique are created, and looked up only when needed.
@@ -28,7 +37,29 @@ export interface CreateOnceSpec {
   mayCreate?: () => Promise<boolean>;
   /** What it is, for messages: `campaign "x"`. */
   what: string;
-  now?: () => number;
+}
+
+/** The default settle time (VCW_SETTLE_MS; reasoning in docs/operations.md). */
+export const DEFAULT_SETTLE_MS = 60_000;
+
+/**
+ * The create's fence: the lock is still this holder's (renewed), and the create is marked sent now
+ * (Redis' clock) in the same step; 0 if the lock was lost: nothing is sent.
+ */
+const fenceCreate = defineScript<number>(
+  "create_fence",
+  2,
+  `${LUA_NOW_MS}
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+redis.call('SET', KEYS[2], cjson.encode({ at = now_ms }))
+return now_ms
+`,
+);
+
+async function redisNow(redis: RedisClient): Promise<number> {
+  const [s, us] = await redis.time();
+  return Number(s) * 1000 + Math.floor(Number(us) / 1000);
 }
 
 /** A create marked sent: when, and whether the service answered yes (without an id). */
@@ -42,8 +73,9 @@ interface Sent {
  * remembered in Redis; creation happens under a lock; each create is marked sent before it goes.
  * The unique name is looked up only when a create may have been applied without its id being
  * remembered: a mark with no id (an attempt died, or the answer was lost or held no id). Such a
- * record is never forgotten: until the service lists it, or the create is old enough to be sure
- * it was not applied, CreateUnresolvedError says "look again later".
+ * record is never forgotten: until the service lists it, or a lookup begun `settleMs` after its
+ * send doesn't list it (it can no longer land), CreateUnresolvedError says "look again later".
+ * The lock is checked, renewed and the send marked at the moment the create leaves (the fence).
  */
 export async function createOnce(
   redis: RedisClient,
@@ -51,17 +83,18 @@ export async function createOnce(
 ): Promise<{ id: string; created: boolean }> {
   const remembered = await redis.get(spec.memo);
   if (remembered) return { id: remembered, created: false };
-  const locked = await withLock(redis, spec.lock, { ttlMs: spec.lockMs }, async () => {
+  const locked = await withLock(redis, spec.lock, { ttlMs: spec.lockMs }, async (lost, token) => {
     const again = await redis.get(spec.memo);
     if (again) return { id: again, created: false };
     const sent = await readSent(redis, spec.sent);
     if (sent) {
+      const listedAt = await redisNow(redis);
       const id = await lookUp(spec, sent.at);
       if (id) return { id: await remember(redis, spec, id), created: false };
       if (sent.answered) throw notListed(spec);
-      const now = (spec.now ?? Date.now)();
-      if (now - sent.at < spec.lockMs) throw new CreateUnresolvedError(spec.what, sent.at);
-      // Sent long ago and still not listed: it was not applied.
+      if (listedAt - sent.at < (spec.settleMs ?? DEFAULT_SETTLE_MS))
+        throw new CreateUnresolvedError(spec.what, sent.at);
+      // Not listed by a lookup begun once it had settled: it can no longer land.
     } else if (spec.lookFirst) {
       const id = await spec.find();
       if (id) return { id: await remember(redis, spec, id), created: false };
@@ -70,35 +103,59 @@ export async function createOnce(
       await redis.del(spec.sent);
       throw new CreateCanceledError(spec.what);
     }
-    return { id: await remember(redis, spec, await send(redis, spec)), created: true };
+    return {
+      id: await remember(redis, spec, await send(redis, spec, fenceOf(redis, spec, token), lost)),
+      created: true,
+    };
   });
   if (!locked.acquired) throw new Error(`lock ${spec.lock} not acquired`); // waits, so never
   return locked.value;
 }
 
-/** Sends the create, marked sent first; its id, from the answer or (when it may be applied) by name. */
-async function send(redis: RedisClient, spec: CreateOnceSpec): Promise<string> {
-  const at = (spec.now ?? Date.now)();
-  await redis.set(spec.sent, JSON.stringify({ at } satisfies Sent));
+function fenceOf(redis: RedisClient, spec: CreateOnceSpec, token: string): SendFence & { at?: number } {
+  const fence: SendFence & { at?: number } = {
+    async beforeSend() {
+      const at = await fenceCreate(redis, [spec.lock, spec.sent], [token, spec.lockMs]);
+      if (at === 0) throw new OwnershipLostError(spec.what, "taken");
+      fence.at = at;
+    },
+  };
+  return fence;
+}
+
+/** Sends the create, marked sent by its fence as it leaves; its id, from the answer or (when it may be applied) by name. */
+async function send(
+  redis: RedisClient,
+  spec: CreateOnceSpec,
+  fence: SendFence & { at?: number },
+  lost: AbortSignal,
+): Promise<string> {
   let id: string | undefined;
   try {
-    id = await spec.create();
+    id = await spec.create({ fence, signal: lost, idempotencyKey: createKeyOf(spec.memo) });
   } catch (error) {
-    // Anything but an ambiguous failure says the service did not apply it.
+    // Anything but an ambiguous failure says the service did not apply it; a lost lock, that it wasn't sent.
     if (!(error instanceof AmbiguousWriteError)) {
-      await redis.del(spec.sent);
+      if (fence.at !== undefined && !(error instanceof OwnershipLostError) && !lost.aborted)
+        await redis.del(spec.sent);
       throw error;
     }
+    const at = fence.at ?? Date.now();
     id = await lookUp(spec, at);
     if (!id) throw new CreateUnresolvedError(spec.what, at, { cause: error });
     return id;
   }
+  const at = fence.at ?? Date.now();
   if (id) return id;
   await redis.set(spec.sent, JSON.stringify({ at, answered: true } satisfies Sent));
   id = await lookUp(spec, at);
   if (!id) throw notListed(spec);
   return id;
 }
+
+/** The create's idempotency key: its memo names the record uniquely. */
+const createKeyOf = (memo: string) =>
+  `vcw-create-${createHash("sha256").update(memo).digest("hex").slice(0, 32)}`;
 
 /** The id by name; a lookup that fails for a reason a retry may cure is "look again later". */
 async function lookUp(spec: CreateOnceSpec, sentAt: number): Promise<string | undefined> {

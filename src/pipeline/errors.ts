@@ -70,3 +70,15 @@ export function givesUp(error: unknown, lastAttempt: boolean): boolean {
     (error instanceof Error && error.name === "UnrecoverableError")
   );
 }
+
+/**
+ * The worker could not renew this job's BullMQ lock (a stall, a pause past the lock, Redis away):
+ * another worker may run it now, so its work stopped before anything else was sent. Not an attempt
+ * of ours to count: whoever holds the job now decides its fate.
+ */
+export class JobLockLostError extends VcwError {
+  override name = "JobLockLostError";
+  constructor(jobId: string | undefined) {
+    super(`job ${jobId ?? "?"} lost its lock: its work stopped, another worker carries it on`);
+  }
+}

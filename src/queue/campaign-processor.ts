@@ -1,4 +1,5 @@
 import type { Job } from "bullmq";
+import type { FailpointName } from "../lib/failpoint.ts";
 import { plannedStart } from "../pipeline/calling/planned-start.ts";
 import {
   type CampaignCreateOptions,
@@ -140,7 +141,7 @@ function canceledNow(d: WorkDeps, data: CampaignJobData): { canceled: true } {
 }
 
 /** The fault point before its create (lib/failpoint.ts): a file's campaign, a follow-up, a hand-back. */
-const createPointOf = (r: CampaignJobData) =>
+const createPointOf = (r: CampaignJobData): FailpointName =>
   r.resumeOf
     ? "before-hand-back-create"
     : r.attempt > 0

@@ -15,7 +15,11 @@ export function createImportProcessor(d: WorkDeps) {
     ...d,
     request: (intents: Parameters<typeof applyIntents>[0]) => applyIntents(intents, d),
   };
-  return async function processImport(job: Job<ImportJobData>, token?: string): Promise<ImportSummary> {
+  return async function processImport(
+    job: Job<ImportJobData>,
+    token?: string,
+    signal?: AbortSignal,
+  ): Promise<ImportSummary> {
     const { data } = job;
     const outcome = await importDroppedFile(
       jobOf(d, data.job),
@@ -27,6 +31,7 @@ export function createImportProcessor(d: WorkDeps) {
         attemptsStarted: job.attemptsStarted,
         last: job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
         canWait: token !== undefined,
+        lockLost: signal,
       },
       { ...deps, logger: d.logger.child({ jobId: job.id }) },
     );

@@ -29,7 +29,7 @@ export function startWorker<D, R>(
   processor: Processor<D, R>,
   o: WorkerOptions,
 ): Worker<D, R> {
-  return new Worker<D, R>(QUEUE_NAMES[kind], handingBack(processor, o), {
+  const worker = new Worker<D, R>(QUEUE_NAMES[kind], handingBack(processor, o), {
     connection: o.connection,
     prefix: queuePrefix(o.keys, kind),
     concurrency: o.concurrency ?? 1,
@@ -39,6 +39,11 @@ export function startWorker<D, R>(
     ...(o.backoffStrategy ? { settings: { backoffStrategy: o.backoffStrategy } } : {}),
     ...queueTelemetry(),
   });
+  // A job whose lock could not be renewed may be another worker's now: its signal stops its sends.
+  worker.on("lockRenewalFailed", (jobIds) => {
+    for (const id of jobIds) worker.cancelJob(id, "lock lost");
+  });
+  return worker;
 }
 
 /** Said once a minute per missing definition: a job no process has waits visibly, not silently. */

@@ -9,6 +9,7 @@ import { createSimClock, type SimClock } from "./clock.ts";
 import { seedDemoRecords } from "./demo-records.ts";
 import { createFaults, type FaultOptions, type Faults, NO_FAULTS, type Rejection } from "./faults.ts";
 import { audienceOf, type HandlerContext, handlers, startDueCampaigns } from "./handlers.ts";
+import { createIdempotencyKeys } from "./idempotency.ts";
 import type { PhoneSpelling } from "./phone-spelling.ts";
 import { createRandom, hash32 } from "./prng.ts";
 import { SimError } from "./sim-error.ts";
@@ -38,6 +39,8 @@ export interface SimulatorOptions {
   phoneSpelling?: PhoneSpelling;
   /** `fixed` (default): a started campaign calls its segment as it stood; `live`: as it stands at each turn. */
   campaignSegment?: CampaignSegmentMode;
+  /** Honour an `Idempotency-Key` header on creates: the same key makes one record (not in the spec). */
+  idempotencyKeys?: boolean;
 }
 
 export interface Simulator {
@@ -89,6 +92,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   if (options.demoRecords) seedDemoRecords(store, ctx.imageBaseUrl);
   const state = options.stateFile ? await openDurableState(options.stateFile, store) : undefined;
 
+  const idempotency = createIdempotencyKeys(options.idempotencyKeys === true);
   let nextRequestId = 0;
   const app = Fastify({
     logger: false,
@@ -163,7 +167,10 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
       }
 
       startDueCampaigns(ctx);
+      const replayed = idempotency.seen(op, req);
+      if (replayed) return reply.code(replayed.status).send(replayed.body);
       const result = handlers[op.name as keyof typeof handlers](ctx, { id: id as string | undefined, body });
+      idempotency.remember(op, req, result);
       const write = op.effect !== "read";
       if (write) stats.applied += 1;
       // Nothing is answered before the changes it may show are on disk (a read can start a campaign).

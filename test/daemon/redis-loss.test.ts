@@ -50,6 +50,7 @@ describe("a Redis that lost its data", () => {
         VCW_REQUEST_TIMEOUT_MS: "1000",
         VCW_MAX_RETRIES: "1",
         VCW_LEASE_MARGIN_MS: "500",
+        VCW_SETTLE_MS: "2000",
         VCW_LOCK_MS: "1000",
         VCW_STALLED_INTERVAL_MS: "500",
         VCW_STABLE_MS: "100",

@@ -81,6 +81,8 @@ export const shortLeaseEnv = (home: string, serviceUrl: string, prefix: string):
   VCW_REQUEST_TIMEOUT_MS: "1000",
   VCW_MAX_RETRIES: "1",
   VCW_LEASE_MARGIN_MS: "500",
+  // Longer than any test latency: a create timed out is applied by then or never.
+  VCW_SETTLE_MS: "2000",
   VCW_LOCK_MS: "1000",
   VCW_STALLED_INTERVAL_MS: "500",
   VCW_MAX_STALLED: "100",

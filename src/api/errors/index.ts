@@ -8,6 +8,7 @@ export * from "./conflict-error.ts";
 export * from "./error-for-status.ts";
 export * from "./internal-server-error.ts";
 export * from "./not-found-error.ts";
+export * from "./ownership-lost-error.ts";
 export * from "./permission-denied-error.ts";
 export * from "./rate-limit-error.ts";
 export * from "./request-validation-error.ts";

@@ -45,6 +45,10 @@ export function simulatorCommand(): Command {
         .default("fixed"),
     )
     .option(
+      "--idempotency-keys",
+      "honour an Idempotency-Key header on creates: the same key makes one record (the spec has none)",
+    )
+    .option(
       "--demo-records",
       "start with the demo assistant and dialer the example job names (Demo assistant, dlr_demo), as the embedded one has",
     )
@@ -61,6 +65,7 @@ export function simulatorCommand(): Command {
         stateFile: o.stateFile,
         campaignSegment: o.campaignSegment,
         demoRecords: o.demoRecords === true,
+        idempotencyKeys: o.idempotencyKeys === true,
         faults: {
           latencyMs: o.latencyMs,
           jitterMs: o.jitterMs,

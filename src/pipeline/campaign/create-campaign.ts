@@ -1,6 +1,6 @@
 import type { Client } from "../../api/client.ts";
 import type { CampaignCreate } from "../../api/schemas/campaign.ts";
-import { failpoint } from "../../lib/failpoint.ts";
+import { type FailpointName, failpoint } from "../../lib/failpoint.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { createOnce, idByName } from "../create-once.ts";
@@ -51,12 +51,14 @@ export function campaignCreateKeys(keys: RedisKeys, key: string) {
 export interface CampaignCreateOptions {
   /** The create's lock: longer than any create still in flight (see createOnce). */
   lockMs?: number;
+  /** See createOnce: a lost create is sent again only after a lookup begun this long after its send. */
+  settleMs?: number;
   /** False (canceled): a create not yet applied is never sent. */
   mayCreate?: () => Promise<boolean>;
   /** Look the name up before the first create too (see createOnce). */
   lookFirst?: boolean;
   /** The fault point right before the create is sent (lib/failpoint.ts: chaos tests pause there). */
-  point?: string;
+  point?: FailpointName;
 }
 
 /**
@@ -76,15 +78,16 @@ export async function createCampaignOnce(
   return createOnce(redis, {
     ...campaignCreateKeys(keys, key),
     lockMs: o.lockMs ?? 60_000,
+    ...(o.settleMs === undefined ? {} : { settleMs: o.settleMs }),
     find: async () =>
       idByName(
         (await client.campaigns.list()).filter((c) => c.campaigns_name === name),
         "campaign",
         name,
       ),
-    create: async () => {
+    create: async (send) => {
       if (o.point) failpoint(o.point);
-      return (await client.campaigns.create(body)).id;
+      return (await client.campaigns.create(body, send)).id;
     },
     ...(o.mayCreate ? { mayCreate: o.mayCreate } : {}),
     ...(o.lookFirst ? { lookFirst: true } : {}),

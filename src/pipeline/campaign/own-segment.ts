@@ -33,6 +33,7 @@ export async function fileIntoOwnSegment(
   const { id } = await resolveSegment(d.client, d.redis, d.keys, segment, {
     lockMs: d.leaseMs,
     ownName: true,
+    settleMs: d.ledger.settleMs,
   });
   const counts = await importContacts(rows, {
     client: d.client,

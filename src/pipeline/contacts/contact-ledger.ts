@@ -4,9 +4,13 @@ import { defineScript, LUA_NOW_MS } from "../../lib/scripts.ts";
 
 /**
  * Per-segment ledger of contacts sent to the service, keyed by E.164 phone, in a Redis hash:
- * `d` = the service has it (`d|<creator>`: created by that file's import); `p|<owner>|<ms>` =
- * claimed by an import attempt that may be sending it.
- * The ledger is what makes imports exactly-once without idempotency keys.
+ * `d` = the service has it (`d|<creator>`: created by that file's import); `p|<owner>|<ms>|<sent>` =
+ * claimed by an import attempt, alive at `ms` (renewed at each send and while it waits for the
+ * gate), its create last sent at `sent` (empty: never sent). Times are Redis' clock, so workers on
+ * machines whose clocks differ agree.
+ * The ledger is what makes imports exactly-once without idempotency keys: a create leaves only
+ * while its claim is held (`fence`), and one whose outcome is unknown is sent again only after a
+ * listing taken `settleMs` after it was sent (`takeOver`).
  */
 export type ClaimResult =
   /** This attempt may send it. */
@@ -18,41 +22,104 @@ export type ClaimResult =
   /** Claimed by an attempt that went quiet past the lease: the service may or may not have it. */
   | "stale";
 
-// Claims are stamped with Redis' clock, so workers on machines whose clocks differ agree on the lease.
+/** Lua: a claim's owner, last sign of life and last send (nil: never sent); a claim of before issue 28 counts as sent when claimed. */
+const PARSE_CLAIM = `
+local function parse_claim(v)
+  local owner, ts, sent = string.match(v, '^p|(.*)|(%d+)|(%d*)$')
+  if not owner then
+    owner, ts = string.match(v, '^p|(.*)|(%d+)$')
+    sent = ts
+  end
+  if not owner then return nil end
+  return owner, tonumber(ts), tonumber(sent)
+end`;
+
 const claim = defineScript<ClaimResult>(
-  "ledger_claim",
+  "ledger_claim2",
   1,
-  `${LUA_NOW_MS}
+  `${LUA_NOW_MS}${PARSE_CLAIM}
 local v = redis.call('HGET', KEYS[1], ARGV[1])
 if not v then
-  redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms)
+  redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms .. '|')
   return 'claimed'
 end
 if string.sub(v, 1, 1) == 'd' then return 'done' end
-local owner, ts = string.match(v, '^p|(.*)|(%d+)$')
-if owner == ARGV[2] then return 'claimed' end
-if now_ms - tonumber(ts) > tonumber(ARGV[3]) then return 'stale' end
+local owner, ts, sent = parse_claim(v)
+if owner == ARGV[2] and not sent then return 'claimed' end
+if now_ms - ts > tonumber(ARGV[3]) then return 'stale' end
 return 'busy'
 `,
 );
 
-/** Takes over a stale claim, only if it is still stale (another attempt may have taken it first). */
-const takeOver = defineScript<number>(
-  "ledger_take_over",
+/**
+ * The check at the moment of sending: the claim is still this owner's (1: renewed, its send time
+ * stamped now), taken by another or done (0), or the ledger was lost with Redis (-1: not seeded).
+ */
+const fence = defineScript<number>(
+  "ledger_fence",
   1,
-  `${LUA_NOW_MS}
+  `${LUA_NOW_MS}${PARSE_CLAIM}
+if redis.call('HEXISTS', KEYS[1], '${"#seeded"}') == 0 then return -1 end
+local v = redis.call('HGET', KEYS[1], ARGV[1])
+if not v then return 0 end
+local owner = parse_claim(v)
+if owner ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms .. '|' .. now_ms)
+return 1
+`,
+);
+
+/** Keeps a claim alive (its send time unchanged) while it waits to be sent. */
+const renew = defineScript<number>(
+  "ledger_renew",
+  1,
+  `${LUA_NOW_MS}${PARSE_CLAIM}
+local v = redis.call('HGET', KEYS[1], ARGV[1])
+if not v then return 0 end
+local owner, _, sent = parse_claim(v)
+if owner ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. owner .. '|' .. now_ms .. '|' .. (sent or ''))
+return 1
+`,
+);
+
+/**
+ * Takes a claim over to send it again: 1 if it is this owner's or stale, and its last send (if
+ * any) was settled when the listing that didn't show it began (ARGV[4], Redis ms); -1 if not yet
+ * settled; 0 if done or held by a live attempt.
+ */
+const takeOver = defineScript<number>(
+  "ledger_take_over2",
+  1,
+  `${LUA_NOW_MS}${PARSE_CLAIM}
 local v = redis.call('HGET', KEYS[1], ARGV[1])
 if not v then
-  redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms)
+  redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms .. '|')
   return 1
 end
-local owner, ts = string.match(v, '^p|(.*)|(%d+)$')
-if not ts then return 0 end
-if owner == ARGV[2] or now_ms - tonumber(ts) > tonumber(ARGV[3]) then
-  redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms)
-  return 1
+local owner, ts, sent = parse_claim(v)
+if not owner then return 0 end
+if owner ~= ARGV[2] and now_ms - ts <= tonumber(ARGV[3]) then return 0 end
+if sent and sent + tonumber(ARGV[5]) > tonumber(ARGV[4]) then return -1 end
+redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms .. '|')
+return 1
+`,
+);
+
+/** Milliseconds until the last send among these claims has settled (0: all settled or never sent). */
+const settleWait = defineScript<number>(
+  "ledger_settle_wait",
+  1,
+  `${LUA_NOW_MS}${PARSE_CLAIM}
+local wait = 0
+for i = 2, #ARGV do
+  local v = redis.call('HGET', KEYS[1], ARGV[i])
+  if v and string.sub(v, 1, 1) == 'p' then
+    local _, _, sent = parse_claim(v)
+    if sent then wait = math.max(wait, sent + tonumber(ARGV[1]) - now_ms) end
+  end
 end
-return 0
+return wait
 `,
 );
 
@@ -60,9 +127,9 @@ return 0
 const release = defineScript<number>(
   "ledger_release",
   1,
-  `
+  `${PARSE_CLAIM}
 local v = redis.call('HGET', KEYS[1], ARGV[1])
-if v and string.match(v, '^p|(.*)|') == ARGV[2] then redis.call('HDEL', KEYS[1], ARGV[1]) return 1 end
+if v and string.sub(v, 1, 1) == 'p' and parse_claim(v) == ARGV[2] then redis.call('HDEL', KEYS[1], ARGV[1]) return 1 end
 return 0
 `,
 );
@@ -82,7 +149,28 @@ return #ARGV
 
 export interface ContactLedger {
   claim(segmentId: string, phone: string, owner: string): Promise<ClaimResult>;
-  takeOver(segmentId: string, phone: string, owner: string): Promise<boolean>;
+  /**
+   * Takes a claim over to send it again, given a listing (begun at `listedAt`, Redis ms: see `now`)
+   * that doesn't show the phone: "sent" if it may be sent now, "unsettled" if its last send may
+   * still land, "held" if it is done or a live attempt holds it.
+   */
+  takeOver(
+    segmentId: string,
+    phone: string,
+    owner: string,
+    listedAt: number,
+  ): Promise<"sent" | "unsettled" | "held">;
+  /** The check at the moment of sending (see `fence` above): "owned" (renewed, send time stamped), "lost", "wiped". */
+  fence(segmentId: string, phone: string, owner: string): Promise<"owned" | "lost" | "wiped">;
+  /** Keeps a claim alive while it waits to be sent; false if it isn't this owner's any more. */
+  renew(segmentId: string, phone: string, owner: string): Promise<boolean>;
+  /** Milliseconds until the last sends of these phones' claims can no longer land. */
+  settleWait(segmentId: string, phones: readonly string[]): Promise<number>;
+  /** Redis' clock (ms): stamp a listing with it before it is asked for. */
+  now(): Promise<number>;
+  /** How long after its send a create whose answer was lost may still land (0 with idempotency keys). */
+  readonly settleMs: number;
+  readonly leaseMs: number;
   /** The service has these; `creator` (a file's identity) says who created them. */
   markDone(segmentId: string, phones: readonly string[], creator?: string): Promise<void>;
   /** The phones `creator` created in the segment: a file's new contacts. */
@@ -110,6 +198,11 @@ export interface LedgerOptions {
   /** How long a claim protects a contact before other attempts may reconcile it. */
   leaseMs: number;
   /**
+   * How long after its send a create whose answer was lost may still be applied: it is sent again
+   * only after a listing begun this long after. 0 when creates carry idempotency keys.
+   */
+  settleMs?: number;
+  /**
    * How long a ledger lives after its segment's last import. Once it expires, the next import
    * seeds it again from the service: the retention bounds memory, never exactly-once.
    */
@@ -119,10 +212,26 @@ export interface LedgerOptions {
 export function createContactLedger(redis: RedisClient, options: LedgerOptions): ContactLedger {
   const key = options.keys.ledger;
   const lease = options.leaseMs;
+  const settleMs = options.settleMs ?? 60_000;
   return {
+    settleMs,
+    leaseMs: lease,
     claim: (segmentId, phone, owner) => claim(redis, [key(segmentId)], [phone, owner, lease]),
-    takeOver: async (segmentId, phone, owner) =>
-      (await takeOver(redis, [key(segmentId)], [phone, owner, lease])) === 1,
+    async takeOver(segmentId, phone, owner, listedAt) {
+      const r = await takeOver(redis, [key(segmentId)], [phone, owner, lease, listedAt, settleMs]);
+      return r === 1 ? "sent" : r === -1 ? "unsettled" : "held";
+    },
+    async fence(segmentId, phone, owner) {
+      const r = await fence(redis, [key(segmentId)], [phone, owner]);
+      return r === 1 ? "owned" : r === -1 ? "wiped" : "lost";
+    },
+    renew: async (segmentId, phone, owner) => (await renew(redis, [key(segmentId)], [phone, owner])) === 1,
+    settleWait: async (segmentId, phones) =>
+      phones.length === 0 ? 0 : Math.max(0, await settleWait(redis, [key(segmentId)], [settleMs, ...phones])),
+    async now() {
+      const [s, us] = await redis.time();
+      return Number(s) * 1000 + Math.floor(Number(us) / 1000);
+    },
     async markDone(segmentId, phones, creator) {
       if (phones.length === 0) return;
       const done = creator ? `d|${creator}` : "d";

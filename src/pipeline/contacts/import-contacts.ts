@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Span } from "@opentelemetry/api";
 import type { CountryCode } from "libphonenumber-js/max";
@@ -7,11 +8,13 @@ import {
   APIConnectionError,
   APIConnectionTimeoutError,
   APIError,
+  OwnershipLostError,
   RateLimitError,
   RequestValidationError,
 } from "../../api/errors/index.ts";
 import { NOT_SENT_CODES } from "../../api/retry-policy.ts";
 import type { ContactCreate } from "../../api/schemas/contact.ts";
+import type { SendFence } from "../../api/send-fence.ts";
 import { e164OfServicePhone } from "../../lib/phone-e164.ts";
 import { inSpan } from "../../telemetry/span.ts";
 import type { ContactLedger } from "./contact-ledger.ts";
@@ -73,9 +76,10 @@ export interface ImportCounts {
 
 /**
  * Creates each contact in the segment exactly once, however often this is run, interrupted,
- * retried or run twice at once: the ledger is consulted and claimed before sending; an ambiguous
- * failure (timeout, 5xx, connection lost after sending) is reconciled by listing the segment's
- * contacts before anything is sent again; a 429 is simply retried after its delay.
+ * retried or run twice at once: the ledger is claimed before sending and checked again at the
+ * moment each create leaves (the fence); an ambiguous failure (timeout, 5xx, connection lost after
+ * sending) is reconciled by listing the segment's contacts, begun at least the settle time after
+ * the create was sent, before it is sent again; a 429 is simply retried after its delay.
  */
 export async function importContacts(
   rows: AsyncIterable<ContactToImport>,
@@ -95,10 +99,29 @@ export async function importContacts(
     throw failure;
   };
 
+  // Local send times too: a ledger lost with Redis loses its own, never these.
+  const sentAt = new Map<string, number>();
+  let wiped = false;
+  const fenceOf = (row: ContactToImport): SendFence => ({
+    async beforeSend() {
+      o.signal?.throwIfAborted();
+      const held = await o.ledger.fence(o.segmentId, row.phone, o.owner);
+      if (held !== "owned")
+        throw new OwnershipLostError(`contact ${row.index + 1}`, held === "wiped" ? "wiped" : "taken");
+      sentAt.set(row.phone, performance.now());
+    },
+    keepAlive: () => o.ledger.renew(o.segmentId, row.phone, o.owner),
+    keepAliveEveryMs: Math.max(50, Math.floor(o.ledger.leaseMs / 3)),
+  });
+
   const send = async (row: ContactToImport): Promise<void> => {
     for (;;) {
       try {
-        await o.client.contacts.create(o.segmentId, row.contact, { signal: o.signal });
+        await o.client.contacts.create(o.segmentId, row.contact, {
+          signal: o.signal,
+          fence: fenceOf(row),
+          idempotencyKey: idempotencyKeyOf(o.segmentId, row.phone),
+        });
         await o.ledger.markDone(o.segmentId, [row.phone], o.creator);
         counts.created += 1;
         o.onSettled?.(row.index);
@@ -106,6 +129,12 @@ export async function importContacts(
       } catch (error) {
         if (error instanceof AmbiguousWriteError) {
           uncertain.push(row);
+          return;
+        }
+        // Not sent: its owner now (or, the ledger lost, this attempt once it knows again) sends it.
+        if (error instanceof OwnershipLostError) {
+          if (error.reason === "wiped") wiped = true;
+          waiting.push(row);
           return;
         }
         if (error instanceof RateLimitError) {
@@ -160,8 +189,20 @@ export async function importContacts(
     }
   };
 
-  /** The service's listing says which uncertain sends landed; the others are taken over and sent again. */
+  /** Until the last local send among `phones` can no longer land. */
+  const localSettleWait = (phones: readonly string[]) =>
+    Math.max(0, ...phones.map((p) => (sentAt.get(p) ?? -Infinity) + o.ledger.settleMs - performance.now()));
+
+  /**
+   * A listing begun once the batch's sends have settled says which landed; the others are taken
+   * over and sent again (or wait another round if another attempt's later send hasn't settled).
+   */
   const settleUncertain = async (batch: ContactToImport[], span: Span | undefined) => {
+    const phones = batch.map((r) => r.phone);
+    const wait = Math.max(await o.ledger.settleWait(o.segmentId, phones), localSettleWait(phones));
+    span?.setAttribute("vcw.ledger.settle_wait_ms", wait);
+    if (wait > 0) await sleep(wait, undefined, { signal: o.signal });
+    const listedAt = await o.ledger.now();
     const present = new Set(await listedPhones());
     const found = batch.filter((r) => present.has(r.phone));
     span?.setAttribute("vcw.ledger.found", found.length);
@@ -173,14 +214,37 @@ export async function importContacts(
     counts.created += found.length;
     for (const row of found) o.onSettled?.(row.index);
     for (const row of batch.filter((r) => !present.has(r.phone))) {
-      if (await o.ledger.takeOver(o.segmentId, row.phone, o.owner)) await send(row);
+      const taken = await o.ledger.takeOver(o.segmentId, row.phone, o.owner, listedAt);
+      if (taken === "sent") await send(row);
+      else if (taken === "unsettled") uncertain.push(row);
       else waiting.push(row);
     }
   };
 
+  /**
+   * Redis lost the ledger (restarted without persistence): learn the segment again from a listing
+   * begun once this attempt's own sends have settled, before anything is claimed again.
+   */
+  const reseedIfWiped = async () => {
+    if (!wiped) return;
+    await Promise.allSettled([...inflight]);
+    const wait = localSettleWait([...sentAt.keys()]);
+    if (wait > 0) await sleep(wait, undefined, { signal: o.signal });
+    await seedFromListing();
+    wiped = false;
+  };
+
+  const seedFromListing = () =>
+    inSpan("vcw.ledger.seed", {}, async (span) => {
+      const phones = await listedPhones();
+      span?.setAttribute("vcw.ledger.phones", phones.length);
+      await o.ledger.seed(o.segmentId, phones);
+    });
+
   // Rows another attempt holds: done by it, released (4xx, not sent), or gone quiet past the lease.
   const awaitOthers = async () => {
     while (waiting.length > 0) {
+      await reseedIfWiped();
       const still: ContactToImport[] = [];
       for (const row of waiting) {
         const claim = await o.ledger.claim(o.segmentId, row.phone, o.owner);
@@ -201,17 +265,12 @@ export async function importContacts(
   // A ledger that doesn't know what the segment holds (new, expired, or lost with a Redis that
   // restarted without persistence) first learns it from the service: never a duplicate, at the
   // cost of one listing.
-  if (!(await o.ledger.isSeeded(o.segmentId))) {
-    await inSpan("vcw.ledger.seed", {}, async (span) => {
-      const phones = await listedPhones();
-      span?.setAttribute("vcw.ledger.phones", phones.length);
-      await o.ledger.seed(o.segmentId, phones);
-    });
-  }
+  if (!(await o.ledger.isSeeded(o.segmentId))) await seedFromListing();
   await o.ledger.touch(o.segmentId);
   const stale: ContactToImport[] = [];
   for await (const row of rows) {
     o.signal?.throwIfAborted();
+    await reseedIfWiped();
     const claim = await o.ledger.claim(o.segmentId, row.phone, o.owner);
     if (claim === "done") {
       counts.known += 1;
@@ -242,6 +301,11 @@ export async function importContacts(
 }
 
 const FATAL_STATUSES = new Set([401, 403, 404]);
+
+/** One contact's create, the same however often it is sent (by any attempt of any file of the job's segment). */
+export function idempotencyKeyOf(segmentId: string, phone: string): string {
+  return `vcw-contact-${createHash("sha256").update(`${segmentId}\n${phone}`).digest("hex").slice(0, 32)}`;
+}
 
 function certainlyNotSent(error: unknown): boolean {
   if (error instanceof RequestValidationError) return true;

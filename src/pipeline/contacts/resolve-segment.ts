@@ -27,6 +27,8 @@ export async function resolveSegment(
     lockMs?: number;
     /** The name is vcw's own and unique (a file hash in it): no need to look for it before creating. */
     ownName?: boolean;
+    /** See createOnce (the ledger's: 0 with idempotency keys). */
+    settleMs?: number;
   } = {},
 ): Promise<ResolvedSegment> {
   if ("id" in target) return { id: target.id, created: false };
@@ -43,9 +45,10 @@ export async function resolveSegment(
     sent: keys.sentOf(memo),
     lock: keys.lockOf(memo),
     lockMs: options.lockMs ?? 30_000,
+    ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
     find,
-    create: async () =>
-      (await client.segments.create({ name: target.name, description: target.description })).id,
+    create: async (send) =>
+      (await client.segments.create({ name: target.name, description: target.description }, send)).id,
     what: `segment "${target.name}"`,
     lookFirst: options.ownName !== true,
   });

@@ -6,7 +6,7 @@ import { type DropFolder, dropFolder, sha256File } from "../../inbox/drop-folder
 import { waitUntilStable } from "../../inbox/stable-file.ts";
 import { validateFile } from "../../ingest/validate-file.ts";
 import { fileExists } from "../../lib/file-exists.ts";
-import { givesUp } from "../errors.ts";
+import { givesUp, JobLockLostError } from "../errors.ts";
 import type { ImportCheckpoint } from "../import/import-file.ts";
 import {
   fileIdentity,
@@ -52,6 +52,8 @@ export interface ImportAttempt {
   last: boolean;
   /** The job can wait in the queue: a stopping daemon hands it back rather than failing it. */
   canWait: boolean;
+  /** Aborted when the queue's lock on the job is lost: nothing more may be sent. */
+  lockLost?: AbortSignal | undefined;
 }
 
 interface Run {
@@ -90,7 +92,8 @@ export async function importDroppedFile(
   const pause = abortWhenPaused(d.controls, f.job);
   let imported: Awaited<ReturnType<typeof importUntilStable>>;
   try {
-    imported = await importUntilStable(run, AbortSignal.any([d.stopping, pause.signal]));
+    const signals = [d.stopping, pause.signal, ...(attempt.lockLost ? [attempt.lockLost] : [])];
+    imported = await importUntilStable(run, AbortSignal.any(signals));
   } catch (error) {
     return failed(run, error, pause.signal);
   } finally {
@@ -179,6 +182,10 @@ async function paused(run: Run): Promise<ImportOutcome> {
 /** An attempt that failed: paused or stopping meanwhile, retried, or the file rejected. */
 async function failed(run: Run, error: unknown, pausedSignal: AbortSignal): Promise<ImportOutcome> {
   const { d, attempt, log, f } = run;
+  if (attempt.lockLost?.aborted) {
+    log.warn("import stopped: the job's lock was lost (another worker carries it on)");
+    return { kind: "retry-later", error: new JobLockLostError(undefined) };
+  }
   if (pausedSignal.aborted && !d.stopping.aborted) return paused(run);
   if (d.stopping.aborted && attempt.canWait) {
     log.info("import paused: the daemon is stopping");

@@ -92,7 +92,10 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
 
     async run(r: ImportRequest): Promise<ImportedFile> {
       const target = segmentTargetFor(r.spec, r);
-      const segment = await resolveSegment(d.client, d.redis, d.keys, target, { lockMs: d.leaseMs });
+      const segment = await resolveSegment(d.client, d.redis, d.keys, target, {
+        lockMs: d.leaseMs,
+        settleMs: d.ledger.settleMs,
+      });
       let result: ImportFileResult;
       try {
         result = await importFile(r.path, {

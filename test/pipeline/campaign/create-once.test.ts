@@ -109,7 +109,7 @@ describe("createOnce: the service's history is read only when a create may have 
     );
     try {
       const client = testClient({ url: proxy.url });
-      const o = { lockMs: 400 };
+      const o = { lockMs: 400, settleMs: 400 };
       expect(
         await createCampaignOnce(client, redis, keys, "k3", body(name), o).catch((e: unknown) => e),
       ).toBeInstanceOf(CreateUnresolvedError);

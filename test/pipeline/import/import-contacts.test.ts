@@ -29,7 +29,7 @@ describe("importContacts: exactly once, on real Redis against the simulator", ()
   beforeEach(async () => {
     t.sim.setFaults(NO_FAULTS);
     ledgerPrefix = prefix();
-    ledger = createContactLedger(redis, { keys: redisKeys(ledgerPrefix), leaseMs: 60_000 });
+    ledger = createContactLedger(redis, { keys: redisKeys(ledgerPrefix), leaseMs: 60_000, settleMs: 200 });
     segmentId = (await t.client.segments.create({ name: `import-${randomBytes(3).toString("hex")}` })).id!;
   });
 
@@ -88,7 +88,7 @@ describe("importContacts: exactly once, on real Redis against the simulator", ()
     const stats = await ledger.stats(segmentId);
     expect(stats.done).toBeGreaterThanOrEqual(40);
     // Claims older than the lease are reconciled; the lease lets requests still in flight land first.
-    ledger = createContactLedger(redis, { keys: redisKeys(ledgerPrefix), leaseMs: 100 });
+    ledger = createContactLedger(redis, { keys: redisKeys(ledgerPrefix), leaseMs: 100, settleMs: 200 });
     await sleep(200);
     const second = await run(list);
     expect(second.known + second.created).toBe(120);
@@ -117,7 +117,7 @@ describe("importContacts: exactly once, on real Redis against the simulator", ()
   it("after a crash, claims of the dead attempt are reconciled once the lease is over", async () => {
     const list = contacts(30);
     // A dead attempt claimed the first 10 and sent half of them before dying.
-    ledger = createContactLedger(redis, { keys: redisKeys(ledgerPrefix), leaseMs: 300 });
+    ledger = createContactLedger(redis, { keys: redisKeys(ledgerPrefix), leaseMs: 300, settleMs: 200 });
     await ledger.seed(segmentId, []); // the ledger knew the (empty) segment before the crash
     for (const row of list.slice(0, 10)) await ledger.claim(segmentId, row.phone, "dead");
     for (const row of list.slice(0, 5)) await t.client.contacts.create(segmentId, row.contact);

@@ -1,0 +1,124 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { inject } from "vitest";
+import type { Simulator } from "../../src/simulator/server.ts";
+import { spawnVcw, type VcwProcess } from "../support/cli.ts";
+import { waitFor } from "../support/daemon.ts";
+import { tempDir } from "../support/files.ts";
+import { API_KEY } from "../support/fixtures.ts";
+
+/** Short leases and locks, so a pause past them costs seconds; the settle time covers the slowest answer. */
+export const CHAOS_ENV: NodeJS.ProcessEnv = {
+  VCW_REQUEST_TIMEOUT_MS: "1000",
+  VCW_MAX_RETRIES: "1",
+  VCW_LEASE_MARGIN_MS: "500",
+  VCW_SETTLE_MS: "4000",
+  VCW_LOCK_MS: "1000",
+  VCW_STALLED_INTERVAL_MS: "500",
+  VCW_MAX_STALLED: "100",
+  VCW_STABLE_MS: "100",
+  VCW_IMPORT_BACKOFF_MS: "200",
+  VCW_RESCAN_MS: "1000",
+  VCW_HTTP_ADDR: "off",
+  LOG_LEVEL: "info",
+};
+
+export interface ChaosJob {
+  inbox: string;
+  segmentId: string;
+  prefix: string;
+  /** A daemon process (`vcw start` or `vcw worker`) of this job, with more settings. */
+  start(role: "start" | "worker", more?: NodeJS.ProcessEnv): VcwProcess;
+}
+
+/** A job with its own folders and key space, its segment created up front; its processes are killed by `running`. */
+export async function chaosJob(
+  sim: Simulator,
+  running: VcwProcess[],
+  o: { env?: NodeJS.ProcessEnv; redisUrl?: string; concurrency?: number } = {},
+): Promise<ChaosJob> {
+  const home = tempDir("vcw-chaos-");
+  const inbox = join(home, "inbox");
+  const segmentId = sim.store.add("segments", {
+    id: sim.store.newId("segments"),
+    fields: { name: `chaos-${randomBytes(3).toString("hex")}`, description: "" },
+  }).id;
+  mkdirSync(join(home, "jobs"));
+  writeFileSync(
+    join(home, "jobs", "chaos.yaml"),
+    `name: chaos\ninbox: ${inbox}\nsegment:\n  id: ${segmentId}\ncontacts:\n  country: US\nimport:\n  concurrency: ${o.concurrency ?? 16}\n`,
+  );
+  const prefix = `vcw-chaos-${randomBytes(4).toString("hex")}`;
+  const env: NodeJS.ProcessEnv = {
+    REDIS_URL: o.redisUrl ?? inject("redisUrl"),
+    VCS_BASE_URL: sim.url,
+    VCS_API_KEY: API_KEY,
+    VCW_JOBS_DIR: join(home, "jobs"),
+    VCW_HOME: join(home, ".vcw"),
+    VCW_PREFIX: prefix,
+    ...CHAOS_ENV,
+    ...o.env,
+  };
+  return {
+    inbox,
+    segmentId,
+    prefix,
+    start(role, more = {}) {
+      const p = spawnVcw([role], { ...env, ...more });
+      running.push(p);
+      return p;
+    },
+  };
+}
+
+/** The phones of a segment as the service holds them, every copy. */
+export const phonesOn = (sim: Simulator, segmentId: string) =>
+  sim.store.contactsOf(segmentId).map((c) => String(c.fields.phone));
+
+/** Each of `expected` exactly once on the service, nothing else. */
+export function copiesOf(sim: Simulator, segmentId: string): { total: number; distinct: number } {
+  const phones = phonesOn(sim, segmentId);
+  return { total: phones.length, distinct: new Set(phones).size };
+}
+
+/** Whether the process is stopped (SIGSTOP): its state in /proc is `T`. */
+export function isStopped(pid: number | undefined): boolean {
+  if (pid === undefined) return false;
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("T") === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until the process stopped itself at its fault point (see src/lib/failpoint.ts). */
+export async function untilStopped(p: VcwProcess, timeoutMs = 60_000): Promise<void> {
+  await waitFor(
+    () => (isStopped(p.child.pid) ? true : undefined),
+    timeoutMs,
+    "the process to stop at its fault point",
+  );
+}
+
+/** Waits until the segment holds `n` contacts on the service. */
+export async function untilContacts(sim: Simulator, segmentId: string, n: number, timeoutMs = 60_000) {
+  await waitFor(() => (phonesOn(sim, segmentId).length >= n ? true : undefined), timeoutMs, `${n} contacts`);
+}
+
+/** With CHAOS_LOG_DIR set, each process's log is kept there (a failed run's story). */
+export function keepLogs(test: string, running: readonly VcwProcess[]): void {
+  const dir = process.env.CHAOS_LOG_DIR;
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  const name = test.replace(/[^\w]+/g, "-").slice(0, 60);
+  for (const [i, p] of running.entries()) writeFileSync(join(dir, `${name}-${i}.log`), p.logs());
+}
+
+/** Holds a process stopped for `ms`, then resumes it. */
+export async function pauseFor(p: VcwProcess, ms: number): Promise<void> {
+  p.child.kill("SIGSTOP");
+  await sleep(ms);
+  p.child.kill("SIGCONT");
+}

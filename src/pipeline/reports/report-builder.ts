@@ -21,6 +21,8 @@ export interface ReportOptions {
   now: number;
   /** Where a campaign's results are read. */
   resultsOf: (campaignId: string) => string;
+  /** Its page and CSV, where there is a page to link to. */
+  linksOf?: ((campaignId: string) => { page: string; csv: string }) | undefined;
 }
 
 /** One campaign with the calls of it that ended in the report's two periods. */
@@ -98,6 +100,7 @@ export class ReportBuilder {
         meetings: c.totals.meetings,
         callsInPeriod: inPeriod,
         results: this.o.resultsOf(c.info.id),
+        ...(this.o.linksOf ? { links: this.o.linksOf(c.info.id) } : {}),
         ...(c.ranPastWindow ? { ranPastWindow: true } : {}),
       });
     if (c.ranPastWindow)
@@ -162,6 +165,7 @@ export class ReportBuilder {
         calls: change("calls"),
         reached: change("reached"),
         reachRate: change("reachRate"),
+        contactReachRate: changeOf(cur.totals.contactReachRate ?? 0, prev.totals.contactReachRate ?? 0),
         optedOut: change("optedOut"),
         meetings: change("meetings"),
       },

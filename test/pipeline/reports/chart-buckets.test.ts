@@ -114,7 +114,7 @@ describe("the headline change of a period without calls (issue 32, smaller list)
     expect(r.totals.calls).toBe(0);
     expect(r.previous.totals.calls).toBe(5);
     const reached = headlines(r).find((h) => h.label === "Reached")!;
-    expect(reached.value).toBe("0 (0%)");
+    expect(reached.value).toBe("no contacts called");
     expect(reached.change).toBe("no calls in this period");
     expect(reportText(r)).not.toMatch(/pts/);
   });

@@ -5,8 +5,6 @@ const rules = new Intl.PluralRules("en-US");
 const IRREGULAR: Record<string, string> = {
   entry: "entries",
   reply: "replies",
-  "phone listed twice": "phones listed twice",
-  "contact not yet called": "contacts not yet called",
 };
 
 /** The noun's form for `n` of it. */

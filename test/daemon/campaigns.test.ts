@@ -7,6 +7,7 @@ import type { Daemon } from "../../src/daemon/daemon.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import type { CampaignSummary } from "../../src/pipeline/results/model.ts";
 import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
+import { campaignFileBase } from "../../src/sinks/campaign-file-name.ts";
 import { signature } from "../../src/sinks/webhook-sink.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { runCli } from "../support/cli.ts";
@@ -135,20 +136,21 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
     expect(statuses).toBe(12);
 
     const out = join(s.home, "out");
+    const base = campaignFileBase({ id: campaigns[0]!.id!, name: campaigns[0]!.campaigns_name! });
     // The file sink is another delivery: it may land a moment after the webhook's.
     await waitFor(
       () =>
-        existsSync(join(out, `${campaigns[0]!.id}.events.jsonl`)) &&
-        readFileSync(join(out, `${campaigns[0]!.id}.events.jsonl`), "utf8").includes('"kind":"final"')
+        existsSync(join(out, `${base}.events.jsonl`)) &&
+        readFileSync(join(out, `${base}.events.jsonl`), "utf8").includes('"kind":"final"')
           ? true
           : undefined,
       20_000,
       "final summary in the file sink",
     );
-    const csv = readFileSync(join(out, `${campaigns[0]!.id}.results.csv`), "utf8");
+    const csv = readFileSync(join(out, `${base}.results.csv`), "utf8");
     expect(csv.split("\r\n").filter(Boolean)).toHaveLength(13);
     expect(csv).toContain(`'${phoneOf(90_000)}`);
-    const events = readFileSync(join(out, `${campaigns[0]!.id}.events.jsonl`), "utf8")
+    const events = readFileSync(join(out, `${base}.events.jsonl`), "utf8")
       .trim()
       .split("\n");
     expect(events.map((l) => JSON.parse(l).payload.kind)).toContain("final");

@@ -75,7 +75,9 @@ describe("report renderings", () => {
     r.change.reachRate = { delta: 0.125, ratio: 0.28 };
     r.change.contactReachRate = { delta: -0.05, ratio: -0.08 };
     expect(reportText(r)).toContain("Reached: 4 of 7 contacts (57.1%) (-5 pts vs the previous period)");
-    expect(reportText(r)).toContain("Reached per call: 4 of 7 calls (57.1%) (+12.5 pts vs the previous period)");
+    expect(reportText(r)).toContain(
+      "Reached per call: 4 of 7 calls (57.1%) (+12.5 pts vs the previous period)",
+    );
   });
 
   it("the campaigns table has a Zone column only when some campaign has a zone", async () => {

@@ -265,7 +265,7 @@ describe("campaign listings", () => {
       },
       contacts: 5,
     });
-    expect(listingLine(c)).toContain("[waiting until 2026-11-23 08:00 America/Los_Angeles]");
+    expect(listingLine(c)).toContain("[waiting until 2026-11-23 08:00 PST (America/Los_Angeles)]");
     expect(campaignListing(stored, undefined, Date.parse("2026-11-23T17:00:00Z")).state).toBe("active");
   });
 });

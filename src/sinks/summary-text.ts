@@ -2,7 +2,7 @@ import { maskPhonesIn } from "../lib/mask-phone.ts";
 import { counted } from "../lib/plural.ts";
 import { visible } from "../lib/visible-text.ts";
 import { zonedTime } from "../lib/zoned-time.ts";
-import { reachOf, reachText } from "../pipeline/reports/reach.ts";
+import { campaignReach } from "../pipeline/reports/reach.ts";
 import { reportText } from "../pipeline/reports/report-text.ts";
 import { num, pct } from "../pipeline/reports/words.ts";
 import type { CampaignSummary, Payload } from "../pipeline/results/model.ts";
@@ -18,17 +18,7 @@ const counts = (m: Record<string, number>) =>
 
 /** Its reach, where the job's reached statuses are known: "Reached 2 of 6 contacts (33.3%)". */
 const reachLine = (s: CampaignSummary, reached: readonly string[] | undefined) =>
-  reached
-    ? [
-        `Reached ${reachText(
-          reachOf(
-            reached.reduce((n, status) => n + (s.callsByStatus[status] ?? 0), 0),
-            s.contacts,
-            "contact",
-          ),
-        )}`,
-      ]
-    : [];
+  reached ? [`Reached ${campaignReach(s.callsByStatus, s.contacts, reached).reach}`] : [];
 
 /**
  * A campaign summary as a few readable lines (Slack, the report command), times in the campaign's

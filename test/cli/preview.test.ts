@@ -98,6 +98,7 @@ describe("vcw preview", () => {
     expect(tollFree).toMatchObject({ phones: ["+18005550106"], callUntil: "2026-11-23T22:45:00.000Z" });
 
     const text = await runCli(["preview", MIXED, "--job", "mixed", "--at", "2026-11-23T22:30:00Z"], env);
+    expect(text.stderr).toBe("");
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/\d+ campaigns:/);
     // Every time a person reads carries its zone; ISO only in --json.

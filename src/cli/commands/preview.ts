@@ -64,7 +64,8 @@ export function previewText(r: PreviewReport): string {
   ];
   for (const c of r.campaigns) {
     const shown = c.phones.slice(0, 3).map(maskPhone).join(", ");
-    const at = (iso: string) => zonedTime(iso, c.zone);
+    // A campaign of several zones (its label says "+n") reads its times in the first.
+    const at = (iso: string) => zonedTime(iso, c.zones[0] ?? "UTC");
     lines.push(
       `  ${c.label}${c.region ? ` (${c.region})` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}, expected end ${at(c.expectedEndAt)}, calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
     );

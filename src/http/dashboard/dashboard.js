@@ -240,6 +240,9 @@ function renderCampaigns(o) {
         el(
           "div",
           { class: "outcomes" },
+          c.contacts
+            ? el("span", { class: "chip reach", "data-reach": c.reached }, `reached ${c.reach}`)
+            : null,
           statuses.map(([s, n]) =>
             el(
               "span",

@@ -3,7 +3,7 @@ import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
 import type { StoredCampaign } from "../results/campaign-store.ts";
-import { reachOf, reachText } from "./reach.ts";
+import { campaignReach, reachOf, reachText } from "./reach.ts";
 import { num } from "./words.ts";
 
 export const CAMPAIGN_STATES = ["active", "waiting", "finished", "stuck"] as const;
@@ -47,6 +47,7 @@ export function campaignListing(
   const start = Number.isNaN(at) ? now : at;
   const waiting = s.info.state === "active" && start > now;
   const reached = def?.polling.statuses.reached ?? DEFAULT_REACHED;
+  const contacts = s.totals.contacts || s.info.audience || 0;
   return {
     id: s.info.id,
     name: s.info.name,
@@ -54,9 +55,9 @@ export function campaignListing(
     zone,
     scheduledStart: { local: localText(start, zone), zone, at: new Date(start).toISOString() },
     state: waiting ? "waiting" : s.info.state,
-    contacts: s.totals.contacts || s.info.audience || 0,
+    contacts,
     done: s.totals.final,
-    reached: reached.reduce((n, status) => n + (s.totals.byStatus[status] ?? 0), 0),
+    reached: campaignReach(s.totals.byStatus, contacts, reached).reached,
     meetings: s.totals.meetings,
   };
 }

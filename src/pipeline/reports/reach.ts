@@ -42,3 +42,13 @@ export const reachText = (r: Reach) =>
 /** The definitions as a footnote: which statuses, and the two bases. */
 export const reachDefinition = (statuses: readonly string[]) =>
   `Reached: a contact with a call that ended in ${statuses.join(", ")}, of the contacts called; per call: the calls that ended so, of the calls that ended.`;
+
+/** A kept campaign's reach over its life, as every page shows it: the count and the sentence. */
+export function campaignReach(
+  byStatus: Readonly<Record<string, number>>,
+  contacts: number,
+  reached: readonly string[],
+): { reached: number; reach: string } {
+  const n = reached.reduce((sum, status) => sum + (byStatus[status] ?? 0), 0);
+  return { reached: n, reach: reachText(reachOf(n, contacts, "contact")) };
+}

@@ -29,15 +29,16 @@ export const INLINE = {
   problem: "color:#c92a2a",
 } as const;
 
+/** `!important` where it overrides an inline style (which wins over any rule without it). */
 export const STYLE = `
 .figure svg,.figure img{max-width:100%;height:auto;display:block}
 @media (max-width:600px){
 .cards td.card{display:block;width:auto;margin-bottom:8px}
 table.campaigns thead{display:none}
 table.campaigns tr{display:block;border-bottom:2px solid #dee2e6;padding:4px 0}
-table.campaigns td{display:flex;justify-content:space-between;gap:12px;border:0;padding:3px 6px;text-align:right}
-table.campaigns td::before{content:attr(data-label);font-weight:600;text-align:left}
+table.campaigns td{display:block;border:0!important;padding:3px 6px!important;text-align:right!important}
+table.campaigns td::before{content:attr(data-label);float:left;margin-right:12px;font-weight:600;color:#555}
 }
-@media print{.vcw-header{display:none}body{background:none;font-size:11pt}.main{max-width:none;padding:0}
-.card,.figure,table{break-inside:avoid}a{color:inherit;text-decoration:none}}
+@media print{.vcw-header{display:none!important}body{background:none!important;font-size:11pt}.main{max-width:none!important;padding:0!important}
+.card,.figure,table{break-inside:avoid}a{color:inherit!important;text-decoration:none}}
 `;

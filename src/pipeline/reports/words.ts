@@ -50,6 +50,6 @@ export function periodName(p: ReportPeriod): string {
   }
 }
 
-/** A period's span with its zone: "2026-11-20 08:00 PST – 2026-11-21 08:00 PST (America/Los_Angeles)". */
+/** A period's span with its zone: "2026-11-20 08:00 PST – 2026-11-21 08:00 PST (America/Los_Angeles)"; UTC once. */
 export const periodText = (p: ReportPeriod) =>
-  `${zonedTime(p.from, p.timezone)} – ${zonedTime(p.to, p.timezone)} (${p.timezone})`;
+  `${zonedTime(p.from, p.timezone)} – ${zonedTime(p.to, p.timezone)}${p.timezone === "UTC" ? "" : ` (${p.timezone})`}`;

@@ -119,6 +119,7 @@ export function followUpReport(): ReportModel {
     totals: {
       ...emptyTotals(),
       contacts: 6,
+      meetings: 1,
       byStatus: { completed: 1, "no-answer": 3, busy: 1, voicemail: 1 },
     },
     zone: "America/New_York",

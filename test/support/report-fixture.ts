@@ -128,7 +128,7 @@ export function followUpReport(): ReportModel {
   b.addCampaign({
     info: campaignInfo({
       id: "cmp_again",
-      name: "Leads Monday (follow-up 1)",
+      name: "Leads Monday, again",
       job: "leads",
       state: "finished",
       attempt: 1,

@@ -14,7 +14,8 @@ export const INLINE = {
   muted: "color:#555;font-size:14px",
   note: "color:#555;font-size:13px;margin:6px 0",
   link: "color:#1c5fc7",
-  cards: "margin:8px -8px 0;border-collapse:separate",
+  // The cells' spacing outside the first and last card is taken back: the cards line up with the text.
+  cards: "width:100%;width:calc(100% + 16px);margin:8px -8px 0;border-collapse:separate",
   card: "background:#ffffff;border:1px solid #dee2e6;border-radius:8px;padding:10px",
   cardLabel: "font-size:13px;color:#555",
   cardValue: "font-size:18px;font-weight:600",

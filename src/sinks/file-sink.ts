@@ -3,10 +3,10 @@ import { join } from "node:path";
 import lockfile from "proper-lockfile";
 import { appendOnce } from "../lib/append-once.ts";
 import { sweepTemporaryFiles, writeFileAtomic } from "../lib/atomic-file.ts";
+import { campaignFileBase } from "../lib/campaign-file-name.ts";
 import { safeFileName } from "../lib/safe-file-name.ts";
 import { reportFileBase } from "../pipeline/reports/format.ts";
 import type { ReportModel } from "../pipeline/reports/model.ts";
-import { campaignFileBase } from "./campaign-file-name.ts";
 import type { Delivery, Sink } from "./delivery.ts";
 import { writeResultsCsv } from "./results-csv.ts";
 

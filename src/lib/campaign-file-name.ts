@@ -1,5 +1,5 @@
-import { maskPhonesIn } from "../lib/mask-phone.ts";
-import { safeFileName } from "../lib/safe-file-name.ts";
+import { maskPhonesIn } from "./mask-phone.ts";
+import { safeFileName } from "./safe-file-name.ts";
 
 /**
  * The name a campaign's files share: its name (a safe file name, phones masked, at most 60

@@ -1,4 +1,5 @@
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
+import { counted } from "../../lib/plural.ts";
 import type { CampaignTotals } from "../results/campaign-totals.ts";
 import type { CampaignInfo } from "../results/model.ts";
 import { type CallFact, type FileFact, PeriodFigures, rate } from "./figures.ts";
@@ -116,7 +117,7 @@ export class ReportBuilder {
     for (const [status, n] of Object.entries(c.totals.unknown ?? {}))
       this.problems.push({
         kind: "unknown-status",
-        message: `campaign ${c.info.name}: ${n} contact(s) with status "${status}", in no list of polling.statuses`,
+        message: `campaign ${c.info.name}: ${counted(n, "contact")} with status "${status}", in no list of polling.statuses`,
       });
   }
 

@@ -295,7 +295,7 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
       REDIS_URL: inject("redisUrl"),
       VCW_PREFIX: s.settings.prefix.value,
     });
-    expect(retry.stdout).toMatch(/\d+ failed deliveries job\(s\) sent back to the queue/);
+    expect(retry.stdout).toMatch(/\d+ failed deliveries jobs? sent back to the queue/);
     await waitFor(
       () => (accepted.includes(failed.data.idempotencyKey) ? true : undefined),
       20_000,

@@ -68,13 +68,7 @@ const cases: Case[] = [
     "auth_token",
     /must be a string/,
   ],
-  [
-    "unknown dialer field",
-    "dialers.create",
-    { ...validDialer(), colour: "red" },
-    "",
-    /unknown field colour/,
-  ],
+  ["unknown dialer field", "dialers.create", { ...validDialer(), colour: "red" }, "", /unknown field colour/],
   ["empty dialer update", "dialers.update", {}, "", /at least one field/],
   [
     "assistant type",

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { plural } from "../lib/plural.ts";
 import type { FieldIssue } from "./errors/index.ts";
 
 /** zod issues as `{ path, message }` with paths written like `actions[0].startTime`. */
@@ -9,7 +10,7 @@ export function toFieldIssues(error: z.ZodError, prefix = ""): FieldIssue[] {
       path += typeof key === "number" ? `[${key}]` : path ? `.${String(key)}` : String(key);
     }
     if (issue.code === "unrecognized_keys") {
-      return { path, message: `has unknown field(s) ${issue.keys.join(", ")}` };
+      return { path, message: `has unknown ${plural("field", issue.keys.length)} ${issue.keys.join(", ")}` };
     }
     return { path, message: issue.message };
   });

@@ -33,6 +33,9 @@ const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a 24-hour t
 
 const ianaZone = z.string().refine(isTimeZone, "must be an IANA time zone such as America/New_York");
 
+/** The statuses that count as reached when a job names none (`polling.statuses.reached`). */
+export const DEFAULT_REACHED = ["completed"] as const;
+
 /** The callee's own time zone, from their number (`timezone: callee`). */
 export const CALLEE = "callee";
 
@@ -317,7 +320,7 @@ export const JobDefinition = z
             pending: statusList.default([...AUDIENCE_STATUSES.pending]).meta({
               description: "Statuses of calls not over yet.",
             }),
-            reached: statusList.default(["completed"]).meta({
+            reached: statusList.default([...DEFAULT_REACHED]).meta({
               description:
                 "Statuses that mean the callee was reached: reports count them as reached and give the reach rate.",
             }),

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type Document, isMap, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { inboxProblem } from "../inbox/inbox-guard.ts";
+import { plural } from "../lib/plural.ts";
 import { JobDefinition } from "./job-definition.ts";
 import {
   BUILTIN_SINKS,
@@ -199,7 +200,9 @@ export function zodProblems(
       path: issue.path.join("."),
       line: range ? lines.linePos(range[0]).line : undefined,
       message:
-        issue.code === "unrecognized_keys" ? `unknown field(s) ${issue.keys.join(", ")}` : issue.message,
+        issue.code === "unrecognized_keys"
+          ? `unknown ${plural("field", issue.keys.length)} ${issue.keys.join(", ")}`
+          : issue.message,
     };
   });
 }

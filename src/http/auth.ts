@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
+import { FAVICON_LINK } from "./favicon.ts";
 import {
   newSession,
   parseSession,
@@ -14,7 +15,7 @@ import {
 import type { SignInThrottle } from "./sign-in-throttle.ts";
 
 /** Paths reached without credentials: the probes (they tell nothing but "alive" and "ready"), signing in and out. */
-export const OPEN_PATHS = new Set(["/livez", "/readyz", "/login", "/logout"]);
+export const OPEN_PATHS = new Set(["/livez", "/readyz", "/login", "/logout", "/favicon.ico"]);
 export const TOKEN_COOKIE = "vcw_token";
 
 declare module "fastify" {
@@ -169,8 +170,11 @@ function loginPage(reply: FastifyReply, needed: boolean, wrong: boolean) {
     : `<p>No token is set: <a href="/">open the dashboard</a>.</p>`;
   return reply
     .type("text/html; charset=utf-8")
-    .header("content-security-policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'")
+    .header(
+      "content-security-policy",
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; form-action 'self'",
+    )
     .send(
-      `<!doctype html><meta charset="utf-8"><title>vcw: sign in</title><style>body{font:16px system-ui;margin:4rem auto;max-width:32rem}</style><h1>vcw</h1>${body}`,
+      `<!doctype html><meta charset="utf-8"><title>vcw: sign in</title>${FAVICON_LINK}<style>body{font:16px system-ui;margin:4rem auto;max-width:32rem}</style><h1>vcw</h1>${body}`,
     );
 }

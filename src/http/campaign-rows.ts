@@ -1,5 +1,6 @@
-import type { JobDefinition } from "../config/job-definition.ts";
+import { DEFAULT_REACHED, type JobDefinition } from "../config/job-definition.ts";
 import { instantOf, wallClock } from "../lib/time-zone.ts";
+import { campaignReach } from "../pipeline/reports/reach.ts";
 import type { StoredCampaign } from "../pipeline/results/campaign-store.ts";
 import { zoneOf } from "../queue/read-model/campaign-zone.ts";
 
@@ -24,6 +25,9 @@ export interface CampaignRow {
   byStatus: Record<string, number>;
   meetings: number;
   transfers: number;
+  /** Contacts reached, and the sentence every output uses ("2 of 6 contacts (33.3%)": `reach.ts`). */
+  reached: number;
+  reach: string;
   createdAt: number;
   endedAt: number;
   /** What the check before its start repaired (issue 28); absent when it repaired nothing. */
@@ -85,6 +89,7 @@ export function toRow(c: StoredCampaign, def: JobDefinition | undefined, now: nu
     byStatus: c.totals.byStatus,
     meetings: c.totals.meetings,
     transfers: c.totals.transfers,
+    ...campaignReach(c.totals.byStatus, c.totals.contacts, def?.polling.statuses.reached ?? DEFAULT_REACHED),
     createdAt: c.createdAt,
     endedAt: c.endedAt,
     ...repairedOf(c),

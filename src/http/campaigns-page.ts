@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import Papa from "papaparse";
 import { z } from "zod";
+import { campaignFileBase } from "../lib/campaign-file-name.ts";
 import { formulaSafe } from "../lib/formula-safe.ts";
 import { maskPhone, maskPhonesIn } from "../lib/mask-phone.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
@@ -101,12 +102,13 @@ export function installCampaignsPage(app: FastifyInstance, o: CampaignsPageOptio
       return reply
         .code(403)
         .send({ error: "phone numbers are shown only behind a token: set VCW_HTTP_TOKEN" });
-    if (!(await o.store.get(id))) return reply.code(404).send({ error: `no campaign ${id} is kept` });
+    const stored = await o.store.get(id);
+    if (!stored) return reply.code(404).send({ error: `no campaign ${id} is kept` });
     return reply
       .headers({ "x-content-type-options": "nosniff", "cache-control": "no-store" })
       .header(
         "content-disposition",
-        `attachment; filename*=UTF-8''${encodeURIComponent(`${id}.results.csv`)}`,
+        `attachment; filename*=UTF-8''${encodeURIComponent(`${campaignFileBase(stored.info)}.results.csv`)}`,
       )
       .type("text/csv; charset=utf-8")
       .send(Readable.from(csvLines(o.store, id, show)));

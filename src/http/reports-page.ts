@@ -9,6 +9,7 @@ import { summarize } from "../pipeline/results/campaign-totals.ts";
 import { kindOf } from "../pipeline/results/model.ts";
 import type { Queues } from "../queue/queues.ts";
 import { failedDeliveriesOf } from "../queue/report-scheduler.ts";
+import { HEAD_EXTRAS, pageHeader } from "./page-header.ts";
 
 export interface ReportsPageOptions {
   store: CampaignStore;
@@ -22,10 +23,10 @@ export interface ReportsPageOptions {
 /** The ranges the Reports view offers per job. */
 export const REPORT_RANGES = { "24h": "last 24 hours", "7d": "last 7 days" } as const;
 
-/** The page has inline styles and SVG, and nothing else: no script, no other origin. */
+/** The page has styles (inline, or the dashboard's), SVG and its icon, and nothing else: no script, no other origin. */
 const PAGE_HEADERS = {
   "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
+    "default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'",
   "x-content-type-options": "nosniff",
   "referrer-policy": "no-referrer",
   "cache-control": "no-store",
@@ -37,7 +38,7 @@ const page = (reply: FastifyReply, html: string) =>
 const rangeLinks = (job: string) =>
   Object.entries(REPORT_RANGES)
     .map(([range, label]) => `<a href="/reports/${encodeURIComponent(job)}?range=${range}">${esc(label)}</a>`)
-    .join(" ");
+    .join(" · ");
 
 /**
  * The Reports view: per job, the report page of the last 24 hours and 7 days (`/reports`,
@@ -51,13 +52,14 @@ export function installReportsPage(app: FastifyInstance, o: ReportsPageOptions):
   app.get("/reports", async (_req, reply) => {
     const rows = [...o.jobs().keys()]
       .sort()
-      .map((job) => `<li><strong>${esc(job)}</strong>: ${rangeLinks(job)}</li>`)
+      .map((job) => `<tr><td><strong>${esc(job)}</strong></td><td>${rangeLinks(job)}</td></tr>`)
       .join("");
     return page(
       reply,
       `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>vcw reports</title>
-<style>body{font:15px/1.5 system-ui,sans-serif;margin:16px}a{margin-right:12px}</style></head>
-<body><h1>Reports</h1><p><a href="/">dashboard</a></p><ul>${rows || "<li>no job is defined</li>"}</ul></body></html>`,
+${HEAD_EXTRAS}<link rel="stylesheet" href="/dashboard.css"></head>
+<body>${pageHeader()}<main><section><h2>Reports</h2><table id="report-list"><thead><tr><th>job</th><th>report</th></tr></thead>
+<tbody>${rows || '<tr class="empty"><td colspan="2">no job is defined</td></tr>'}</tbody></table></section></main></body></html>`,
     );
   });
 
@@ -86,13 +88,14 @@ export function installReportsPage(app: FastifyInstance, o: ReportsPageOptions):
       reportZoneOf(def),
     );
     if ("error" in period) return reply.code(400).send({ error: period.error.replace(/--/g, "") });
-    if (!q.from) period.label = REPORT_RANGES[range as keyof typeof REPORT_RANGES];
     const key = `${job} ${period.from} ${period.to}`;
     let hit = cache.get(key);
     if (!hit || Date.now() - hit.at > cacheMs) {
       const sources = {
         store: o.store,
         publicUrl: o.publicUrl,
+        // The page is on the dashboard: its campaigns link to their pages beside it.
+        pagesAt: o.publicUrl ?? "",
         ...(o.queues ? { failedDeliveries: failedDeliveriesOf(o.queues) } : {}),
       };
       // Charts load Vega: on the first page asked, not at every start.
@@ -100,7 +103,10 @@ export function installReportsPage(app: FastifyInstance, o: ReportsPageOptions):
         gatherReport([def], period, sources, Date.now()),
         import("../pipeline/reports/render.ts"),
       ]).then(([r, { renderReportPage }]) =>
-        renderReportPage(r, { nav: `<a href="/reports">all reports</a> ${rangeLinks(job)}` }),
+        renderReportPage(r, {
+          nav: `${pageHeader()}<nav class="vcw-header" style="max-width:760px;margin:0 auto;padding:10px 16px 0;font:14px system-ui,sans-serif"><a href="/reports">all reports</a> · ${rangeLinks(job)}</nav>`,
+          head: HEAD_EXTRAS,
+        }),
       );
       hit = { at: Date.now(), html };
       html.catch(() => cache.delete(key));

@@ -13,6 +13,7 @@ import { campaignIndex } from "./campaign-index.ts";
 import { installCampaignsPage } from "./campaigns-page.ts";
 import { installCsrf } from "./csrf.ts";
 import { installDashboard } from "./dashboard.ts";
+import { installFavicon } from "./favicon.ts";
 import { installFrameGuard } from "./frame-guard.ts";
 import { type HealthSources, installHealth } from "./health.ts";
 import { allowedHosts, installHostCheck } from "./host-check.ts";
@@ -120,6 +121,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   });
   await installCsrf(app, { secure, publicOrigin: sec.publicUrl && new URL(sec.publicUrl).origin, logger });
   installHealth(app, o.health);
+  installFavicon(app);
   const live = liveOverview(o.overview);
   o.metrics.readState(() => live.get());
   app.get("/metrics", async (_req, reply) =>

@@ -4,6 +4,7 @@ import { rename, rm } from "node:fs/promises";
 import { finished } from "node:stream/promises";
 import Papa from "papaparse";
 import { tempNameFor } from "../lib/atomic-file.ts";
+import { plural } from "../lib/plural.ts";
 import { DEFAULT_INGEST_OPTIONS } from "./options.ts";
 import type { RowOutcome } from "./outcome.ts";
 import type { RowIssue } from "./row.ts";
@@ -60,7 +61,8 @@ export function reportLines(
     echoCell(outcome.cells[i] ?? "", limits.cellChars),
   );
   const hidden = outcome.cells.slice(shown).filter((c) => c !== "").length;
-  const note = hidden > 0 ? ` (${hidden} filled cell(s) past column ${shown} not echoed)` : "";
+  const note =
+    hidden > 0 ? ` (${hidden} filled ${plural("cell", hidden)} past column ${shown} not echoed)` : "";
   const line = (issue: RowIssue) => [
     ...original,
     String(outcome.line),
@@ -136,7 +138,7 @@ export async function openErrorReport(
     },
     async close() {
       if (left > 0) {
-        const message = `the report stops here: it reached ${limits.bytes} bytes, its limit (${REPORT_RATIO} times the file's size, at least ${REPORT_FLOOR}); ${left} more line(s) are not written. The summary counts every row.`;
+        const message = `the report stops here: it reached ${limits.bytes} bytes, its limit (${REPORT_RATIO} times the file's size, at least ${REPORT_FLOOR}); ${left} more ${plural("line", left)} ${left === 1 ? "is" : "are"} not written. The summary counts every row.`;
         await write(format([...Array<string>(width).fill(""), "", "", "", "report_cut", message]));
       }
       out.end();

@@ -1,5 +1,6 @@
 import type { JobDefinition } from "../config/job-definition.ts";
 import { maskPhonesIn } from "../lib/mask-phone.ts";
+import { counted } from "../lib/plural.ts";
 import {
   afterStoppedPoll,
   callUntilFor,
@@ -33,7 +34,7 @@ export function pollStops(d: WorkDeps, def: JobDefinition, campaignId: string) {
       if (r.state !== "stopped") continue;
       d.logger.info(
         { campaign: campaignId, reason: r.reason, taken: r.taken, stop: r.stop },
-        `campaign ${campaignId}: ${r.taken} contact(s) not yet called taken out (${r.reason})`,
+        `campaign ${campaignId}: ${counted(r.taken, "contact")} not yet called taken out (${r.reason})`,
       );
     }
   };
@@ -62,7 +63,7 @@ export function pollStops(d: WorkDeps, def: JobDefinition, campaignId: string) {
             ranPastWindow: settled.stop.ranPastWindow,
           },
           maskPhonesIn(
-            `campaign ${campaignId}: the service still called ${settled.stop.calledAfter} contact(s) deleted from its segment: it does not honour contacts.delete for a started campaign`,
+            `campaign ${campaignId}: the service still called ${counted(settled.stop.calledAfter, "contact")} deleted from its segment: it does not honour contacts.delete for a started campaign`,
           ),
         );
       if (finished && settled?.stop.handBack && settled.waiting.length > 0)
@@ -86,7 +87,7 @@ export async function processResume(d: WorkDeps, def: JobDefinition, campaignId:
   await applyIntents([{ kind: "create-campaign", request: resume }], d);
   d.logger.info(
     { campaign: campaignId, resumed: resume.name, contacts, at: resume.notBefore },
-    `campaign ${campaignId}: ${contacts} contact(s) not called before its window closed are called by ${resume.name}`,
+    `campaign ${campaignId}: ${counted(contacts ?? 0, "contact")} not called before its window closed are called by ${resume.name}`,
   );
   return { contacts: contacts ?? 0, name: resume.name, segmentId: resume.segmentId };
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import lockfile from "proper-lockfile";
 import { appendOnce } from "../lib/append-once.ts";
 import { sweepTemporaryFiles, writeFileAtomic } from "../lib/atomic-file.ts";
+import { campaignFileBase } from "../lib/campaign-file-name.ts";
 import { safeFileName } from "../lib/safe-file-name.ts";
 import { reportFileBase } from "../pipeline/reports/format.ts";
 import type { ReportModel } from "../pipeline/reports/model.ts";
@@ -12,8 +13,8 @@ import { writeResultsCsv } from "./results-csv.ts";
 export { RESULT_COLUMNS, resultRow, writeResultsCsv } from "./results-csv.ts";
 
 /**
- * Per campaign: `<campaign>.results.csv` (one row per contact, sorted by phone, rewritten whole,
- * atomically, in bounded memory: `results-csv.ts`) and `<campaign>.events.jsonl` (one line per summary delivered, each key once). Digests go to
+ * Per campaign: `<name>.<id>.results.csv` (`campaign-file-name.ts`) (one row per contact, sorted by phone, rewritten whole,
+ * atomically, in bounded memory: `results-csv.ts`) and `<name>.<id>.events.jsonl` (one line per summary delivered, each key once). Digests go to
  * `<job>.digest.jsonl`, reports to `<job>.<period>.html` and `.json`. Several processes may deliver to one folder at once: each delivery holds
  * a lock file (proper-lockfile) while it checks the log for its key and appends its one line, so
  * no line is lost or written twice.
@@ -36,7 +37,7 @@ export function fileSink(o: { dir: string }): Sink {
       await mkdir(o.dir, { recursive: true });
       const p = d.payload;
       if (p.kind === "report") return writeReport(o.dir, p);
-      const base = safeFileName(p.kind === "digest" ? `${p.job}.digest` : `${p.campaign.id}`);
+      const base = p.kind === "digest" ? safeFileName(`${p.job}.digest`) : campaignFileBase(p.campaign);
       const log = join(o.dir, p.kind === "digest" ? `${base}.jsonl` : `${base}.events.jsonl`);
       const release = await lockfile.lock(log, {
         realpath: false,

@@ -1,28 +1,40 @@
 import { maskPhonesIn } from "../lib/mask-phone.ts";
+import { counted } from "../lib/plural.ts";
 import { visible } from "../lib/visible-text.ts";
+import { zonedTime } from "../lib/zoned-time.ts";
+import { campaignReach } from "../pipeline/reports/reach.ts";
 import { reportText } from "../pipeline/reports/report-text.ts";
+import { num, pct } from "../pipeline/reports/words.ts";
 import type { CampaignSummary, Payload } from "../pipeline/results/model.ts";
 
 /** A name or message from outside, as a person reads it: phones masked, controls visible. */
 const shown = (text: string) => visible(maskPhonesIn(text));
 
-const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
 const counts = (m: Record<string, number>) =>
   Object.entries(m)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .map(([k, v]) => `${k} ${v}`)
     .join(", ") || "none";
 
-/** A campaign summary as a few readable lines (Slack, the report command). Pure. */
-export function summaryLines(s: CampaignSummary): string[] {
+/** Its reach, where the job's reached statuses are known: "Reached 2 of 6 contacts (33.3%)". */
+const reachLine = (s: CampaignSummary, reached: readonly string[] | undefined) =>
+  reached ? [`Reached ${campaignReach(s.callsByStatus, s.contacts, reached).reach}`] : [];
+
+/**
+ * A campaign summary as a few readable lines (Slack, the report command), times in the campaign's
+ * zone (UTC without one); with the job's reached statuses, its reach as every report defines it. Pure.
+ */
+export function summaryLines(s: CampaignSummary, reached?: readonly string[]): string[] {
   const title = { progress: "in progress", final: "finished", stuck: "stuck" }[s.kind];
+  const zone = s.campaign.zone ?? "UTC";
   const lines = [
     `Campaign ${shown(s.campaign.name)} (${visible(s.campaign.id)}): ${title}, ${pct(s.completion)} complete`,
-    `Contacts ${s.contacts}; calls by status: ${counts(s.callsByStatus)}`,
+    `Contacts ${num(s.contacts)}; calls by status: ${counts(s.callsByStatus)}`,
+    ...reachLine(s, reached),
     `Sentiment: ${counts(s.sentiment)}`,
     `Talk time ${s.duration.totalSec} s in all, ${s.duration.averageSec} s on average`,
-    `Meetings ${s.meetingsScheduled}, transfers ${s.transfers}, messages ${s.messagesSent}`,
-    `Start ${s.campaign.scheduledAt}`,
+    `Meetings ${num(s.meetingsScheduled)}, transfers ${num(s.transfers)}, messages ${num(s.messagesSent)}`,
+    `Start ${zonedTime(s.campaign.scheduledAt, zone)}`,
   ];
   if (s.errors.length > 0)
     lines.push(`Errors: ${s.errors.map((e) => `${shown(e.message)} (${e.count})`).join("; ")}`);
@@ -37,10 +49,12 @@ export function summaryLines(s: CampaignSummary): string[] {
   if (s.unreadable) {
     const u = s.unreadable;
     const parts = [
-      ...Object.entries(u.fields).map(([field, n]) => `${field} in ${n} entr${n === 1 ? "y" : "ies"}`),
-      ...(u.entriesLeftOut ? [`${u.entriesLeftOut} entries left out`] : []),
-      ...(u.duplicatePhones ? [`${u.duplicatePhones} phones listed twice`] : []),
-      ...(u.phonesNotNormalized ? [`${u.phonesNotNormalized} phones not E.164, kept as written`] : []),
+      ...Object.entries(u.fields).map(([field, n]) => `${field} in ${counted(n, "entry")}`),
+      ...(u.entriesLeftOut ? [`${counted(u.entriesLeftOut, "entry")} left out`] : []),
+      ...(u.duplicatePhones ? [`${counted(u.duplicatePhones, "phone")} listed twice`] : []),
+      ...(u.phonesNotNormalized
+        ? [`${counted(u.phonesNotNormalized, "phone")} not E.164, kept as written`]
+        : []),
     ];
     lines.push(`Unreadable in the service's answer: ${parts.join("; ")}`);
   }
@@ -50,6 +64,6 @@ export function summaryLines(s: CampaignSummary): string[] {
 export function payloadText(p: Payload): string {
   if (p.kind === "report") return reportText(p);
   if (p.kind !== "digest") return summaryLines(p).join("\n");
-  const head = `Digest of job ${p.job} at ${p.at}: ${p.campaigns.length} campaign(s)`;
+  const head = `Digest of job ${p.job} at ${zonedTime(p.at, "UTC")}: ${counted(p.campaigns.length, "campaign")}`;
   return [head, ...p.campaigns.map((s) => summaryLines(s)[0]!)].join("\n");
 }

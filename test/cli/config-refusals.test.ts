@@ -27,7 +27,7 @@ describe("files vcw refuses say which file, on stdout too with --json (issue 32,
     expect(out.code).toBe(1);
     const answer = JSON.parse(out.stdout) as { applied: boolean; error: string; problems: string[] };
     expect(answer.applied).toBe(false);
-    expect(answer.error).toContain("1 problem(s)");
+    expect(answer.error).toContain("1 problem in");
     expect(answer.problems).toHaveLength(1);
     expect(answer.problems[0]).toContain(join(resources, "laughs.yaml"));
     expect(answer.problems[0]).toMatch(/alias/i);

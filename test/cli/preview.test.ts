@@ -98,8 +98,15 @@ describe("vcw preview", () => {
     expect(tollFree).toMatchObject({ phones: ["+18005550106"], callUntil: "2026-11-23T22:45:00.000Z" });
 
     const text = await runCli(["preview", MIXED, "--job", "mixed", "--at", "2026-11-23T22:30:00Z"], env);
+    expect(text.stderr).toBe("");
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/campaign\(s\):/);
+    expect(text.stdout).toMatch(/\d+ campaigns:/);
+    // Every time a person reads carries its zone; ISO only in --json.
+    expect(text.stdout).toContain(
+      "starts 2026-11-23 17:30 EST, expected end 2026-11-23 17:31 EST, calls until 2026-11-23 19:45 EST",
+    );
+    expect(text.stdout).toContain("as if dropped at 2026-11-23 22:30 UTC");
+    expect(text.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
     expect(text.stdout).toMatch(/skipped: .*opted_out 1/);
     // Phones masked in the text, whole in the JSON.
     expect(text.stdout).not.toContain("+13055550101");

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { Daemon } from "../../src/daemon/daemon.ts";
+import { campaignFileBase } from "../../src/lib/campaign-file-name.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import type { CampaignSummary } from "../../src/pipeline/results/model.ts";
 import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
@@ -135,20 +136,21 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
     expect(statuses).toBe(12);
 
     const out = join(s.home, "out");
+    const base = campaignFileBase({ id: campaigns[0]!.id!, name: campaigns[0]!.campaigns_name! });
     // The file sink is another delivery: it may land a moment after the webhook's.
     await waitFor(
       () =>
-        existsSync(join(out, `${campaigns[0]!.id}.events.jsonl`)) &&
-        readFileSync(join(out, `${campaigns[0]!.id}.events.jsonl`), "utf8").includes('"kind":"final"')
+        existsSync(join(out, `${base}.events.jsonl`)) &&
+        readFileSync(join(out, `${base}.events.jsonl`), "utf8").includes('"kind":"final"')
           ? true
           : undefined,
       20_000,
       "final summary in the file sink",
     );
-    const csv = readFileSync(join(out, `${campaigns[0]!.id}.results.csv`), "utf8");
+    const csv = readFileSync(join(out, `${base}.results.csv`), "utf8");
     expect(csv.split("\r\n").filter(Boolean)).toHaveLength(13);
     expect(csv).toContain(`'${phoneOf(90_000)}`);
-    const events = readFileSync(join(out, `${campaigns[0]!.id}.events.jsonl`), "utf8")
+    const events = readFileSync(join(out, `${base}.events.jsonl`), "utf8")
       .trim()
       .split("\n");
     expect(events.map((l) => JSON.parse(l).payload.kind)).toContain("final");
@@ -293,7 +295,7 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
       REDIS_URL: inject("redisUrl"),
       VCW_PREFIX: s.settings.prefix.value,
     });
-    expect(retry.stdout).toMatch(/\d+ failed deliveries job\(s\) sent back to the queue/);
+    expect(retry.stdout).toMatch(/\d+ failed deliveries jobs? sent back to the queue/);
     await waitFor(
       () => (accepted.includes(failed.data.idempotencyKey) ? true : undefined),
       20_000,

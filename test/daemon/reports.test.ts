@@ -111,9 +111,15 @@ describe("scheduled reports from a running daemon", () => {
     expect(sum("Contacts called")).toBe(12);
     expect(sum("Reached")).toBe(reached);
     expect(sum("Opted out")).toBe(optedOut);
-    expect(
-      reports().some((text) => text.includes("Files: 1 imported, 0 rejected; 12 rows read, 12 valid")),
-    ).toBe(true);
+    // The file's report may land a moment after the calls' (another tick).
+    await waitFor(
+      () =>
+        reports().some((text) => text.includes("Files: 1 file imported, 0 rejected; 12 rows read, 12 valid"))
+          ? true
+          : undefined,
+      20_000,
+      "the report with the imported file",
+    );
     const mail = smtp.received.find((m) => figure(m.text ?? "", "Calls ended") > 0)!;
     expect(mail.attachments.filter((a) => a.contentType === "image/png" && a.cid)).toHaveLength(3);
     expect(String(mail.html)).toContain(`cid:calls-by-hour@vcw`);
@@ -144,6 +150,21 @@ describe("scheduled reports from a running daemon", () => {
     expect(JSON.parse(listed.stdout)).toMatchObject([
       { id: finished.info.id, name: finished.info.name, state: "finished", contacts: 12, reached },
     ]);
+    // As a person reads them: times with their zone (ISO only in --json), reach as every report says it.
+    const iso = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
+    const reach = `${reached} of 12 contacts (`;
+    const text = await runCli(["report", "--job", name, "--since", "24h"], env);
+    expect(text.stdout).toContain(`Job ${name}: report for the last 24 hours`);
+    expect(text.stdout).toContain(`Reached: ${reach}`);
+    expect(text.stdout).toMatch(/Made \d{4}-\d\d-\d\d \d\d:\d\d UTC\./); // the job's zone: no window, UTC
+    expect(text.stdout).not.toMatch(iso);
+    const one = await runCli(["report", finished.info.name], env);
+    expect(one.stdout).toMatch(/^Start \d{4}-\d\d-\d\d \d\d:\d\d [A-Z]{3,4}$/m);
+    expect(one.stdout).toContain(`Reached ${reach}`);
+    expect(one.stdout).not.toMatch(iso);
+    const lines = await runCli(["campaigns", "--job", name], env);
+    expect(lines.stdout).toContain(`12 contacts, 12 done, reached ${reach}`);
+    expect(lines.stdout).not.toMatch(iso);
 
     // Stopped over a tick, started again: the missed tick's report comes, once.
     await daemon!.close();

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { campaignFileBase } from "../../src/lib/campaign-file-name.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
 import { QUEUE_NAMES, type QueueKind, queuePrefix } from "../../src/queue/queues.ts";
@@ -117,8 +118,9 @@ describe("rolling deploys: two daemons with different job sets", () => {
           `campaign ${id} of ${job} polled to the end`,
         );
         // The final summary reached the job's sink, which only some daemons have.
+        const base = campaignFileBase((await store.get(id))!.info);
         await waitFor(
-          () => (existsSync(join(out(job), `${id}.results.csv`)) ? true : undefined),
+          () => (existsSync(join(out(job), `${base}.results.csv`)) ? true : undefined),
           30_000,
           `the results of ${id} delivered`,
         );

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
+import { counted } from "../../src/lib/plural.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createStopStore } from "../../src/pipeline/campaign/stop-store.ts";
 import type { StoredCampaign } from "../../src/simulator/store.ts";
@@ -58,7 +59,9 @@ describe("two vcw stop of one file at once", () => {
     expect(stop.withdrawn).toBeGreaterThan(0);
     for (const r of results) {
       expect(r.stop?.withdrawn).toBe(stop.withdrawn);
-      expect(r.message).toContain(`${stop.withdrawn} contact(s) not yet called taken out of its segment`);
+      expect(r.message).toContain(
+        `${counted(stop.withdrawn, "contact")} not yet called taken out of its segment`,
+      );
       expect(r.message).not.toContain("already stopped");
     }
   }, 150_000);

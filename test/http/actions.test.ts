@@ -172,7 +172,7 @@ describe("operator actions over HTTP (the code the CLI runs too)", () => {
     const [rejected] = await daemon.queues.imports.getFailed();
     const rerun = await act({ kind: "retry-all", queue: "imports", job: "leads" });
     expect(rerun).toMatchObject({ status: 200, count: 1 });
-    expect(rerun.message).toContain("1 rejected file(s) dropped into their inbox again");
+    expect(rerun.message).toContain("1 rejected file dropped into their inbox again");
     // Imported afresh (and rejected again: it still has no phone column), under a new import.
     await waitFor(
       async () => {

@@ -80,6 +80,7 @@ describe("the campaigns view's rows", () => {
   it("reads the zone from the campaign, else from its job's window, else UTC", () => {
     const window = {
       campaign: { start: { window: { from: "00:00", to: "23:59", timezone: "America/Los_Angeles" } } },
+      polling: { statuses: { reached: ["completed"] } },
     } as never;
     expect(toRow(stored(1, { zone: "America/New_York" }), window, NOW).zone).toBe("America/New_York");
     expect(toRow(stored(1), window, NOW).zone).toBe("America/Los_Angeles");

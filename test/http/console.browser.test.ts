@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
@@ -8,11 +8,11 @@ import { contactsCsv, drop, phoneOf, quietLogger, testSettings, waitFor } from "
 import { tempDir } from "../support/files.ts";
 import { validAssistant, validDialer } from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
-import { launch, SCREENSHOT } from "./chromium.ts";
+import { launch, SCREENSHOT, shotPath, updateShots } from "./chromium.ts";
 import { campaignJobYaml, startHook } from "./console-fixtures.ts";
 
 const TOKEN = "op-token-5d1f0c9e8b7a6d4c";
-const CAMPAIGNS_SHOT = resolve(import.meta.dirname, "../../docs/campaigns.png");
+const CAMPAIGNS_SHOT = shotPath("campaigns.png");
 
 /** A window that is not open now in Los Angeles: the campaign made in it waits. */
 function closedWindow(): { from: string; to: string } {
@@ -149,8 +149,9 @@ describe("the operator's console in a real browser", () => {
 
     const text = (await page.locator("body").textContent()) ?? "";
     for (const i of [40_000, 41_001]) expect(text).not.toContain(phoneOf(i).slice(2));
+    await page.setViewportSize({ width: 1366, height: 900 });
     const shot = await page.screenshot({ fullPage: true });
-    if (process.env.VCW_UPDATE_SCREENSHOT === "1") writeFileSync(SCREENSHOT, shot);
+    if (updateShots) writeFileSync(SCREENSHOT, shot);
 
     // Sign-out: the page asks for the token again.
     await page.locator("#signout button").click();
@@ -166,7 +167,11 @@ describe("the operator's console in a real browser", () => {
     await page.goto(`${url}/campaigns`);
     const rows = page.locator("#campaign-list tbody tr[data-campaign]");
     await expect.poll(async () => rows.count(), { timeout: 15_000 }).toBe(2);
-    await expect(page.locator("#count").textContent()).resolves.toBe("2 campaign(s)");
+    await expect(page.locator("#count").textContent()).resolves.toBe("2 campaigns");
+    // Reach as every report defines it: per contact, labelled.
+    await expect(rows.first().locator("td[data-reach]").textContent()).resolves.toMatch(
+      /^(\d+ of \d+ contacts \(\d+(\.\d)?%\)|no contacts called)$/,
+    );
 
     await page.locator('#filters select[name="job"]').selectOption("later");
     await page.locator("#filters button").click();
@@ -191,7 +196,7 @@ describe("the operator's console in a real browser", () => {
     expect(body.trim().split("\n")).toHaveLength(5);
     expect(body).not.toContain(phoneOf(40_000).slice(2));
     expect(body).toMatch(/\+14•+\d\d/);
-    if (process.env.VCW_UPDATE_SCREENSHOT === "1") {
+    if (updateShots) {
       await page.goto(`${url}/campaigns`);
       await rows.first().waitFor();
       writeFileSync(CAMPAIGNS_SHOT, await page.screenshot({ fullPage: true }));
@@ -202,7 +207,8 @@ describe("the operator's console in a real browser", () => {
     await page.goto(`${url}/admin/queues`);
     expect((await (await boardCall).allHeaders())["x-xsrf-token"]).toBeTruthy();
 
-    // A phone's width: the page does not widen past it; tables scroll inside their section.
+    // A phone's width: the page does not widen past it; the campaigns table becomes a card per
+    // campaign (each value beside its column's name), every value on screen, none scrolled away.
     await page.setViewportSize({ width: 390, height: 844 });
     for (const path of ["/", "/campaigns"]) {
       await page.goto(`${url}${path}`);
@@ -210,5 +216,35 @@ describe("the operator's console in a real browser", () => {
       const width = await page.evaluate("document.documentElement.scrollWidth");
       expect(width, path).toBeLessThanOrEqual(390);
     }
+    const card = rows.first();
+    await card.waitFor();
+    for (const cell of await card.locator("td").all()) {
+      const box = (await cell.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(390);
+      expect(await cell.getAttribute("data-label")).toBeTruthy();
+    }
+    const [first, second] = await card.locator("td").all();
+    // Stacked: the second value is below the first, not beside it.
+    expect((await second!.boundingBox())!.y).toBeGreaterThan((await first!.boundingBox())!.y);
+    await expect(
+      page.evaluate(
+        `getComputedStyle(document.querySelector("#campaign-list tbody tr td:nth-child(2)"), "::before").content`,
+      ),
+    ).resolves.toBe('"job"');
+    if (updateShots) writeFileSync(shotPath("campaigns-390.png"), await page.screenshot({ fullPage: true }));
+    await page.goto(`${url}/`);
+    await page.locator(".campaign").first().waitFor();
+    if (updateShots) writeFileSync(shotPath("dashboard-390.png"), await page.screenshot({ fullPage: true }));
+
+    // Every page names its icon, and the icon answers without a sign-in.
+    for (const path of ["/", "/campaigns", "/reports", "/login"]) {
+      await page.goto(`${url}${path}`);
+      await expect(page.locator('link[rel="icon"]').getAttribute("href"), path).resolves.toBe("/favicon.ico");
+    }
+    const icon = await fetch(`${url}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    expect(await icon.text()).toMatch(/^<svg/);
   }, 60_000);
 });

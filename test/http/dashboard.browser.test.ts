@@ -122,6 +122,10 @@ describe("the dashboard in a real browser", () => {
     expect(values!.at(-1)).toBe("12");
     expect(values!.some((v) => Number(v) < 12)).toBe(true);
     await expect(big.locator(".chip").first().textContent()).resolves.toMatch(/^[a-z-]+ \d+$/);
+    // Its reach, as every report defines it: per contact, of the 12 called.
+    await expect(big.locator(".chip.reach").textContent()).resolves.toMatch(
+      /^reached \d+ of 12 contacts \(\d+(\.\d)?%\)$/,
+    );
 
     // The failed deliveries of the missing receiver are listed.
     await page

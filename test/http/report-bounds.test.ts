@@ -113,8 +113,10 @@ describe("a report's work is bounded whatever the range (issue 32 item 1)", () =
       );
       expect(res.status).toBe(200);
       expect(html).toContain("Calls over the period, by month");
-      expect(html).toContain(
-        `Calls ended</div><div class="value">${(CAMPAIGNS * CALLS).toLocaleString("en-US")}`,
+      expect(html).toMatch(
+        new RegExp(
+          `Calls ended</div><div class="value"[^>]*>${(CAMPAIGNS * CALLS).toLocaleString("en-US")}<`,
+        ),
       );
       expect(html.length).toBeLessThan(1_000_000);
     }

@@ -142,10 +142,10 @@ describe("item 11: the error report is bounded", () => {
     expect(lines[0]!.replace(/^\uFEFF/, "")).toBe("Name,Phone,row_number,field,value,error_code,message");
     expect(lines).toHaveLength(1 + 2 * 500); // too many fields, and the phone
     expect(lines[1]).toBe(
-      'Ana,12,2,,,too_many_fields,"the row has 16384 fields, the header 2: check its quoting (1 filled cell(s) past column 2 not echoed)"',
+      'Ana,12,2,,,too_many_fields,"the row has 16384 fields, the header 2: check its quoting (1 filled cell past column 2 not echoed)"',
     );
     expect(lines[2]).toMatch(
-      /^Ana,12,2,phone,12,phone_too_short,.*\(1 filled cell\(s\) past column 2 not echoed\)"?$/,
+      /^Ana,12,2,phone,12,phone_too_short,.*\(1 filled cell past column 2 not echoed\)"?$/,
     );
   });
 
@@ -160,7 +160,7 @@ describe("item 11: the error report is bounded", () => {
     const last = readFileSync(summary.errorsFile!, "utf8").trim().split("\r\n").at(-1)!;
     expect(last).toMatch(
       new RegExp(
-        `^,,,,,,report_cut,"the report stops here: it reached ${cap} bytes, its limit \\(32 times the file's size, at least 1048576\\); \\d+ more line\\(s\\) are not written\\. The summary counts every row\\."$`,
+        `^,,,,,,report_cut,"the report stops here: it reached ${cap} bytes, its limit \\(32 times the file's size, at least 1048576\\); \\d+ more lines are not written\\. The summary counts every row\\."$`,
       ),
     );
   });

@@ -29,7 +29,7 @@ describe("the email sink", () => {
     });
     await sink.deliver({ idempotencyKey: "k123", payload: report });
     const m = s.received.at(-1)!;
-    expect(m.subject).toBe("leads: report 19 Nov 2026, 08:00 – 20 Nov 2026, 08:00 (America/Los_Angeles)");
+    expect(m.subject).toBe("leads: report 2026-11-19 08:00 PST – 2026-11-20 08:00 PST (America/Los_Angeles)");
     expect(m.messageId).toBe("<k123@vcw>");
     expect((m.to as { value: { address: string }[] }).value.map((v) => v.address)).toEqual([
       "manager@example.com",
@@ -55,7 +55,8 @@ describe("the email sink", () => {
       expect(text).toContain("North leads");
       expect(text).toContain("West leads");
       expect(text).toMatch(/Contacts called/);
-      expect(text).toContain("4 (57.1%)"); // reached 4 of 7 calls
+      expect(text).toContain("4 of 7 contacts (57.1%)");
+      expect(text).toContain("4 of 7 calls (57.1%)");
     }
     expect(m.text).toContain("Meetings: 2");
     expect(m.text).toContain("Opted out: 1");

@@ -102,12 +102,17 @@ describe("sinks", () => {
     const delivery = { idempotencyKey: "k1", payload: summary(), records };
     await sink.deliver(delivery);
     await sink.deliver(delivery); // a retried delivery
-    const csv = readFileSync(join(dir, "cmp_1.results.csv"), "utf8").split("\r\n");
+    // Named by the campaign's name and id: a folder of results reads by name.
+    const base = "leads 2026-11-22 a.csv #01234567.cmp_1";
+    expect(readdirSync(dir).sort()).toEqual([`${base}.events.jsonl`, `${base}.results.csv`]);
+    const csv = readFileSync(join(dir, `${base}.results.csv`), "utf8").split("\r\n");
     expect(csv[1]).toBe(
       `'+14155550101,"'=HYPERLINK(""x"")",Lima,no-answer,0,positive,true,false,false,,,"Hello, yes"`,
     );
     expect(csv[2]!.startsWith("'+14155550102,")).toBe(true);
-    const log = readFileSync(join(dir, "cmp_1.events.jsonl"), "utf8").trim().split("\n");
+    const log = readFileSync(join(dir, `${base}.events.jsonl`), "utf8")
+      .trim()
+      .split("\n");
     expect(log).toHaveLength(1);
     expect(JSON.parse(log[0]!)).toMatchObject({ key: "k1", payload: { kind: "final", version: 4 } });
   });
@@ -150,12 +155,12 @@ describe("file sink shared by several processes", () => {
         .trim()
         .split("\n")
         .map((l) => (JSON.parse(l) as { key: string }).key);
-    const events = lines("cmp_shared.events.jsonl");
+    const events = lines("cmp_1.cmp_shared.events.jsonl");
     const digests = lines("j.digest.jsonl");
     expect(events.sort()).toEqual(keys.filter((k) => k.startsWith("v")).sort());
     expect(digests.sort()).toEqual(keys.filter((k) => k.startsWith("d")).sort());
     // The results file is whole (one writer's complete content), and no temporary file is left.
-    expect(readFileSync(join(dir, "cmp_shared.results.csv"), "utf8").split("\r\n")).toHaveLength(3);
+    expect(readFileSync(join(dir, "cmp_1.cmp_shared.results.csv"), "utf8").split("\r\n")).toHaveLength(3);
     expect(readdirSync(dir).filter((f) => f.includes("tmp") || f.endsWith(".lock"))).toEqual([]);
   }, 90_000);
 });

@@ -77,3 +77,72 @@ export function fixedReport(o: { job?: string; pageUrl?: string } = {}): ReportM
   const r = b.build();
   return o.pageUrl ? { ...r, pageUrl: o.pageUrl } : r;
 }
+
+/**
+ * A report in New York of one file called twice: six contacts, one reached by the first campaign,
+ * three called again by its follow-up, one of them reached. 2 of 6 contacts, 2 of 9 calls.
+ */
+export function followUpReport(): ReportModel {
+  const to = Date.parse("2026-11-26T05:00:00Z"); // midnight in New York
+  const from = to - 24 * H;
+  const b = new ReportBuilder({
+    job: "leads",
+    period: {
+      from: new Date(from).toISOString(),
+      to: new Date(to).toISOString(),
+      timezone: "America/New_York",
+      label: "day",
+    },
+    reached: ["completed"],
+    optedOut: ["opted-out"],
+    now: to + 60_000,
+    resultsOf: (id) => `https://vcw.example.com/campaigns/${id}`,
+    linksOf: (id) => ({
+      page: `https://vcw.example.com/campaigns/${id}`,
+      csv: `https://vcw.example.com/campaigns/${id}/results.csv`,
+    }),
+  });
+  const phone = (i: number) => `+1212555010${i}`;
+  const call = (i: number, status: string, h: number) => ({
+    phone: phone(i),
+    status,
+    at: from + h * H,
+    durationSec: status === "completed" ? 80 : 0,
+    sentiment: status === "completed" ? "positive" : "",
+    meeting: status === "completed",
+    transferred: false,
+    messageSent: false,
+  });
+  const first = ["completed", "no-answer", "no-answer", "no-answer", "busy", "voicemail"];
+  b.addCampaign({
+    info: campaignInfo({ id: "cmp_first", name: "Leads Monday", job: "leads", state: "finished" }),
+    totals: {
+      ...emptyTotals(),
+      contacts: 6,
+      meetings: 1,
+      byStatus: { completed: 1, "no-answer": 3, busy: 1, voicemail: 1 },
+    },
+    zone: "America/New_York",
+    calls: first.map((status, i) => call(i, status, 10)),
+  });
+  b.addCampaign({
+    info: campaignInfo({
+      id: "cmp_again",
+      name: "Leads Monday, again",
+      job: "leads",
+      state: "finished",
+      attempt: 1,
+    }),
+    totals: { ...emptyTotals(), contacts: 3, meetings: 1, byStatus: { completed: 1, "no-answer": 2 } },
+    zone: "America/New_York",
+    calls: [call(1, "completed", 15), call(2, "no-answer", 15), call(3, "no-answer", 15)],
+  });
+  b.addFile({
+    status: "imported",
+    file: "monday.csv",
+    finishedAt: from + 9 * H,
+    rows: { total: 7, valid: 6, rejected: 0, duplicates: 1, codes: { duplicate: 1 } },
+    created: 6,
+  });
+  return b.build();
+}

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { formatProblem } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
+import { counted } from "../../lib/plural.ts";
 import { type ApplyReport, applyResources } from "../../pipeline/resources/apply.ts";
 import { CliError } from "../cli-error.ts";
 import { formatApplyReport } from "./apply-report.ts";
@@ -42,7 +43,7 @@ export function applyCommand(): Command {
       // A wrong folder must not read as "remove everything".
       const refusal =
         loaded.problems.length > 0
-          ? `${loaded.problems.length} problem(s) in ${dir}: nothing applied`
+          ? `${counted(loaded.problems.length, "problem")} in ${dir}: nothing applied`
           : loaded.resources.length === 0
             ? `no resources (*.yaml) in ${dir}: nothing applied (give --dir, or VCW_RESOURCES_DIR)`
             : undefined;

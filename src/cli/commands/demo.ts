@@ -3,9 +3,11 @@ import { copyFile, mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Command } from "commander";
+import { DEFAULT_REACHED } from "../../config/job-definition.ts";
 import { resolveSettings } from "../../config/settings.ts";
 import { startDaemon } from "../../daemon/daemon.ts";
 import { createLogger } from "../../daemon/logger.ts";
+import { campaignFileBase } from "../../lib/campaign-file-name.ts";
 import { describeTarget } from "../../lib/redis.ts";
 import { summarize } from "../../pipeline/results/campaign-totals.ts";
 import { summaryLines } from "../../sinks/summary-text.ts";
@@ -98,10 +100,10 @@ export function demoCommand(): Command {
             const summary = summarize(stored.info, stored.totals, stored.version, "final", Date.now());
             await sleep(500); // let the file sink write
             console.log("");
-            for (const line of summaryLines(summary)) console.log(`  ${line}`);
+            for (const line of summaryLines(summary, DEFAULT_REACHED)) console.log(`  ${line}`);
             console.log("");
             say(
-              `results CSV: ${relative(process.cwd(), join(dir, "reports", `${stored.info.id}.results.csv`))}`,
+              `results CSV: ${relative(process.cwd(), join(dir, "reports", `${campaignFileBase(stored.info)}.results.csv`))}`,
             );
             say(`import summary and error report: ${relative(process.cwd(), join(inbox, "done"))}`);
             break;

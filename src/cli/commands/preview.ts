@@ -2,6 +2,8 @@ import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
+import { counted } from "../../lib/plural.ts";
+import { zonedTime } from "../../lib/zoned-time.ts";
 import { dialerKeyOf } from "../../pipeline/calling/plan-settings.ts";
 import { type PreviewReport, previewFile } from "../../pipeline/calling/preview.ts";
 import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
@@ -53,21 +55,23 @@ async function jobNamed(dir: string, name: string): Promise<JobDefinition> {
   return found.job;
 }
 
-/** The plan for a person: phones masked, a line per campaign. */
+/** The plan for a person: phones masked, a line per campaign, its times in its zone. */
 export function previewText(r: PreviewReport): string {
   const lines = [
-    `${r.file} for job ${r.job}, as if dropped at ${r.at}`,
+    `${r.file} for job ${r.job}, as if dropped at ${zonedTime(r.at, "UTC")}`,
     `pace: ${r.pace.callsPerMinute.toFixed(2)} calls/min per campaign (${r.pace.learned ? "learned from polls" : "default: calling.callsPerMinute"})`,
-    r.campaigns.length === 0 ? "no campaign" : `${r.campaigns.length} campaign(s):`,
+    r.campaigns.length === 0 ? "no campaign" : `${counted(r.campaigns.length, "campaign")}:`,
   ];
   for (const c of r.campaigns) {
     const shown = c.phones.slice(0, 3).map(maskPhone).join(", ");
+    // A campaign of several zones (its label says "+n") reads its times in the first.
+    const at = (iso: string) => zonedTime(iso, c.zones[0] ?? "UTC");
     lines.push(
-      `  ${c.label}${c.region ? ` (${c.region})` : ""}: ${c.contacts} contact(s), starts ${c.scheduledAt}, expected end ${c.expectedEndAt}, calls until ${c.callUntil} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
+      `  ${c.label}${c.region ? ` (${c.region})` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}, expected end ${at(c.expectedEndAt)}, calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
     );
   }
   lines.push(
-    `later: ${r.later.contacts} contact(s) at later openings (window full ${r.later.windowFull}, frequency cap ${r.later.frequencyCap})`,
+    `later: ${counted(r.later.contacts, "contact")} at later openings (window full ${r.later.windowFull}, frequency cap ${r.later.frequencyCap})`,
   );
   const skipped = Object.entries(r.skipped);
   lines.push(

@@ -61,7 +61,9 @@ export function reportCommand(): Command {
           if (!o.json) console.log(`results: ${rows} rows written to ${o.csv}`);
         }
         if (o.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-        else for (const line of summaryLines(summary)) console.log(line);
+        else
+          for (const line of summaryLines(summary, defs.get(stored.info.job)?.polling.statuses.reached))
+            console.log(line);
       });
     });
 }

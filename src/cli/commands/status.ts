@@ -2,6 +2,7 @@ import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { loadJobs } from "../../config/load-jobs.ts";
 import { listDaemons } from "../../daemon/presence.ts";
+import { counted } from "../../lib/plural.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { visible } from "../../lib/visible-text.ts";
@@ -101,7 +102,7 @@ function printStatus(status: Status): void {
   console.log(`import queue: ${countsLine(status.queue)}`);
   if (status.rate !== undefined) console.log(`shared request rate: ${status.rate.toFixed(1)} req/s`);
   for (const f of status.folders)
-    console.log(`job ${f.job}: ${f.waiting} file(s) in ${f.inbox}, ${f.processing} processing`);
+    console.log(`job ${f.job}: ${counted(f.waiting, "file")} in ${f.inbox}, ${f.processing} processing`);
   printFiles(status);
   for (const [name, c] of Object.entries(status.queues)) console.log(`${name} queue: ${countsLine(c)}`);
   for (const f of status.otherFailures)

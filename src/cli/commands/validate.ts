@@ -6,6 +6,7 @@ import {
   type ValidationSummary,
   validateFile,
 } from "../../ingest/index.ts";
+import { counted } from "../../lib/plural.ts";
 import { CliError } from "../cli-error.ts";
 import { describeCountry, jobReadingOptions } from "../job-options.ts";
 import { positive } from "../options.ts";
@@ -50,7 +51,8 @@ export function printSummary(s: ValidationSummary, out: (line: string) => void =
       `  delimiter  ${SHOW_DELIMITER[s.delimiter] ?? JSON.stringify(s.delimiter)}, line ends ${SHOW_LINEBREAK[s.linebreak] ?? "?"}`,
     );
   }
-  if (s.preambleLines) out(`  header     line ${s.headerLine}; ${s.preambleLines} line(s) above it skipped`);
+  if (s.preambleLines)
+    out(`  header     line ${s.headerLine}; ${counted(s.preambleLines, "line")} above it skipped`);
   out(
     `  columns    ${Object.entries(s.columns)
       .map(([field, header]) => `${header} -> ${field}`)

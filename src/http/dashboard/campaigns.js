@@ -42,7 +42,7 @@ function repairBadge(c) {
 }
 
 const resultsUrl = (c) => `/campaigns/${encodeURIComponent(c.id)}/results.csv`;
-const reportUrl = (c) => `/reports?job=${encodeURIComponent(c.job)}`;
+const reportUrl = (c) => `/reports/${encodeURIComponent(c.job)}?range=7d`;
 
 function fillSelect(name, values) {
   const select = document.querySelector(`#filters [name=${name}]`);
@@ -69,7 +69,7 @@ async function showList() {
   fillSelect("zone", data.facets.zones);
   for (const [k, v] of params) if (form.elements[k]) form.elements[k].value = v;
   const pages = Math.max(1, Math.ceil(data.total / data.per));
-  document.getElementById("count").textContent = `${num(data.total)} campaign(s)`;
+  document.getElementById("count").textContent = counted(data.total, "campaign");
   document.getElementById("page").textContent = `page ${data.page} of ${pages}`;
   const go = (page) => {
     params.set("page", String(page));
@@ -95,6 +95,7 @@ async function showList() {
         el("td", {}, zoned(c.scheduledAt, c.zone)),
         el("td", {}, phaseBadge(c), " ", repairBadge(c)),
         el("td", { class: "num" }, `${num(c.final)} / ${num(c.contacts)}`),
+        el("td", { class: "num", "data-reach": c.reached }, c.reach),
         el("td", {}, outcomes(c.byStatus)),
         el(
           "td",
@@ -121,7 +122,7 @@ async function showOne(id) {
   document.title = `vcw: ${c.name}`;
   document.getElementById("one-name").replaceChildren(c.name, " ", phaseBadge(c), " ", repairBadge(c));
   document.getElementById("one-meta").textContent =
-    `${c.id} · job ${c.job} · file ${c.file} · scheduled ${zoned(c.scheduledAt, c.zone)} · ${num(c.final)} of ${num(c.contacts)} calls final`;
+    `${c.id} · job ${c.job} · file ${c.file} · scheduled ${zoned(c.scheduledAt, c.zone)} · ${num(c.final)} of ${counted(c.contacts, "call")} final · reached ${c.reach}`;
   document.getElementById("one-bar").replaceChildren(...outcomes(c.byStatus));
   document.getElementById("one-results").href = resultsUrl(c);
   document.getElementById("one-report").href = reportUrl(c);

@@ -50,13 +50,25 @@ function zoned(iso, zone) {
 }
 
 const num = (n) => (n === null || n === undefined ? "–" : Number(n).toLocaleString("en-US"));
+const pluralRules = new Intl.PluralRules("en-US");
+/** `n` and its noun, "1 campaign", "2 campaigns": src/lib/plural.ts for the pages' regular nouns. */
+const counted = (n, noun) => `${num(n)} ${pluralRules.select(Number(n)) === "one" ? noun : `${noun}s`}`;
 /** A time in the viewer's own zone, with its date and the zone named. */
 const time = (iso) => zoned(iso, Intl.DateTimeFormat().resolvedOptions().timeZone);
 const badge = (text, kind) => el("span", { class: `badge ${kind || text}` }, text);
 
+/**
+ * A table's rows, each cell labelled with its column's heading (data-label): on a phone a table of
+ * class "stack" shows each row as a card of label and value (dashboard.css), not a strip to scroll.
+ */
 function fillTable(id, rows, empty, columns) {
   const body = document.querySelector(`#${id} tbody`);
-  const cols = document.querySelectorAll(`#${id} thead th`).length || columns;
+  const heads = [...document.querySelectorAll(`#${id} thead th`)].map((th) => th.textContent);
+  const cols = heads.length || columns;
+  for (const row of rows)
+    [...row.children].forEach((cell, i) => {
+      if (heads[i]) cell.setAttribute("data-label", heads[i]);
+    });
   body.replaceChildren(
     ...(rows.length ? rows : [el("tr", { class: "empty" }, el("td", { colspan: cols }, empty))]),
   );

@@ -250,6 +250,9 @@ function renderCampaigns(o) {
           ),
           c.meetings ? el("span", { class: "chip" }, `meetings ${num(c.meetings)}`) : null,
           c.transfers ? el("span", { class: "chip" }, `transfers ${num(c.transfers)}`) : null,
+          c.contacts
+            ? el("span", { class: "chip reach", "data-reach": c.reached }, `reached ${c.reach}`)
+            : null,
         ),
         c.recent.length
           ? el(

@@ -1,3 +1,4 @@
+import { counted } from "../../lib/plural.ts";
 import type { CampaignStop } from "./stop-store.ts";
 
 const REASONS: Record<CampaignStop["reason"], string> = {
@@ -12,8 +13,8 @@ export function describeStop(stop: CampaignStop): string {
   const parts = [
     `stopped: ${stop.reasons.map((r) => REASONS[r]).join("; ")}`,
     stop.flagged > 0
-      ? `${stop.flagged} contact(s) not yet called left in the job's standing segment (flagged only)`
-      : `${stop.withdrawn} contact(s) not yet called taken out of its segment`,
+      ? `${counted(stop.flagged, "contact")} not yet called left in the job's standing segment (flagged only)`
+      : `${counted(stop.withdrawn, "contact")} not yet called taken out of its segment`,
   ];
   if (stop.withdrawn > 0)
     parts.push(

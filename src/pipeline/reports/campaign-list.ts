@@ -1,6 +1,10 @@
-import { type JobDefinition, reportZoneOf } from "../../config/job-definition.ts";
+import { DEFAULT_REACHED, type JobDefinition, reportZoneOf } from "../../config/job-definition.ts";
+import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
+import { zonedTime } from "../../lib/zoned-time.ts";
 import type { StoredCampaign } from "../results/campaign-store.ts";
+import { campaignReach, reachOf, reachText } from "./reach.ts";
+import { num } from "./words.ts";
 
 export const CAMPAIGN_STATES = ["active", "waiting", "finished", "stuck"] as const;
 export type ListedState = (typeof CAMPAIGN_STATES)[number];
@@ -42,7 +46,8 @@ export function campaignListing(
   const at = Date.parse(s.info.scheduledAt);
   const start = Number.isNaN(at) ? now : at;
   const waiting = s.info.state === "active" && start > now;
-  const reached = def?.polling.statuses.reached ?? ["completed"];
+  const reached = def?.polling.statuses.reached ?? DEFAULT_REACHED;
+  const contacts = s.totals.contacts || s.info.audience || 0;
   return {
     id: s.info.id,
     name: s.info.name,
@@ -50,18 +55,16 @@ export function campaignListing(
     zone,
     scheduledStart: { local: localText(start, zone), zone, at: new Date(start).toISOString() },
     state: waiting ? "waiting" : s.info.state,
-    contacts: s.totals.contacts || s.info.audience || 0,
+    contacts,
     done: s.totals.final,
-    reached: reached.reduce((n, status) => n + (s.totals.byStatus[status] ?? 0), 0),
+    reached: campaignReach(s.totals.byStatus, contacts, reached).reached,
     meetings: s.totals.meetings,
   };
 }
 
-/** How a listing reads on one line: "waiting until 2026-11-24 08:00 America/Los_Angeles". */
+/** How a listing reads on one line: "waiting until 2026-11-24 08:00 PST (America/Los_Angeles)". */
 export function listingLine(c: CampaignListing): string {
-  const state =
-    c.state === "waiting"
-      ? `waiting until ${c.scheduledStart.local} ${c.zone}`
-      : `${c.state}, started ${c.scheduledStart.local} ${c.zone}`;
-  return `${visible(c.id)}  ${visible(c.name)}  [${visible(state)}]  contacts ${c.contacts}, done ${c.done}, reached ${c.reached}, meetings ${c.meetings}`;
+  const start = `${zonedTime(c.scheduledStart.at, c.zone)} (${c.zone})`;
+  const state = c.state === "waiting" ? `waiting until ${start}` : `${c.state}, started ${start}`;
+  return `${visible(c.id)}  ${visible(c.name)}  [${visible(state)}]  ${counted(c.contacts, "contact")}, ${num(c.done)} done, reached ${reachText(reachOf(c.reached, c.contacts, "contact"))}, ${counted(c.meetings, "meeting")}`;
 }

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { parse, View } from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
+import type { BucketUnit } from "./buckets.ts";
 import type { ReportModel } from "./model.ts";
 
 /** Calls are whole: no "0.5 calls" tick on a small day. */
@@ -30,10 +31,24 @@ const REACHED = "#2b8a3e";
 const NOT_REACHED = "#adb5bd";
 
 const LABEL_FORMATS = {
-  hour: { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
   day: { day: "numeric", month: "short" },
   month: { month: "short", year: "numeric" },
 } as const;
+
+/**
+ * The time axis's labels: a day or month as "25 Nov" or "Nov 2026"; an hour as its clock, "09:00",
+ * with the date where a day begins (and on the first bar), so eight labels fit a week's or a day's axis.
+ */
+function timeLabels(buckets: readonly { hour: string }[], unit: BucketUnit): string[] {
+  const format = (f: Intl.DateTimeFormatOptions, wall: string) =>
+    new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...f }).format(new Date(`${wall}Z`));
+  if (unit !== "hour") return buckets.map((h) => format(LABEL_FORMATS[unit], h.hour));
+  return buckets.map((h, i) => {
+    const clock = h.hour.slice(11, 16);
+    if (clock === "00:00") return format(LABEL_FORMATS.day, h.hour);
+    return i === 0 ? `${format(LABEL_FORMATS.day, h.hour)} ${clock}` : clock;
+  });
+}
 
 /** At most this many labels on the time axis. */
 const TIME_LABELS = 8;
@@ -49,8 +64,7 @@ function callsOverTime(r: ReportModel): TopLevelSpec {
     { i, outcome: "not reached", calls: h.calls - h.reached },
   ]);
   const unit = r.bucket ?? "hour";
-  const format = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", ...LABEL_FORMATS[unit] });
-  const labels = r.callsByHour.map((h) => format.format(new Date(`${h.hour}Z`)));
+  const labels = timeLabels(r.callsByHour, unit);
   const step = Math.max(1, Math.ceil(labels.length / TIME_LABELS));
   return {
     width: WIDTH,

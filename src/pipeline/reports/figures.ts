@@ -46,6 +46,7 @@ const NOT_REJECTION = new Set([
  */
 export class PeriodFigures {
   private readonly phones = new Set<string>();
+  private readonly reachedPhones = new Set<string>();
   private readonly durations = new Map<number, number>();
   private readonly reasons = new Map<string, number>();
   private readonly followUpCampaigns = new Set<string>();
@@ -54,6 +55,8 @@ export class PeriodFigures {
     calls: 0,
     reached: 0,
     reachRate: 0,
+    contactsReached: 0,
+    contactReachRate: 0,
     optedOut: 0,
     meetings: 0,
     transfers: 0,
@@ -86,7 +89,10 @@ export class PeriodFigures {
     this.phones.add(c.phone);
     t.calls += 1;
     t.byStatus[c.status] = (t.byStatus[c.status] ?? 0) + 1;
-    if (wasReached) t.reached += 1;
+    if (wasReached) {
+      t.reached += 1;
+      this.reachedPhones.add(c.phone);
+    }
     if (this.optedOut.has(c.status)) t.optedOut += 1;
     if (c.meeting) t.meetings += 1;
     if (c.transferred) t.transfers += 1;
@@ -137,6 +143,8 @@ export class PeriodFigures {
     const t = this.totals;
     t.contactsCalled = this.phones.size;
     t.reachRate = rate(t.reached, t.calls);
+    t.contactsReached = this.reachedPhones.size;
+    t.contactReachRate = rate(this.reachedPhones.size, this.phones.size);
     t.talkTime.totalSec = Math.round(t.talkTime.totalSec);
     t.talkTime.medianSec = median(this.durations);
     t.followUps.campaigns = this.followUpCampaigns.size;

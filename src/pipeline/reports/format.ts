@@ -1,8 +1,11 @@
-import type { Change, ReportModel, ReportPeriod } from "./model.ts";
+import { fileStamp } from "../../lib/zoned-time.ts";
+import type { Change, ReportModel } from "./model.ts";
+import { callReach, contactReach, REACH_LABELS, reachText } from "./reach.ts";
+import { num, periodName } from "./words.ts";
+
+export { num, pct, periodText } from "./words.ts";
 
 /** Small text formatters every rendering shares. Pure. */
-export const num = (n: number) => n.toLocaleString("en-US");
-export const pct = (share: number) => `${Math.round(share * 1000) / 10}%`;
 
 export function duration(sec: number): string {
   const s = Math.round(sec);
@@ -32,38 +35,26 @@ export function changeText(c: Change, isRate = false, previousEmpty = false, cur
   return `${c.delta > 0 ? "+" : ""}${Math.round(c.ratio * 1000) / 10}% vs the previous period`;
 }
 
-/** A period as readable local times: "20 Nov 2026 08:00 – 21 Nov 2026 08:00 (America/Los_Angeles)". */
-export function periodText(p: ReportPeriod): string {
-  const f = new Intl.DateTimeFormat("en-GB", {
-    timeZone: p.timezone,
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  });
-  return `${f.format(new Date(p.from))} – ${f.format(new Date(p.to))} (${p.timezone})`;
-}
-
 export const reportTitle = (r: ReportModel) =>
-  `${r.job === "all" ? "All jobs" : `Job ${r.job}`}: report for ${r.period.label}`;
+  `${r.job === "all" ? "All jobs" : `Job ${r.job}`}: report for ${periodName(r.period)}`;
 
 /** The headline figures, in the order every rendering shows them. */
 export function headlines(r: ReportModel): { label: string; value: string; change: string }[] {
   const t = r.totals;
+  const previousEmpty = r.previous.totals.contactsCalled === 0;
+  const currentEmpty = t.contactsCalled === 0;
   return [
     { label: "Contacts called", value: num(t.contactsCalled), change: changeText(r.change.contactsCalled) },
     { label: "Calls ended", value: num(t.calls), change: changeText(r.change.calls) },
     {
-      label: "Reached",
-      value: `${num(t.reached)} (${pct(t.reachRate)})`,
-      change: changeText(
-        r.change.reachRate,
-        true,
-        r.previous.totals.contactsCalled === 0,
-        r.totals.contactsCalled === 0,
-      ),
+      label: REACH_LABELS.contact,
+      value: reachText(contactReach(t)),
+      change: changeText(r.change.contactReachRate ?? r.change.reachRate, true, previousEmpty, currentEmpty),
+    },
+    {
+      label: REACH_LABELS.call,
+      value: reachText(callReach(t)),
+      change: changeText(r.change.reachRate, true, previousEmpty, currentEmpty),
     },
     { label: "Meetings", value: num(t.meetings), change: changeText(r.change.meetings) },
     { label: "Opted out", value: num(t.optedOut), change: changeText(r.change.optedOut) },
@@ -76,25 +67,11 @@ export const counts = (m: Record<string, number>) =>
     .map(([k, v]) => `${k} ${num(v)}`)
     .join(", ") || "none";
 
-/** The name a report's files share: `<job>.<period>`, e.g. `leads.day-2026-11-20T0800`. */
+/** The name a report's files share: `<job>.<period>-<end, UTC>`, e.g. `leads.day-20261120T1600Z`. */
 export function reportFileBase(r: ReportModel): string {
-  const wall = new Intl.DateTimeFormat("sv-SE", {
-    timeZone: r.period.timezone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  })
-    .format(new Date(r.period.to))
-    .replace(" ", "T")
-    .replaceAll(":", "")
-    .replace(/00$/, ""); // seconds only when the cron has them
   const label = r.period.label
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-|-$/g, "");
-  return `${r.job}.${label}-${wall}`;
+  return `${r.job}.${label}-${fileStamp(r.period.to)}`;
 }

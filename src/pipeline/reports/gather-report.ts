@@ -14,7 +14,18 @@ export interface ReportSources {
   failedDeliveries?: (since: number) => Promise<{ sink: string; reason: string; at: number }[]>;
   /** VCW_PUBLIC_URL: campaigns link to their results there. */
   publicUrl?: string | undefined;
+  /** Where campaign pages are, when not at the public URL: "" on the dashboard's own pages (relative links). */
+  pagesAt?: string | undefined;
 }
+
+/** A campaign's page and results CSV under `base` (VCW_PUBLIC_URL, or "" for the dashboard's own pages). */
+export const linksOf = (base: string | undefined) =>
+  base === undefined
+    ? undefined
+    : (id: string) => {
+        const page = `${base.replace(/\/+$/, "")}/campaigns/${encodeURIComponent(id)}`;
+        return { page, csv: `${page}/results.csv` };
+      };
 
 /** Where a campaign's results are read: a link on the public URL, else the command that prints them. */
 export const resultsOf = (publicUrl: string | undefined) => (id: string) =>
@@ -51,6 +62,7 @@ export async function gatherReport(
     optedOut: union((d) => d.polling.statuses.optedOut),
     now,
     resultsOf: resultsOf(sources.publicUrl),
+    linksOf: linksOf(sources.pagesAt ?? sources.publicUrl),
   });
   const from = Date.parse(period.from);
   const to = Date.parse(period.to);

@@ -21,8 +21,12 @@ export interface ReportTotals {
   calls: number;
   /** Calls that ended in a status of `polling.statuses.reached`. */
   reached: number;
-  /** reached / calls, 0..1 (0 without calls). */
+  /** reached / calls, 0..1 (0 without calls): reach per call (`reach.ts`). */
   reachRate: number;
+  /** Distinct numbers with a call that ended reached; absent from reports queued before it. */
+  contactsReached?: number;
+  /** contactsReached / contactsCalled, 0..1: reach per contact (`reach.ts`). */
+  contactReachRate?: number;
   optedOut: number;
   meetings: number;
   transfers: number;
@@ -80,6 +84,8 @@ export interface ReportCampaign {
   callsInPeriod: number;
   /** Where its results are: a link when VCW_PUBLIC_URL is set, else the `vcw report` command. */
   results: string;
+  /** Its page and results CSV, where there is a page (VCW_PUBLIC_URL, or the dashboard serving the report). */
+  links?: { page: string; csv: string };
   /** Calls started after its window closed (issue 20). */
   ranPastWindow?: boolean;
 }
@@ -136,7 +142,10 @@ export interface ReportModel {
   previous: { period: ReportPeriod; totals: ReportTotals; files: ReportFiles };
   /** The page of this report on the daemon (VCW_PUBLIC_URL set): Slack and e-mail link to it. */
   pageUrl?: string;
-  change: Record<"contactsCalled" | "calls" | "reached" | "reachRate" | "optedOut" | "meetings", Change>;
+  change: Record<"contactsCalled" | "calls" | "reached" | "reachRate" | "optedOut" | "meetings", Change> & {
+    /** Absent from reports queued before it. */
+    contactReachRate?: Change;
+  };
 }
 
 export const TIMES_NOTE =

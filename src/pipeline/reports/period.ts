@@ -1,6 +1,8 @@
 import type { REPORT_PERIODS } from "../../config/job-definition.ts";
 import { instantOf, wallClock } from "../../lib/time-zone.ts";
+import { zonedTime } from "../../lib/zoned-time.ts";
 import type { ReportPeriod } from "./model.ts";
+import { durationWords } from "./words.ts";
 
 export type PeriodKind = (typeof REPORT_PERIODS)[number];
 
@@ -80,12 +82,17 @@ export function askedPeriod(
       return {
         error: `--from ${o.from} to ${o.to ?? "now"} spans ${days(to - from)} days: a report covers at most ${MAX_REPORT_DAYS}`,
       };
-    return { from: iso(from), to: iso(to), timezone: zone, label: `${iso(from)} to ${iso(to)}` };
+    return {
+      from: iso(from),
+      to: iso(to),
+      timezone: zone,
+      label: `${zonedTime(from, zone)} to ${zonedTime(to, zone)}`,
+    };
   }
   const since = o.since ?? "24h";
   const ms = parseDuration(since);
   if (ms === undefined) return { error: `--since ${since} is not a duration such as 90m, 24h, 7d or 2w` };
   if (ms > MAX_REPORT_MS)
     return { error: `--since ${since} spans ${days(ms)} days: a report covers at most ${MAX_REPORT_DAYS}` };
-  return { from: iso(now - ms), to: iso(now), timezone: zone, label: `last ${since}` };
+  return { from: iso(now - ms), to: iso(now), timezone: zone, label: `last ${durationWords(since)}` };
 }

@@ -1,4 +1,5 @@
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
+import { counted } from "../../lib/plural.ts";
 import type { CampaignTotals } from "../results/campaign-totals.ts";
 import type { CampaignInfo } from "../results/model.ts";
 import { type CallFact, type FileFact, PeriodFigures, rate } from "./figures.ts";
@@ -21,6 +22,8 @@ export interface ReportOptions {
   now: number;
   /** Where a campaign's results are read. */
   resultsOf: (campaignId: string) => string;
+  /** Its page and CSV, where there is a page to link to. */
+  linksOf?: ((campaignId: string) => { page: string; csv: string }) | undefined;
 }
 
 /** One campaign with the calls of it that ended in the report's two periods. */
@@ -98,6 +101,7 @@ export class ReportBuilder {
         meetings: c.totals.meetings,
         callsInPeriod: inPeriod,
         results: this.o.resultsOf(c.info.id),
+        ...(this.o.linksOf ? { links: this.o.linksOf(c.info.id) } : {}),
         ...(c.ranPastWindow ? { ranPastWindow: true } : {}),
       });
     if (c.ranPastWindow)
@@ -113,7 +117,7 @@ export class ReportBuilder {
     for (const [status, n] of Object.entries(c.totals.unknown ?? {}))
       this.problems.push({
         kind: "unknown-status",
-        message: `campaign ${c.info.name}: ${n} contact(s) with status "${status}", in no list of polling.statuses`,
+        message: `campaign ${c.info.name}: ${counted(n, "contact")} with status "${status}", in no list of polling.statuses`,
       });
   }
 
@@ -162,6 +166,7 @@ export class ReportBuilder {
         calls: change("calls"),
         reached: change("reached"),
         reachRate: change("reachRate"),
+        contactReachRate: changeOf(cur.totals.contactReachRate ?? 0, prev.totals.contactReachRate ?? 0),
         optedOut: change("optedOut"),
         meetings: change("meetings"),
       },

@@ -18,6 +18,9 @@ export interface ReportEmail {
   images: EmailImage[];
 }
 
+/** The charts' width in the e-mail (px); the PNG is drawn at twice it, sharp on a dense screen. */
+const CHART_PNG_WIDTH = 600;
+
 /** The report as an e-mail: an HTML part with inline PNG charts, and a plain-text part. */
 export async function reportEmail(r: ReportModel): Promise<ReportEmail> {
   const charts = await reportCharts(r);
@@ -30,7 +33,8 @@ export async function reportEmail(r: ReportModel): Promise<ReportEmail> {
     })),
   );
   const html = reportHtml(r, charts, {
-    chart: (c) => `<img src="cid:${esc(c.id)}@vcw" alt="${esc(c.title)}" width="100%">`,
+    chart: (c) =>
+      `<img src="cid:${esc(c.id)}@vcw" alt="${esc(c.title)}" width="${CHART_PNG_WIDTH}" style="display:block;width:100%;max-width:${CHART_PNG_WIDTH}px;height:auto">`,
   });
   const link = r.pageUrl ? `\nThe report online: ${r.pageUrl}\n` : "";
   return { html, text: reportText(r) + link, images };

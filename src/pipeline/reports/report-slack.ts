@@ -1,6 +1,8 @@
+import { counted } from "../../lib/plural.ts";
 import { headlines, periodText, reportTitle } from "./format.ts";
 import type { ReportModel } from "./model.ts";
-import { repairsText } from "./report-text.ts";
+import { filesText, repairsText } from "./phrases.ts";
+import { reachDefinition } from "./reach.ts";
 
 /**
  * Slack reads `&`, `<` and `>` as markup in every text (`<!channel>`, `<url|label>`): they are
@@ -41,7 +43,7 @@ function unescapedBlocks(r: ReportModel, pageUrl?: string): { text: string; bloc
       type: "section",
       text: {
         type: "mrkdwn",
-        text: `${r.campaigns.length} campaign(s); ${r.files.imported} file(s) imported, ${r.files.rejected} rejected; ${r.files.contactsCreated} contact(s) created.${r.files.repairs ? ` Repaired before calling: ${repairsText(r.files.repairs)}.` : ""}`,
+        text: `${counted(r.campaigns.length, "campaign")}; ${filesText(r.files)}; ${counted(r.files.contactsCreated, "contact")} created.${r.files.repairs ? ` Repaired before calling: ${repairsText(r.files.repairs)}.` : ""}`,
       },
     },
   ];
@@ -62,7 +64,10 @@ function unescapedBlocks(r: ReportModel, pageUrl?: string): { text: string; bloc
       type: "actions",
       elements: [{ type: "button", text: { type: "plain_text", text: "Open the report" }, url: pageUrl }],
     });
-  blocks.push({ type: "context", elements: [{ type: "mrkdwn", text: r.timesNote }] });
+  blocks.push({
+    type: "context",
+    elements: [{ type: "mrkdwn", text: `${reachDefinition(r.reachedStatuses)} ${r.timesNote}` }],
+  });
   const first = headlines(r)
     .map((h) => `${h.label} ${h.value}`)
     .join(", ");

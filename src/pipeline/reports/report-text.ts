@@ -1,6 +1,16 @@
+import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
-import { counts, duration, headlines, num, pct, periodText, reportTitle } from "./format.ts";
-import type { FileRepairs, ReportModel } from "./model.ts";
+import { counts, duration, headlines, num, periodText, reportTitle } from "./format.ts";
+import type { ReportCampaign, ReportModel } from "./model.ts";
+import {
+  campaignReachText,
+  filesText,
+  followUpsText,
+  footnotes,
+  notCalledText,
+  repairsText,
+  rowsText,
+} from "./phrases.ts";
 
 /** Campaigns listed by name in text and pages; the rest are counted. */
 export const CAMPAIGNS_LISTED = 50;
@@ -18,35 +28,24 @@ export function reportText(r: ReportModel): string {
     `Talk time ${duration(t.talkTime.totalSec)} in all, median call ${duration(t.talkTime.medianSec)}`,
     `Calls by outcome: ${counts(t.byStatus)}`,
     `Sentiment: ${counts(t.sentiment)}`,
-    `Follow-ups: ${num(t.followUps.calls)} calls in ${num(t.followUps.campaigns)} campaign(s) reached ${num(t.followUps.reached)} more, ${num(t.followUps.meetings)} meeting(s)`,
+    `Follow-ups: ${followUpsText(t)}`,
     "",
-    `Files: ${num(f.imported)} imported, ${num(f.rejected)} rejected; ${num(f.rowsRead)} rows read, ${num(f.valid)} valid, ${num(f.rowsRejected)} rejected, ${num(f.duplicates)} duplicates`,
+    `Files: ${filesText(f)}; ${rowsText(f)}`,
     `Rejected rows by reason: ${f.rejectedByReason.map((x) => `${x.reason} ${num(x.rows)}`).join(", ") || "none"}`,
-    `Contacts created ${num(f.contactsCreated)}; not called: ${num(f.notCalled.optedOut)} opted out, ${num(f.notCalled.recentlyCalled)} called recently${otherReasons(f.notCalled.byReason)}`,
+    `Contacts created ${num(f.contactsCreated)}; not called: ${notCalledText(f)}`,
     ...(f.repairs ? [`Repaired before calling: ${repairsText(f.repairs)}`] : []),
     "",
-    `Campaigns (${r.campaigns.length}):`,
-    ...r.campaigns
-      .slice(0, CAMPAIGNS_LISTED)
-      .map(
-        (c) =>
-          `- ${visible(c.name)} [${c.state}]${c.zone ? ` ${c.zone}` : ""}: ${num(c.contacts)} contacts, reached ${pct(c.reachRate)}, ${num(c.meetings)} meeting(s); ${c.results}`,
-      ),
+    `Campaigns (${num(r.campaigns.length)}):`,
+    ...r.campaigns.slice(0, CAMPAIGNS_LISTED).map(campaignLine),
     ...(r.campaigns.length > CAMPAIGNS_LISTED
-      ? [`... and ${r.campaigns.length - CAMPAIGNS_LISTED} more`]
+      ? [`... and ${num(r.campaigns.length - CAMPAIGNS_LISTED)} more`]
       : []),
   ];
   if (r.problems.length > 0) lines.push("", "Problems:", ...r.problems.map((p) => `- ${visible(p.message)}`));
-  lines.push("", `Reached means a call ended in: ${r.reachedStatuses.join(", ")}.`, r.timesNote);
+  lines.push("", ...footnotes(r));
   return `${lines.join("\n")}\n`;
 }
 
-/** Calling rules' other reasons a contact was not called: ", frequency_cap 3, outside_hours 1". */
-export const otherReasons = (byReason: Record<string, number> | undefined) =>
-  Object.entries(byReason ?? {})
-    .map(([reason, n]) => `, ${reason} ${num(n)}`)
-    .join("");
-
-/** What was repaired before calling, in one line (the report's text and page). */
-export const repairsText = (r: FileRepairs) =>
-  `${num(r.duplicatesRemoved)} duplicate contact(s) removed, ${num(r.campaignsRepaired)} campaign(s) made again, ${num(r.withdrawn)} contact(s) withdrawn`;
+/** A campaign as a line: its reach, meetings, and where its results are (page and CSV, else the command). */
+const campaignLine = (c: ReportCampaign) =>
+  `- ${visible(c.name)} [${c.state}]${c.zone ? ` ${c.zone}` : ""}: reached ${campaignReachText(c)}, ${counted(c.meetings, "meeting")}; ${c.links ? `${c.links.page} (CSV ${c.links.csv})` : c.results}`;

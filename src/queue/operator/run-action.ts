@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { dropFolder } from "../../inbox/drop-folder.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
+import { plural } from "../../lib/plural.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { type CancelOutcome, cancelCampaigns } from "../../pipeline/campaign/cancel-campaign.ts";
@@ -154,11 +155,14 @@ async function retryAll(
     return {
       ok: problems.length === 0,
       count: ok,
-      message: `${ok} rejected file(s) dropped into their inbox again${problems.length ? `; ${problems.join("; ")}` : ""}`,
+      message: `${ok} rejected ${plural("file", ok)} dropped into their inbox again${problems.length ? `; ${problems.join("; ")}` : ""}`,
     };
   }
   for (const j of jobs) await j.retry("failed");
-  return done(jobs.length, `${jobs.length} failed ${a.queue} job(s) sent back to the queue`);
+  return done(
+    jobs.length,
+    `${jobs.length} failed ${a.queue} ${plural("job", jobs.length)} sent back to the queue`,
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { counted } from "../../lib/plural.ts";
 import { createStopStore } from "../../pipeline/campaign/stop-store.ts";
 import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
 import type { ActionResult } from "./action.ts";
@@ -44,5 +45,5 @@ export async function stopStarted(
 /** What a stop did, in words. */
 export const stopWords = (withdrawn: number, flagged: number) =>
   flagged > 0
-    ? `${flagged} contact(s) not yet called are in the job's standing segment: vcw can't take them out (flagged)`
-    : `${withdrawn} contact(s) not yet called taken out of its segment`;
+    ? `${counted(flagged, "contact")} not yet called are in the job's standing segment: vcw can't take them out (flagged)`
+    : `${counted(withdrawn, "contact")} not yet called taken out of its segment`;

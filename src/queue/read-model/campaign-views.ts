@@ -1,4 +1,5 @@
-import type { JobDefinition } from "../../config/job-definition.ts";
+import { DEFAULT_REACHED, type JobDefinition } from "../../config/job-definition.ts";
+import { campaignReach } from "../../pipeline/reports/reach.ts";
 import type { CampaignStore, StoredCampaign } from "../../pipeline/results/campaign-store.ts";
 import type { CampaignInfo } from "../../pipeline/results/model.ts";
 import type { Queues } from "../queues.ts";
@@ -21,6 +22,9 @@ export interface CampaignView {
   byStatus: Record<string, number>;
   meetings: number;
   transfers: number;
+  /** Contacts reached, and the sentence every output uses ("2 of 6 contacts (33.3%)": `reach.ts`). */
+  reached: number;
+  reach: string;
   /** The latest status changes (phones as stored: masked by `present`). */
   recent: { phone: string; from: string; to: string; at: number }[];
   /** What vcw did to stop it (issue 20): a window close, opt-outs, `vcw stop`; ran past its window. */
@@ -78,6 +82,11 @@ export function latestCampaigns(
       byStatus: c.totals.byStatus,
       meetings: c.totals.meetings,
       transfers: c.totals.transfers,
+      ...campaignReach(
+        c.totals.byStatus,
+        c.totals.contacts,
+        o.jobs.get(c.info.job)?.polling.statuses.reached ?? DEFAULT_REACHED,
+      ),
       recent: (await o.store.recentTransitions(c.info.id, 2)).slice(0, 6),
       ...(c.stop ? { stop: c.stop } : {}),
     })),

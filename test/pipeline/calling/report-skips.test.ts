@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { PeriodFigures } from "../../../src/pipeline/reports/figures.ts";
 import { fileFactOf } from "../../../src/pipeline/reports/import-facts.ts";
-import { otherReasons } from "../../../src/pipeline/reports/report-text.ts";
+import { otherReasons } from "../../../src/pipeline/reports/phrases.ts";
 
 describe("calling-rule skips in the report", () => {
   it("a summary's audience.skipped reaches the report's not-called figures, by reason", () => {

@@ -115,7 +115,7 @@ describe("when a started campaign stops, and when the rest resume", () => {
       handBack: true,
     });
     expect(text).toContain("its calling window closed");
-    expect(text).toContain("4 contact(s) not yet called taken out");
+    expect(text).toContain("4 contacts not yet called taken out");
     expect(text).toContain("did NOT honour it: 4 called after the delete");
     expect(text).toContain("RAN PAST ITS WINDOW");
   });

@@ -59,6 +59,24 @@ describe("the chart of calls over the period (issue 32 item 1 and the DST fall-b
     expect(chart!.svg.match(/aria-roledescription="bar"/g)).toHaveLength(50);
   });
 
+  it("labels the axis so it reads: a day's hours by their clock, a week's bars by their day", async () => {
+    const midnight = Date.parse("2026-11-25T05:00:00Z"); // New York
+    const day = report(midnight, midnight + 24 * H, "America/New_York", [call(midnight + 10 * H)]);
+    const [dayChart] = await reportCharts(day);
+    const labels = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]);
+    expect(labels(dayChart!.svg)).toEqual(expect.arrayContaining(["25 Nov", "03:00", "21:00"]));
+    expect(labels(dayChart!.svg).some((l) => /Nov, /.test(l!))).toBe(false);
+    const week = report(midnight - 6 * 24 * H, midnight + 24 * H, "America/New_York", [call(midnight)]);
+    expect(week.bucket).toBe("day");
+    expect(week.callsByHour).toHaveLength(7);
+    const [weekChart] = await reportCharts(week);
+    // Seven bars a week wide, each a day (an hour's bar on a week's axis would be 1 px).
+    expect(weekChart!.svg.match(/aria-roledescription="bar"/g)).toHaveLength(14);
+    expect(labels(weekChart!.svg)).toEqual(
+      expect.arrayContaining(["19 Nov", "25 Nov", "day (America/New_York)"]),
+    );
+  });
+
   it("fits the bars to the period: hours to 3 days, days to 92, months beyond, in the zone's calendar", () => {
     const D = 24 * H;
     expect(bucketUnitOf(0, 3 * D)).toBe("hour");
@@ -114,7 +132,7 @@ describe("the headline change of a period without calls (issue 32, smaller list)
     expect(r.totals.calls).toBe(0);
     expect(r.previous.totals.calls).toBe(5);
     const reached = headlines(r).find((h) => h.label === "Reached")!;
-    expect(reached.value).toBe("0 (0%)");
+    expect(reached.value).toBe("no contacts called");
     expect(reached.change).toBe("no calls in this period");
     expect(reportText(r)).not.toMatch(/pts/);
   });

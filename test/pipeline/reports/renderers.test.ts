@@ -41,15 +41,15 @@ describe("report renderings", () => {
     const r = fixedReport({ pageUrl: "https://vcw.example.com/reports/leads" });
     const text = reportText(r);
     expect(text).toContain("Calls ended: 7 (+7; none in the previous period)");
-    expect(text).toContain("Reached: 4 (57.1%)");
+    expect(text).toContain("Reached: 4 of 7 contacts (57.1%)");
     // No calls in the previous period: no "+57.1 pts" out of nothing.
-    expect(text).toContain("Reached: 4 (57.1%) (no calls in the previous period)");
+    expect(text).toContain("Reached: 4 of 7 contacts (57.1%) (no calls in the previous period)");
     expect(text).not.toContain("pts");
     expect(text).toContain("Rejected rows by reason: invalid_phone 2");
     const slack = reportBlocks(r, r.pageUrl);
     const json = JSON.stringify(slack.blocks);
     expect(slack.blocks[0]).toMatchObject({ type: "header" });
-    expect(json).toContain("*Reached*\\n4 (57.1%)");
+    expect(json).toContain("*Reached*\\n4 of 7 contacts (57.1%)");
     expect(json).toContain('"url":"https://vcw.example.com/reports/leads"');
     expect(JSON.stringify(reportBlocks(r).blocks)).not.toContain('"actions"');
   });
@@ -60,34 +60,38 @@ describe("report renderings", () => {
     const sink = fileSink({ dir });
     await sink.deliver({ idempotencyKey: "k", payload: r });
     await sink.deliver({ idempotencyKey: "k", payload: r });
-    expect(reportFileBase(r)).toBe("leads.day-2026-11-20T0800");
+    expect(reportFileBase(r)).toBe("leads.day-20261120T1600Z");
     expect((await readdir(dir)).sort()).toEqual([
-      "leads.day-2026-11-20T0800.html",
-      "leads.day-2026-11-20T0800.json",
+      "leads.day-20261120T1600Z.html",
+      "leads.day-20261120T1600Z.json",
     ]);
-    expect(JSON.parse(await readFile(join(dir, "leads.day-2026-11-20T0800.json"), "utf8"))).toEqual(r);
-    expect(await readFile(join(dir, "leads.day-2026-11-20T0800.html"), "utf8")).toContain("<svg");
+    expect(JSON.parse(await readFile(join(dir, "leads.day-20261120T1600Z.json"), "utf8"))).toEqual(r);
+    expect(await readFile(join(dir, "leads.day-20261120T1600Z.html"), "utf8")).toContain("<svg");
   });
 
   it("a rate's change is in points when the previous period had calls", () => {
     const r = fixedReport();
     r.previous.totals.contactsCalled = 5;
     r.change.reachRate = { delta: 0.125, ratio: 0.28 };
-    expect(reportText(r)).toContain("Reached: 4 (57.1%) (+12.5 pts vs the previous period)");
+    r.change.contactReachRate = { delta: -0.05, ratio: -0.08 };
+    expect(reportText(r)).toContain("Reached: 4 of 7 contacts (57.1%) (-5 pts vs the previous period)");
+    expect(reportText(r)).toContain(
+      "Reached per call: 4 of 7 calls (57.1%) (+12.5 pts vs the previous period)",
+    );
   });
 
   it("the campaigns table has a Zone column only when some campaign has a zone", async () => {
     const r = fixedReport();
     const zoneless = { ...r, campaigns: r.campaigns.map(({ zone: _, ...c }) => c) };
-    expect(reportHtml(zoneless, [])).not.toContain("<th>Zone</th>");
+    expect(reportHtml(zoneless, [])).not.toContain(">Zone</th>");
     expect(zoneless.campaigns.length).toBeGreaterThan(1);
     const zoned = {
       ...r,
       campaigns: zoneless.campaigns.map((c, i) => (i === 0 ? { ...c, zone: "Europe/London" } : c)),
     };
     const html = reportHtml(zoned, []);
-    expect(html).toContain("<th>Zone</th>");
-    expect(html).toContain("<td>Europe/London</td>");
-    expect(html).toContain("<td>—</td>");
+    expect(html).toContain(">Zone</th>");
+    expect(html).toMatch(/<td data-label="Zone"[^>]*>Europe\/London<\/td>/);
+    expect(html).toMatch(/<td data-label="Zone"[^>]*>—<\/td>/);
   });
 });

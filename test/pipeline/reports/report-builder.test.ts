@@ -262,7 +262,7 @@ describe("repairs before calling (issue 28)", () => {
     const r = b.build();
     expect(r.files.contactsCreated).toBe(19);
     expect(r.files.repairs).toEqual({ duplicatesRemoved: 3, campaignsRepaired: 1, withdrawn: 3 });
-    const line = "3 duplicate contact(s) removed, 1 campaign(s) made again, 3 contact(s) withdrawn";
+    const line = "3 duplicate contacts removed, 1 campaign made again, 3 contacts withdrawn";
     expect(reportText(r)).toContain(`Repaired before calling: ${line}`);
     expect(reportHtml(r, [])).toContain(line);
   });
@@ -312,7 +312,7 @@ describe("campaign listings", () => {
       },
       contacts: 5,
     });
-    expect(listingLine(c)).toContain("[waiting until 2026-11-23 08:00 America/Los_Angeles]");
+    expect(listingLine(c)).toContain("[waiting until 2026-11-23 08:00 PST (America/Los_Angeles)]");
     expect(campaignListing(stored, undefined, Date.parse("2026-11-23T17:00:00Z")).state).toBe("active");
   });
 });

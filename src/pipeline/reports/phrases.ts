@@ -1,0 +1,39 @@
+import { counted } from "../../lib/plural.ts";
+import { zonedTime } from "../../lib/zoned-time.ts";
+import type { FileRepairs, ReportCampaign, ReportFiles, ReportModel, ReportTotals } from "./model.ts";
+import { reachDefinition, reachOf, reachText } from "./reach.ts";
+import { num, periodText } from "./words.ts";
+
+/** The sentences the text and the page of a report share, counted nouns through `plural.ts`. Pure. */
+
+export const followUpsText = (t: ReportTotals) =>
+  `${counted(t.followUps.calls, "call")} in ${counted(t.followUps.campaigns, "campaign")}: ${num(t.followUps.reached)} reached, ${counted(t.followUps.meetings, "meeting")}`;
+
+export const filesText = (f: ReportFiles) =>
+  `${counted(f.imported, "file")} imported, ${num(f.rejected)} rejected`;
+
+export const rowsText = (f: ReportFiles) =>
+  `${counted(f.rowsRead, "row")} read, ${num(f.valid)} valid, ${num(f.rowsRejected)} rejected, ${counted(f.duplicates, "duplicate")}`;
+
+/** Calling rules' other reasons a contact was not called: ", frequency_cap 3, outside_hours 1". */
+export const otherReasons = (byReason: Record<string, number> | undefined) =>
+  Object.entries(byReason ?? {})
+    .map(([reason, n]) => `, ${reason} ${num(n)}`)
+    .join("");
+
+export const notCalledText = (f: ReportFiles) =>
+  `${num(f.notCalled.optedOut)} opted out, ${num(f.notCalled.recentlyCalled)} called recently${otherReasons(f.notCalled.byReason)}`;
+
+/** What was repaired before anyone was called (issue 28), in one line. */
+export const repairsText = (r: FileRepairs) =>
+  `${counted(r.duplicatesRemoved, "duplicate contact")} removed, ${counted(r.campaignsRepaired, "campaign")} made again, ${counted(r.withdrawn, "contact")} withdrawn`;
+
+/** A campaign's reach over its life: "2 of 6 contacts (33.3%)". */
+export const campaignReachText = (c: ReportCampaign) => reachText(reachOf(c.reached, c.contacts, "contact"));
+
+/** What the figures mean, when they were seen, and when the report was made, in the report's zone. */
+export const footnotes = (r: ReportModel) => [
+  reachDefinition(r.reachedStatuses),
+  r.timesNote,
+  `The previous period is ${periodText(r.previous.period)}. Made ${zonedTime(r.generatedAt, r.period.timezone)}.`,
+];

@@ -7,6 +7,7 @@ import { isCountryCode } from "../ingest/phone.ts";
 import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
 import { DisclosureDefinition } from "./disclosure-definition.ts";
 import { resourceName } from "./resource-definition.ts";
+import { variantsDefinition } from "./variant-definition.ts";
 
 const MAPPABLE = [...CONTACT_FIELDS, "full_name"] as const;
 
@@ -21,6 +22,26 @@ const byIdOrName = (what: string) =>
 
 /** A resource of resources/ (vcw apply): its current version, whichever that is when a campaign is made. */
 const byResource = z.strictObject({ resource: resourceName });
+
+const assistantRef = z.union([...byIdOrName("assistant").options, byResource], {
+  error: "must be { id: ... }, { name: ... } or { resource: ... } of the assistant",
+});
+
+/** A campaign names its assistant once: `assistant`, or each of its `variants`' own. */
+function oneAssistantSource(c: { assistant?: unknown; variants?: unknown }, ctx: z.RefinementCtx) {
+  if (c.assistant !== undefined && c.variants !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      message: "names an assistant besides variants: each variant names its own (remove campaign.assistant)",
+      path: ["assistant"],
+    });
+  if (c.assistant === undefined && c.variants === undefined)
+    ctx.addIssue({
+      code: "custom",
+      message: "is required: the assistant that calls (or campaign.variants for an experiment)",
+      path: ["assistant"],
+    });
+}
 
 const cronExpression = z
   .string()
@@ -249,14 +270,11 @@ export const JobDefinition = z
       .default({ concurrency: 8 }),
     campaign: z
       .strictObject({
-        assistant: z
-          .union([...byIdOrName("assistant").options, byResource], {
-            error: "must be { id: ... }, { name: ... } or { resource: ... } of the assistant",
-          })
-          .meta({
-            description:
-              "By id, by name through assistants.list, or { resource: NAME } of resources/ (its current version).",
-          }),
+        assistant: assistantRef.optional().meta({
+          description:
+            "By id, by name through assistants.list, or { resource: NAME } of resources/ (its current version). Or variants instead.",
+        }),
+        variants: variantsDefinition(assistantRef).optional(),
         dialer: z
           .union([z.strictObject({ id: z.string().min(1, "must not be empty") }), byResource], {
             error:
@@ -278,6 +296,8 @@ export const JobDefinition = z
           description: "asap, a fixed time, or the next opening of a calling window.",
         }),
       })
+      .superRefine(oneAssistantSource)
+      .transform((c) => ({ ...c, assistant: (c.assistant ?? c.variants?.[0]?.assistant)! }))
       .optional()
       .meta({ description: "A campaign per imported file, created once its contacts are in." }),
     calling: CallingSchema,

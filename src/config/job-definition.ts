@@ -408,6 +408,10 @@ export const JobDefinition = z
       path: ["campaign", "start", "window", "timezone"],
     },
   )
+  .refine((d) => !d.campaign?.variants || d.campaign.audience === "file", {
+    message: "variants need campaign.audience: file (a standing segment can't be split by variant)",
+    path: ["campaign", "variants"],
+  })
   .refine((d) => !d.preflight || d.campaign, {
     message: "needs a campaign section (the test call uses its assistant and dialer)",
     path: ["preflight"],

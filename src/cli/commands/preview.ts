@@ -6,6 +6,7 @@ import { dialerKeyOf } from "../../pipeline/calling/plan-settings.ts";
 import { type PreviewReport, previewFile } from "../../pipeline/calling/preview.ts";
 import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../pipeline/stores/call-history.ts";
+import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { createPaceStore } from "../../pipeline/stores/pace-store.ts";
 import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
@@ -39,6 +40,7 @@ export function previewCommand(): Command {
             lastCalled: (phones) => history.lastCalls(phones),
             callTimes: (phones, now) => frequency.callTimes(phones, now),
             pace: () => pace.pace(dialerKeyOf(def)),
+            assignment: () => createExperimentStore(redis, keys).assignment(def.name),
           },
           at,
         );
@@ -63,7 +65,7 @@ export function previewText(r: PreviewReport): string {
   for (const c of r.campaigns) {
     const shown = c.phones.slice(0, 3).map(maskPhone).join(", ");
     lines.push(
-      `  ${c.label}${c.region ? ` (${c.region})` : ""}: ${c.contacts} contact(s), starts ${c.scheduledAt}, expected end ${c.expectedEndAt}, calls until ${c.callUntil} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
+      `  ${c.label}${c.region ? ` (${c.region})` : ""}${c.variant ? ` variant ${c.variant}` : ""}: ${c.contacts} contact(s), starts ${c.scheduledAt}, expected end ${c.expectedEndAt}, calls until ${c.callUntil} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
     );
   }
   lines.push(

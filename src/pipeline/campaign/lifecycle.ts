@@ -37,6 +37,8 @@ export interface CampaignRequest {
   callBy?: number;
   /** The campaign whose contacts, taken out when its window closed, this one calls (stop-hand-back.ts). */
   resumeOf?: string;
+  /** Its experiment variant (`campaign.variants`): its contacts' and its assistant's. */
+  variant?: string;
 }
 
 export type Intent =
@@ -46,9 +48,9 @@ export type Intent =
 
 /** The identity of a campaign across retries, crashes and workers (its create-once memo). */
 export const campaignKey = (
-  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf">,
+  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf" | "variant">,
 ) =>
-  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}${r.resumeOf ? `:resume:${r.resumeOf}` : ""}`;
+  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}${r.variant ? `:variant:${r.variant}` : ""}${r.resumeOf ? `:resume:${r.resumeOf}` : ""}`;
 
 /** After a poll: on the campaign's end, its final (or stuck) summary, and a follow-up if one is due. */
 export function afterPoll(def: JobDefinition, info: CampaignInfo, outcome: PollOutcome): Intent[] {
@@ -84,6 +86,7 @@ export function followUpCampaign(
       attempt: parent.attempt + 1,
       name: `${parent.name.replace(/ follow-up \d+$/, "")} follow-up ${parent.attempt + 1}`,
       ...(parent.zone ? { zone: parent.zone } : {}),
+      ...(parent.variant ? { variant: parent.variant } : {}),
       ...plannedOf(parent),
       parentId: parent.id,
       notBefore: parentEndedAt + (def.followUps?.spacingMinutes ?? 0) * 60_000,

@@ -58,6 +58,8 @@ export interface CampaignInfo {
   callBy?: number;
   /** The campaign whose contacts, taken out when its window closed, it calls (its identity, with the file's). */
   resumeOf?: string;
+  /** Its experiment variant (`campaign.variants`): every contact of it was given this one. */
+  variant?: string;
 }
 
 /** What sinks receive: one version of a campaign's results. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { splitByVariant, variantOf } from "../../../src/pipeline/campaign/variant-assignment.ts";
+import { splitByVariant, variantOf } from "../../src/pipeline/variant-assignment.ts";
 
 const AB = [
   { name: "a", share: 1 },

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
+import { parseOutcomeMixes } from "../../simulator/outcome-mix.ts";
 import { parseRateSchedule } from "../../simulator/rate-schedule.ts";
 import { startSimulator } from "../../simulator/server.ts";
 import { integer, nonNegative, port, positive, share } from "../options.ts";
@@ -45,6 +46,11 @@ export function simulatorCommand(): Command {
         .default("fixed"),
     )
     .option(
+      "--outcomes-by-assistant <json>",
+      'each assistant\'s own outcome weights, by id or name: JSON or @FILE, e.g. {"Ava":{"completed":80,"no-answer":20}}',
+      outcomeMixes,
+    )
+    .option(
       "--demo-records",
       "start with the demo assistant and dialer the example job names (Demo assistant, dlr_demo), as the embedded one has",
     )
@@ -61,6 +67,7 @@ export function simulatorCommand(): Command {
         stateFile: o.stateFile,
         campaignSegment: o.campaignSegment,
         demoRecords: o.demoRecords === true,
+        ...(o.outcomesByAssistant ? { callModel: { outcomesByAssistant: o.outcomesByAssistant } } : {}),
         faults: {
           latencyMs: o.latencyMs,
           jitterMs: o.jitterMs,
@@ -82,10 +89,16 @@ export function simulatorCommand(): Command {
     });
 }
 
-function rateSchedule(value: string) {
-  try {
-    return parseRateSchedule(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
+/** A parser whose error becomes commander's message for the flag. */
+const asArgument =
+  <T>(parse: (value: string) => T) =>
+  (value: string): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
+
+const outcomeMixes = asArgument(parseOutcomeMixes);
+const rateSchedule = asArgument(parseRateSchedule);

@@ -7,7 +7,7 @@ import { isCountryCode } from "../ingest/phone.ts";
 import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
 import { DisclosureDefinition } from "./disclosure-definition.ts";
 import { resourceName } from "./resource-definition.ts";
-import { variantsDefinition } from "./variant-definition.ts";
+import { experimentDefinition, variantsDefinition } from "./variant-definition.ts";
 
 const MAPPABLE = [...CONTACT_FIELDS, "full_name"] as const;
 
@@ -275,6 +275,7 @@ export const JobDefinition = z
             "By id, by name through assistants.list, or { resource: NAME } of resources/ (its current version). Or variants instead.",
         }),
         variants: variantsDefinition(assistantRef).optional(),
+        experiment: experimentDefinition.optional(),
         dialer: z
           .union([z.strictObject({ id: z.string().min(1, "must not be empty") }), byResource], {
             error:
@@ -408,6 +409,10 @@ export const JobDefinition = z
       path: ["campaign", "start", "window", "timezone"],
     },
   )
+  .refine((d) => !d.campaign?.experiment || d.campaign.variants, {
+    message: "needs campaign.variants (two or more assistants to compare)",
+    path: ["campaign", "experiment"],
+  })
   .refine((d) => !d.campaign?.variants || d.campaign.audience === "file", {
     message: "variants need campaign.audience: file (a standing segment can't be split by variant)",
     path: ["campaign", "variants"],

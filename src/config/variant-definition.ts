@@ -52,3 +52,36 @@ export function assistantsOf(campaign: {
   if (!campaign.variants) return [{ ref: campaign.assistant }];
   return campaign.variants.map((v) => ({ variant: v.name, ref: v.assistant }));
 }
+
+/** What an experiment's variants are compared on: contacts reached, with a meeting, transferred. */
+export const EXPERIMENT_METRICS = ["reached", "meetings", "transfers"] as const;
+export type ExperimentMetric = (typeof EXPERIMENT_METRICS)[number];
+
+/** `campaign.experiment`: the metric the report decides on, and the optional guardrail. */
+export const experimentDefinition = z
+  .strictObject({
+    metric: z
+      .enum(EXPERIMENT_METRICS, { error: `must be one of ${EXPERIMENT_METRICS.join(", ")}` })
+      .default("reached")
+      .meta({ description: "The share of contacts the report compares variants on." }),
+    guardrail: z
+      .strictObject({
+        stopWorse: z.boolean().default(false).meta({
+          description:
+            "Stop giving new contacts to a variant worse than the best on the metric, the difference's 95% interval clear of zero.",
+        }),
+        maxOptOutRate: z.number().gt(0).lt(1).optional().meta({
+          description:
+            "Stop a variant whose opt-out rate's 95% interval lies above this share of its contacts.",
+        }),
+        minContacts: z.number().int().min(1).default(50).meta({
+          description: "Contacts each variant must have called before the guardrail judges it.",
+        }),
+      })
+      .optional()
+      .meta({
+        description: "Checked after each poll of the job's campaigns; its decisions are logged and kept.",
+      }),
+  })
+  .meta({ description: "How the variants are compared (needs campaign.variants)." });
+export type ExperimentSettings = z.output<typeof experimentDefinition>;

@@ -51,6 +51,7 @@ export async function gatherReport(
     optedOut: union((d) => d.polling.statuses.optedOut),
     now,
     resultsOf: resultsOf(sources.publicUrl),
+    experiment: experimentOf(defs),
   });
   const from = Date.parse(period.from);
   const to = Date.parse(period.to);
@@ -85,6 +86,13 @@ export async function gatherReport(
   }
   for (const d of (await sources.failedDeliveries?.(from)) ?? []) builder.addFailedDelivery(d);
   return builder.build();
+}
+
+/** The variants compared in a one-job report of a job with `campaign.variants`. */
+function experimentOf(defs: readonly JobDefinition[]) {
+  const c = defs.length === 1 ? defs[0]!.campaign : undefined;
+  if (!c?.variants) return undefined;
+  return { variants: c.variants.map((v) => v.name), metric: c.experiment?.metric ?? ("reached" as const) };
 }
 
 /** Campaigns read at once, at most; the first batch is smaller, until their size is known. */

@@ -1,6 +1,8 @@
+import type { ExperimentMetric } from "../../config/variant-definition.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import type { CampaignTotals } from "../results/campaign-totals.ts";
 import type { CampaignInfo } from "../results/model.ts";
+import { ExperimentFigures } from "./experiment-figures.ts";
 import { type CallFact, type FileFact, PeriodFigures, rate } from "./figures.ts";
 import { HourlyCounts } from "./hourly.ts";
 import {
@@ -21,6 +23,8 @@ export interface ReportOptions {
   now: number;
   /** Where a campaign's results are read. */
   resultsOf: (campaignId: string) => string;
+  /** A job with `campaign.variants`: its variants, in order, and the metric they are compared on. */
+  experiment?: { variants: readonly string[]; metric: ExperimentMetric } | undefined;
 }
 
 /** One campaign with the calls of it that ended in the report's two periods. */
@@ -51,6 +55,7 @@ export class ReportBuilder {
   private readonly rows: ReportCampaign[] = [];
   private readonly problems: ReportModel["problems"] = [];
   private readonly reached: Set<string>;
+  private readonly experiment: ExperimentFigures | undefined;
 
   constructor(private readonly o: ReportOptions) {
     this.from = Date.parse(o.period.from);
@@ -61,6 +66,9 @@ export class ReportBuilder {
     this.current = new PeriodFigures(this.reached, optedOut);
     this.previous = new PeriodFigures(this.reached, optedOut);
     this.hourly = new HourlyCounts(this.from, this.to, o.period.timezone);
+    this.experiment =
+      o.experiment &&
+      new ExperimentFigures(o.experiment.variants, o.experiment.metric, this.reached, optedOut);
   }
 
   /** Whether a campaign can have calls in the report's periods (else it need not be read). */
@@ -75,6 +83,7 @@ export class ReportBuilder {
         inPeriod += 1;
         const reached = this.current.addCall(call, c.info);
         this.hourly.add(call.at, c.zone, reached);
+        if (c.info.variant) this.experiment?.addCall(c.info.variant, call);
       } else if (call.at >= this.previousFrom && call.at < this.from) this.previous.addCall(call, c.info);
     }
     const reached = Object.entries(c.totals.byStatus).reduce(
@@ -165,6 +174,7 @@ export class ReportBuilder {
         optedOut: change("optedOut"),
         meetings: change("meetings"),
       },
+      ...this.experiment?.finish(),
     };
   }
 }

@@ -1,4 +1,5 @@
 import { visible } from "../../lib/visible-text.ts";
+import { experimentLines } from "./experiment-text.ts";
 import { counts, duration, headlines, num, pct, periodText, reportTitle } from "./format.ts";
 import type { ReportModel } from "./model.ts";
 
@@ -34,6 +35,7 @@ export function reportText(r: ReportModel): string {
     ...(r.campaigns.length > CAMPAIGNS_LISTED
       ? [`... and ${r.campaigns.length - CAMPAIGNS_LISTED} more`]
       : []),
+    ...experimentLines(r),
   ];
   if (r.problems.length > 0) lines.push("", "Problems:", ...r.problems.map((p) => `- ${visible(p.message)}`));
   lines.push("", `Reached means a call ended in: ${r.reachedStatuses.join(", ")}.`, r.timesNote);

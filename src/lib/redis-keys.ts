@@ -54,6 +54,8 @@ export function redisKeys(prefix: string) {
     callTimes: (phone: string) => `${prefix}:calls:{${phone}}:times`,
     /** A job's experiment decisions (`campaign.variants`): variant -> its stop or promotion, as JSON. */
     experiment: (job: string) => `${prefix}:experiment:{${job}}`,
+    /** The guardrail's last look at a job's experiment: one look per few seconds across workers. */
+    experimentChecked: (job: string) => `${prefix}:experiment:{${job}}:checked`,
     /** The pace learned of one dialer: calls ending per minute while its campaigns run. */
     pace: (dialer: string) => `${prefix}:pace:{${dialer}}`,
     /** The calling plan made once for one imported file (its identity), reused by a retry. */

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { JobDefinition } from "../../config/job-definition.ts";
+import { type JobDefinition, reportZoneOf } from "../../config/job-definition.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
 import type { ResultRecord } from "../results/model.ts";
 import { CallEnds } from "./call-ends.ts";
@@ -157,4 +157,23 @@ async function callFacts(
       messageSent: r.messageSent ?? false,
     };
   });
+}
+
+/**
+ * A job's experiment over every campaign vcw still keeps of it (`keptMs`, the retention): the
+ * report the guardrail judges and `vcw experiment status` prints.
+ */
+export function gatherExperiment(
+  def: JobDefinition,
+  sources: ReportSources,
+  now: number,
+  keptMs: number,
+): Promise<ReportModel> {
+  const period = {
+    from: new Date(now - keptMs).toISOString(),
+    to: new Date(now + 1).toISOString(),
+    timezone: reportZoneOf(def),
+    label: "the experiment so far",
+  };
+  return gatherReport([def], period, sources, now);
 }

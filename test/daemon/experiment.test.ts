@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, inject, it } from "vitest";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
 import { createExperimentStore } from "../../src/pipeline/stores/experiment-store.ts";
 import { variantOf } from "../../src/pipeline/variant-assignment.ts";
+import { launchChromium } from "../support/browser.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { runCli } from "../support/cli.ts";
 import { contactsCsv, drop, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
@@ -171,6 +173,7 @@ describe("an experiment on the simulator: sticky by person, compared, the worse 
     );
     const text = (await runCli(["report", "--job", s.name, "--since", "1d"], env)).stdout;
     expect(text).toContain("Experiment, compared on contacts reached:");
+    await pageShowsTheExperiment(s.name, env);
 
     // A new file after the stop: nobody goes to a.
     drop(s.inbox, "three.csv", contactsCsv(30, { from: 71_000 }));
@@ -194,3 +197,32 @@ describe("an experiment on the simulator: sticky by person, compared, the worse 
     expect(promote.stdout).toMatch(/b: promoted by the operator/);
   }, 180_000);
 });
+
+/**
+ * The report's page in a real browser: the experiment section, each variant's interval drawn as a
+ * bar inside its track. VCW_EXPERIMENT_SCREENSHOT names a PNG of the section to write (docs/).
+ */
+async function pageShowsTheExperiment(job: string, env: NodeJS.ProcessEnv) {
+  const html = join(tempDir("vcw-exp-page-"), "report.html");
+  expect((await runCli(["report", "--job", job, "--since", "1d", "--html", html], env)).code).toBe(0);
+  const browser = await launchChromium({ width: 900, height: 900 });
+  try {
+    const page = await browser.context.newPage();
+    await page.goto(pathToFileURL(html).href);
+    const section = page.locator("#experiment");
+    await expect(section.locator("h2").textContent()).resolves.toBe("Experiment: contacts reached");
+    await expect(section.locator("tbody tr").count()).resolves.toBe(2);
+    for (const row of await section.locator("tbody tr").all()) {
+      const track = (await row.locator(".ci").boundingBox())!;
+      const span = (await row.locator(".ci .span").boundingBox())!;
+      expect(span.width).toBeGreaterThan(1);
+      expect(span.x).toBeGreaterThanOrEqual(track.x);
+      expect(span.x + span.width).toBeLessThanOrEqual(track.x + track.width + 0.5);
+    }
+    await expect(section.locator(".verdict").textContent()).resolves.toMatch(/^b is better than a/);
+    const shot = process.env.VCW_EXPERIMENT_SCREENSHOT;
+    if (shot) await section.screenshot({ path: shot });
+  } finally {
+    await browser.close();
+  }
+}

@@ -1,16 +1,11 @@
 import type { Chart } from "./charts.ts";
+import { EXPERIMENT_STYLE, experimentHtml } from "./experiment-html.ts";
 import { counts, duration, headlines, num, pct, periodText, reportTitle } from "./format.ts";
+import { esc } from "./html-escape.ts";
 import type { ReportModel } from "./model.ts";
 import { CAMPAIGNS_LISTED, otherReasons } from "./report-text.ts";
 
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+export { esc } from "./html-escape.ts";
 
 /** Readable at 390 px (one column, charts scaled down), printable (no background, no breaks in a block). */
 const STYLE = `
@@ -86,12 +81,13 @@ export function reportHtml(r: ReportModel, charts: readonly Chart[], o: HtmlOpti
       : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(reportTitle(r))}</title><style>${STYLE}</style></head>
+<title>${esc(reportTitle(r))}</title><style>${STYLE}${r.variants ? EXPERIMENT_STYLE : ""}</style></head>
 <body><main>
 ${o.nav ? `<nav>${o.nav}</nav>` : ""}
 <h1>${esc(reportTitle(r))}</h1>
 <div class="period">${esc(periodText(r.period))}</div>
 <div class="cards">${cards}</div>
+${experimentHtml(r)}
 <section><h2>Calls</h2>${figures}
 <table><tbody>
 <tr><th>Transfers</th><td class="n">${num(t.transfers)}</td></tr>

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { CallFact } from "../../../src/pipeline/reports/figures.ts";
 import { ReportBuilder } from "../../../src/pipeline/reports/report-builder.ts";
+import { reportEmail } from "../../../src/pipeline/reports/report-email.ts";
+import { reportHtml } from "../../../src/pipeline/reports/report-html.ts";
+import { reportBlocks } from "../../../src/pipeline/reports/report-slack.ts";
 import { reportText } from "../../../src/pipeline/reports/report-text.ts";
 import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
@@ -119,6 +122,25 @@ describe("the report's variants", () => {
     expect(r.experiment!.summary).toMatch(
       /^b vs a on contacts with a meeting booked: 50% of 10 vs 60% of 10 .*the data cannot tell them apart yet: about 378 more contacts per variant would, if the difference holds\.$/,
     );
+  });
+
+  it("the page, Slack and the e-mail show the section: intervals as bars on a 0-100% track, the verdict", async () => {
+    const r = report("reached", [
+      { variant: "a", calls: calls(0, 80, 48) },
+      { variant: "b", calls: calls(1000, 70, 56) },
+    ]);
+    const html = reportHtml(r, []);
+    expect(html).toContain('<section id="experiment"><h2>Experiment: contacts reached</h2>');
+    const b = r.variants![1]!.reachedRate;
+    expect(html).toContain(`left:${(b.low * 100).toFixed(1)}%;width:${((b.high - b.low) * 100).toFixed(1)}%`);
+    expect(html).toContain('<p class="verdict">b is better than a on contacts reached');
+    const slack = JSON.stringify(reportBlocks(r).blocks);
+    expect(slack).toContain("*Experiment: contacts reached*");
+    expect(slack).toContain("• *b*: 80% of 70 (95%: ");
+    const email = await reportEmail(r);
+    expect(email.html).toContain('id="experiment"');
+    expect(email.text).toContain("b is better than a on contacts reached");
+    expect(reportHtml(builderOf().build(), [])).not.toContain("experiment");
   });
 
   it("no variant or a lone one called: no comparison, said so; a job without variants has no section", () => {

@@ -1,12 +1,16 @@
+import { userInfo } from "node:os";
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import { retentionMsOf } from "../../config/settings.ts";
+import { createLogger } from "../../daemon/logger.ts";
 import { experimentLines } from "../../pipeline/reports/experiment-text.ts";
 import { gatherExperiment } from "../../pipeline/reports/gather-report.ts";
 import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
-import { operatorDecisions } from "../../pipeline/stores/experiment-actions.ts";
-import { createExperimentStore, type ExperimentDecision } from "../../pipeline/stores/experiment-store.ts";
+import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
+import { decisionLine } from "../../queue/operator/experiment-action.ts";
+import { runAction } from "../../queue/operator/run-action.ts";
+import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { CliError } from "../cli-error.ts";
 import { type RedisContext, withRedis } from "../with-redis.ts";
 
@@ -56,25 +60,25 @@ export function experimentCommand(): Command {
       .argument("<variant>", "the variant's name")
       .action((job: string, variant: string) =>
         withExperiment(job, async (c, def) => {
-          const store = createExperimentStore(c.redis, c.keys);
-          const names = def.campaign!.variants!.map((v) => v.name);
-          const asked = operatorDecisions(
-            action,
-            variant,
-            names,
-            await store.decisions(def.name),
-            Date.now(),
-          );
-          if ("error" in asked) throw new CliError(asked.error, 1);
-          for (const d of await store.decide(def.name, asked)) console.log(decisionLine(d));
+          const queues = createQueues({ connection: c.redis, keys: c.keys });
+          try {
+            const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
+            const ctx = { ...c, queues, jobs: () => new Map([[def.name, def]]), logger };
+            const kind = action === "stop" ? ("experiment-stop" as const) : ("experiment-promote" as const);
+            const result = await runAction(
+              ctx,
+              { kind, job: def.name, variant },
+              `cli ${userInfo().username}`,
+            );
+            if (!result.ok) throw new CliError(result.message, 1);
+            console.log(result.message);
+          } finally {
+            await closeQueues(queues);
+          }
         }),
       );
   return command;
 }
-
-/** A decision for a person: what, about which variant, by whom, when and why. */
-export const decisionLine = (d: ExperimentDecision) =>
-  `${d.variant}: ${d.action === "stop" ? "stopped" : "promoted"} by the ${d.by} at ${new Date(d.at).toISOString()}: ${d.reason}`;
 
 /** Runs with the job's definition, which must have variants. */
 function withExperiment(

@@ -63,15 +63,26 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
   "create-once.ts": ["errors.ts"],
   "errors.ts": [],
   "name-pattern.ts": [],
-  stores: [],
+  /** Sticky experiment assignment (issue 33): pure, read by the stores, the planner and the campaigns. */
+  "variant-assignment.ts": [],
+  stores: ["variant-assignment.ts"],
   contacts: ["stores", "create-once.ts", "name-pattern.ts", "errors.ts"],
   import: ["contacts", "stores", "name-pattern.ts", "errors.ts"],
   /** Calling rules and the planner (issue 20): pure, with its stores below it. */
-  calling: ["stores"],
+  calling: ["stores", "variant-assignment.ts"],
   /** results/model.ts re-exports the reports' model type (one exception, a type). */
   results: ["stores", "contacts", "reports/model.ts", "create-once.ts", "errors.ts", "name-pattern.ts"],
   reports: ["results", "errors.ts"],
-  campaign: ["stores", "contacts", "results", "calling", "create-once.ts", "errors.ts", "name-pattern.ts"],
+  campaign: [
+    "stores",
+    "contacts",
+    "results",
+    "calling",
+    "create-once.ts",
+    "errors.ts",
+    "name-pattern.ts",
+    "variant-assignment.ts",
+  ],
   resources: ["campaign", "results", "create-once.ts", "errors.ts", "name-pattern.ts"],
   files: ["import", "campaign", "contacts", "stores", "errors.ts"],
 };

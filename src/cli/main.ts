@@ -23,6 +23,7 @@ const COMMANDS: readonly (readonly [string, () => Promise<Command>])[] = [
   ["resume", () => import("./commands/controls.ts").then((m) => m.pauseCommands()[1]!)],
   ["cancel", () => import("./commands/controls.ts").then((m) => m.cancelCommand())],
   ["stop", () => import("./commands/stop.ts").then((m) => m.stopCommand())],
+  ["experiment", () => import("./commands/experiment.ts").then((m) => m.experimentCommand())],
   ["simulator", () => import("./commands/simulator.ts").then((m) => m.simulatorCommand())],
   ["api", () => import("./commands/api.ts").then((m) => m.apiCommand())],
   ["validate", () => import("./commands/validate.ts").then((m) => m.validateCommand())],

@@ -7,6 +7,7 @@ import { isCountryCode } from "../ingest/phone.ts";
 import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
 import { DisclosureDefinition } from "./disclosure-definition.ts";
 import { resourceName } from "./resource-definition.ts";
+import { experimentDefinition, variantsDefinition } from "./variant-definition.ts";
 
 const MAPPABLE = [...CONTACT_FIELDS, "full_name"] as const;
 
@@ -21,6 +22,26 @@ const byIdOrName = (what: string) =>
 
 /** A resource of resources/ (vcw apply): its current version, whichever that is when a campaign is made. */
 const byResource = z.strictObject({ resource: resourceName });
+
+const assistantRef = z.union([...byIdOrName("assistant").options, byResource], {
+  error: "must be { id: ... }, { name: ... } or { resource: ... } of the assistant",
+});
+
+/** A campaign names its assistant once: `assistant`, or each of its `variants`' own. */
+function oneAssistantSource(c: { assistant?: unknown; variants?: unknown }, ctx: z.RefinementCtx) {
+  if (c.assistant !== undefined && c.variants !== undefined)
+    ctx.addIssue({
+      code: "custom",
+      message: "names an assistant besides variants: each variant names its own (remove campaign.assistant)",
+      path: ["assistant"],
+    });
+  if (c.assistant === undefined && c.variants === undefined)
+    ctx.addIssue({
+      code: "custom",
+      message: "is required: the assistant that calls (or campaign.variants for an experiment)",
+      path: ["assistant"],
+    });
+}
 
 const cronExpression = z
   .string()
@@ -252,14 +273,12 @@ export const JobDefinition = z
       .default({ concurrency: 8 }),
     campaign: z
       .strictObject({
-        assistant: z
-          .union([...byIdOrName("assistant").options, byResource], {
-            error: "must be { id: ... }, { name: ... } or { resource: ... } of the assistant",
-          })
-          .meta({
-            description:
-              "By id, by name through assistants.list, or { resource: NAME } of resources/ (its current version).",
-          }),
+        assistant: assistantRef.optional().meta({
+          description:
+            "By id, by name through assistants.list, or { resource: NAME } of resources/ (its current version). Or variants instead.",
+        }),
+        variants: variantsDefinition(assistantRef).optional(),
+        experiment: experimentDefinition.optional(),
         dialer: z
           .union([z.strictObject({ id: z.string().min(1, "must not be empty") }), byResource], {
             error:
@@ -281,6 +300,8 @@ export const JobDefinition = z
           description: "asap, a fixed time, or the next opening of a calling window.",
         }),
       })
+      .superRefine(oneAssistantSource)
+      .transform((c) => ({ ...c, assistant: (c.assistant ?? c.variants?.[0]?.assistant)! }))
       .optional()
       .meta({ description: "A campaign per imported file, created once its contacts are in." }),
     calling: CallingSchema,
@@ -391,6 +412,14 @@ export const JobDefinition = z
       path: ["campaign", "start", "window", "timezone"],
     },
   )
+  .refine((d) => !d.campaign?.experiment || d.campaign.variants, {
+    message: "needs campaign.variants (two or more assistants to compare)",
+    path: ["campaign", "experiment"],
+  })
+  .refine((d) => !d.campaign?.variants || d.campaign.audience === "file", {
+    message: "variants need campaign.audience: file (a standing segment can't be split by variant)",
+    path: ["campaign", "variants"],
+  })
   .refine((d) => !d.preflight || d.campaign, {
     message: "needs a campaign section (the test call uses its assistant and dialer)",
     path: ["preflight"],

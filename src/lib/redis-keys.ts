@@ -57,6 +57,10 @@ export function redisKeys(prefix: string) {
     calls: (phone: string) => `${prefix}:calls:{${phone}}`,
     /** One number's calls by campaign (a sorted set by planned time), for the frequency caps: its tag is calls(phone)'s. */
     callTimes: (phone: string) => `${prefix}:calls:{${phone}}:times`,
+    /** A job's experiment decisions (`campaign.variants`): variant -> its stop or promotion, as JSON. */
+    experiment: (job: string) => `${prefix}:experiment:{${job}}`,
+    /** The guardrail's last look at a job's experiment: one look per few seconds across workers. */
+    experimentChecked: (job: string) => `${prefix}:experiment:{${job}}:checked`,
     /** The pace learned of one dialer: calls ending per minute while its campaigns run. */
     pace: (dialer: string) => `${prefix}:pace:{${dialer}}`,
     /** The calling plan made once for one imported file (its identity), reused by a retry. */

@@ -62,7 +62,7 @@ async function processCampaign(
   const scheduledAt = planned
     ? new Date(planned.scheduledAt).toISOString()
     : scheduledAtFor(c.start, now, notBefore, data.zone);
-  const using = await campaignRecords(d, def, key, now);
+  const using = await campaignRecords(d, def, key, now, data.variant);
   const result = await createOrLookUp(d, job, token, {
     campaigns_name: name,
     assistant_id: using.assistantId,
@@ -84,6 +84,7 @@ async function processCampaign(
     state: "active",
     attempt: data.attempt,
     ...(data.zone ? { zone: data.zone } : {}),
+    ...(data.variant ? { variant: data.variant } : {}),
     followUps: [],
     ...plannedInfo(data, planned),
   };

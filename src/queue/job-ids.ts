@@ -18,9 +18,13 @@ export const importJobId = (job: string, sha256: string, gen: number) =>
  * a campaign calling the contacts another's window close took out names that one.
  */
 export const campaignJobId = (
-  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf" | "repair">,
+  r: Pick<
+    CampaignRequest,
+    "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf" | "repair" | "variant"
+  >,
 ) => {
-  const group = r.slot ? `-plan-${idPart(r.slot)}` : r.zone ? `-${idPart(r.zone)}` : "";
+  const zone = r.slot ? `-plan-${idPart(r.slot)}` : r.zone ? `-${idPart(r.zone)}` : "";
+  const group = `${zone}${r.variant ? `-variant-${idPart(r.variant)}` : ""}`;
   const resume = r.resumeOf ? `-resume-${idPart(r.resumeOf)}` : "";
   const repair = r.repair ? `-repair-${r.repair}` : "";
   return `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${group}${resume}${repair}`;

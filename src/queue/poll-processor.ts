@@ -5,6 +5,7 @@ import { afterPoll } from "../pipeline/campaign/lifecycle.ts";
 import { nextPollAt } from "../pipeline/results/poll-cadence.ts";
 import { pollCampaign } from "../pipeline/results/poll-campaign.ts";
 import { inCampaignTrace } from "../telemetry/campaign-trace.ts";
+import { guardExperiment } from "./experiment-guard.ts";
 import { applyIntents } from "./intents.ts";
 import { pollStops } from "./poll-stops.ts";
 import type { PollJobData } from "./queues.ts";
@@ -55,6 +56,10 @@ export function createPollProcessor(d: WorkDeps) {
         now: d.now(),
       });
     await stops.after(outcome, polledAt);
+    if (outcome.changed > 0)
+      await guardExperiment(d, def, outcome.ended).catch((error: unknown) =>
+        d.logger.warn({ job: def.name, err: String(error) }, "experiment guardrail: no look this time"),
+      );
     if (outcome.pace) {
       // A poll enqueued by an older version has no tick: it counts from now, a minute apart.
       const at = d.now();

@@ -21,6 +21,8 @@ export interface CallModel {
   pacingMs: number;
   /** Relative weight of each final outcome. */
   outcomes: Record<FinalStatus, number>;
+  /** Assistant id or name -> its own weights (outcome-mix.ts): an experiment that converges. */
+  outcomesByAssistant?: Record<string, Partial<Record<FinalStatus, number>>>;
 }
 
 export const DEFAULT_CALL_MODEL: CallModel = {

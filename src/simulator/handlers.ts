@@ -10,6 +10,7 @@ import {
   planCall,
 } from "./call-plan.ts";
 import type { SimClock } from "./clock.ts";
+import { outcomesFor } from "./outcome-mix.ts";
 import { type PhoneSpelling, spellPhone } from "./phone-spelling.ts";
 import { SimError } from "./sim-error.ts";
 import type { Fields, Store, StoredCampaign, StoredContact, StoredRecord } from "./store.ts";
@@ -113,6 +114,11 @@ export function audienceOf(
   campaign: StoredCampaign,
 ) {
   const members = ctx.store.contactsOf(campaign.segmentId).filter((c) => c.createdAt <= campaign.startAt);
+  const assistant = ctx.store.list("assistants").find((a) => a.id === campaign.assistantId);
+  const model = {
+    ...ctx.callModel,
+    outcomes: outcomesFor(ctx.callModel, { id: campaign.assistantId, name: assistant?.fields.name }),
+  };
   return members.map((c, index) => {
     const contact = {
       first_name: c.fields.first_name,
@@ -123,14 +129,7 @@ export function audienceOf(
     return {
       contact,
       contactId: c.id,
-      plan: planCall(
-        ctx.seed,
-        String(campaign.ordinal),
-        index,
-        contact.phone,
-        campaign.startAt,
-        ctx.callModel,
-      ),
+      plan: planCall(ctx.seed, String(campaign.ordinal), index, contact.phone, campaign.startAt, model),
     };
   });
 }

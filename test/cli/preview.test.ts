@@ -1,9 +1,10 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedisServer, startRedisServer } from "../../src/daemon/redis-server.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { variantOf } from "../../src/pipeline/variant-assignment.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir } from "../support/files.ts";
 import { API_KEY } from "../support/fixtures.ts";
@@ -117,6 +118,49 @@ describe("vcw preview", () => {
       before.dirty,
     );
     expect(t.sim.stats.total).toBe(before.requests);
+  });
+
+  it("a job with variants: each planned campaign split by its contacts' variants, each given its variant in --json", async () => {
+    const home = tempDir("vcw-preview-");
+    const jobs = mixedJob(home);
+    const yaml = readFileSync(join(jobs, "mixed.yaml"), "utf8").replace(
+      "  assistant: { id: a1 }\n",
+      "  variants:\n    - { name: a, assistant: { id: a1 }, share: 1 }\n    - { name: b, assistant: { id: a2 }, share: 1 }\n",
+    );
+    writeFileSync(join(jobs, "mixed.yaml"), yaml);
+    const env = { VCW_HOME: home, VCW_JOBS_DIR: jobs, VCW_PREFIX: "pv-var", REDIS_URL: server.url };
+    const at = ["--at", "2026-11-23T22:30:00Z"];
+    const plain = JSON.parse(
+      (
+        await runCli(["preview", MIXED, "--job", "mixed", ...at, "--json"], {
+          ...env,
+          VCW_JOBS_DIR: mixedJob(tempDir("vcw-preview-")),
+        })
+      ).stdout,
+    );
+    const json = await runCli(["preview", MIXED, "--job", "mixed", ...at, "--json"], env);
+    expect(json.stderr).toBe("");
+    const report = JSON.parse(json.stdout);
+    const split = report.campaigns as { label: string; variant: string; phones: string[] }[];
+    expect(split.length).toBeGreaterThan(plain.campaigns.length);
+    for (const c of split) {
+      expect(["a", "b"]).toContain(c.variant);
+      for (const phone of c.phones)
+        expect(
+          variantOf("mixed", phone, [
+            { name: "a", share: 1 },
+            { name: "b", share: 1 },
+          ]),
+        ).toBe(c.variant);
+    }
+    // The same contacts, labels and times as without variants: only split.
+    for (const p of plain.campaigns as { label: string; phones: string[]; scheduledAt: string }[]) {
+      const parts = split.filter((c) => c.label === p.label);
+      expect(parts.flatMap((c) => c.phones).sort()).toEqual([...p.phones].sort());
+      for (const c of parts) expect(c).toMatchObject({ scheduledAt: p.scheduledAt });
+    }
+    const text = await runCli(["preview", MIXED, "--job", "mixed", ...at], env);
+    expect(text.stdout).toMatch(/variant [ab]: \d+ contact\(s\)/);
   });
 
   it("says what is wrong with --at and an unknown job", async () => {

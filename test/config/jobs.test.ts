@@ -72,6 +72,60 @@ describe("job definitions", () => {
     expect(bad.stderr).toMatch(/fail .*bad\.yaml.*segment: must be/);
   });
 
+  it("campaign.variants: each problem named with its file and field, vcw jobs check prints them", async () => {
+    const dir = tempDir("vcw-jobs-");
+    const head = "inbox: inbox/x\nsegment: { id: seg_1 }\ncampaign:\n  dialer: { id: d1 }\n";
+    writeFixture(
+      dir,
+      "one.yaml",
+      `name: one\n${head}  variants:\n    - { name: a, assistant: { id: a1 }, share: 1 }\n`,
+    );
+    writeFixture(
+      dir,
+      "bad.yaml",
+      `name: bad\n${head}  variants:\n    - { name: a, assistant: { id: a1 }, share: 0 }\n    - { name: a, assistant: { nick: x }, share: 1 }\n    - { name: B!, assistant: { id: a3 }, share: 1 }\n`,
+    );
+    writeFixture(
+      dir,
+      "both.yaml",
+      `name: both\n${head}  assistant: { id: a0 }\n  variants:\n    - { name: a, assistant: { id: a1 }, share: 1 }\n    - { name: b, assistant: { resource: warm }, share: 2 }\n`,
+    );
+    writeFixture(dir, "none.yaml", `name: none\n${head}`);
+    writeFixture(
+      dir,
+      "good.yaml",
+      `name: good\n${head}  variants:\n    - { name: a, assistant: { id: a1 }, share: 1 }\n    - { name: b, assistant: { resource: warm }, share: 2 }\n`,
+    );
+    const { jobs, problems } = await loadJobs(dir);
+    expect(jobs.map((j) => j.job.name)).toEqual(["good"]);
+    const good = jobs[0]!.job.campaign!;
+    expect(good.variants?.map((v) => [v.name, v.share])).toEqual([
+      ["a", 1],
+      ["b", 2],
+    ]);
+    expect(good.assistant).toEqual({ id: "a1" });
+    const lines = problems.map(formatProblem);
+    expect(lines).toContainEqual(
+      expect.stringMatching(/one\.yaml:\d+: campaign\.variants: must name at least two variants/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/bad\.yaml:\d+: campaign\.variants\.0\.share: must be a positive weight/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/bad\.yaml:\d+: campaign\.variants\.1\.assistant: must be/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/bad\.yaml:\d+: campaign\.variants\.2\.name: must be lower-case/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/both\.yaml:\d+: campaign\.assistant: names an assistant besides variants/),
+    );
+    expect(lines).toContainEqual(expect.stringMatching(/none\.yaml:\d+: campaign\.assistant: is required/));
+    const cli = await runCli(["jobs", "check", dir]);
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toMatch(/fail .*bad\.yaml.*campaign\.variants\.0\.share: must be a positive weight/);
+  });
+
   it("a job that names an unknown sink is not loaded: it would add a failed delivery every tick", async () => {
     const dir = tempDir("vcw-jobs-");
     writeFixture(

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { formatProblem } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
+import { assistantsOf } from "../../config/variant-definition.ts";
 import { counted } from "../../lib/plural.ts";
 import { type ApplyReport, applyResources } from "../../pipeline/resources/apply.ts";
 import { CliError } from "../cli-error.ts";
@@ -60,9 +61,9 @@ export function applyCommand(): Command {
         const names = new Set(loaded.resources.map((r) => `${r.kind}/${r.name}`));
         for (const job of jobs) {
           for (const [kind, ref] of [
-            ["assistant", job.campaign?.assistant],
-            ["dialer", job.campaign?.dialer],
-          ] as const) {
+            ...(job.campaign ? assistantsOf(job.campaign) : []).map((a) => ["assistant", a.ref] as const),
+            ["dialer", job.campaign?.dialer] as const,
+          ]) {
             if (ref && "resource" in ref && !names.has(`${kind}/${ref.resource}`))
               console.error(
                 `warn job ${job.name} names ${kind} resource "${ref.resource}", which ${dir} does not declare`,

@@ -8,6 +8,7 @@ import { dialerKeyOf } from "../../pipeline/calling/plan-settings.ts";
 import { type PreviewReport, previewFile } from "../../pipeline/calling/preview.ts";
 import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../pipeline/stores/call-history.ts";
+import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { createPaceStore } from "../../pipeline/stores/pace-store.ts";
 import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
@@ -41,6 +42,7 @@ export function previewCommand(): Command {
             lastCalled: (phones) => history.lastCalls(phones),
             callTimes: (phones, now) => frequency.callTimes(phones, now),
             pace: () => pace.pace(dialerKeyOf(def)),
+            assignment: () => createExperimentStore(redis, keys).assignment(def.name),
           },
           at,
         );
@@ -67,7 +69,7 @@ export function previewText(r: PreviewReport): string {
     // A campaign of several zones (its label says "+n") reads its times in the first.
     const at = (iso: string) => zonedTime(iso, c.zones[0] ?? "UTC");
     lines.push(
-      `  ${c.label}${c.region ? ` (${c.region})` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}, expected end ${at(c.expectedEndAt)}, calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
+      `  ${c.label}${c.region ? ` (${c.region})` : ""}${c.variant ? ` variant ${c.variant}` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}, expected end ${at(c.expectedEndAt)}, calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
     );
   }
   lines.push(

@@ -1,4 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
+import { parseOutcomeMixes } from "../../simulator/outcome-mix.ts";
 import { parseRateSchedule } from "../../simulator/rate-schedule.ts";
 import { startSimulator } from "../../simulator/server.ts";
 import { integer, nonNegative, port, positive, share } from "../options.ts";
@@ -49,6 +50,11 @@ export function simulatorCommand(): Command {
       "honour an Idempotency-Key header on creates: the same key makes one record (the spec has none)",
     )
     .option(
+      "--outcomes-by-assistant <json>",
+      'each assistant\'s own outcome weights, by id or name: JSON or @FILE, e.g. {"Ava":{"completed":80,"no-answer":20}}',
+      outcomeMixes,
+    )
+    .option(
       "--demo-records",
       "start with the demo assistant and dialer the example job names (Demo assistant, dlr_demo), as the embedded one has",
     )
@@ -66,6 +72,7 @@ export function simulatorCommand(): Command {
         campaignSegment: o.campaignSegment,
         demoRecords: o.demoRecords === true,
         idempotencyKeys: o.idempotencyKeys === true,
+        ...(o.outcomesByAssistant ? { callModel: { outcomesByAssistant: o.outcomesByAssistant } } : {}),
         faults: {
           latencyMs: o.latencyMs,
           jitterMs: o.jitterMs,
@@ -87,10 +94,16 @@ export function simulatorCommand(): Command {
     });
 }
 
-function rateSchedule(value: string) {
-  try {
-    return parseRateSchedule(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
+/** A parser whose error becomes commander's message for the flag. */
+const asArgument =
+  <T>(parse: (value: string) => T) =>
+  (value: string): T => {
+    try {
+      return parse(value);
+    } catch (error) {
+      throw new InvalidArgumentError((error as Error).message);
+    }
+  };
+
+const outcomeMixes = asArgument(parseOutcomeMixes);
+const rateSchedule = asArgument(parseRateSchedule);

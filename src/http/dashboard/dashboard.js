@@ -1,6 +1,42 @@
 // The vcw dashboard: plain JS, no build. It listens to /api/events (server-sent events) and redraws
 // from each overview it is sent. Every value goes in as text (never as HTML).
 
+/** A job's variants: each open, stopped (why, on hover) or promoted. */
+function experimentBadges(j) {
+  return el(
+    "div",
+    { class: "experiment" },
+    ...j.experiment.variants.map((v) =>
+      el(
+        "span",
+        {
+          class: `badge ${v.state === "stopped" ? "rejected" : v.state === "promoted" ? "ok" : ""}`,
+          title: v.reason ?? "",
+        },
+        `variant ${v.name}: ${v.state}`,
+      ),
+    ),
+  );
+}
+
+/** Stop or promote each variant still open (the same actions as `vcw experiment stop|promote`). */
+function experimentButtons(j) {
+  const open = j.experiment.variants.filter((v) => v.state === "open");
+  if (open.length < 2) return [];
+  return open.flatMap((v) => [
+    actionButton(
+      `stop variant ${v.name}`,
+      { kind: "experiment-stop", job: j.name, variant: v.name },
+      `Stop variant ${v.name} of job ${j.name}? It gets no new contacts; those it has keep it.`,
+    ),
+    actionButton(
+      `promote variant ${v.name}`,
+      { kind: "experiment-promote", job: j.name, variant: v.name },
+      `Promote variant ${v.name} of job ${j.name}? Every new contact goes to it; the others are stopped.`,
+    ),
+  ]);
+}
+
 /** A button that runs an operator action once confirmed (see act()); shown only to a signed-in operator. */
 function actionButton(label, action, confirmText) {
   if (!window.canAct) return null;
@@ -53,6 +89,7 @@ function renderJobs(o) {
           {},
           j.paused ? badge("paused") : j.watched ? badge("running") : badge("not watched here", ""),
           j.polls?.behind ? badge(`polls behind ${num(Math.round(j.polls.lagSeconds))} s`, "bad") : null,
+          j.experiment ? experimentBadges(j) : null,
         ),
         el("td", {}, j.inbox),
         el("td", { class: "num" }, num(j.waiting)),
@@ -71,6 +108,7 @@ function renderJobs(o) {
                 { kind: "pause", job: j.name },
                 `Pause job ${j.name}? No contact is sent and no campaign created until it is resumed; campaigns already created go on.`,
               ),
+          ...(j.experiment ? experimentButtons(j) : []),
           o.recentFiles.some((f) => f.job === j.name && f.outcome === "rejected")
             ? actionButton(
                 "re-run rejected files",

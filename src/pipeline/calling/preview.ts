@@ -1,7 +1,9 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
+import type { AssignmentState } from "../variant-assignment.ts";
 import { type FactSources, gatherFacts } from "./gather-facts.ts";
-import { type Plan, type PlannedCampaign, planCampaigns } from "./plan-campaigns.ts";
+import { type Plan, planCampaigns } from "./plan-campaigns.ts";
 import { planSettingsOf } from "./plan-settings.ts";
+import { campaignsByVariant, type VariantCampaign } from "./variant-campaigns.ts";
 
 /** What `vcw preview` prints (`--json`): the plan, phones whole, times as ISO strings. */
 export interface PreviewReport {
@@ -9,7 +11,7 @@ export interface PreviewReport {
   file: string;
   at: string;
   pace: { callsPerMinute: number; learned: boolean };
-  campaigns: (Omit<PlannedCampaign, "scheduledAt" | "callUntil" | "expectedEndAt"> & {
+  campaigns: (Omit<VariantCampaign, "scheduledAt" | "callUntil" | "expectedEndAt"> & {
     contacts: number;
     scheduledAt: string;
     callUntil: string;
@@ -28,7 +30,11 @@ export interface PreviewReport {
 export async function previewFile(
   def: JobDefinition,
   path: string,
-  sources: FactSources & { pace(): Promise<number | undefined> },
+  sources: FactSources & {
+    pace(): Promise<number | undefined>;
+    /** The experiment's stops and promotion (`campaign.variants`), as assignment honours them. */
+    assignment?(): Promise<AssignmentState>;
+  },
   at: number,
 ): Promise<PreviewReport> {
   const learned = await sources.pace();
@@ -41,7 +47,12 @@ export async function previewFile(
     file: path,
     at: iso(at),
     pace: { callsPerMinute: settings.pacePerMinute, learned: learned !== undefined },
-    campaigns: plan.campaigns.map((c) => ({
+    campaigns: campaignsByVariant(
+      def.name,
+      plan.campaigns,
+      def.campaign?.variants,
+      await sources.assignment?.(),
+    ).map((c) => ({
       ...c,
       contacts: c.phones.length,
       scheduledAt: iso(c.scheduledAt),

@@ -8,8 +8,10 @@ import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import type { ContactToImport } from "../contacts/import-contacts.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
+import { createExperimentStore } from "../stores/experiment-store.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
+import { splitByVariant } from "../variant-assignment.ts";
 import { calleeZone } from "./callee-zone.ts";
 import { campaignName, scheduledAtFor } from "./create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
@@ -60,6 +62,7 @@ export interface AudienceReport {
   /** One campaign per zone (one with no zone unless the window says `timezone: callee`). */
   campaigns: {
     zone?: string;
+    variant?: string;
     name: string;
     contacts: number;
     scheduledAt: string;
@@ -90,7 +93,7 @@ export async function audiencesOf(
   const report: AudienceReport = { new: 0, optedOut: 0, recentlyCalled: 0, campaigns: [] };
   if (!c || f.contacts === 0) return { requests: [], report };
   const base = { job: f.job, sha256: f.sha256, gen: f.gen, original: f.original, attempt: 0 };
-  const name = (zone?: string) =>
+  const name = (zone?: string, variant?: string) =>
     campaignName(c.name, {
       job: f.job,
       file: f.original,
@@ -98,6 +101,7 @@ export async function audiencesOf(
       now: f.admittedAt,
       attempt: 0,
       zone,
+      variant,
     });
   if (c.audience === "segment") {
     const request = { ...base, segmentId: f.segmentId, name: name() };
@@ -134,12 +138,19 @@ export async function audiencesOf(
       window?.timezone === "callee" ? await calleeZone(phone, window.fallbackTimezone!) : undefined;
     byZone.set(zone, [...(byZone.get(zone) ?? []), phone]);
   }
+  const groups = await zoneVariantGroups(def, byZone, d);
 
   const recallMs = def.contacts.recallAfterDays * 86_400_000;
   const requests: CampaignRequest[] = [];
-  for (const [zone, phones] of [...byZone].sort((a, b) => String(a[0]).localeCompare(String(b[0])))) {
+  for (const { zone, variant, phones } of groups) {
     const scheduledAt = scheduledAtFor(c.start, now, now, zone);
-    const request: CampaignRequest = { ...base, segmentId: "", name: name(zone), ...(zone ? { zone } : {}) };
+    const request: CampaignRequest = {
+      ...base,
+      segmentId: "",
+      name: name(zone, variant),
+      ...(zone ? { zone } : {}),
+      ...(variant ? { variant } : {}),
+    };
     const key = campaignKey(request);
     // Recorded for the span it may dial in, so other jobs' caps count it (it has none of its own).
     const [from, until] = reservationSpan(def, request, now) ?? [
@@ -156,12 +167,28 @@ export async function audiencesOf(
     requests.push({ ...request, segmentId: await fileContacts(request, callable) });
     report.campaigns.push({
       ...(zone ? { zone } : {}),
+      ...(variant ? { variant } : {}),
       name: request.name,
       contacts: callable.size,
       scheduledAt,
     });
   }
   return { requests, report };
+}
+
+/** The zones' contacts split by experiment variant (as they stand: stops and promotions honoured), zones in order. */
+async function zoneVariantGroups(
+  def: JobDefinition,
+  byZone: ReadonlyMap<string | undefined, string[]>,
+  d: Pick<AudienceDeps, "redis" | "keys">,
+) {
+  const zones = [...byZone].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+  const variants = def.campaign?.variants;
+  if (!variants) return zones.map(([zone, phones]) => ({ zone, variant: undefined, phones }));
+  const state = await createExperimentStore(d.redis, d.keys).assignment(def.name);
+  return zones.flatMap(([zone, phones]) =>
+    splitByVariant(def.name, phones, variants, state).map((g) => ({ zone, ...g })),
+  );
 }
 
 /** A campaign's contacts, read again from the file, into a segment of its own named like it: its id. */

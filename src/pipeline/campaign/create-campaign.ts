@@ -35,11 +35,20 @@ export function scheduledAtFor(start: StartRule, now: number, notBefore = now, z
 /** The pattern filled in; the file hash keeps names unique, so a name finds its campaign. */
 export function campaignName(
   pattern: string,
-  v: { job: string; file: string; sha256: string; now: number; attempt: number; zone?: string | undefined },
+  v: {
+    job: string;
+    file: string;
+    sha256: string;
+    now: number;
+    attempt: number;
+    zone?: string | undefined;
+    variant?: string | undefined;
+  },
 ) {
   const name = fillPattern(pattern, { job: v.job, file: v.file, sha256: v.sha256, at: v.now });
   const zone = v.zone ? ` [${v.zone}]` : "";
-  return `${name} #${v.sha256.slice(0, 8)}${zone}${v.attempt > 0 ? ` follow-up ${v.attempt}` : ""}`;
+  const variant = v.variant ? ` (variant ${v.variant})` : "";
+  return `${name} #${v.sha256.slice(0, 8)}${zone}${variant}${v.attempt > 0 ? ` follow-up ${v.attempt}` : ""}`;
 }
 
 /** Where the campaign of `key` is remembered, marked sent, and locked. */

@@ -39,6 +39,8 @@ export interface CampaignRequest {
   resumeOf?: string;
   /** The n-th fresh campaign made when the check before the start found its name twice (start-check.ts). */
   repair?: number;
+  /** Its experiment variant (`campaign.variants`): its contacts' and its assistant's. */
+  variant?: string;
 }
 
 export type Intent =
@@ -48,9 +50,12 @@ export type Intent =
 
 /** The identity of a campaign across retries, crashes and workers (its create-once memo). */
 export const campaignKey = (
-  r: Pick<CampaignRequest, "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf" | "repair">,
+  r: Pick<
+    CampaignRequest,
+    "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf" | "repair" | "variant"
+  >,
 ) =>
-  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}${r.resumeOf ? `:resume:${r.resumeOf}` : ""}${r.repair ? `:repair:${r.repair}` : ""}`;
+  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}${r.variant ? `:variant:${r.variant}` : ""}${r.resumeOf ? `:resume:${r.resumeOf}` : ""}${r.repair ? `:repair:${r.repair}` : ""}`;
 
 /** After a poll: on the campaign's end, its final (or stuck) summary, and a follow-up if one is due. */
 export function afterPoll(def: JobDefinition, info: CampaignInfo, outcome: PollOutcome): Intent[] {
@@ -86,6 +91,7 @@ export function followUpCampaign(
       attempt: parent.attempt + 1,
       name: `${parent.name.replace(/ follow-up \d+$/, "")} follow-up ${parent.attempt + 1}`,
       ...(parent.zone ? { zone: parent.zone } : {}),
+      ...(parent.variant ? { variant: parent.variant } : {}),
       ...plannedOf(parent),
       parentId: parent.id,
       notBefore: parentEndedAt + (def.followUps?.spacingMinutes ?? 0) * 60_000,

@@ -3,12 +3,14 @@ import { appendToErrorReport } from "../../ingest/report-append.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { gatherFacts } from "../calling/gather-facts.ts";
-import { type Plan, type PlannedCampaign, planCampaigns } from "../calling/plan-campaigns.ts";
+import { type Plan, planCampaigns } from "../calling/plan-campaigns.ts";
 import { callByOf, dialerKeyOf, planSettingsOf } from "../calling/plan-settings.ts";
 import { planOnce } from "../calling/plan-store.ts";
 import { SKIP_MESSAGES } from "../calling/skip-reasons.ts";
+import { campaignsByVariant, type VariantCampaign } from "../calling/variant-campaigns.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
+import { createExperimentStore } from "../stores/experiment-store.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
@@ -29,6 +31,7 @@ export interface PlannedReport {
   later: Plan["later"];
   campaigns: {
     zone: string;
+    variant?: string;
     region?: string;
     name: string;
     contacts: number;
@@ -62,15 +65,17 @@ export async function plannedAudiencesOf(
   d: PlannedAudienceDeps,
   now: number,
   fileContacts: (request: CampaignRequest, phones: ReadonlySet<string>) => Promise<string>,
-  name: (label: string) => string,
+  name: (label: string, variant?: string) => string,
 ): Promise<{ requests: CampaignRequest[]; report: PlannedReport }> {
   const plan = await planFile(def, f, newContacts, d, now);
   const report: PlannedReport = { skipped: { ...plan.skipped }, later: plan.later, campaigns: [] };
   const recallMs = def.contacts.recallAfterDays * 86_400_000;
   const requests: CampaignRequest[] = [];
   const callBy = callByOf(def, f.admittedAt);
-  for (const c of plan.campaigns) {
-    const request = requestOf(f, c, name(c.label), callBy);
+  const variants = def.campaign?.variants;
+  const state = variants ? await createExperimentStore(d.redis, d.keys).assignment(def.name) : undefined;
+  for (const c of campaignsByVariant(def.name, plan.campaigns, variants, state)) {
+    const request = requestOf(f, c, name(c.label, c.variant), callBy);
     const key = campaignKey(request);
     const callable = new Set<string>();
     for (const phone of c.phones) {
@@ -85,6 +90,7 @@ export async function plannedAudiencesOf(
     requests.push({ ...request, segmentId: await fileContacts(request, callable) });
     report.campaigns.push({
       zone: c.zone,
+      ...(c.variant ? { variant: c.variant } : {}),
       ...(c.region ? { region: c.region } : {}),
       name: request.name,
       contacts: callable.size,
@@ -135,7 +141,7 @@ async function planFile(
 
 function requestOf(
   f: PlannedFile,
-  c: PlannedCampaign,
+  c: VariantCampaign,
   name: string,
   callBy: number | undefined,
 ): CampaignRequest {
@@ -149,6 +155,7 @@ function requestOf(
     name,
     zone: c.zones[0]!,
     slot: c.label,
+    ...(c.variant ? { variant: c.variant } : {}),
     ...(c.region ? { region: c.region } : {}),
     scheduledAt: c.scheduledAt,
     callUntil: c.callUntil,

@@ -73,6 +73,7 @@ export async function handBack(
     attempt: info.attempt,
     name: `${base} resumed ${new Date(notBefore).toISOString().slice(0, 10)}`,
     ...(info.zone ? { zone: info.zone } : {}),
+    ...(info.variant ? { variant: info.variant } : {}),
     ...(info.region ? { region: info.region } : {}),
     ...(hours ? { hours } : {}),
     ...(info.callBy !== undefined ? { callBy: info.callBy } : {}),

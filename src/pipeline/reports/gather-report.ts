@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { JobDefinition } from "../../config/job-definition.ts";
+import { type JobDefinition, reportZoneOf } from "../../config/job-definition.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
 import type { ResultRecord } from "../results/model.ts";
 import { CallEnds } from "./call-ends.ts";
@@ -63,6 +63,7 @@ export async function gatherReport(
     now,
     resultsOf: resultsOf(sources.publicUrl),
     linksOf: linksOf(sources.pagesAt ?? sources.publicUrl),
+    experiment: experimentOf(defs),
   });
   const from = Date.parse(period.from);
   const to = Date.parse(period.to);
@@ -97,6 +98,13 @@ export async function gatherReport(
   }
   for (const d of (await sources.failedDeliveries?.(from)) ?? []) builder.addFailedDelivery(d);
   return builder.build();
+}
+
+/** The variants compared in a one-job report of a job with `campaign.variants`. */
+function experimentOf(defs: readonly JobDefinition[]) {
+  const c = defs.length === 1 ? defs[0]!.campaign : undefined;
+  if (!c?.variants) return undefined;
+  return { variants: c.variants.map((v) => v.name), metric: c.experiment?.metric ?? ("reached" as const) };
 }
 
 /** Campaigns read at once, at most; the first batch is smaller, until their size is known. */
@@ -161,4 +169,23 @@ async function callFacts(
       messageSent: r.messageSent ?? false,
     };
   });
+}
+
+/**
+ * A job's experiment over every campaign vcw still keeps of it (`keptMs`, the retention): the
+ * report the guardrail judges and `vcw experiment status` prints.
+ */
+export function gatherExperiment(
+  def: JobDefinition,
+  sources: ReportSources,
+  now: number,
+  keptMs: number,
+): Promise<ReportModel> {
+  const period = {
+    from: new Date(now - keptMs).toISOString(),
+    to: new Date(now + 1).toISOString(),
+    timezone: reportZoneOf(def),
+    label: "the experiment so far",
+  };
+  return gatherReport([def], period, sources, now);
 }

@@ -120,6 +120,48 @@ export interface Change {
   ratio: number | null;
 }
 
+/** A share of contacts with its Wilson 95% interval (experiment-stats.ts). */
+export interface RateInterval {
+  rate: number;
+  low: number;
+  high: number;
+}
+
+/** One experiment variant's figures in the period (`campaign.variants`): per contact, the unit of assignment. */
+export interface ReportVariant {
+  name: string;
+  contactsCalled: number;
+  calls: number;
+  /** Contacts with a call in `reachedStatuses`, and their share of the contacts called. */
+  reached: number;
+  reachedRate: RateInterval;
+  /** Contacts with a meeting booked, transferred, opted out. */
+  meetings: number;
+  meetingRate: RateInterval;
+  transfers: number;
+  transferRate: RateInterval;
+  optedOut: number;
+  optOutRate: RateInterval;
+  talkTime: { totalSec: number; perContactSec: number };
+  /** Calls by sentiment. */
+  sentiment: Record<string, number>;
+  /** Its comparison with the first variant on the experiment's metric (absent on the first). */
+  versus?: VariantComparison;
+}
+
+export interface VariantComparison {
+  against: string;
+  metric: "reached" | "meetings" | "transfers";
+  /** This variant's rate less the other's, with Newcombe's 95% interval. */
+  difference: { value: number; low: number; high: number };
+  /** better or worse: the interval is clear of zero; undecided: it holds zero. */
+  verdict: "better" | "worse" | "undecided";
+  /** Undecided: about how many more contacts each variant needs, if the difference holds. */
+  moreContactsPerVariant?: number;
+  /** The comparison in words. */
+  words: string;
+}
+
 export interface ReportModel {
   kind: "report";
   /** The job, or "all" for every job. */
@@ -146,6 +188,9 @@ export interface ReportModel {
     /** Absent from reports queued before it. */
     contactReachRate?: Change;
   };
+  /** A job with `campaign.variants`: each variant's figures, and the comparison in words. */
+  variants?: ReportVariant[];
+  experiment?: { metric: VariantComparison["metric"]; summary: string };
 }
 
 export const TIMES_NOTE =

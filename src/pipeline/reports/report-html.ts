@@ -1,5 +1,7 @@
 import type { Chart } from "./charts.ts";
+import { EXPERIMENT_STYLE, experimentHtml } from "./experiment-html.ts";
 import { counts, duration, headlines, num, periodText, reportTitle } from "./format.ts";
+import { esc } from "./html-escape.ts";
 import { INLINE, STYLE } from "./html-style.ts";
 import type { ReportCampaign, ReportModel } from "./model.ts";
 import {
@@ -13,14 +15,7 @@ import {
 } from "./phrases.ts";
 import { CAMPAIGNS_LISTED } from "./report-text.ts";
 
-const ESCAPES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+export { esc } from "./html-escape.ts";
 
 export interface HtmlOptions {
   /** How a chart is placed: inline SVG (the page), or an image (e-mail, by Content-ID). */
@@ -144,11 +139,12 @@ export function reportHtml(r: ReportModel, charts: readonly Chart[], o: HtmlOpti
       : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(reportTitle(r))}</title>${o.head ?? ""}<style>${STYLE}</style></head>
+<title>${esc(reportTitle(r))}</title>${o.head ?? ""}<style>${STYLE}${r.variants ? EXPERIMENT_STYLE : ""}</style></head>
 <body style="${INLINE.body}">${o.nav ?? ""}<div class="main" style="${INLINE.main}">
 <h1 style="${INLINE.h1}">${esc(reportTitle(r))}</h1>
 <div style="${INLINE.muted}">${esc(periodText(r.period))}</div>
 ${cards(r)}
+${experimentHtml(r)}
 ${h2("Calls")}${figures}${callFacts(r)}
 ${h2("Contact files")}${fileFacts(r)}
 ${h2(`Campaigns (${num(r.campaigns.length)})`)}${campaignsTable(r)}

@@ -1,5 +1,6 @@
 import { counted } from "../../lib/plural.ts";
-import { headlines, periodText, reportTitle } from "./format.ts";
+import { METRIC_WORDS, metricOf } from "./experiment-verdict.ts";
+import { headlines, pct, periodText, reportTitle } from "./format.ts";
 import type { ReportModel } from "./model.ts";
 import { filesText, repairsText } from "./phrases.ts";
 import { reachDefinition } from "./reach.ts";
@@ -47,6 +48,8 @@ function unescapedBlocks(r: ReportModel, pageUrl?: string): { text: string; bloc
       },
     },
   ];
+  if (r.experiment)
+    blocks.push({ type: "section", text: { type: "mrkdwn", text: experimentMrkdwn(r).slice(0, 2900) } });
   if (r.problems.length > 0)
     blocks.push({
       type: "section",
@@ -72,4 +75,14 @@ function unescapedBlocks(r: ReportModel, pageUrl?: string): { text: string; bloc
     .map((h) => `${h.label} ${h.value}`)
     .join(", ");
   return { text: `${title}: ${first}`, blocks };
+}
+
+/** The experiment for Slack: each variant's share on the metric with its interval, then the verdict. */
+function experimentMrkdwn(r: ReportModel): string {
+  const metric = r.experiment!.metric;
+  const lines = (r.variants ?? []).map((v) => {
+    const m = metricOf(v, metric).rate;
+    return `• *${v.name}*: ${pct(m.rate)} of ${v.contactsCalled} (95%: ${pct(m.low)}–${pct(m.high)}), opted out ${pct(v.optOutRate.rate)}`;
+  });
+  return [`*Experiment: ${METRIC_WORDS[metric]}*`, ...lines, r.experiment!.summary].join("\n");
 }

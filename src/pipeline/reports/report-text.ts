@@ -1,5 +1,6 @@
 import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
+import { experimentLines } from "./experiment-text.ts";
 import { counts, duration, headlines, num, periodText, reportTitle } from "./format.ts";
 import type { ReportCampaign, ReportModel } from "./model.ts";
 import {
@@ -40,6 +41,7 @@ export function reportText(r: ReportModel): string {
     ...(r.campaigns.length > CAMPAIGNS_LISTED
       ? [`... and ${num(r.campaigns.length - CAMPAIGNS_LISTED)} more`]
       : []),
+    ...experimentLines(r),
   ];
   if (r.problems.length > 0) lines.push("", "Problems:", ...r.problems.map((p) => `- ${visible(p.message)}`));
   lines.push("", ...footnotes(r));

@@ -4,6 +4,7 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { resolveAssistant } from "../campaign/create-campaign.ts";
+import { PermanentError } from "../errors.ts";
 import { preflightOnce } from "./preflight.ts";
 import { createResourceState } from "./state-store.ts";
 import { recordUse } from "./uses.ts";
@@ -25,18 +26,32 @@ export async function campaignRecords(
   def: JobDefinition,
   campaignKey: string,
   now: number,
+  variant?: string,
 ): Promise<{ assistantId: string; dialerId: string }> {
   const c = def.campaign;
   if (!c) throw new Error(`job ${def.name} has no campaign section`);
   const state = createResourceState(d.redis, d.keys);
+  const assistant = assistantOfVariant(c, variant);
   const assistantId =
-    "resource" in c.assistant
-      ? await state.currentId("assistant", c.assistant.resource)
-      : await resolveAssistant(d.client, c.assistant);
+    "resource" in assistant
+      ? await state.currentId("assistant", assistant.resource)
+      : await resolveAssistant(d.client, assistant);
   const dialerId = "resource" in c.dialer ? await state.currentId("dialer", c.dialer.resource) : c.dialer.id;
   // Made already (a retry): it was made with what was recorded then.
   if ((await d.redis.exists(d.keys.campaignMemo(campaignKey))) === 1) return { assistantId, dialerId };
-  if ("resource" in c.assistant) await recordUse(d.redis, d.keys, campaignKey, assistantId, now);
+  if ("resource" in assistant) await recordUse(d.redis, d.keys, campaignKey, assistantId, now);
   await preflightOnce(d, def, { assistantId, dialerId }, now);
   return { assistantId, dialerId };
+}
+
+/** The assistant a campaign of `variant` calls with: the variant's own (it must still be in the job). */
+function assistantOfVariant(c: NonNullable<JobDefinition["campaign"]>, variant: string | undefined) {
+  if (!variant) return c.assistant;
+  const found = c.variants?.find((v) => v.name === variant);
+  if (!found)
+    throw new PermanentError(
+      `job's campaign.variants has no variant "${variant}" any more`,
+      "put the variant back in the job (its contacts were given it), or cancel its campaigns",
+    );
+  return found.assistant;
 }

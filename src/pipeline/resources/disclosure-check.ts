@@ -1,6 +1,7 @@
 import type { Client } from "../../api/client.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { LoadedResources } from "../../config/load-resources.ts";
+import { assistantsOf } from "../../config/variant-definition.ts";
 import { DISCLOSURE_RULE, disclosurePhrase } from "./disclosure.ts";
 
 /** What `vcw jobs check` says of one job's disclosure: a warning, or that it could not look. */
@@ -32,27 +33,29 @@ export async function checkDisclosures(
   const findings: DisclosureFinding[] = [];
   const read = speechReader(sources);
   for (const { file, job } of jobs) {
-    if (!job.campaign) continue;
-    const found = await read(job.campaign.assistant);
-    if ("unchecked" in found) {
-      findings.push({
-        file,
-        job: job.name,
-        kind: "unchecked",
-        message: `disclosure not checked: ${found.unchecked}`,
-      });
-      continue;
+    for (const { variant, ref } of job.campaign ? assistantsOf(job.campaign) : []) {
+      const field = variant ? `campaign.variants ${variant}` : "campaign.assistant";
+      const finding = disclosureFinding(await read(ref), job, field);
+      if (finding) findings.push({ file, job: job.name, ...finding });
     }
-    const phrases = job.calling?.disclosure.phrases;
-    if (disclosurePhrase(found.speech, phrases)) continue;
-    findings.push({
-      file,
-      job: job.name,
-      kind: "missing",
-      message: `campaign.assistant: ${found.of} does not say the call is automated or AI in its start_speech ("${found.speech}"; none of: ${(phrases ?? ["the default phrases"]).join(", ")}). ${DISCLOSURE_RULE}`,
-    });
   }
   return findings;
+}
+
+/** What one assistant's first words lack, if anything. */
+function disclosureFinding(
+  found: Speech,
+  job: JobDefinition,
+  field: string,
+): Pick<DisclosureFinding, "kind" | "message"> | undefined {
+  if ("unchecked" in found)
+    return { kind: "unchecked", message: `disclosure not checked: ${found.unchecked}` };
+  const phrases = job.calling?.disclosure.phrases;
+  if (disclosurePhrase(found.speech, phrases)) return undefined;
+  return {
+    kind: "missing",
+    message: `${field}: ${found.of} does not say the call is automated or AI in its start_speech ("${found.speech}"; none of: ${(phrases ?? ["the default phrases"]).join(", ")}). ${DISCLOSURE_RULE}`,
+  };
 }
 
 /** Reads assistants' start_speech, each source at most once. */

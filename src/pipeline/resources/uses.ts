@@ -1,4 +1,5 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { assistantsOf } from "../../config/variant-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
@@ -55,9 +56,9 @@ export function jobUses(
   const inUse = new Map<string, string>();
   for (const job of jobs) {
     for (const [kind, ref] of [
-      ["assistant", job.campaign?.assistant],
-      ["dialer", job.campaign?.dialer],
-    ] as const) {
+      ...(job.campaign ? assistantsOf(job.campaign) : []).map((a) => ["assistant", a.ref] as const),
+      ["dialer", job.campaign?.dialer] as const,
+    ]) {
       if (!ref) continue;
       const id =
         "id" in ref ? ref.id : "resource" in ref ? state.get(stateField(kind, ref.resource))?.id : undefined;

@@ -60,6 +60,8 @@ export interface CampaignInfo {
   resumeOf?: string;
   /** The n-th fresh campaign made by a repair before the start (its identity, with the file's). */
   repair?: number;
+  /** Its experiment variant (`campaign.variants`): every contact of it was given this one. */
+  variant?: string;
 }
 
 /** The check before a campaign's start: what was listed and repaired, counted from the service's listings. */

@@ -15,6 +15,8 @@ export const ActionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("resume"), job: name }),
   z.object({ kind: z.literal("cancel"), campaign: name }),
   z.object({ kind: z.literal("stop"), campaign: name }),
+  z.object({ kind: z.literal("experiment-stop"), job: name, variant: name }),
+  z.object({ kind: z.literal("experiment-promote"), job: name, variant: name }),
   z.object({ kind: z.literal("retry"), queue: z.enum(RETRYABLE), id: name }),
   z.object({
     kind: z.literal("retry-all"),
@@ -53,6 +55,9 @@ export function describeAction(a: Action): string {
     case "cancel":
     case "stop":
       return `${a.kind} campaign ${a.campaign}`;
+    case "experiment-stop":
+    case "experiment-promote":
+      return `${a.kind === "experiment-stop" ? "stop" : "promote"} variant ${a.variant} of job ${a.job}`;
     case "retry":
       return `retry ${a.queue} ${a.id}`;
     case "retry-all":

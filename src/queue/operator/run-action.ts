@@ -14,6 +14,7 @@ import { campaignRequestsMatching } from "../campaign-requests.ts";
 import type { ImportJobData, Queues } from "../queues.ts";
 import { type Action, type ActionResult, describeAction, type Retryable } from "./action.ts";
 import { cancelLine, NO_STOP } from "./cancel-pending.ts";
+import { experimentAction } from "./experiment-action.ts";
 import { stopStarted } from "./stop-started.ts";
 
 export interface ActionContext {
@@ -72,6 +73,9 @@ async function run(ctx: ActionContext, a: Action): Promise<ActionResult> {
       return (await stopStarted(ctx, a.campaign)) ?? cancelOrStop(ctx, a);
     case "cancel":
       return cancelOrStop(ctx, a);
+    case "experiment-stop":
+    case "experiment-promote":
+      return experimentAction(ctx, a);
     case "retry":
       return a.queue === "imports" ? rerunFile(ctx, a.id) : retryOne(ctx, a.queue, a.id);
     case "retry-all":

@@ -2,6 +2,7 @@ import { readdir } from "node:fs/promises";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
 import type { CampaignStore, PollLag } from "../../pipeline/results/campaign-store.ts";
+import type { ExperimentDecision } from "../../pipeline/stores/experiment-store.ts";
 
 /** A job's drop folder: files waiting in its inbox and in processing/. */
 export interface FolderView {
@@ -23,6 +24,10 @@ export interface JobView {
   processing: number;
   /** The job's last poll tick as the scheduler recorded it: behind when polls wait or campaigns are overdue. */
   polls?: { at: string; due: number; lagSeconds: number; behind: boolean } | undefined;
+  /** A job with `campaign.variants`: each variant and whether it gets new contacts (the decisions). */
+  experiment?: {
+    variants: { name: string; share: number; state: "open" | "stopped" | "promoted"; reason?: string }[];
+  };
 }
 
 const countFiles = async (dir: string) =>
@@ -44,7 +49,12 @@ export async function folderOf(def: JobDefinition): Promise<FolderView> {
 /** One job as the dashboard shows it: its folder, whether it is paused or watched, its polls. */
 export async function jobView(
   def: JobDefinition,
-  o: { watched: ReadonlySet<string>; paused: boolean; store: Pick<CampaignStore, "pollLag"> },
+  o: {
+    watched: ReadonlySet<string>;
+    paused: boolean;
+    store: Pick<CampaignStore, "pollLag">;
+    decisions?: readonly ExperimentDecision[];
+  },
 ): Promise<JobView> {
   const folder = await folderOf(def);
   return {
@@ -56,6 +66,26 @@ export async function jobView(
     waiting: folder.waiting,
     processing: folder.processing,
     polls: pollsOf(await o.store.pollLag(def.name)),
+    ...experimentOf(def, o.decisions ?? []),
+  };
+}
+
+/** The job's variants as the dashboard shows them: open, stopped or promoted, and why. */
+function experimentOf(
+  def: JobDefinition,
+  decisions: readonly ExperimentDecision[],
+): Pick<JobView, "experiment"> {
+  const variants = def.campaign?.variants;
+  if (!variants) return {};
+  const byVariant = new Map(decisions.map((d) => [d.variant, d]));
+  return {
+    experiment: {
+      variants: variants.map((v) => {
+        const d = byVariant.get(v.name);
+        const state = !d ? "open" : d.action === "promote" ? "promoted" : "stopped";
+        return { name: v.name, share: v.share, state, ...(d ? { reason: d.reason } : {}) };
+      }),
+    },
   };
 }
 

@@ -1,6 +1,7 @@
 import { readSharedRate } from "../../limiter/shared-rate-limiter.ts";
 import { type PreflightRecord, readPreflights } from "../../pipeline/resources/preflight.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
+import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import {
   type CampaignCount,
   type CampaignView,
@@ -49,6 +50,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
   if (src.redis.status !== "ready") throw new Error(`Redis is ${src.redis.status}`);
   const defs = [...src.jobs().values()];
   const controls = createControls(src.redis, src.keys);
+  const experiments = createExperimentStore(src.redis, src.keys);
   const queues = await readQueues(src.queues);
   const rate = await readSharedRate(src.redis, src.keys.limiter);
   const kept = await keptCampaigns(src).get();
@@ -58,7 +60,12 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
     queues,
     jobs: await Promise.all(
       defs.map(async (def) =>
-        jobView(def, { watched, paused: await controls.isPaused(def.name), store: src.store }),
+        jobView(def, {
+          watched,
+          paused: await controls.isPaused(def.name),
+          store: src.store,
+          ...(def.campaign?.variants ? { decisions: await experiments.decisions(def.name) } : {}),
+        }),
       ),
     ),
     inFlight: await filesInFlight(src.queues, LISTED.inFlight),

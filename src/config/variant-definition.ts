@@ -1,0 +1,87 @@
+import { z } from "zod";
+
+/** The ways a job names an assistant: by id, by name (assistants.list), or a resource of resources/. */
+export type AssistantRef = { id: string } | { name: string } | { resource: string };
+
+/**
+ * One arm of an experiment (`campaign.variants`): its name, its assistant and its share (a weight:
+ * 1 and 1 split evenly, 3 and 1 give the first three quarters of the contacts).
+ */
+export const variantDefinition = <A extends z.ZodType<AssistantRef>>(assistant: A) =>
+  z.strictObject({
+    name: z
+      .string({ error: "is required: a short name such as a or warm-intro" })
+      .regex(/^[a-z0-9][a-z0-9-]{0,31}$/, "must be lower-case letters, digits and dashes (at most 32)"),
+    assistant,
+    share: z
+      .number({ error: "is required: a positive weight such as 1" })
+      .positive("must be a positive weight")
+      .meta({ description: "The variant's weight: its share is this over the sum of all." }),
+  });
+
+/** The variants list: two or more, names unique. */
+export const variantsDefinition = <A extends z.ZodType<AssistantRef>>(assistant: A) =>
+  z
+    .array(variantDefinition(assistant))
+    .min(2, "must name at least two variants (one assistant needs campaign.assistant)")
+    .max(16, "must name at most 16 variants")
+    .superRefine((variants, ctx) => {
+      const seen = new Set<string>();
+      variants.forEach((v, i) => {
+        if (seen.has(v.name))
+          ctx.addIssue({ code: "custom", message: `repeats the name "${v.name}"`, path: [i, "name"] });
+        seen.add(v.name);
+      });
+    })
+    .meta({
+      description:
+        "An experiment: two or more assistants, each contact given one for good by a hash of the job and its number (docs/architecture.md, Experiments).",
+    });
+
+export interface VariantSpec {
+  name: string;
+  assistant: AssistantRef;
+  share: number;
+}
+
+/** Every assistant a job's campaigns use, with the variant that uses it (none without variants). */
+export function assistantsOf(campaign: {
+  assistant: AssistantRef;
+  variants?: readonly VariantSpec[] | undefined;
+}): { variant?: string; ref: AssistantRef }[] {
+  if (!campaign.variants) return [{ ref: campaign.assistant }];
+  return campaign.variants.map((v) => ({ variant: v.name, ref: v.assistant }));
+}
+
+/** What an experiment's variants are compared on: contacts reached, with a meeting, transferred. */
+export const EXPERIMENT_METRICS = ["reached", "meetings", "transfers"] as const;
+export type ExperimentMetric = (typeof EXPERIMENT_METRICS)[number];
+
+/** `campaign.experiment`: the metric the report decides on, and the optional guardrail. */
+export const experimentDefinition = z
+  .strictObject({
+    metric: z
+      .enum(EXPERIMENT_METRICS, { error: `must be one of ${EXPERIMENT_METRICS.join(", ")}` })
+      .default("reached")
+      .meta({ description: "The share of contacts the report compares variants on." }),
+    guardrail: z
+      .strictObject({
+        stopWorse: z.boolean().default(false).meta({
+          description:
+            "Stop giving new contacts to a variant worse than the best on the metric, the difference's 95% interval clear of zero.",
+        }),
+        maxOptOutRate: z.number().gt(0).lt(1).optional().meta({
+          description:
+            "Stop a variant whose opt-out rate's 95% interval lies above this share of its contacts.",
+        }),
+        minContacts: z.number().int().min(1).default(50).meta({
+          description: "Contacts each variant must have called before the guardrail judges it.",
+        }),
+      })
+      .optional()
+      .meta({
+        description: "Checked after each poll of the job's campaigns; its decisions are logged and kept.",
+      }),
+  })
+  .meta({ description: "How the variants are compared (needs campaign.variants)." });
+export type ExperimentSettings = z.output<typeof experimentDefinition>;

@@ -1,0 +1,29 @@
+import { operatorDecisions } from "../../pipeline/stores/experiment-actions.ts";
+import { createExperimentStore, type ExperimentDecision } from "../../pipeline/stores/experiment-store.ts";
+import type { Action, ActionResult } from "./action.ts";
+import type { ActionContext } from "./run-action.ts";
+
+/** A decision for a person: what, about which variant, by whom, when and why. */
+export const decisionLine = (d: ExperimentDecision) =>
+  `${d.variant}: ${d.action === "stop" ? "stopped" : "promoted"} by the ${d.by} at ${new Date(d.at).toISOString()}: ${d.reason}`;
+
+/** `vcw experiment stop|promote` and the dashboard's buttons: the decisions recorded, or why not. */
+export async function experimentAction(
+  ctx: Pick<ActionContext, "redis" | "keys" | "jobs">,
+  a: Extract<Action, { kind: "experiment-stop" | "experiment-promote" }>,
+): Promise<ActionResult> {
+  const variants = ctx.jobs().get(a.job)?.campaign?.variants;
+  if (!variants)
+    return { ok: false, count: 0, message: `job ${a.job} runs no experiment: it names no campaign.variants` };
+  const store = createExperimentStore(ctx.redis, ctx.keys);
+  const asked = operatorDecisions(
+    a.kind === "experiment-stop" ? "stop" : "promote",
+    a.variant,
+    variants.map((v) => v.name),
+    await store.decisions(a.job),
+    Date.now(),
+  );
+  if ("error" in asked) return { ok: false, count: 0, message: asked.error };
+  const added = await store.decide(a.job, asked);
+  return { ok: true, count: added.length, message: added.map(decisionLine).join("\n") };
+}

@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { subscribe } from "node:diagnostics_channel";
 import { failpoint } from "../lib/failpoint.ts";
 import { OwnershipLostError } from "./errors/index.ts";
 
@@ -15,24 +17,61 @@ export interface SendFence {
 }
 
 /**
- * A check that passed this long before the request is handed to fetch is too old to trust (the
- * process was paused between them): it is checked again.
+ * A check that passed this long before the request is written to its socket is too old to trust
+ * (the process was paused in between): the request is not written, and is checked again.
  */
 export const FENCE_FRESH_MS = 1_000;
 
-/** `fetch` that runs the fence right before the request goes, and again if the fence went stale. */
+/** Names a fenced request to the write watch; the service ignores it. */
+const SEND_HEADER = "x-vcw-send";
+const fenced = new Map<string, { checkedAt: number; held: boolean }>();
+let watching = false;
+
+/**
+ * Undici publishes `sendHeaders` synchronously right before it writes a request to its socket: the
+ * last moment the request can still be kept from leaving. A fenced request whose check is too old
+ * then (a pause between fetch and the write) has its socket destroyed, so nothing is written.
+ */
+function watchWrites(): void {
+  if (watching) return;
+  watching = true;
+  subscribe("undici:client:sendHeaders", (message) => {
+    const { headers, socket } = message as { headers?: string; socket?: { destroy(e?: Error): void } };
+    const id = /\r\nx-vcw-send: ([\w-]+)\r\n/.exec(headers ?? "")?.[1];
+    const entry = id === undefined ? undefined : fenced.get(id);
+    if (!entry || performance.now() - entry.checkedAt < FENCE_FRESH_MS) return;
+    entry.held = true;
+    socket?.destroy(new Error("vcw: a fenced request was held past its check; not written"));
+  });
+}
+
+/** `fetch` that runs the fence right before the request goes, and again if the check went stale before the write. */
 export function fencedFetch(inner: typeof fetch, fence: SendFence | undefined): typeof fetch {
   if (!fence) return inner;
+  watchWrites();
   return async (input, init) => {
+    const original = input instanceof Request ? input : new Request(input, init);
     for (;;) {
       failpoint("send.before-fence");
-      const checked = performance.now();
+      const checkedAt = performance.now();
       await fence.beforeSend();
       failpoint("send.after-fence");
-      const signal = input instanceof Request ? input.signal : init?.signal;
       // ky's timeout fired during the check: nothing may leave now.
-      if (signal?.aborted) throw new OwnershipLostError("the request", "stopped");
-      if (performance.now() - checked < FENCE_FRESH_MS) return inner(input, init);
+      if (original.signal.aborted) throw new OwnershipLostError("the request", "stopped");
+      if (performance.now() - checkedAt >= FENCE_FRESH_MS) continue;
+      const id = randomUUID();
+      const entry = { checkedAt, held: false };
+      fenced.set(id, entry);
+      const request = original.clone();
+      const headers = new Headers(request.headers);
+      headers.set(SEND_HEADER, id);
+      try {
+        return await inner(new Request(request, { headers }), init);
+      } catch (error) {
+        if (!entry.held) throw error;
+      } finally {
+        fenced.delete(id);
+      }
     }
   };
 }

@@ -64,6 +64,32 @@ describe("the send fence: a create leaves only while its claim is held", () => {
     expect(await onService()).toEqual([row.phone]);
   });
 
+  it("held between the check and the write to its socket (a pause) while the claim is taken over: nothing is written", async () => {
+    const ledger = ledgerOf(60_000);
+    await ledger.seed(segmentId, []);
+    const row = contact(4);
+    let writes = 0;
+    // The first request stalls after its check, before undici writes it (as a paused process would).
+    const slowFirst: typeof fetch = async (input, init) => {
+      if (writes++ === 0) await sleep(1_300);
+      return fetch(input, init);
+    };
+    const importing = importContacts(rowsOf([row]), {
+      client: testClient(t.sim, { fetch: slowFirst }),
+      ledger,
+      segmentId,
+      owner: "stalled-attempt",
+      waitPollMs: 20,
+    });
+    await sleep(300);
+    await redis.hset(keys.ledger(segmentId), row.phone, `p|other|${Date.now()}|`);
+    await sleep(1_500);
+    expect(await onService()).toEqual([]);
+    await ledger.markDone(segmentId, [row.phone], "other");
+    expect(await importing).toMatchObject({ created: 0, elsewhere: 1 });
+    expect(await onService()).toEqual([]);
+  });
+
   it("a claim waiting in the gate longer than its lease is kept alive: nobody else may take it", async () => {
     const ledger = ledgerOf(300);
     await ledger.seed(segmentId, []);

@@ -1,6 +1,6 @@
 import type { Client } from "../../api/client.ts";
 import type { CampaignCreate } from "../../api/schemas/campaign.ts";
-import { failpoint } from "../../lib/failpoint.ts";
+import { type FailpointName, failpoint } from "../../lib/failpoint.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { createOnce, idByName } from "../create-once.ts";
@@ -56,7 +56,7 @@ export interface CampaignCreateOptions {
   /** Look the name up before the first create too (see createOnce). */
   lookFirst?: boolean;
   /** The fault point right before the create is sent (lib/failpoint.ts: chaos tests pause there). */
-  point?: string;
+  point?: FailpointName;
 }
 
 /**

@@ -3,7 +3,7 @@
  * 1. Time from the drop to the first call: one compiled `vcw start`, one file; ours with the default
  *    settle time (VCW_SETTLE_MS 60 s) and with 0, and the base tree (`--base`, compiled), which has none.
  * 2. Duplicates, `runs` times (5): two daemons of ours; the one that takes the file's campaign stops
- *    itself right before its create (VCW_FAILPOINTS=before-campaign-create=stop), the other takes the
+ *    itself right before its create (VCW_FAILPOINTS=campaign.before-create=stop@1), the other takes the
  *    job over once its lease lapsed, then the first is resumed (SIGCONT) and sends its late create.
  *    Counted on the simulator: campaigns of the file, and people with more than one audience entry
  *    (must be 0). The base tree has no fault point to stop at that moment: the issue's table records
@@ -170,7 +170,11 @@ async function pausedBeforeCreate(sim: Simulator, rows: number): Promise<Omit<Pa
   const daemons: DaemonProcess[] = [];
   const started = Date.now();
   try {
-    const paused = spawnDaemon(OURS, { ...job.env, VCW_FAILPOINTS: "before-campaign-create=stop" }, job.log);
+    const paused = spawnDaemon(
+      OURS,
+      { ...job.env, VCW_FAILPOINTS: "campaign.before-create=stop@1" },
+      job.log,
+    );
     daemons.push(paused);
     await untilRunning(paused);
     job.drop(rows);

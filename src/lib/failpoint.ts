@@ -10,9 +10,9 @@ const passed = new Map<string, number>();
 export type FailpointName =
   | "send.before-fence"
   | "send.after-fence"
-  | "before-campaign-create"
-  | "before-follow-up-create"
-  | "before-hand-back-create";
+  | "campaign.before-create"
+  | "follow-up.before-create"
+  | "hand-back.before-create";
 
 export function failpoint(name: FailpointName): void {
   const at = points.get(name);

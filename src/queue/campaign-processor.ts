@@ -144,10 +144,10 @@ function canceledNow(d: WorkDeps, data: CampaignJobData): { canceled: true } {
 /** The fault point before its create (lib/failpoint.ts): a file's campaign, a follow-up, a hand-back. */
 const createPointOf = (r: CampaignJobData): FailpointName =>
   r.resumeOf
-    ? "before-hand-back-create"
+    ? "hand-back.before-create"
     : r.attempt > 0
-      ? "before-follow-up-create"
-      : "before-campaign-create";
+      ? "follow-up.before-create"
+      : "campaign.before-create";
 
 const marginMsOf = (def: { calling?: { marginMinutes: number } | undefined }) =>
   (def.calling?.marginMinutes ?? 15) * 60_000;

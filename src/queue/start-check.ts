@@ -21,7 +21,13 @@ export async function scheduleStartCheck(
   await d.queues.followUps.add(
     `start-check ${info.name}`,
     { job: info.job, campaignId: info.id, check: true },
-    { jobId: startCheckJobId(info.id), delay: Math.max(0, at - d.now()) },
+    // Gone once done (its result is kept on the campaign and in the summary): readers of the queue see follow-ups.
+    {
+      jobId: startCheckJobId(info.id),
+      delay: Math.max(0, at - d.now()),
+      removeOnComplete: true,
+      removeOnFail: { age: 7 * 86_400 },
+    },
   );
 }
 

@@ -97,7 +97,7 @@ describe("chaos: two daemons, one paused right before a campaign's create", () =
 
   it("the late create makes a second campaign; the check before the start empties both and calls each person once", async () => {
     const s = await setup();
-    const paused = s.start("start", { VCW_FAILPOINTS: "before-campaign-create=stop" });
+    const paused = s.start("start", { VCW_FAILPOINTS: "campaign.before-create=stop@1" });
     const file = `people-${s.tag}.csv`;
     drop(s.inbox, file, contactsCsv(20, { from: 71_000 }));
     await waitFor(
@@ -139,7 +139,7 @@ describe("chaos: two daemons, one paused right before a campaign's create", () =
     const s = await setup(
       'polling:\n  schedule: "* * * * * *"\nfollowUps:\n  attempts: 1\n  spacingMinutes: 0\n',
     );
-    const paused = s.start("start", { VCW_FAILPOINTS: "before-follow-up-create=stop" });
+    const paused = s.start("start", { VCW_FAILPOINTS: "follow-up.before-create=stop@1" });
     const file = `again-${s.tag}.csv`;
     drop(s.inbox, file, contactsCsv(20, { from: 72_000 }));
     const prefix = `chaos-${s.tag}-${file}`;

@@ -133,7 +133,7 @@ describe("vcw demo, report and suppress", () => {
     expect(demo.code).toBe(0);
     expect(demo.stdout).toMatch(/finished, 100% complete/);
     expect(demo.stdout).toMatch(/Contacts 6; calls by status:/);
-    const csv = /results CSV: (\S+)/.exec(demo.stdout)![1]!;
+    const csv = /results CSV: (.+\.results\.csv)$/m.exec(demo.stdout)![1]!;
     const rows = readFileSync(csv, "utf8").split("\r\n").filter(Boolean);
     expect(rows).toHaveLength(7);
     expect(rows[0]).toBe(

@@ -214,7 +214,7 @@ describe("the package as a consumer installs it from its tarball", () => {
     const demo = await run("npx", ["--no", "--", "vcw", "demo"], { cwd: consumer, env, timeout: 120_000 });
     expect(demo.stdout).toContain("dropped jobs/samples/example-leads.csv into .vcw/demo/inbox");
     expect(demo.stdout).toMatch(/Contacts 6; calls by status:/);
-    const csv = /results CSV: (\S+)/.exec(demo.stdout)![1]!;
+    const csv = /results CSV: (.+\.results\.csv)$/m.exec(demo.stdout)![1]!;
     expect(readFileSync(join(consumer, csv), "utf8").split("\n")[0]).toContain("phone");
   }, 150_000);
 

@@ -31,7 +31,8 @@ interface Plan {
 const PLANS: Record<Scenario, Plan> = {
   late: {
     faults: { latencyMs: 100, jitterMs: 2_500 },
-    env: { VCW_RATE_LIMIT: "200" },
+    // Lists time out too: the default retries and more attempts, as an operator facing this service would set.
+    env: { VCW_RATE_LIMIT: "200", VCW_MAX_RETRIES: "2", VCW_IMPORT_ATTEMPTS: "10" },
     files: [range(600)],
   },
   gate: {

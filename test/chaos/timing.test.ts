@@ -22,7 +22,10 @@ describe("chaos: timing alone never makes a second contact", () => {
 
   it("the service answers after the client's timeout: 600 phones, 600 contacts", async () => {
     t.sim.setFaults({ ...NO_FAULTS, latencyMs: 100, jitterMs: 2_500 });
-    const job = await chaosJob(t.sim, running, { env: { VCW_RATE_LIMIT: "200" }, concurrency: 32 });
+    const job = await chaosJob(t.sim, running, {
+      env: { VCW_RATE_LIMIT: "200", VCW_MAX_RETRIES: "2", VCW_IMPORT_ATTEMPTS: "10" },
+      concurrency: 32,
+    });
     job.start("start");
     drop(job.inbox, "late.csv", contactsCsv(600, { from: 100_000 }));
     const summary = await waitFor(() => summaryOf(job.inbox, "late.csv"), 110_000, "late.csv done");

@@ -162,9 +162,26 @@ describe("chaos: two daemons, one paused right before a campaign's create", () =
     const prefixUp = `${first.campaigns_name} follow-up 1`;
     const { all: followUps, other, copied } = await afterLateCreate(s, paused, prefixUp);
     expect(followUps.filter((c) => / repaired 1$/.test(c.campaigns_name ?? ""))).toHaveLength(copied ? 1 : 0);
-    const entries = await entriesByPhone(followUps.map((c) => c.id!));
-    expect(entries.size).toBeGreaterThan(0);
-    for (const [phone, n] of entries) expect(n, phone).toBe(1);
-    if (copied) expect(paused.logs() + other.logs()).toMatch(/repaired before its start/);
+    const logs = paused.logs() + other.logs();
+    // The follow-up's check listed its segment: each of its people once.
+    const check = logs
+      .split("\n")
+      .filter((l) => l.includes("campaign checked before its start") && l.includes(prefixUp))
+      .map((l) => JSON.parse(l) as { contactsListed: number; phonesListed: number })
+      .at(-1);
+    expect(check?.contactsListed).toBeGreaterThan(0);
+    expect(check?.contactsListed).toBe(check?.phonesListed);
+    if (copied) {
+      // The fresh campaign's contacts were filed after the clock was set back: the service calls them.
+      const entries = await entriesByPhone(followUps.map((c) => c.id!));
+      expect(entries.size).toBeGreaterThan(0);
+      for (const [phone, n] of entries) expect(n, phone).toBe(1);
+    } else {
+      // Fenced: one follow-up, never a copy. (Its contacts were filed while the service's clock was
+      // an hour ahead, so the simulator, which admits contacts created by a campaign's start, calls
+      // none of them here: a test artifact of setting the clock back, not vcw's.)
+      expect(followUps).toHaveLength(1);
+    }
+    if (copied) expect(logs).toMatch(/repaired before its start/);
   }, 120_000);
 });

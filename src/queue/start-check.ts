@@ -31,6 +31,12 @@ export async function scheduleStartCheck(
   );
 }
 
+/** A copy a repair emptied, as vcw keeps it: ended (finished, no call), not polled on to `stuck`. */
+async function endEmptied(d: WorkDeps, id: string): Promise<void> {
+  const stored = await d.store.get(id);
+  if (stored?.info.state === "active") await d.store.setState(id, stored.info.job, stored.info, "finished");
+}
+
 /**
  * Runs the check (repeatable: its result is kept once per campaign), logs what it repaired, asks
  * for the fresh campaign of a repair, and writes the result into the file's summary, waiting for
@@ -50,6 +56,7 @@ export async function processStartCheck(d: WorkDeps, job: Job<FollowUpJobData>, 
   else if (result.startedBeforeCheck)
     d.logger.warn(log, "campaign checked after its start: nothing repaired");
   if (repair) await applyIntents([{ kind: "create-campaign", request: repair }], d);
+  for (const id of check.emptied ?? []) await endEmptied(d, id);
   const noted = await noteCheckInSummary(def, info, result, { ...d });
   if (noted === "not-yet" && token) return delayJob(job, token, Date.now() + 2_000);
   return { checked: true, ...result };

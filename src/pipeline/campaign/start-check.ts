@@ -26,6 +26,8 @@ export interface StartCheck {
   info: CampaignInfo;
   result: StartCheckResult;
   repair?: CampaignRequest;
+  /** The copies a repair emptied (their ids): they call nobody, so vcw ends them rather than poll them to `stuck`. */
+  emptied?: string[];
 }
 
 /** When a campaign starting at `startAt` is checked: a little before, never more than 5 s. Pure. */
@@ -83,8 +85,9 @@ async function checkOnce(
   const repairing = (await d.redis.exists(d.keys.keepOf(memo))) === 1;
   if (result.startedBeforeCheck && !repairing)
     return { info, result: { ...result, duplicatesRemoved: 0, withdrawn: 0 } };
-  if (repairing) return repair(def, info, { memo, listing, withdrawn, counted: result }, d);
-  if (named.length > 1 && own) return repair(def, info, { memo, listing, withdrawn, counted: result }, d);
+  if (repairing) return repair(def, info, { memo, named, listing, withdrawn, counted: result }, d);
+  if (named.length > 1 && own)
+    return repair(def, info, { memo, named, listing, withdrawn, counted: result }, d);
   const extras = extraCopies(listing).filter((c) => !withdrawn.has(c.phone));
   const out = [...withdrawn].flatMap((phone) => listing.byPhone.get(phone) ?? []);
   await deleteContacts(
@@ -121,7 +124,13 @@ function resultOf(
 async function repair(
   def: JobDefinition,
   info: CampaignInfo,
-  o: { memo: string; listing: SegmentListing; withdrawn: ReadonlySet<string>; counted: StartCheckResult },
+  o: {
+    memo: string;
+    named: readonly Campaign[];
+    listing: SegmentListing;
+    withdrawn: ReadonlySet<string>;
+    counted: StartCheckResult;
+  },
   d: StartCheckDeps,
 ): Promise<StartCheck> {
   const { memo, listing, withdrawn, counted } = o;
@@ -144,7 +153,8 @@ async function repair(
     d,
   );
   const result = { ...counted, campaignsRepaired: 1, repairedInto: name };
-  return { info, result, repair: repairRequest(info, name, segmentId, n) };
+  const emptied = o.named.flatMap((c) => (c.id ? [c.id] : []));
+  return { info, result, repair: repairRequest(info, name, segmentId, n), emptied };
 }
 
 async function* rowsOf(keep: readonly { phone: string; contact: ContactCreate }[]) {

@@ -85,6 +85,7 @@ describe("the check before a campaign's start", () => {
       repairedInto: `${c.name} repaired 1`,
     });
     expect(await phonesIn(c.segmentId)).toEqual([]);
+    expect(check?.emptied?.sort()).toEqual([...c.made].sort());
     const repair = check!.repair!;
     expect(repair).toMatchObject({ name: `${c.name} repaired 1`, repair: 1, attempt: 0, job: "j" });
     expect(repair.notBefore).toBe(Date.parse((await c.store.get(c.made[0]!))!.info.scheduledAt));

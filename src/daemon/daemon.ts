@@ -234,7 +234,8 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     imports: services.imports,
     ledger: services.ledger,
     leaseMs: services.leaseMs,
-    settleMs: s.settleMs.value,
+    // The ledger's: 0 with idempotency keys (a late copy can't be made, nothing to wait for).
+    settleMs: services.ledger.settleMs,
     logger,
     now: Date.now,
     stopping: stopping.signal,

@@ -121,6 +121,8 @@ async function createOrLookUp(
     // A retry may follow a create sent by a version that marked nothing: look before sending again.
     lookFirst: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1,
     point: createPointOf(job.data),
+    // Re-send an unanswered create only once the first can no longer land (VCW_SETTLE_MS).
+    ...(d.settleMs === undefined ? {} : { settleMs: d.settleMs }),
   };
   try {
     return await createCampaignOnce(d.client, d.redis, d.keys, key, body, o);

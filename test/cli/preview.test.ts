@@ -160,7 +160,7 @@ describe("vcw preview", () => {
       for (const c of parts) expect(c).toMatchObject({ scheduledAt: p.scheduledAt });
     }
     const text = await runCli(["preview", MIXED, "--job", "mixed", ...at], env);
-    expect(text.stdout).toMatch(/variant [ab]: \d+ contact\(s\)/);
+    expect(text.stdout).toMatch(/variant [ab]: \d+ contacts?,/);
   });
 
   it("says what is wrong with --at and an unknown job", async () => {

@@ -36,6 +36,12 @@ export function zonedTime(at: Instant, zone: string): string {
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute} ${p.timeZoneName}`;
 }
 
+/** "2026-11-26 09:00": the wall clock in `zone`, for where the zone is given beside it. */
+export function zonedWallClock(at: Instant, zone: string): string {
+  const p = parts(at, zone);
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
+}
+
 /** "2026-11-26": the calendar day in `zone`. */
 export function zonedDate(at: Instant, zone: string): string {
   const p = parts(at, zone);

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
+import { calleeWindowJobYaml } from "../support/calling-job.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir } from "../support/files.ts";
 
@@ -12,19 +13,7 @@ function jobsWith(calling: string[]): { jobs: string; file: string; env: NodeJS.
   const home = tempDir("vcw-lookup-");
   const jobs = join(home, "jobs");
   mkdirSync(jobs);
-  const job = (name: string, extra: string[]) =>
-    [
-      `name: ${name}`,
-      `inbox: ${join(home, "inbox", name)}`,
-      `segment: { name: ${name} }`,
-      "contacts: { country: US }",
-      "campaign:",
-      "  assistant: { id: a1 }",
-      "  dialer: { id: d1 }",
-      "  start:",
-      "    window: { days: [mon, tue, wed, thu, fri, sat, sun], from: '07:00', to: '22:00', timezone: callee, fallbackTimezone: America/Chicago }",
-      ...extra,
-    ].join("\n");
+  const job = (name: string, extra: string[]) => calleeWindowJobYaml(name, join(home, "inbox", name), extra);
   const file = join(jobs, "leads.yaml");
   writeFileSync(file, job("leads", calling));
   writeFileSync(join(jobs, "other.yaml"), job("other", []));

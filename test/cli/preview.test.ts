@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type RedisServer, startRedisServer } from "../../src/daemon/redis-server.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { variantOf } from "../../src/pipeline/variant-assignment.ts";
+import { calleeWindowJobYaml } from "../support/calling-job.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir } from "../support/files.ts";
 import { API_KEY } from "../support/fixtures.ts";
@@ -18,19 +19,7 @@ function mixedJob(home: string): string {
   mkdirSync(jobs, { recursive: true });
   writeFileSync(
     join(jobs, "mixed.yaml"),
-    [
-      "name: mixed",
-      `inbox: ${join(home, "inbox")}`,
-      "segment: { name: mixed }",
-      "contacts: { country: US }",
-      "campaign:",
-      "  assistant: { id: a1 }",
-      "  dialer: { id: d1 }",
-      "  start:",
-      "    window: { days: [mon, tue, wed, thu, fri, sat, sun], from: '07:00', to: '22:00', timezone: callee, fallbackTimezone: America/Chicago }",
-      "calling:",
-      "  rules: [us, gb]",
-    ].join("\n"),
+    calleeWindowJobYaml("mixed", join(home, "inbox"), ["calling:", "  rules: [us, gb]"]),
   );
   return jobs;
 }

@@ -7,9 +7,8 @@ import { type RedisServer, startRedisServer } from "../../src/daemon/redis-serve
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { NO_FAULTS } from "../../src/simulator/faults.ts";
 import { spawnVcw, type VcwProcess } from "../support/cli.ts";
-import { contactsCsv, drop, phoneOf, summaryOf, waitFor } from "../support/daemon.ts";
+import { contactsCsv, drop, phoneOf, shortLeaseEnv, summaryOf, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
-import { API_KEY } from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
 
 /**
@@ -40,22 +39,10 @@ describe("a Redis that lost its data", () => {
     const prefix = `vcw-test-${randomBytes(4).toString("hex")}`;
     const start = () => {
       const p = spawnVcw(["start"], {
+        ...shortLeaseEnv(home, t.sim.url, prefix),
         REDIS_URL: server!.url,
-        VCS_BASE_URL: t.sim.url,
-        VCS_API_KEY: API_KEY,
-        VCW_JOBS_DIR: join(home, "jobs"),
-        VCW_HOME: join(home, ".vcw"),
-        VCW_PREFIX: prefix,
         VCW_RATE_LIMIT: "300",
-        VCW_REQUEST_TIMEOUT_MS: "1000",
-        VCW_MAX_RETRIES: "1",
-        VCW_LEASE_MARGIN_MS: "500",
-        VCW_SETTLE_MS: "2000",
-        VCW_LOCK_MS: "1000",
-        VCW_STALLED_INTERVAL_MS: "500",
-        VCW_STABLE_MS: "100",
         VCW_RESCAN_MS: "1000",
-        LOG_LEVEL: "info",
       });
       running.push(p);
       return p;

@@ -45,3 +45,22 @@ export function callingJob(o: {
   );
   return { home, inbox, name };
 }
+
+/**
+ * The text of a job whose window is in the callee's zone (every day, 07:00-22:00, Chicago when a
+ * number says nothing), with its own segment and the given extra lines (a `calling:` block, say).
+ */
+export function calleeWindowJobYaml(name: string, inbox: string, extra: string[] = []): string {
+  return [
+    `name: ${name}`,
+    `inbox: ${inbox}`,
+    `segment: { name: ${name} }`,
+    "contacts: { country: US }",
+    "campaign:",
+    "  assistant: { id: a1 }",
+    "  dialer: { id: d1 }",
+    "  start:",
+    "    window: { days: [mon, tue, wed, thu, fri, sat, sun], from: '07:00', to: '22:00', timezone: callee, fallbackTimezone: America/Chicago }",
+    ...extra,
+  ].join("\n");
+}

@@ -1,7 +1,7 @@
 import { DEFAULT_REACHED, type JobDefinition, reportZoneOf } from "../../config/job-definition.ts";
 import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
-import { zonedTime } from "../../lib/zoned-time.ts";
+import { zonedTime, zonedWallClock } from "../../lib/zoned-time.ts";
 import type { StoredCampaign } from "../results/campaign-store.ts";
 import { campaignReach, reachOf, reachText } from "./reach.ts";
 import { num } from "./words.ts";
@@ -25,17 +25,6 @@ export interface CampaignListing {
   meetings: number;
 }
 
-const localText = (at: number, zone: string) =>
-  new Intl.DateTimeFormat("sv-SE", {
-    timeZone: zone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(new Date(at));
-
 /** A kept campaign as `vcw campaigns` lists it. Pure. */
 export function campaignListing(
   s: StoredCampaign,
@@ -53,7 +42,7 @@ export function campaignListing(
     name: s.info.name,
     job: s.info.job,
     zone,
-    scheduledStart: { local: localText(start, zone), zone, at: new Date(start).toISOString() },
+    scheduledStart: { local: zonedWallClock(start, zone), zone, at: new Date(start).toISOString() },
     state: waiting ? "waiting" : s.info.state,
     contacts,
     done: s.totals.final,

@@ -1,7 +1,8 @@
 import { reportCharts } from "./charts.ts";
+import { esc } from "./html-escape.ts";
 import type { ReportModel } from "./model.ts";
 import { svgToPng } from "./png.ts";
-import { esc, reportHtml } from "./report-html.ts";
+import { reportHtml } from "./report-html.ts";
 import { reportText } from "./report-text.ts";
 
 export interface EmailImage {

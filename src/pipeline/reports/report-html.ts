@@ -15,8 +15,6 @@ import {
 } from "./phrases.ts";
 import { CAMPAIGNS_LISTED } from "./report-text.ts";
 
-export { esc } from "./html-escape.ts";
-
 export interface HtmlOptions {
   /** How a chart is placed: inline SVG (the page), or an image (e-mail, by Content-ID). */
   chart?: (c: Chart) => string;

@@ -18,8 +18,8 @@ import { type Controls, createControls } from "../pipeline/stores/controls.ts";
 import { expiredText } from "../pipeline/stores/dnc/list-facts.ts";
 import { createPaceStore, type PaceStore } from "../pipeline/stores/pace-store.ts";
 import { createSuppressionList, type SuppressionList } from "../pipeline/stores/suppression.ts";
-import { startSimulator } from "../simulator/server.ts";
 import { withRequestSpans } from "../telemetry/request-spans.ts";
+import { embeddedSimulator } from "./embedded-simulator.ts";
 import { StartupError } from "./errors.ts";
 import { resolveRedis } from "./redis-connection.ts";
 import { checkRedis } from "./redis-health.ts";
@@ -63,31 +63,37 @@ export interface ServicesOptions {
 }
 
 /**
- * The calling service's URL: VCS_BASE_URL, or an embedded simulator (its stop in `cleanups`) for a
- * process allowed one; a worker never starts its own.
+ * The calling service: VCS_BASE_URL with VCS_API_KEY, or the embedded simulator of the home (its
+ * stop in `cleanups`) for a process allowed one; a worker never starts its own.
  */
-async function serviceUrl(
+async function serviceOf(
   s: Settings,
   logger: Logger,
   o: ServicesOptions,
   cleanups: (() => Promise<unknown>)[],
-): Promise<string> {
-  if (s.baseUrl.value) return s.baseUrl.value;
+): Promise<{ url: string; apiKey: string }> {
+  if (s.baseUrl.value) return { url: s.baseUrl.value, apiKey: s.apiKey.value };
   if (!o.embeddedSimulator) {
     throw new Error("Set VCS_BASE_URL to the calling service (workers never start their own simulator)");
   }
   const stateFile = simulatorStateFile(s);
-  const sim = await startSimulator({
+  const sim = await embeddedSimulator(s.home.value, {
     apiKey: s.apiKey.value,
-    port: 0,
     stateFile,
     demoRecords: true,
     timeScale: s.simTimeScale.value,
     idempotencyKeys: s.idempotencyKeys.value,
   });
   cleanups.push(() => sim.close());
-  logger.info({ url: sim.url, stateFile }, "embedded simulator started");
-  return sim.url;
+  if (sim.joinedPid !== undefined) {
+    logger.info(
+      { url: sim.url, pid: sim.joinedPid, stateFile },
+      "embedded simulator joined: another vcw runs it under this home (it stops when that process stops)",
+    );
+  } else {
+    logger.info({ url: sim.url, stateFile }, "embedded simulator started");
+  }
+  return sim;
 }
 
 export async function openServices(s: Settings, logger: Logger, o: ServicesOptions): Promise<Services> {
@@ -111,7 +117,8 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     await checkRedis(redis, logger, o.daemon === false ? "info" : "warn");
     const keys = redisKeys(s.prefix.value);
 
-    const baseUrl = await serviceUrl(s, logger, o, cleanups);
+    const service = await serviceOf(s, logger, o, cleanups);
+    const baseUrl = service.url;
 
     const limiter = createSharedRateLimiter({
       redis,
@@ -123,7 +130,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     const observer = withRequestSpans(o.requestObserver);
     const client = createClient({
       baseUrl,
-      apiKey: s.apiKey.value,
+      apiKey: service.apiKey,
       timeoutMs: s.requestTimeoutMs.value,
       maxRetries: s.maxRetries.value,
       gate: limiter,

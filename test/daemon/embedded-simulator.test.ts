@@ -1,0 +1,79 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { embeddedRecordOf } from "../../src/daemon/embedded-simulator.ts";
+import { loadState } from "../../src/simulator/state-file.ts";
+import { runCli, spawnVcw, type VcwProcess } from "../support/cli.ts";
+import { contactsCsv, drop, summaryOf, waitFor, writeJob } from "../support/daemon.ts";
+import { tempDir } from "../support/files.ts";
+
+/** A `vcw` on embedded defaults (no VCS_BASE_URL, no key) in `home`, on the test Redis. */
+function embeddedEnv(home: string, prefix: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    REDIS_URL: inject("redisUrl"),
+    VCW_JOBS_DIR: join(home, "jobs"),
+    VCW_HOME: join(home, ".vcw"),
+    VCW_PREFIX: prefix,
+    VCW_STABLE_MS: "100",
+  };
+  delete env.VCS_BASE_URL;
+  delete env.VCS_API_KEY;
+  return env;
+}
+
+const running: VcwProcess[] = [];
+afterEach(async () => {
+  for (const p of running.splice(0)) {
+    if (p.child.exitCode === null) p.child.kill("SIGKILL");
+    await p.exited;
+  }
+});
+
+describe("two vcw processes on embedded defaults under one home", () => {
+  it("share one simulator: the second daemon and `vcw import` join the first's; one state, each contact once", async () => {
+    const home = tempDir("vcw-embedded-");
+    const inbox = join(home, "inbox");
+    writeJob(join(home, "jobs"), "embedded", inbox);
+    const env = embeddedEnv(home, `vcw-test-${randomBytes(4).toString("hex")}`);
+    const started = (p: VcwProcess) =>
+      waitFor(() => (p.logs().includes("vcw daemon running") ? true : undefined), 30_000, "a daemon");
+
+    const first = spawnVcw(["start"], env);
+    running.push(first);
+    await started(first);
+    const record = embeddedRecordOf(join(home, ".vcw"));
+    // It holds the simulator's key: readable by its owner alone.
+    expect(statSync(record).mode & 0o777).toBe(0o600);
+
+    const second = spawnVcw(["start"], env);
+    running.push(second);
+    await started(second);
+    expect(first.logs()).toContain("embedded simulator started");
+    expect(second.logs()).toContain("embedded simulator joined");
+    expect(second.logs()).not.toContain("embedded simulator started");
+
+    drop(inbox, "people.csv", contactsCsv(40));
+    const summary = await waitFor(() => summaryOf(inbox, "people.csv"), 60_000, "the file's summary");
+    expect(summary.created).toBe(40);
+
+    // A one-shot command beside them uses the same service: its file's 10 new people join the 40.
+    const csv = join(home, "more.csv");
+    writeFileSync(csv, contactsCsv(10, { from: 40 }));
+    const imported = await runCli(["import", csv, "--job", "embedded"], env, 60_000);
+    expect(imported.code, imported.stderr).toBe(0);
+
+    second.child.kill("SIGTERM");
+    await second.exited;
+    expect(existsSync(record)).toBe(true);
+    first.child.kill("SIGTERM");
+    await first.exited;
+    // The record goes with the simulator; the state holds every contact once.
+    expect(existsSync(record)).toBe(false);
+    const state = loadState(join(home, ".vcw", "simulator.json"));
+    const phones = (state?.data?.contacts ?? []).map((c) => String(c.fields.phone));
+    expect(new Set(phones).size).toBe(50);
+    expect(phones.length).toBe(50);
+  }, 120_000);
+});

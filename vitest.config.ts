@@ -1,13 +1,56 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Four projects, so a developer runs the fast ones alone (`npm run test:unit`); `vitest run` runs all
+ * four, as one run did before. test/test-projects.test.ts checks that every test file is in exactly
+ * one project and that the unit project holds no test that reaches Redis, a process or Chromium.
+ */
+const CHAOS = ["test/chaos/**/*.test.ts"];
+/** Tests that launch Chromium (test/support/browser.ts). */
+const BROWSER = ["test/**/*.browser.test.ts", "test/daemon/experiment.test.ts"];
+/** Tests that connect to Redis or start processes (daemons, the CLI, redis-server). */
+const REDIS = [
+  "test/cli/**/*.test.ts",
+  "test/cluster/**/*.test.ts",
+  "test/daemon/**/*.test.ts",
+  "test/package/**/*.test.ts",
+  "test/telemetry/{otlp-export,start,stop,traces}.test.ts",
+  "test/config/{jobs,sink-variables}.test.ts",
+  "test/http/{actions,hardening,operator-surface,report-bounds,sign-in-throttle,status-address}.test.ts",
+  "test/inbox/**/*.test.ts",
+  "test/lib/redis-plumbing.test.ts",
+  "test/limiter/shared-rate-limiter.test.ts",
+  "test/pipeline/calling/{caps,preview-agrees,stores}.test.ts",
+  "test/pipeline/campaign/{audience-do-not-call,cancel-campaign,create-campaign,create-once}.test.ts",
+  "test/pipeline/campaign/{phone-migration,start-check,stop-mid-campaign}.test.ts",
+  "test/pipeline/files/**/*.test.ts",
+  "test/pipeline/import/{import-contacts,resolve-segment,send-fence}.test.ts",
+  "test/pipeline/resources/apply.test.ts",
+  "test/pipeline/results/{poll-campaign,poll-phone-spelling,poll-streaming}.test.ts",
+  "test/pipeline/stores/dnc/{do-not-call-lists,tree-layout}.test.ts",
+  "test/queue/{read-model,report-scheduler,scheduler}.test.ts",
+  "test/simulator/{outcome-mix,state-durability}.test.ts",
+  "test/sinks/{sinks,slow-sink,smtp-replies,standard-webhooks}.test.ts",
+];
+const ALL = ["test/**/*.test.ts"];
+/** Redis (and a Redis Cluster) for the projects that use them; the unit project starts none. */
+const REDIS_SETUP = ["test/support/global-setup.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    globalSetup: ["test/support/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Daemons the tests spawn inherit this: none binds 127.0.0.1:9400, where a developer's may run.
     // Campaigns start at once unless a test asks for the settle time (VCW_SETTLE_MS, 60 s by default).
     env: { VCW_HTTP_ADDR: "off", VCW_SETTLE_MS: "0" },
+    projects: [
+      { extends: true, test: { name: "unit", include: ALL, exclude: [...CHAOS, ...BROWSER, ...REDIS] } },
+      {
+        extends: true,
+        test: { name: "redis", include: REDIS, exclude: [...CHAOS, ...BROWSER], globalSetup: REDIS_SETUP },
+      },
+      { extends: true, test: { name: "browser", include: BROWSER, globalSetup: REDIS_SETUP } },
+      { extends: true, test: { name: "chaos", include: CHAOS, globalSetup: REDIS_SETUP } },
+    ],
   },
 });

@@ -9,12 +9,37 @@ import { startLocalCluster } from "./redis-cluster.ts";
  * Cluster for the cluster suite: REDIS_CLUSTER_NODES, else three local cluster-enabled servers.
  */
 export default async function setup(project: TestProject) {
-  const stops: (() => Promise<void>)[] = [];
-  project.provide("redisUrl", await singleRedis(stops));
-  project.provide("clusterNodes", await cluster(stops));
+  held[HELD] ??= startAll();
+  const redis = await held[HELD];
+  redis.users++;
+  project.provide("redisUrl", redis.url);
+  project.provide("clusterNodes", redis.nodes);
   return async () => {
-    for (const stop of stops) await stop();
+    if (--redis.users > 0) return;
+    delete held[HELD];
+    for (const stop of redis.stops) await stop();
   };
+}
+
+/**
+ * The redis, browser and chaos projects each name this setup, and vitest runs it once per project:
+ * they share one Redis and one Cluster, as one run had before the projects, the last to finish
+ * stopping them. Kept on globalThis because vitest loads this module once per project.
+ */
+interface SharedRedis {
+  url: string;
+  nodes: string;
+  stops: (() => Promise<void>)[];
+  users: number;
+}
+const HELD = Symbol.for("vcw.test-redis");
+const held = globalThis as { [HELD]?: Promise<SharedRedis> };
+
+async function startAll(): Promise<SharedRedis> {
+  const stops: (() => Promise<void>)[] = [];
+  const url = await singleRedis(stops);
+  const nodes = await cluster(stops);
+  return { url, nodes, stops, users: 0 };
 }
 
 async function singleRedis(stops: (() => Promise<void>)[]): Promise<string> {

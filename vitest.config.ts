@@ -1,8 +1,8 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Four projects, so a developer runs the fast ones alone (`npm run test:unit`); `vitest run` runs all
- * four, as one run did before. test/test-projects.test.ts checks that every test file is in exactly
+ * Five projects, so a developer runs the fast ones alone (`npm run test:unit`); `vitest run` runs all
+ * five, as one run did before. test/test-projects.test.ts checks that every test file is in exactly
  * one project and that the unit project holds no test that reaches Redis, a process or Chromium.
  */
 const CHAOS = ["test/chaos/**/*.test.ts"];
@@ -32,6 +32,8 @@ const REDIS = [
   "test/simulator/{outcome-mix,state-durability}.test.ts",
   "test/sinks/{sinks,slow-sink,smtp-replies,standard-webhooks}.test.ts",
 ];
+/** Pure tests too long for the quick run: the calling oracle's random cases (about 3.5 minutes). */
+const SLOW = ["test/pipeline/calling/oracle.test.ts"];
 const ALL = ["test/**/*.test.ts"];
 /** Redis (and a Redis Cluster) for the projects that use them; the unit project starts none. */
 const REDIS_SETUP = ["test/support/global-setup.ts"];
@@ -44,7 +46,11 @@ export default defineConfig({
     // Campaigns start at once unless a test asks for the settle time (VCW_SETTLE_MS, 60 s by default).
     env: { VCW_HTTP_ADDR: "off", VCW_SETTLE_MS: "0" },
     projects: [
-      { extends: true, test: { name: "unit", include: ALL, exclude: [...CHAOS, ...BROWSER, ...REDIS] } },
+      {
+        extends: true,
+        test: { name: "unit", include: ALL, exclude: [...CHAOS, ...BROWSER, ...REDIS, ...SLOW] },
+      },
+      { extends: true, test: { name: "slow", include: SLOW } },
       {
         extends: true,
         test: { name: "redis", include: REDIS, exclude: [...CHAOS, ...BROWSER], globalSetup: REDIS_SETUP },

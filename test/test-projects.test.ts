@@ -11,7 +11,9 @@ import { createVitest } from "vitest/node";
  */
 const ROOT = resolve(import.meta.dirname, "..");
 const TEST = join(ROOT, "test");
-const PROJECTS = ["unit", "redis", "browser", "chaos"];
+const PROJECTS = ["unit", "slow", "redis", "browser", "chaos"];
+/** Pure tests kept out of the quick run for their length: they belong with unit by what they reach. */
+const LIKE_UNIT = new Set(["unit", "slow"]);
 const BROWSER = join(TEST, "support", "browser.ts");
 /** What a test that uses Redis or starts a process reaches (this file names them, and is neither). */
 const REDIS_OR_PROCESS =
@@ -58,7 +60,7 @@ describe("the test projects", async () => {
   const byProject = await filesByProject();
   const self = relative(ROOT, import.meta.filename);
 
-  it("are unit, redis, browser and chaos", () => {
+  it("are unit, slow, redis, browser and chaos", () => {
     expect([...byProject.keys()].sort()).toEqual([...PROJECTS].sort());
   });
 
@@ -81,7 +83,8 @@ describe("the test projects", async () => {
             : redis && file !== self
               ? "redis"
               : "unit";
-        if (belongs !== project) misplaced.push(`${file}: in ${project}, belongs in ${belongs}`);
+        if (belongs !== project && !(LIKE_UNIT.has(belongs) && LIKE_UNIT.has(project)))
+          misplaced.push(`${file}: in ${project}, belongs in ${belongs}`);
       }
     }
     expect(misplaced).toEqual([]);

@@ -35,7 +35,7 @@ export const variantsDefinition = <A extends z.ZodType<AssistantRef>>(assistant:
     })
     .meta({
       description:
-        "An experiment: two or more assistants, each contact given one for good by a hash of the job and its number (docs/architecture.md, Experiments).",
+        "An experiment: two or more assistants, each contact given one for good by a hash of the job and its number (docs/decisions/0044-experiments.md).",
     });
 
 export interface VariantSpec {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { parseAction } from "../queue/operator/action.ts";
-import { type ActionContext, runAction } from "../queue/operator/run-action.ts";
+import type { ActionContext } from "../queue/operator/action-context.ts";
+import { runAction } from "../queue/operator/run-action.ts";
 
 /**
  * `POST /api/actions`: what an operator does from the page (pause, resume, cancel, stop, retry, re-run,

@@ -1,7 +1,7 @@
 import { operatorDecisions } from "../../pipeline/stores/experiment-actions.ts";
 import { createExperimentStore, type ExperimentDecision } from "../../pipeline/stores/experiment-store.ts";
 import type { Action, ActionResult } from "./action.ts";
-import type { ActionContext } from "./run-action.ts";
+import type { ActionContext } from "./action-context.ts";
 
 /** A decision for a person: what, about which variant, by whom, when and why. */
 export const decisionLine = (d: ExperimentDecision) =>

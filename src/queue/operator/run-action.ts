@@ -1,29 +1,18 @@
 import { rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Job } from "bullmq";
-import type { Logger } from "pino";
-import type { JobDefinition } from "../../config/job-definition.ts";
 import { dropFolder } from "../../inbox/drop-folder.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { plural } from "../../lib/plural.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { type CancelOutcome, cancelCampaigns } from "../../pipeline/campaign/cancel-campaign.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
 import { campaignRequestsMatching } from "../campaign-requests.ts";
-import type { ImportJobData, Queues } from "../queues.ts";
+import type { ImportJobData } from "../queues.ts";
 import { type Action, type ActionResult, describeAction, type Retryable } from "./action.ts";
+import type { ActionContext } from "./action-context.ts";
 import { cancelLine, NO_STOP } from "./cancel-pending.ts";
 import { experimentAction } from "./experiment-action.ts";
 import { stopStarted } from "./stop-started.ts";
-
-export interface ActionContext {
-  redis: RedisClient;
-  keys: RedisKeys;
-  queues: Queues;
-  jobs: () => ReadonlyMap<string, JobDefinition>;
-  logger: Logger;
-}
 
 /** Failed jobs are read this many at a time when acting on all that match a filter. */
 const PAGE = 500;

@@ -2,7 +2,7 @@ import { counted } from "../../lib/plural.ts";
 import { createStopStore } from "../../pipeline/campaign/stop-store.ts";
 import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
 import type { ActionResult } from "./action.ts";
-import type { ActionContext } from "./run-action.ts";
+import type { ActionContext } from "./action-context.ts";
 
 /**
  * `stop` of a campaign that exists: asks the worker that polls it to take every contact not yet

@@ -2,17 +2,17 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
+import type { RevokedSessions } from "../pipeline/stores/revoked-sessions.ts";
+import type { SignInThrottle } from "../pipeline/stores/sign-in-throttle.ts";
 import { FAVICON_LINK } from "./favicon.ts";
 import {
   newSession,
   parseSession,
-  type RevokedSessions,
   type Session,
   sessionName,
   sessionSecret,
   sessionValue,
 } from "./session.ts";
-import type { SignInThrottle } from "./sign-in-throttle.ts";
 
 /** Paths reached without credentials: the probes (they tell nothing but "alive" and "ready"), signing in and out. */
 export const OPEN_PATHS = new Set(["/livez", "/readyz", "/login", "/logout", "/favicon.ico"]);
@@ -93,7 +93,7 @@ async function identify(
  * With a token, every path but the open ones needs it: `Authorization: Bearer <token>` (Prometheus,
  * curl), or the session cookie `/login` sets (a browser: signed, HttpOnly, SameSite=Strict, ends
  * after VCW_HTTP_SESSION_HOURS or at sign-out). Every presentation of the token (a sign-in, a bearer
- * header) is throttled per client address across daemons (sign-in-throttle.ts) and a wrong one logged.
+ * header) is throttled per client address across daemons (pipeline/stores/sign-in-throttle.ts) and a wrong one logged.
  * Without a token the server listens on loopback only (server.ts) and nothing can be changed.
  */
 export async function installAuth(app: FastifyInstance, o: AuthOptions): Promise<void> {

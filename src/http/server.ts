@@ -5,6 +5,8 @@ import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
 import type { Settings } from "../config/settings.ts";
 import { formatAddress, isLoopback, type ListenAddress } from "../lib/listen-address.ts";
+import { revokedSessions } from "../pipeline/stores/revoked-sessions.ts";
+import { signInThrottle } from "../pipeline/stores/sign-in-throttle.ts";
 import type { Queues } from "../queue/queues.ts";
 import { installActions } from "./actions.ts";
 import { installAuth } from "./auth.ts";
@@ -21,8 +23,6 @@ import { liveOverview } from "./live-overview.ts";
 import type { Metrics } from "./metrics.ts";
 import type { OverviewSources } from "./overview.ts";
 import { installReportsPage } from "./reports-page.ts";
-import { revokedSessions } from "./revoked-sessions.ts";
-import { signInThrottle } from "./sign-in-throttle.ts";
 
 /** How the surface defends itself: from the VCW_HTTP_* settings and VCW_PUBLIC_URL. */
 export interface HttpSecurity {

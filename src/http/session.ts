@@ -31,12 +31,3 @@ export function parseSession(value: string, hours: number, now = Date.now()): Se
 
 /** Who acted, for the logs: a session's short id or "token"; never the token or the cookie. */
 export const sessionName = (s: Session) => `session ${s.id.slice(0, 8)}`;
-
-/**
- * Sessions signed out before they expire: kept here (this process) and in Redis (the others),
- * each until it would have expired anyway.
- */
-export interface RevokedSessions {
-  add(id: string, untilMs: number): Promise<void>;
-  has(id: string): Promise<boolean>;
-}

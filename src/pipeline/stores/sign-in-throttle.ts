@@ -1,7 +1,7 @@
-import type { RedisClient } from "../lib/redis.ts";
-import type { RedisKeys } from "../lib/redis-keys.ts";
-import { defineScript, LUA_NOW_MS } from "../lib/scripts.ts";
-import { withTimeout } from "../lib/with-timeout.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { defineScript, LUA_NOW_MS } from "../../lib/scripts.ts";
+import { withTimeout } from "../../lib/with-timeout.ts";
 
 /**
  * Attempts to present the token (a sign-in, a bearer header) per client address: `max` in a

@@ -1,7 +1,15 @@
-import type { RedisClient } from "../lib/redis.ts";
-import type { RedisKeys } from "../lib/redis-keys.ts";
-import { withTimeout } from "../lib/with-timeout.ts";
-import type { RevokedSessions } from "./session.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { withTimeout } from "../../lib/with-timeout.ts";
+
+/**
+ * Operator sessions signed out before they expire: kept here (this process) and in Redis (the
+ * others), each until it would have expired anyway.
+ */
+export interface RevokedSessions {
+  add(id: string, untilMs: number): Promise<void>;
+  has(id: string): Promise<boolean>;
+}
 
 /**
  * Signed-out sessions: in this process's memory (always answers) and in Redis (so the other

@@ -6,7 +6,6 @@ import { counted } from "../../lib/plural.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { visible } from "../../lib/visible-text.ts";
-import { readSharedRate } from "../../limiter/shared-rate-limiter.ts";
 import { createStopStore } from "../../pipeline/campaign/stop-store.ts";
 import { describeStop } from "../../pipeline/campaign/stop-summary.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
@@ -17,6 +16,7 @@ import { pendingCampaigns } from "../../queue/read-model/campaign-views.ts";
 import { failedImports, importsInFlight } from "../../queue/read-model/import-files.ts";
 import { folderOf } from "../../queue/read-model/job-views.ts";
 import { queueFailures, STATUS_STATES } from "../../queue/read-model/queue-views.ts";
+import { sharedRate } from "../../queue/read-model/shared-rate.ts";
 import { withRedis } from "../with-redis.ts";
 
 /** The queues `vcw status` lists after the import queue. */
@@ -52,7 +52,6 @@ async function readStatus(s: {
   jobs: JobDefinition[];
 }) {
   const { redis, keys, queues } = s;
-  const rate = await readSharedRate(redis, keys.limiter);
   const queuesCounts: Record<string, Record<string, number>> = {};
   for (const name of OTHERS) queuesCounts[name] = await queues[name].getJobCounts(...STATUS_STATES);
   return {
@@ -63,7 +62,7 @@ async function readStatus(s: {
       ({ notBefore: _, ...c }) => c,
     ),
     queue: await queues.imports.getJobCounts(...STATUS_STATES),
-    rate: rate === null ? undefined : rate,
+    rate: (await sharedRate({ redis, keys })) ?? undefined,
     folders: await Promise.all(s.jobs.map(folderOf)),
     files: await importsInFlight(queues, 51),
     failures: await failedImports(queues, 10),

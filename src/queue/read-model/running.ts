@@ -1,4 +1,3 @@
-import { readSharedRate } from "../../limiter/shared-rate-limiter.ts";
 import { type PreflightRecord, readPreflights } from "../../pipeline/resources/preflight.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
@@ -20,6 +19,7 @@ import { type FileInFlight, filesInFlight, type RecentFile, recentFiles } from "
 import { type JobView, jobView } from "./job-views.ts";
 import { keptCampaigns } from "./kept-campaigns.ts";
 import { type QueueView, readQueues } from "./queue-views.ts";
+import { sharedRate } from "./shared-rate.ts";
 import { LISTED, type ReadModelSources } from "./sources.ts";
 
 /**
@@ -52,7 +52,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
   const controls = createControls(src.redis, src.keys);
   const experiments = createExperimentStore(src.redis, src.keys);
   const queues = await readQueues(src.queues);
-  const rate = await readSharedRate(src.redis, src.keys.limiter);
+  const rate = await sharedRate(src);
   const kept = await keptCampaigns(src).get();
   const watched = src.watched();
   return {

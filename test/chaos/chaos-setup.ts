@@ -3,11 +3,12 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { inject } from "vitest";
+import type { Client } from "../../src/api/index.ts";
 import type { Simulator } from "../../src/simulator/server.ts";
 import { spawnVcw, type VcwProcess } from "../support/cli.ts";
-import { waitFor } from "../support/daemon.ts";
+import { shortLeaseEnv, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
-import { API_KEY } from "../support/fixtures.ts";
+import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
 
 /** Short leases and locks, so a pause past them costs seconds; the settle time covers the slowest answer. */
 export const CHAOS_ENV: NodeJS.ProcessEnv = {
@@ -121,4 +122,46 @@ export async function pauseFor(p: VcwProcess, ms: number): Promise<void> {
   p.child.kill("SIGSTOP");
   await sleep(ms);
   p.child.kill("SIGCONT");
+}
+
+/**
+ * A job whose files each get a campaign (`chaos-<tag>-<file>`), short leases, its own folders and
+ * key space: `start` spawns one of its daemons (killed by `running`'s owner).
+ */
+export async function chaosCampaignJob(
+  t: { sim: Simulator; client: Client },
+  running: VcwProcess[],
+  o: { extraJob?: string; env?: NodeJS.ProcessEnv } = {},
+) {
+  const home = tempDir("vcw-chaos-");
+  const inbox = join(home, "inbox");
+  const assistant = (await t.client.assistants.create(validAssistant())).id!;
+  const dialer = (await t.client.dialers.create(validDialer())).id!;
+  const tag = randomBytes(3).toString("hex");
+  mkdirSync(join(home, "jobs"));
+  writeFileSync(
+    join(home, "jobs", "chaos.yaml"),
+    `name: chaos\ninbox: ${inbox}\nsegment:\n  name: chaos-${tag}\ncontacts:\n  country: US\n` +
+      `campaign:\n  assistant: { id: ${assistant} }\n  dialer: { id: ${dialer} }\n  name: "chaos-${tag}-{file}"\n${o.extraJob ?? ""}`,
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...shortLeaseEnv(home, t.sim.url, `vcw-test-${randomBytes(4).toString("hex")}`),
+    ...o.env,
+  };
+  const start = (role: "start" | "worker", more: NodeJS.ProcessEnv = {}) => {
+    const p = spawnVcw([role], { ...env, ...more });
+    running.push(p);
+    return p;
+  };
+  const campaignsNamed = async (prefix: string) =>
+    (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(prefix));
+  return { inbox, tag, start, campaignsNamed };
+}
+
+/** Kills every process, a stopped one too. */
+export function killAll(running: readonly VcwProcess[]): void {
+  for (const p of running) {
+    p.child.kill("SIGCONT");
+    p.child.kill("SIGKILL");
+  }
 }

@@ -6,7 +6,7 @@ import { inject } from "vitest";
 import type { Client } from "../../src/api/index.ts";
 import type { Simulator } from "../../src/simulator/server.ts";
 import { spawnVcw, type VcwProcess } from "../support/cli.ts";
-import { shortLeaseEnv, waitFor } from "../support/daemon.ts";
+import { contactsCsv, drop, shortLeaseEnv, summaryOf, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
 
@@ -26,6 +26,9 @@ export const CHAOS_ENV: NodeJS.ProcessEnv = {
   LOG_LEVEL: "info",
 };
 
+/** Settings that change no timing of the protocol: all a run "with the defaults" sets. */
+export const NEUTRAL_ENV: NodeJS.ProcessEnv = { VCW_HTTP_ADDR: "off", LOG_LEVEL: "info" };
+
 export interface ChaosJob {
   inbox: string;
   segmentId: string;
@@ -38,7 +41,7 @@ export interface ChaosJob {
 export async function chaosJob(
   sim: Simulator,
   running: VcwProcess[],
-  o: { env?: NodeJS.ProcessEnv; redisUrl?: string; concurrency?: number } = {},
+  o: { env?: NodeJS.ProcessEnv; redisUrl?: string; concurrency?: number; defaults?: boolean } = {},
 ): Promise<ChaosJob> {
   const home = tempDir("vcw-chaos-");
   const inbox = join(home, "inbox");
@@ -59,7 +62,7 @@ export async function chaosJob(
     VCW_JOBS_DIR: join(home, "jobs"),
     VCW_HOME: join(home, ".vcw"),
     VCW_PREFIX: prefix,
-    ...CHAOS_ENV,
+    ...(o.defaults ? NEUTRAL_ENV : CHAOS_ENV),
     ...o.env,
   };
   return {
@@ -164,4 +167,29 @@ export function killAll(running: readonly VcwProcess[]): void {
     p.child.kill("SIGCONT");
     p.child.kill("SIGKILL");
   }
+}
+
+/**
+ * Issue 28's third scenario: `vcw start` and `vcw worker` on 600 phones; the first is stopped
+ * (SIGSTOP) for `pauseMs` mid-import, past its lease and job lock, while the other carries on,
+ * then resumed. Its file's summary, once in done/ and a late create's time after.
+ */
+export async function pausedMidImport(
+  sim: Simulator,
+  running: VcwProcess[],
+  o: { pauseMs: number; from: number; defaults?: boolean; doneWithinMs: number },
+) {
+  const job = await chaosJob(sim, running, {
+    env: { VCW_RATE_LIMIT: "100" },
+    ...(o.defaults ? { defaults: true } : {}),
+  });
+  const first = job.start("start");
+  job.start("worker");
+  drop(job.inbox, "paused.csv", contactsCsv(600, { from: o.from }));
+  await untilContacts(sim, job.segmentId, 120);
+  await pauseFor(first, o.pauseMs);
+  const summary = await waitFor(() => summaryOf(job.inbox, "paused.csv"), o.doneWithinMs, "paused.csv done");
+  // A late create of the paused process would show now.
+  await sleep(2_000);
+  return { job, summary };
 }

@@ -8,7 +8,8 @@
  * sent, and correctness (duplicate contacts, campaigns per file, files in done/). The same with the
  * code tree in DIR (`--base`, compiled) on the same simulator, one after the other; ratios are ours /
  * base. Each run is bounded (4 minutes to settle).
- * With `--scenario late|gate|pause|all [--runs N]`, issue 28's timing scenarios instead (chaos-scenarios.ts).
+ * With `--scenario late|gate|pause|all [--runs N] [--defaults]`, issue 28's timing scenarios instead
+ * (chaos-scenarios.ts; `--defaults`: the default leases, locks and settle time).
  */
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
@@ -93,6 +94,7 @@ export async function run(argv: string[] = []): Promise<void> {
       json: { type: "boolean" },
       scenario: { type: "string" },
       runs: { type: "string" },
+      defaults: { type: "boolean" },
     },
     strict: false,
   });
@@ -107,7 +109,11 @@ export async function run(argv: string[] = []): Promise<void> {
   const sim = await startSimulator({ apiKey: KEY, demoRecords: true, seed: 18 });
   if (values.scenario) {
     try {
-      await runScenarios(sim, trees, String(values.scenario), Number(values.runs ?? 5), Boolean(values.json));
+      await runScenarios(sim, trees, String(values.scenario), {
+        runs: Number(values.runs ?? 5),
+        defaults: Boolean(values.defaults),
+        json: Boolean(values.json),
+      });
     } finally {
       await sim.close();
     }
@@ -131,9 +137,9 @@ async function runScenarios(
   sim: Simulator,
   trees: { label: string; root: string }[],
   which: string,
-  runs: number,
-  json: boolean,
+  o: { runs: number; defaults: boolean; json: boolean },
 ): Promise<void> {
+  const { runs, defaults, json } = o;
   const scenarios = which === "all" ? SCENARIOS : [which as Scenario];
   if (!scenarios.every((s) => SCENARIOS.includes(s)))
     throw new Error(`--scenario must be ${SCENARIOS.join(", ")} or all, not "${which}"`);
@@ -142,7 +148,7 @@ async function runScenarios(
   for (const scenario of scenarios)
     for (let i = 0; i < runs; i++)
       for (const tree of measured) {
-        const r = await scenarioRun(sim, KEY, tree, scenario);
+        const r = await scenarioRun(sim, KEY, tree, scenario, defaults);
         if (!json) console.error(`${scenario} #${i + 1} ${tree.label}: ${JSON.stringify(r)}`);
         results.push(r);
       }

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { subscribe } from "node:diagnostics_channel";
 import { failpoint } from "../lib/failpoint.ts";
+import { currentHold } from "../lib/job-hold.ts";
 import { OwnershipLostError } from "./errors/index.ts";
 
 /**
@@ -54,6 +55,9 @@ export function fencedFetch(inner: typeof fetch, fence: SendFence | undefined): 
     for (;;) {
       failpoint("send.before-fence");
       const checkedAt = performance.now();
+      // The queue job this send is for lost its lock: it is another worker's now.
+      const hold = currentHold();
+      if (hold && !(await hold.held())) throw new OwnershipLostError(hold.what, "stopped");
       await fence.beforeSend();
       failpoint("send.after-fence");
       // ky's timeout fired during the check: nothing may leave now.

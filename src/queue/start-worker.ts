@@ -1,7 +1,11 @@
 import { type BackoffStrategy, type ConnectionOptions, type Job, type Processor, Worker } from "bullmq";
 import type { Logger } from "pino";
+import { workingFor } from "../lib/job-hold.ts";
+import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
+import { JobLockLostError } from "../pipeline/errors.ts";
 import { queueTelemetry } from "../telemetry/queue-telemetry.ts";
+import { bullmqHold } from "./bullmq-hold.ts";
 import { delayJob } from "./delay-job.ts";
 import { HandBackError } from "./errors.ts";
 import { QUEUE_NAMES, type QueueKind, queuePrefix } from "./queues.ts";
@@ -29,21 +33,54 @@ export function startWorker<D, R>(
   processor: Processor<D, R>,
   o: WorkerOptions,
 ): Worker<D, R> {
-  const worker = new Worker<D, R>(QUEUE_NAMES[kind], handingBack(processor, o), {
-    connection: o.connection,
-    prefix: queuePrefix(o.keys, kind),
-    concurrency: o.concurrency ?? 1,
-    lockDuration: o.lockDurationMs ?? 30_000,
-    stalledInterval: o.stalledIntervalMs ?? 30_000,
-    maxStalledCount: o.maxStalledCount ?? 10,
-    ...(o.backoffStrategy ? { settings: { backoffStrategy: o.backoffStrategy } } : {}),
-    ...queueTelemetry(),
-  });
+  const worker: Worker<D, R> = new Worker<D, R>(
+    QUEUE_NAMES[kind],
+    handingBack(
+      holdingLock(processor, () => worker.getBackend() as unknown as QueueRedis, o.logger),
+      o,
+    ),
+    {
+      connection: o.connection,
+      prefix: queuePrefix(o.keys, kind),
+      concurrency: o.concurrency ?? 1,
+      lockDuration: o.lockDurationMs ?? 30_000,
+      stalledInterval: o.stalledIntervalMs ?? 30_000,
+      maxStalledCount: o.maxStalledCount ?? 10,
+      ...(o.backoffStrategy ? { settings: { backoffStrategy: o.backoffStrategy } } : {}),
+      ...queueTelemetry(),
+    },
+  );
   // A job whose lock could not be renewed may be another worker's now: its signal stops its sends.
   worker.on("lockRenewalFailed", (jobIds) => {
     for (const id of jobIds) worker.cancelJob(id, "lock lost");
   });
   return worker;
+}
+
+/** The worker's Redis client and key naming (BullMQ's Redis backend). */
+type QueueRedis = { client: Promise<RedisClient>; toKey(type: string): string };
+
+/**
+ * Every job of every queue runs holding its lock (lib/job-hold.ts): each fenced send checks it as
+ * it leaves, so a job whose lock was lost sends nothing more; what it threw then is that loss.
+ */
+function holdingLock<D, R>(
+  processor: Processor<D, R>,
+  queue: () => QueueRedis,
+  logger: Logger | undefined,
+): Processor<D, R> {
+  return async (job: Job<D, R>, token?: string, signal?: AbortSignal) => {
+    if (!token) return processor(job, token, signal);
+    const hold = bullmqHold(job, token, signal, queue());
+    try {
+      return await workingFor(hold, () => processor(job, token, signal));
+    } catch (error) {
+      if (await hold.held().catch(() => false)) throw error;
+      const lost = new JobLockLostError(job.id);
+      logger?.warn({ queue: job.queueName, jobId: job.id, err: String(error) }, lost.message);
+      throw lost;
+    }
+  };
 }
 
 /** Said once a minute per missing definition: a job no process has waits visibly, not silently. */

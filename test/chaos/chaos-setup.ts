@@ -3,11 +3,12 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { inject } from "vitest";
+import type { Client } from "../../src/api/index.ts";
 import type { Simulator } from "../../src/simulator/server.ts";
 import { spawnVcw, type VcwProcess } from "../support/cli.ts";
-import { waitFor } from "../support/daemon.ts";
+import { contactsCsv, drop, shortLeaseEnv, summaryOf, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
-import { API_KEY } from "../support/fixtures.ts";
+import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
 
 /** Short leases and locks, so a pause past them costs seconds; the settle time covers the slowest answer. */
 export const CHAOS_ENV: NodeJS.ProcessEnv = {
@@ -25,6 +26,9 @@ export const CHAOS_ENV: NodeJS.ProcessEnv = {
   LOG_LEVEL: "info",
 };
 
+/** Settings that change no timing of the protocol: all a run "with the defaults" sets. */
+export const NEUTRAL_ENV: NodeJS.ProcessEnv = { VCW_HTTP_ADDR: "off", LOG_LEVEL: "info" };
+
 export interface ChaosJob {
   inbox: string;
   segmentId: string;
@@ -37,7 +41,7 @@ export interface ChaosJob {
 export async function chaosJob(
   sim: Simulator,
   running: VcwProcess[],
-  o: { env?: NodeJS.ProcessEnv; redisUrl?: string; concurrency?: number } = {},
+  o: { env?: NodeJS.ProcessEnv; redisUrl?: string; concurrency?: number; defaults?: boolean } = {},
 ): Promise<ChaosJob> {
   const home = tempDir("vcw-chaos-");
   const inbox = join(home, "inbox");
@@ -58,7 +62,7 @@ export async function chaosJob(
     VCW_JOBS_DIR: join(home, "jobs"),
     VCW_HOME: join(home, ".vcw"),
     VCW_PREFIX: prefix,
-    ...CHAOS_ENV,
+    ...(o.defaults ? NEUTRAL_ENV : CHAOS_ENV),
     ...o.env,
   };
   return {
@@ -121,4 +125,71 @@ export async function pauseFor(p: VcwProcess, ms: number): Promise<void> {
   p.child.kill("SIGSTOP");
   await sleep(ms);
   p.child.kill("SIGCONT");
+}
+
+/**
+ * A job whose files each get a campaign (`chaos-<tag>-<file>`), short leases, its own folders and
+ * key space: `start` spawns one of its daemons (killed by `running`'s owner).
+ */
+export async function chaosCampaignJob(
+  t: { sim: Simulator; client: Client },
+  running: VcwProcess[],
+  o: { extraJob?: string; env?: NodeJS.ProcessEnv } = {},
+) {
+  const home = tempDir("vcw-chaos-");
+  const inbox = join(home, "inbox");
+  const assistant = (await t.client.assistants.create(validAssistant())).id!;
+  const dialer = (await t.client.dialers.create(validDialer())).id!;
+  const tag = randomBytes(3).toString("hex");
+  mkdirSync(join(home, "jobs"));
+  writeFileSync(
+    join(home, "jobs", "chaos.yaml"),
+    `name: chaos\ninbox: ${inbox}\nsegment:\n  name: chaos-${tag}\ncontacts:\n  country: US\n` +
+      `campaign:\n  assistant: { id: ${assistant} }\n  dialer: { id: ${dialer} }\n  name: "chaos-${tag}-{file}"\n${o.extraJob ?? ""}`,
+  );
+  const env: NodeJS.ProcessEnv = {
+    ...shortLeaseEnv(home, t.sim.url, `vcw-test-${randomBytes(4).toString("hex")}`),
+    ...o.env,
+  };
+  const start = (role: "start" | "worker", more: NodeJS.ProcessEnv = {}) => {
+    const p = spawnVcw([role], { ...env, ...more });
+    running.push(p);
+    return p;
+  };
+  const campaignsNamed = async (prefix: string) =>
+    (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(prefix));
+  return { inbox, tag, start, campaignsNamed };
+}
+
+/** Kills every process, a stopped one too. */
+export function killAll(running: readonly VcwProcess[]): void {
+  for (const p of running) {
+    p.child.kill("SIGCONT");
+    p.child.kill("SIGKILL");
+  }
+}
+
+/**
+ * Issue 28's third scenario: `vcw start` and `vcw worker` on 600 phones; the first is stopped
+ * (SIGSTOP) for `pauseMs` mid-import, past its lease and job lock, while the other carries on,
+ * then resumed. Its file's summary, once in done/ and a late create's time after.
+ */
+export async function pausedMidImport(
+  sim: Simulator,
+  running: VcwProcess[],
+  o: { pauseMs: number; from: number; defaults?: boolean; doneWithinMs: number },
+) {
+  const job = await chaosJob(sim, running, {
+    env: { VCW_RATE_LIMIT: "100" },
+    ...(o.defaults ? { defaults: true } : {}),
+  });
+  const first = job.start("start");
+  job.start("worker");
+  drop(job.inbox, "paused.csv", contactsCsv(600, { from: o.from }));
+  await untilContacts(sim, job.segmentId, 120);
+  await pauseFor(first, o.pauseMs);
+  const summary = await waitFor(() => summaryOf(job.inbox, "paused.csv"), o.doneWithinMs, "paused.csv done");
+  // A late create of the paused process would show now.
+  await sleep(2_000);
+  return { job, summary };
 }

@@ -3,7 +3,7 @@ import { NO_FAULTS } from "../../src/simulator/faults.ts";
 import type { VcwProcess } from "../support/cli.ts";
 import { contactsCsv, drop, summaryOf, waitFor } from "../support/daemon.ts";
 import { useSimulator } from "../support/simulator.ts";
-import { chaosJob, copiesOf, keepLogs, pauseFor, untilContacts } from "./chaos-setup.ts";
+import { chaosJob, copiesOf, keepLogs, pausedMidImport } from "./chaos-setup.ts";
 
 /**
  * Timing alone, no crash (issue 28's table): answers later than the client waits, a rate limit
@@ -56,16 +56,12 @@ describe("chaos: timing alone never makes a second contact", () => {
 
   it("`vcw start` paused (SIGSTOP) past its lease mid-import while `vcw worker` carries on, then resumed: 600", async () => {
     t.sim.setFaults({ ...NO_FAULTS, latencyMs: 20, jitterMs: 20 });
-    const job = await chaosJob(t.sim, running, { env: { VCW_RATE_LIMIT: "100" } });
-    const first = job.start("start");
-    job.start("worker");
-    drop(job.inbox, "paused.csv", contactsCsv(600, { from: 300_000 }));
-    await untilContacts(t.sim, job.segmentId, 120);
     // Lease 2.5 s, job lock 1 s: both long gone when it wakes with its creates in flight.
-    await pauseFor(first, 8_000);
-    const summary = await waitFor(() => summaryOf(job.inbox, "paused.csv"), 90_000, "paused.csv done");
-    // A late create of the paused process would show now.
-    await new Promise((r) => setTimeout(r, 2_000));
+    const { job, summary } = await pausedMidImport(t.sim, running, {
+      pauseMs: 8_000,
+      from: 300_000,
+      doneWithinMs: 90_000,
+    });
     expect(copiesOf(t.sim, job.segmentId)).toEqual({ total: 600, distinct: 600 });
     expect(summary.status).toBe("imported");
   }, 120_000);

@@ -1,13 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { e164OfServicePhone } from "../../src/lib/phone-e164.ts";
-import { spawnVcw, type VcwProcess } from "../support/cli.ts";
-import { contactsCsv, drop, phoneOf, shortLeaseEnv, summaryOf, waitFor } from "../support/daemon.ts";
-import { tempDir } from "../support/files.ts";
-import { validAssistant, validDialer } from "../support/fixtures.ts";
+import type { VcwProcess } from "../support/cli.ts";
+import { contactsCsv, drop, phoneOf, summaryOf, waitFor } from "../support/daemon.ts";
 import { useSimulator } from "../support/simulator.ts";
+import { chaosCampaignJob, killAll } from "./chaos-setup.ts";
 
 /** Whether a process is stopped (SIGSTOP): its state in /proc is `T`. */
 const isStopped = (pid: number) => /^\d+ \(.*\) T /.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
@@ -22,39 +19,10 @@ const isStopped = (pid: number) => /^\d+ \(.*\) T /.test(readFileSync(`/proc/${p
 describe("chaos: two daemons, one paused right before a campaign's create", () => {
   const t = useSimulator();
   const running: VcwProcess[] = [];
-  afterAll(() => {
-    for (const p of running) {
-      p.child.kill("SIGCONT");
-      p.child.kill("SIGKILL");
-    }
-  });
+  afterAll(() => killAll(running));
 
-  async function setup(extraJob = "") {
-    const home = tempDir("vcw-chaos-");
-    const inbox = join(home, "inbox");
-    const assistant = (await t.client.assistants.create(validAssistant())).id!;
-    const dialer = (await t.client.dialers.create(validDialer())).id!;
-    const tag = randomBytes(3).toString("hex");
-    mkdirSync(join(home, "jobs"));
-    writeFileSync(
-      join(home, "jobs", "chaos.yaml"),
-      `name: chaos\ninbox: ${inbox}\nsegment:\n  name: chaos-${tag}\ncontacts:\n  country: US\n` +
-        `campaign:\n  assistant: { id: ${assistant} }\n  dialer: { id: ${dialer} }\n  name: "chaos-${tag}-{file}"\n${extraJob}`,
-    );
-    const env: NodeJS.ProcessEnv = {
-      ...shortLeaseEnv(home, t.sim.url, `vcw-test-${randomBytes(4).toString("hex")}`),
-      VCW_SETTLE_MS: "12000",
-      VCW_RATE_LIMIT: "200",
-    };
-    const start = (role: "start" | "worker", more: NodeJS.ProcessEnv = {}) => {
-      const p = spawnVcw([role], { ...env, ...more });
-      running.push(p);
-      return p;
-    };
-    const campaignsNamed = async (prefix: string) =>
-      (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(prefix));
-    return { inbox, tag, start, campaignsNamed };
-  }
+  const setup = (extraJob = "") =>
+    chaosCampaignJob(t, running, { extraJob, env: { VCW_SETTLE_MS: "12000", VCW_RATE_LIMIT: "200" } });
 
   /** Every phone's audience entries over `campaigns` (each campaign's audience, as the service lists it). */
   async function entriesByPhone(ids: readonly string[]): Promise<Map<string, number>> {

@@ -2,9 +2,10 @@ import { ingestOptionsOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { locationColumns, locationOf } from "../../ingest/location-columns.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
-import { locateWithNumber } from "./callee-location.ts";
+import { type CalleeLocation, locateCallee, locateWithNumber } from "./callee-location.ts";
 import type { CallTime } from "./frequency.ts";
 import type { ContactFacts } from "./plan-campaigns.ts";
+import { inCalleeZone } from "./plan-settings.ts";
 
 /** The reads the planner's facts come from: each a read, never a write (the preview relies on it). */
 export interface FactSources {
@@ -40,7 +41,8 @@ export async function gatherFacts(
   only?: ReadonlySet<string>,
 ): Promise<FileFacts> {
   const reader = await ContactFileReader.open(path, ingestOptionsOf(def));
-  const columns = locationColumns(reader.info.headers, def.calling?.location ?? {});
+  const columns = def.calling ? locationColumns(reader.info.headers, def.calling.location ?? {}) : {};
+  const locate = locatorOf(def);
   const rows: { phone: string; hints: ReturnType<typeof locationOf> }[] = [];
   const lines = new Map<string, number>();
   const invalid: Record<string, number> = {};
@@ -69,7 +71,7 @@ export async function gatherFacts(
   ]);
   const contacts: ContactFacts[] = [];
   for (const r of rows) {
-    const { where, numberRegion } = locateWithNumber(r.phone, r.hints);
+    const { where, numberRegion } = locate(r.phone, r.hints);
     contacts.push({
       phone: r.phone,
       where,
@@ -82,4 +84,20 @@ export async function gatherFacts(
     });
   }
   return { contacts, invalid, rows: count, lines, headers: reader.info.headers };
+}
+
+const NOWHERE: CalleeLocation = { zones: [], from: "none" };
+
+/**
+ * Where the planner places a callee. Under calling rules: the file's location columns, then the
+ * number. Without them only a window in the callee's zone asks, and by the number alone: its one
+ * zone, or none (the fallback) when it may be in zones that keep different times; a campaign per zone.
+ */
+function locatorOf(def: JobDefinition): typeof locateWithNumber {
+  if (def.calling) return locateWithNumber;
+  if (!inCalleeZone(def)) return () => ({ where: NOWHERE });
+  return (phone) => {
+    const zones = locateCallee(phone).zones;
+    return { where: zones.length === 1 ? { zones, from: "number" } : NOWHERE };
+  };
 }

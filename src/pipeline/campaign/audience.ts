@@ -4,6 +4,8 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { Plan } from "../calling/plan-campaigns.ts";
+import { inCalleeZone } from "../calling/plan-settings.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import type { ContactToImport } from "../contacts/import-contacts.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
@@ -12,11 +14,10 @@ import { createExperimentStore } from "../stores/experiment-store.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { splitByVariant } from "../variant-assignment.ts";
-import { calleeZone } from "./callee-zone.ts";
 import { campaignName, scheduledAtFor } from "./create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { fileIntoOwnSegment } from "./own-segment.ts";
-import { type PlannedReport, plannedAudiencesOf } from "./planned-audiences.ts";
+import { type PlannedReport, planFile, plannedAudiencesOf } from "./planned-audiences.ts";
 import { reservationSpan } from "./reservation-span.ts";
 
 export interface AudienceDeps {
@@ -123,27 +124,17 @@ export async function audiencesOf(
     report.recentlyCalled = planned.report.skipped.recently_called ?? 0;
     return { requests: planned.requests, report: { ...report, ...planned.report } };
   }
-  // Right before the campaigns are made: suppressed since the import, a do-not-call list too.
-  const [optedOut, listed] = await Promise.all([
-    d.suppression.optedOut(created),
-    d.suppression.doNotCall(created),
-  ]);
-  const suppressed = new Set([...optedOut, ...listed.keys()]);
-  report.optedOut = suppressed.size;
+  // Planned without rules: the job's window, a campaign per zone when it is the callee's.
+  const plan = await planFile(def, f, created, d, now);
+  report.optedOut = plan.skipped.opted_out ?? 0;
+  const listed = await d.suppression.doNotCall(created);
   if (listed.size > 0) report.doNotCall = listed.size;
-  const window = c.start !== "asap" && "window" in c.start ? c.start.window : undefined;
-  const byZone = new Map<string | undefined, string[]>();
-  for (const phone of created.filter((p) => !suppressed.has(p))) {
-    const zone =
-      window?.timezone === "callee" ? await calleeZone(phone, window.fallbackTimezone!) : undefined;
-    byZone.set(zone, [...(byZone.get(zone) ?? []), phone]);
-  }
-  const groups = await zoneVariantGroups(def, byZone, d);
+  const groups = await zoneVariantGroups(def, plan, d);
 
   const recallMs = def.contacts.recallAfterDays * 86_400_000;
   const requests: CampaignRequest[] = [];
-  for (const { zone, variant, phones } of groups) {
-    const scheduledAt = scheduledAtFor(c.start, now, now, zone);
+  for (const { zone, variant, at, phones } of groups) {
+    const scheduledAt = new Date(at).toISOString();
     const request: CampaignRequest = {
       ...base,
       segmentId: "",
@@ -153,10 +144,7 @@ export async function audiencesOf(
     };
     const key = campaignKey(request);
     // Recorded for the span it may dial in, so other jobs' caps count it (it has none of its own).
-    const [from, until] = reservationSpan(def, request, now) ?? [
-      Date.parse(scheduledAt),
-      Date.parse(scheduledAt),
-    ];
+    const [from, until] = reservationSpan(def, request, now) ?? [at, at];
     const callable = new Set<string>();
     for (const phone of phones) {
       if ((await d.frequency.reserve(phone, key, from, recallMs, [], false, until)) === "ok")
@@ -176,18 +164,17 @@ export async function audiencesOf(
   return { requests, report };
 }
 
-/** The zones' contacts split by experiment variant (as they stand: stops and promotions honoured), zones in order. */
-async function zoneVariantGroups(
-  def: JobDefinition,
-  byZone: ReadonlyMap<string | undefined, string[]>,
-  d: Pick<AudienceDeps, "redis" | "keys">,
-) {
-  const zones = [...byZone].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+/** The plan's campaigns (one per zone) split by experiment variant (as they stand: stops and promotions honoured), zones in order. */
+async function zoneVariantGroups(def: JobDefinition, plan: Plan, d: Pick<AudienceDeps, "redis" | "keys">) {
+  const callee = inCalleeZone(def);
+  const zones = plan.campaigns
+    .map((c) => ({ zone: callee ? c.zone : undefined, at: c.scheduledAt, phones: c.phones }))
+    .sort((a, b) => String(a.zone).localeCompare(String(b.zone)));
   const variants = def.campaign?.variants;
-  if (!variants) return zones.map(([zone, phones]) => ({ zone, variant: undefined, phones }));
+  if (!variants) return zones.map((z) => ({ ...z, variant: undefined }));
   const state = await createExperimentStore(d.redis, d.keys).assignment(def.name);
-  return zones.flatMap(([zone, phones]) =>
-    splitByVariant(def.name, phones, variants, state).map((g) => ({ zone, ...g })),
+  return zones.flatMap(({ zone, at, phones }) =>
+    splitByVariant(def.name, phones, variants, state).map((g) => ({ zone, at, ...g })),
   );
 }
 

@@ -102,8 +102,12 @@ export async function plannedAudiencesOf(
   return { requests, report };
 }
 
-/** The file's plan, made once; its skips written to the error report by the attempt that made it. */
-async function planFile(
+/**
+ * The file's plan, made once; under calling rules its skips are written to the error report by the
+ * attempt that made it. Without rules the planner reads no call history: the reservation is the
+ * cooldown's one check, as it always was for those jobs.
+ */
+export async function planFile(
   def: JobDefinition,
   f: PlannedFile,
   newContacts: readonly string[],
@@ -111,20 +115,23 @@ async function planFile(
   now: number,
 ): Promise<Plan> {
   return planOnce(d.redis, d.keys, f.creator, async () => {
+    const ruled = def.calling !== undefined;
     const facts = await gatherFacts(
       def,
       f.path,
       {
         suppressed: (phones) => d.suppression.which(phones),
         // The file's own earlier reservations (a retry) are not another campaign's.
-        lastCalled: (phones) => d.history.lastCalls(phones, `${f.creator}:`),
-        callTimes: (phones, at) => d.frequency.callTimes(phones, at),
+        lastCalled: async (phones) =>
+          ruled ? d.history.lastCalls(phones, `${f.creator}:`) : new Map<string, number>(),
+        callTimes: async (phones, at) => (ruled ? d.frequency.callTimes(phones, at) : new Map()),
       },
       now,
       new Set(newContacts),
     );
-    const learned = await d.pace.pace(dialerKeyOf(def));
+    const learned = ruled ? await d.pace.pace(dialerKeyOf(def)) : undefined;
     const plan = planCampaigns(facts.contacts, planSettingsOf(def, now, f.admittedAt, learned));
+    if (!ruled) return plan;
     await appendToErrorReport(
       `${f.path}.errors.csv`,
       facts.headers,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
 import { e164InEvery, migratePhoneSpellings } from "../../../src/pipeline/campaign/phone-migration.ts";
+import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../../src/pipeline/stores/call-history.ts";
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import { useRedis } from "../../support/redis.ts";
@@ -14,7 +15,13 @@ describe("migratePhoneSpellings: opt-outs and histories written as the service s
     const history = createCallHistory(redis, keys, { keepMs: 600_000 });
     await suppression.add(["(415) 555-0199", "14155550188", "+14155550177", "ask for Bob"]);
     // Reserved at import under E.164; the opt-out recorded by a poll under the service's spelling.
-    await history.reserve("+14155550199", "cmp-key", 1_000, 0);
+    await createCallFrequency(redis, keys, { keepMs: 600_000 }).reserve(
+      "+14155550199",
+      "cmp-key",
+      1_000,
+      0,
+      [],
+    );
     await history.recordOutcome("+1 415 555 0199", "cmp_1", "opted-out", 2_000);
     await history.recordOutcome("(415) 555-0166", "cmp_1", "no-answer", 2_000);
 

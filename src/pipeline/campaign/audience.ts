@@ -1,7 +1,6 @@
 import type { Client } from "../../api/client.ts";
-import { countryOf, ingestOptionsOf } from "../../config/ingest-options.ts";
+import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { ContactFileReader } from "../../ingest/reader.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { Plan } from "../calling/plan-campaigns.ts";
@@ -11,10 +10,12 @@ import type { ContactToImport } from "../contacts/import-contacts.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import { createExperimentStore } from "../stores/experiment-store.ts";
+import type { FileRow, FileRows } from "../stores/file-rows.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { splitByVariant } from "../variant-assignment.ts";
 import { campaignName, scheduledAtFor } from "./create-campaign.ts";
+import { keptRows } from "./kept-rows.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { fileIntoOwnSegment } from "./own-segment.ts";
 import { type PlannedReport, planFile, plannedAudiencesOf } from "./planned-audiences.ts";
@@ -40,12 +41,14 @@ export interface ImportedFileRef {
   sha256: string;
   gen: number;
   original: string;
-  /** Where it is now, to read its rows again. */
+  /** Where it is now, to read its rows when its import could not keep them. */
   path: string;
   /** When it was admitted: `{date}` in names, the same for every attempt. */
   admittedAt: number;
   /** Its identity: its new contacts are recorded in the ledger as its own. */
   creator: string;
+  /** Its valid rows (read once: as its import kept them); default: looked up here. */
+  rows?: () => Promise<FileRows>;
   /** The job's segment it was filed in, and how many of its contacts are in it. */
   segmentId: string;
   contacts: number;
@@ -116,16 +119,17 @@ export async function audiencesOf(
 
   const created = await d.ledger.createdBy(f.segmentId, f.creator);
   report.new = created.length;
-  const fileContacts = (request: CampaignRequest, phones: ReadonlySet<string>) =>
-    fileInOwnSegment(def, f, d, request, phones);
+  const rows = f.rows ?? keptRows(def, f, d);
+  const fileContacts = async (request: CampaignRequest, phones: ReadonlySet<string>) =>
+    fileInOwnSegment(def, f, d, request, (await rows()).rows, phones);
   if (def.calling) {
-    const planned = await plannedAudiencesOf(def, f, created, d, now, fileContacts, name);
+    const planned = await plannedAudiencesOf(def, f, rows, created, d, now, fileContacts, name);
     report.optedOut = planned.report.skipped.opted_out ?? 0;
     report.recentlyCalled = planned.report.skipped.recently_called ?? 0;
     return { requests: planned.requests, report: { ...report, ...planned.report } };
   }
   // Planned without rules: the job's window, a campaign per zone when it is the callee's.
-  const plan = await planFile(def, f, created, d, now);
+  const plan = await planFile(def, f, rows, created, d, now);
   report.optedOut = plan.skipped.opted_out ?? 0;
   const listed = await d.suppression.doNotCall(created);
   if (listed.size > 0) report.doNotCall = listed.size;
@@ -178,34 +182,29 @@ async function zoneVariantGroups(def: JobDefinition, plan: Plan, d: Pick<Audienc
   );
 }
 
-/** A campaign's contacts, read again from the file, into a segment of its own named like it: its id. */
+/** A campaign's contacts, from the file's rows, into a segment of its own named like it: its id. */
 async function fileInOwnSegment(
   def: JobDefinition,
   f: ImportedFileRef,
   d: AudienceDeps,
   request: CampaignRequest,
+  rows: readonly FileRow[],
   phones: ReadonlySet<string>,
 ): Promise<string> {
   const { segmentId } = await fileIntoOwnSegment(
     { name: request.name, description: `Contacts of ${f.original} called by campaign ${request.name}` },
-    rowsOf(def, f.path, phones),
+    contactsOf(rows, phones),
     { owner: `audience-${campaignKey(request)}`, country: countryOf(def) },
     d,
   );
   return segmentId;
 }
 
-/** The file's valid rows whose phone is in `phones`, each phone once, read again from the file. */
-async function* rowsOf(
-  def: JobDefinition,
-  path: string,
+/** The rows whose phone is in `phones` (each phone is once in a file's rows). */
+async function* contactsOf(
+  rows: readonly FileRow[],
   phones: ReadonlySet<string>,
 ): AsyncGenerator<ContactToImport> {
-  const reader = await ContactFileReader.open(path, ingestOptionsOf(def));
-  const seen = new Set<string>();
-  for await (const row of reader) {
-    if (row.kind !== "valid" || !phones.has(row.phone) || seen.has(row.phone)) continue;
-    seen.add(row.phone);
-    yield { phone: row.phone, contact: row.contact, index: row.index };
-  }
+  for (const row of rows)
+    if (phones.has(row.phone)) yield { phone: row.phone, contact: row.contact, index: row.index };
 }

@@ -25,7 +25,7 @@ const CHUNK = 1_000;
 /** A retry comes within hours; the rows outlive that by far (as the plan does), then go. */
 const KEEP_MS = 2 * 86_400_000;
 /**
- * Past this many rows a file's rows are not kept (about 120 bytes a row: tens of MB at most while
+ * Past this many rows a file's rows are not kept (120 to 200 bytes a row: tens of MB at most while
  * a file is in flight); its plan and campaigns then read the file, once for all of them.
  */
 export const MAX_KEPT_ROWS = 200_000;

@@ -6,7 +6,8 @@
  * moves (by default halved from second 30 to 60 of the import, then back). Reported per run:
  * contacts/s against the time-averaged limit, the share of requests answered 429, duplicates; and a
  * plain sequential import loop over 1,000 rows as a baseline. `--base DIR`: the same runs with the
- * compiled code tree in DIR, after ours, on the same simulator; ratios are ours / base.
+ * compiled code tree in DIR, after ours, on the same simulator; ratios are ours / base. Also the
+ * daemon's CPU time (user + system, from /proc) from the drop to the summary, per row.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -121,6 +122,11 @@ function printRun(r: ImportRun, baselineRate: number): void {
       ratio: `ours / baseline = ${fmt(r.rate / baselineRate, 2)}`,
     },
     {
+      measure: "daemon CPU per row (drop to done/)",
+      value: r.cpuMs === undefined ? "n/a" : `${fmt((1000 * r.cpuMs) / r.rows, 1)} µs`,
+      ratio: r.cpuMs === undefined ? "no /proc" : `${fmt(r.cpuMs / 1000, 2)} s for ${fmt(r.rows)} rows`,
+    },
+    {
       measure: "shared rate at the end",
       value: `${fmt(r.endRate, 1)} req/s`,
       ratio: `${r.cuts} decreases`,
@@ -134,6 +140,8 @@ function printRatios(runs: ImportRun[]): void {
     const ours = runs.find((r) => r.tree === "ours" && r.label === label);
     const base = runs.find((r) => r.tree === "base" && r.label === label);
     if (!ours || !base) continue;
+    if (ours.cpuMs !== undefined && base.cpuMs !== undefined)
+      console.log(`ours / base, ${label} limit: daemon CPU per row ${fmt(ours.cpuMs / base.cpuMs, 3)}`);
     console.log(
       `ours / base, ${label} limit: contacts/s ${fmt(ours.rate / base.rate, 3)} (of the limit: ${fmt(ours.rate / ours.averageLimit, 3)} / ${fmt(base.rate / base.averageLimit, 3)}), requests ${fmt(ours.requests / base.requests, 3)}, 429s ${fmt(ours.refused, 0)} / ${fmt(base.refused, 0)}`,
     );
@@ -154,6 +162,9 @@ interface ImportRun {
   duplicates: number;
   endRate: number;
   cuts: number;
+  /** Data rows of the file, and the daemon's CPU time (ms) while it imported them. */
+  rows: number;
+  cpuMs?: number | undefined;
 }
 
 /** Where an import runs: the shared simulator and file, and the code tree whose daemon imports. */
@@ -195,6 +206,7 @@ async function importRun(at: RunPlace, label: string, schedule: RateSchedule): P
   try {
     await untilRunning(daemon);
     return await measureImport(at, {
+      pid: daemon.child.pid,
       label,
       schedule,
       inbox,
@@ -209,7 +221,14 @@ async function importRun(at: RunPlace, label: string, schedule: RateSchedule): P
 /** Drops the file, waits for its summary in done/, reads what the service and the limiter saw. */
 async function measureImport(
   at: RunPlace,
-  r: { label: string; schedule: RateSchedule; inbox: string; prefix: string; redisUrl: string },
+  r: {
+    pid: number | undefined;
+    label: string;
+    schedule: RateSchedule;
+    inbox: string;
+    prefix: string;
+    redisUrl: string;
+  },
 ): Promise<ImportRun> {
   const { sim, csv } = at;
   const { inbox, schedule } = r;
@@ -219,11 +238,13 @@ async function measureImport(
   sim.setFaults({ rateLimitSchedule: schedule });
   const scheduleStart = sim.rateLimitScheduleStartedAt;
   const started = Date.now();
+  const cpuBefore = cpuMsOf(r.pid);
   mkdirSync(inbox, { recursive: true });
   writeFileSync(join(inbox, ".contacts.csv.part"), readFileSync(csv));
   renameSync(join(inbox, ".contacts.csv.part"), join(inbox, "contacts.csv"));
   const summary = await untilSummary(inbox);
   const ended = Date.now();
+  const cpuAfter = cpuMsOf(r.pid);
   const seconds = (ended - started) / 1000;
   const limiter = await limiterState(r.redisUrl, r.prefix);
   const requests = sim.stats.total;
@@ -245,7 +266,22 @@ async function measureImport(
     duplicates: listed.length - new Set(listed.map((c) => c.phone)).size,
     endRate: limiter.rate ?? 0,
     cuts: limiter.cuts,
+    rows: summary.totals.total,
+    cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
   };
+}
+
+/** A process's CPU time so far (user + system, ms) from /proc; undefined where there is none. */
+function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime, in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The file's summary once it is in done/ (bounded: 10 minutes). */

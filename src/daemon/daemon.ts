@@ -1,15 +1,12 @@
 import { setMaxListeners } from "node:events";
 import type { Worker } from "bullmq";
 import type { Logger } from "pino";
-import { countryOf } from "../config/ingest-options.ts";
 import { describeSettings, retentionMsOf, type Settings } from "../config/settings.ts";
 import { createMetrics, type Metrics } from "../http/metrics.ts";
 import { type HttpServer, httpSecurityOf, startHttpServer } from "../http/server.ts";
 import { deleteMatching } from "../lib/delete-keys.ts";
-import { maskPhone } from "../lib/mask-phone.ts";
 import { duplicateClient } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
-import { migratePhoneSpellings } from "../pipeline/campaign/phone-migration.ts";
 import { cappedExponential } from "../queue/backoff.ts";
 import { createCampaignProcessor } from "../queue/campaign-processor.ts";
 import { createDeliveryProcessor } from "../queue/delivery-processor.ts";
@@ -106,8 +103,6 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
       logger.info({ url: http.url }, `dashboard ${http.url}/, metrics ${http.url}/metrics`);
     }
     if (o.work) {
-      // A one-off run (`vcw demo`) has a key space of its own: nothing to migrate, no marker left.
-      if (o.oneOff !== true) await migratePhones(services, logger);
       workers.push(...startWorkers(services, queues, s, logger));
     }
     metrics?.watchWorkers({
@@ -294,17 +289,4 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     }
   });
   return workers;
-}
-
-/** Suppression entries and histories written in the service's spelling become E.164, once. */
-async function migratePhones(services: Services, logger: Logger): Promise<void> {
-  const countries = [...new Set([...services.jobs.values()].map(countryOf))];
-  const done = await migratePhoneSpellings(services.redis, services.keys, countries);
-  if (!done) return;
-  logger.info({ migrated: done.migrated }, "phones in suppression and call history: now E.164");
-  if (done.leftAsWritten.length > 0)
-    logger.warn(
-      { count: done.leftAsWritten.length, phones: done.leftAsWritten.slice(0, 20).map(maskPhone) },
-      "phones in suppression or call history that are no number, or another one in another job's country: left as written",
-    );
 }

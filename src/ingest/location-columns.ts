@@ -79,3 +79,13 @@ export function locationOf(cells: readonly string[], columns: LocationColumns): 
   if (region) out.region = region;
   return out;
 }
+
+/** A row's location hints, or undefined when there are no columns or its cells are empty. */
+export function hintsOf(
+  cells: readonly string[],
+  columns: LocationColumns | undefined,
+): LocationHints | undefined {
+  if (!columns) return undefined;
+  const hints = locationOf(cells, columns);
+  return hints.timezone || hints.region ? hints : undefined;
+}

@@ -65,6 +65,8 @@ export function redisKeys(prefix: string) {
     pace: (dialer: string) => `${prefix}:pace:{${dialer}}`,
     /** The calling plan made once for one imported file (its identity), reused by a retry. */
     callingPlan: (file: string) => `${prefix}:plan:{${file}}`,
+    /** The valid rows of one imported file (its identity), read once at import for its plan and campaigns. */
+    fileRows: (file: string) => `${prefix}:file-rows:{${file}}`,
     /** Jobs paused by the operator, and campaigns canceled before they were created. */
     paused: `${prefix}:paused`,
     canceled: `${prefix}:canceled`,

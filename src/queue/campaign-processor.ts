@@ -4,7 +4,6 @@ import { plannedStart } from "../pipeline/calling/planned-start.ts";
 import {
   type CampaignCreateOptions,
   campaignCreateKeys,
-  campaignName,
   createCampaignOnce,
   scheduledAtFor,
 } from "../pipeline/campaign/create-campaign.ts";
@@ -45,16 +44,7 @@ async function processCampaign(
   if (!def.campaign) throw new Error(`job ${data.job} has no campaign section`);
   const c = def.campaign;
   const now = d.now();
-  // Requests queued by an earlier version carry no name: it is made as it was then.
-  const name =
-    data.name ??
-    campaignName(c.name, {
-      job: data.job,
-      file: data.original,
-      sha256: data.sha256,
-      now: job.timestamp,
-      attempt: data.attempt,
-    });
+  const name = data.name;
   // No start sooner than the settle time after the create: a late copy is found before anyone is called.
   const notBefore = Math.max(now + (d.settleMs ?? 0), data.notBefore ?? now);
   const planned = plannedStart(data, notBefore, marginMsOf(def));

@@ -23,7 +23,7 @@ export function createImportProcessor(d: WorkDeps) {
     const { data } = job;
     const outcome = await importDroppedFile(
       jobOf(d, data.job),
-      { ...data, gen: data.gen ?? 1, admittedAt: job.timestamp },
+      { ...data, admittedAt: job.timestamp },
       {
         progress: job.progress,
         saveProgress: (p) => job.updateProgress(p),

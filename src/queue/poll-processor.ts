@@ -61,13 +61,12 @@ export function createPollProcessor(d: WorkDeps) {
         d.logger.warn({ job: def.name, err: String(error) }, "experiment guardrail: no look this time"),
       );
     if (outcome.pace) {
-      // A poll enqueued by an older version has no tick: it counts from now, a minute apart.
       const at = d.now();
       const p = def.polling;
       const due = nextPollAt(
-        { ...outcome.pace, tickMs: job.data.tick ?? at, at },
+        { ...outcome.pace, tickMs: job.data.tick, at },
         {
-          periodMs: job.data.periodMs ?? 60_000,
+          periodMs: job.data.periodMs,
           startGraceMs: p.startGraceSeconds * 1000,
           quietAfterMs: p.quiet.afterSeconds * 1000,
           ceilingMs: p.quiet.ceilingSeconds * 1000,

@@ -19,7 +19,7 @@ export type QueueKind = keyof typeof QUEUE_NAMES;
 
 /** An import job: one admitted file and its import generation (see the file registry). */
 export interface ImportJobData extends AdmittedFile {
-  gen?: number;
+  gen: number;
 }
 
 export type CampaignJobData = CampaignRequest;
@@ -28,8 +28,8 @@ export interface PollJobData {
   job: string;
   campaignId: string;
   /** The tick (epoch ms) that enqueued it, and the gap to the next: the next poll's time counts from them. */
-  tick?: number;
-  periodMs?: number;
+  tick: number;
+  periodMs: number;
 }
 
 export interface FollowUpJobData {

@@ -51,10 +51,7 @@ export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
   for (const def of d.jobs.values()) {
     if (!def.campaign) continue;
     const logBehind = behindLogger(d.logger, def.name);
-    // Campaigns registered by an older version have no poll time yet: they are due now.
-    const adopted = d.store.adoptActive(def.name, now());
     every(def.polling.schedule, `poll:${def.name}`, async (ctx, periodMs) => {
-      await adopted;
       const tickMs = tickOf(ctx) * 1000;
       logBehind(await pollTick({ ...d, now }, def, tickMs, periodMs), now());
     });

@@ -6,9 +6,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import { clusterTarget, connectRedis } from "../../src/lib/redis.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { migratePhoneSpellings } from "../../src/pipeline/campaign/phone-migration.ts";
-import { createCallHistory } from "../../src/pipeline/stores/call-history.ts";
-import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import { QUEUE_NAMES } from "../../src/queue/queues.ts";
 import { NO_FAULTS } from "../../src/simulator/faults.ts";
 import { runCli } from "../support/cli.ts";
@@ -154,24 +151,4 @@ describe("Redis Cluster", () => {
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout).redis).toContain("cluster");
   }, 60_000);
-
-  it("phones written in the service's spelling are moved to E.164 on every master, once", async () => {
-    const keys = redisKeys(`vcw-test-${randomBytes(4).toString("hex")}`);
-    const history = createCallHistory(cluster, keys, { keepMs: 600_000 });
-    // Enough numbers that their histories land on every master.
-    const phones = Array.from({ length: 30 }, (_, i) => `+1415555${String(3000 + i)}`);
-    for (const p of phones)
-      await history.recordOutcome(
-        `(${p.slice(2, 5)}) ${p.slice(5, 8)}-${p.slice(8)}`,
-        "cmp_1",
-        "opted-out",
-        1,
-      );
-    await createSuppressionList(cluster, keys).add(["(415) 555-3000"]);
-    expect((await keysPerMaster(keys.prefix)).every((n) => n > 0)).toBe(true);
-    expect(await migratePhoneSpellings(cluster, keys, ["US"])).toEqual({ migrated: 31, leftAsWritten: [] });
-    for (const p of phones) expect(await cluster.hget(keys.calls(p), "outcome")).toBe("opted-out");
-    expect(await createSuppressionList(cluster, keys).list()).toEqual(["+14155553000"]);
-    expect(await migratePhoneSpellings(cluster, keys, ["US"])).toBeUndefined();
-  });
 });

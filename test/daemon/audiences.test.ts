@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { nextOpening } from "../../src/pipeline/campaign/calling-window.ts";
+import { nextOpening } from "../../src/pipeline/calling/calling-hours.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { runCli } from "../support/cli.ts";
 import {

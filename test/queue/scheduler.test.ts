@@ -151,26 +151,6 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
     expect(warnings.some((w) => w.includes("polls of job slow are behind their schedule"))).toBe(true);
   });
 
-  it("a campaign registered by an older version (active, with no poll time) is polled at the first tick", async () => {
-    const p = prefix();
-    const def = JobDefinition.parse({
-      name: "old",
-      inbox: "inbox/old",
-      segment: { id: "seg_1" },
-      campaign: { assistant: { id: "asst_1" }, dialer: { id: "dial_1" } },
-      polling: { schedule: "* * * * * *" },
-    });
-    const store = createCampaignStore(redis, redisKeys(p));
-    await store.register(campaignInfo({ id: "cmp_old", job: "old" }), Date.now());
-    await redis.zrem(redisKeys(p).dueCampaignsOf("old"), "cmp_old");
-    const [replica] = startReplicas(1, p, def);
-    await sleep(1_500);
-    await replica!.scheduler.stop();
-    const jobs = await replica!.queues.polls.getJobs(["waiting"]);
-    await closeQueues(replica!.queues);
-    expect(jobs.map((j) => j.data.campaignId)).toEqual(["cmp_old"]);
-  });
-
   it("digest reports: one per report tick with every campaign of the job, however many replicas", async () => {
     const p = prefix();
     const def = JobDefinition.parse({

@@ -143,3 +143,18 @@ export function openIntervals(cs: readonly HoursConstraint[], from: number, unti
   for (const c of cs) open = intersect(open, constraintIntervals(c, from, until));
   return open;
 }
+
+const LOOK_AHEAD = 15 * 86_400_000;
+
+/** The span of the window open at `now`, or of the next one, within two weeks; undefined if none. */
+export function openingAt(window: HoursConstraint, now: number): Interval | undefined {
+  return constraintIntervals(window, now, now + LOOK_AHEAD)[0];
+}
+
+/**
+ * When calls may start at or after `now`: `now` itself inside an open window, else the next
+ * opening. Looks up to two weeks ahead; undefined if the window never opens (no days).
+ */
+export function nextOpening(window: HoursConstraint, now: number): number | undefined {
+  return openingAt(window, now)?.[0];
+}

@@ -7,6 +7,8 @@ import { type CapRule, customRuleSet, RULE_SETS, type RuleSet, type RuleSource }
 const JOB_CAP: RuleSource = { cite: "the job's calling.caps", url: "", read: "", kind: "guidance" };
 /** A learned pace below this is taken as this: a stalled dialer must not plan campaigns of nobody. */
 const MIN_PACE = 0.1;
+/** How far ahead a job without calling rules looks for its window's opening. */
+const NO_RULES_HORIZON_MS = 15 * 86_400_000;
 
 /** The rule sets a job names, `custom` built from its `calling.custom`. */
 export function ruleSetsOf(def: JobDefinition): RuleSet[] {
@@ -41,6 +43,9 @@ export function jobWindowOf(def: JobDefinition): { window?: JobWindow; fallback:
   return { window: { days: w.days, from: w.from, to: w.to, timezone: w.timezone }, fallback };
 }
 
+/** The job's window is in each callee's own zone (`timezone: callee`). */
+export const inCalleeZone = (def: JobDefinition) => jobWindowOf(def).window?.timezone === "callee";
+
 /** Everything the planner needs of a job, at `at`, with the dialer's pace if learned. */
 export function planSettingsOf(
   def: JobDefinition,
@@ -51,8 +56,23 @@ export function planSettingsOf(
   const c = def.calling;
   const w = jobWindowOf(def);
   const caps: CapRule[] = [];
-  if (c?.caps.per24h !== undefined) caps.push({ calls: c.caps.per24h, perHours: 24, source: JOB_CAP });
-  if (c?.caps.per7d !== undefined) caps.push({ calls: c.caps.per7d, perHours: 168, source: JOB_CAP });
+  const recallMs = def.contacts.recallAfterDays * 86_400_000;
+  // Without calling rules: the job's window only, and a campaign takes all its group (not sized to a pace).
+  if (!c)
+    return {
+      at,
+      ruleSets: [],
+      window: w.window,
+      fallbackTimezone: w.fallback,
+      caps: [],
+      notBefore: w.at,
+      pacePerMinute: Number.POSITIVE_INFINITY,
+      marginMs: 0,
+      horizonMs: NO_RULES_HORIZON_MS,
+      recallMs,
+    };
+  if (c.caps.per24h !== undefined) caps.push({ calls: c.caps.per24h, perHours: 24, source: JOB_CAP });
+  if (c.caps.per7d !== undefined) caps.push({ calls: c.caps.per7d, perHours: 168, source: JOB_CAP });
   return {
     at,
     ruleSets: ruleSetsOf(def),
@@ -61,10 +81,10 @@ export function planSettingsOf(
     caps,
     callBy: callByOf(def, admittedAt),
     notBefore: w.at,
-    pacePerMinute: Math.max(learnedPace ?? c?.callsPerMinute ?? 1, MIN_PACE),
-    marginMs: (c?.marginMinutes ?? 15) * 60_000,
-    horizonMs: (c?.horizonDays ?? 7) * 86_400_000,
-    recallMs: def.contacts.recallAfterDays * 86_400_000,
+    pacePerMinute: Math.max(learnedPace ?? c.callsPerMinute ?? 1, MIN_PACE),
+    marginMs: (c.marginMinutes ?? 15) * 60_000,
+    horizonMs: (c.horizonDays ?? 7) * 86_400_000,
+    recallMs,
   };
 }
 

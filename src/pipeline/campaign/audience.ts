@@ -1,22 +1,24 @@
 import type { Client } from "../../api/client.ts";
-import { countryOf, ingestOptionsOf } from "../../config/ingest-options.ts";
+import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { ContactFileReader } from "../../ingest/reader.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { Plan } from "../calling/plan-campaigns.ts";
+import { inCalleeZone } from "../calling/plan-settings.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import type { ContactToImport } from "../contacts/import-contacts.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import { createExperimentStore } from "../stores/experiment-store.ts";
+import type { FileRow, FileRows } from "../stores/file-rows.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { splitByVariant } from "../variant-assignment.ts";
-import { calleeZone } from "./callee-zone.ts";
 import { campaignName, scheduledAtFor } from "./create-campaign.ts";
+import { keptRows } from "./kept-rows.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { fileIntoOwnSegment } from "./own-segment.ts";
-import { type PlannedReport, plannedAudiencesOf } from "./planned-audiences.ts";
+import { type PlannedReport, planFile, plannedAudiencesOf } from "./planned-audiences.ts";
 import { reservationSpan } from "./reservation-span.ts";
 
 export interface AudienceDeps {
@@ -39,12 +41,14 @@ export interface ImportedFileRef {
   sha256: string;
   gen: number;
   original: string;
-  /** Where it is now, to read its rows again. */
+  /** Where it is now, to read its rows when its import could not keep them. */
   path: string;
   /** When it was admitted: `{date}` in names, the same for every attempt. */
   admittedAt: number;
   /** Its identity: its new contacts are recorded in the ledger as its own. */
   creator: string;
+  /** Its valid rows (read once: as its import kept them); default: looked up here. */
+  rows?: () => Promise<FileRows>;
   /** The job's segment it was filed in, and how many of its contacts are in it. */
   segmentId: string;
   contacts: number;
@@ -115,35 +119,26 @@ export async function audiencesOf(
 
   const created = await d.ledger.createdBy(f.segmentId, f.creator);
   report.new = created.length;
-  const fileContacts = (request: CampaignRequest, phones: ReadonlySet<string>) =>
-    fileInOwnSegment(def, f, d, request, phones);
+  const rows = f.rows ?? keptRows(def, f, d);
+  const fileContacts = async (request: CampaignRequest, phones: ReadonlySet<string>) =>
+    fileInOwnSegment(def, f, d, request, (await rows()).rows, phones);
   if (def.calling) {
-    const planned = await plannedAudiencesOf(def, f, created, d, now, fileContacts, name);
+    const planned = await plannedAudiencesOf(def, f, rows, created, d, now, fileContacts, name);
     report.optedOut = planned.report.skipped.opted_out ?? 0;
     report.recentlyCalled = planned.report.skipped.recently_called ?? 0;
     return { requests: planned.requests, report: { ...report, ...planned.report } };
   }
-  // Right before the campaigns are made: suppressed since the import, a do-not-call list too.
-  const [optedOut, listed] = await Promise.all([
-    d.suppression.optedOut(created),
-    d.suppression.doNotCall(created),
-  ]);
-  const suppressed = new Set([...optedOut, ...listed.keys()]);
-  report.optedOut = suppressed.size;
+  // Planned without rules: the job's window, a campaign per zone when it is the callee's.
+  const plan = await planFile(def, f, rows, created, d, now);
+  report.optedOut = plan.skipped.opted_out ?? 0;
+  const listed = await d.suppression.doNotCall(created);
   if (listed.size > 0) report.doNotCall = listed.size;
-  const window = c.start !== "asap" && "window" in c.start ? c.start.window : undefined;
-  const byZone = new Map<string | undefined, string[]>();
-  for (const phone of created.filter((p) => !suppressed.has(p))) {
-    const zone =
-      window?.timezone === "callee" ? await calleeZone(phone, window.fallbackTimezone!) : undefined;
-    byZone.set(zone, [...(byZone.get(zone) ?? []), phone]);
-  }
-  const groups = await zoneVariantGroups(def, byZone, d);
+  const groups = await zoneVariantGroups(def, plan, d);
 
   const recallMs = def.contacts.recallAfterDays * 86_400_000;
   const requests: CampaignRequest[] = [];
-  for (const { zone, variant, phones } of groups) {
-    const scheduledAt = scheduledAtFor(c.start, now, now, zone);
+  for (const { zone, variant, at, phones } of groups) {
+    const scheduledAt = new Date(at).toISOString();
     const request: CampaignRequest = {
       ...base,
       segmentId: "",
@@ -153,10 +148,7 @@ export async function audiencesOf(
     };
     const key = campaignKey(request);
     // Recorded for the span it may dial in, so other jobs' caps count it (it has none of its own).
-    const [from, until] = reservationSpan(def, request, now) ?? [
-      Date.parse(scheduledAt),
-      Date.parse(scheduledAt),
-    ];
+    const [from, until] = reservationSpan(def, request, now) ?? [at, at];
     const callable = new Set<string>();
     for (const phone of phones) {
       if ((await d.frequency.reserve(phone, key, from, recallMs, [], false, until)) === "ok")
@@ -176,49 +168,43 @@ export async function audiencesOf(
   return { requests, report };
 }
 
-/** The zones' contacts split by experiment variant (as they stand: stops and promotions honoured), zones in order. */
-async function zoneVariantGroups(
-  def: JobDefinition,
-  byZone: ReadonlyMap<string | undefined, string[]>,
-  d: Pick<AudienceDeps, "redis" | "keys">,
-) {
-  const zones = [...byZone].sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+/** The plan's campaigns (one per zone) split by experiment variant (as they stand: stops and promotions honoured), zones in order. */
+async function zoneVariantGroups(def: JobDefinition, plan: Plan, d: Pick<AudienceDeps, "redis" | "keys">) {
+  const callee = inCalleeZone(def);
+  const zones = plan.campaigns
+    .map((c) => ({ zone: callee ? c.zone : undefined, at: c.scheduledAt, phones: c.phones }))
+    .sort((a, b) => String(a.zone).localeCompare(String(b.zone)));
   const variants = def.campaign?.variants;
-  if (!variants) return zones.map(([zone, phones]) => ({ zone, variant: undefined, phones }));
+  if (!variants) return zones.map((z) => ({ ...z, variant: undefined }));
   const state = await createExperimentStore(d.redis, d.keys).assignment(def.name);
-  return zones.flatMap(([zone, phones]) =>
-    splitByVariant(def.name, phones, variants, state).map((g) => ({ zone, ...g })),
+  return zones.flatMap(({ zone, at, phones }) =>
+    splitByVariant(def.name, phones, variants, state).map((g) => ({ zone, at, ...g })),
   );
 }
 
-/** A campaign's contacts, read again from the file, into a segment of its own named like it: its id. */
+/** A campaign's contacts, from the file's rows, into a segment of its own named like it: its id. */
 async function fileInOwnSegment(
   def: JobDefinition,
   f: ImportedFileRef,
   d: AudienceDeps,
   request: CampaignRequest,
+  rows: readonly FileRow[],
   phones: ReadonlySet<string>,
 ): Promise<string> {
   const { segmentId } = await fileIntoOwnSegment(
     { name: request.name, description: `Contacts of ${f.original} called by campaign ${request.name}` },
-    rowsOf(def, f.path, phones),
+    contactsOf(rows, phones),
     { owner: `audience-${campaignKey(request)}`, country: countryOf(def) },
     d,
   );
   return segmentId;
 }
 
-/** The file's valid rows whose phone is in `phones`, each phone once, read again from the file. */
-async function* rowsOf(
-  def: JobDefinition,
-  path: string,
+/** The rows whose phone is in `phones` (each phone is once in a file's rows). */
+async function* contactsOf(
+  rows: readonly FileRow[],
   phones: ReadonlySet<string>,
 ): AsyncGenerator<ContactToImport> {
-  const reader = await ContactFileReader.open(path, ingestOptionsOf(def));
-  const seen = new Set<string>();
-  for await (const row of reader) {
-    if (row.kind !== "valid" || !phones.has(row.phone) || seen.has(row.phone)) continue;
-    seen.add(row.phone);
-    yield { phone: row.phone, contact: row.contact, index: row.index };
-  }
+  for (const row of rows)
+    if (phones.has(row.phone)) yield { phone: row.phone, contact: row.contact, index: row.index };
 }

@@ -3,15 +3,16 @@ import type { CampaignCreate } from "../../api/schemas/campaign.ts";
 import { type FailpointName, failpoint } from "../../lib/failpoint.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { nextOpening } from "../calling/calling-hours.ts";
+import type { JobWindow } from "../calling/effective-rules.ts";
 import { createOnce, idByName } from "../create-once.ts";
 import { PermanentError } from "../errors.ts";
 import { fillPattern } from "../name-pattern.ts";
-import { type CallingWindow, nextOpening } from "./calling-window.ts";
 
 export type StartRule =
   | "asap"
   | { at: string }
-  | { window: CallingWindow & { fallbackTimezone?: string | undefined } };
+  | { window: JobWindow & { fallbackTimezone?: string | undefined } };
 
 /**
  * When to call, as the ISO 8601 UTC time the service expects (docs/spec-gaps.md). A window in the

@@ -2,7 +2,7 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { appendToErrorReport } from "../../ingest/report-append.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { gatherFacts } from "../calling/gather-facts.ts";
+import { factsOf } from "../calling/gather-facts.ts";
 import { type Plan, planCampaigns } from "../calling/plan-campaigns.ts";
 import { callByOf, dialerKeyOf, planSettingsOf } from "../calling/plan-settings.ts";
 import { planOnce } from "../calling/plan-store.ts";
@@ -11,6 +11,7 @@ import { campaignsByVariant, type VariantCampaign } from "../calling/variant-cam
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import { createExperimentStore } from "../stores/experiment-store.ts";
+import type { FileRows } from "../stores/file-rows.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
@@ -61,13 +62,14 @@ export interface PlannedFile {
 export async function plannedAudiencesOf(
   def: JobDefinition,
   f: PlannedFile,
+  rows: () => Promise<FileRows>,
   newContacts: readonly string[],
   d: PlannedAudienceDeps,
   now: number,
   fileContacts: (request: CampaignRequest, phones: ReadonlySet<string>) => Promise<string>,
   name: (label: string, variant?: string) => string,
 ): Promise<{ requests: CampaignRequest[]; report: PlannedReport }> {
-  const plan = await planFile(def, f, newContacts, d, now);
+  const plan = await planFile(def, f, rows, newContacts, d, now);
   const report: PlannedReport = { skipped: { ...plan.skipped }, later: plan.later, campaigns: [] };
   const recallMs = def.contacts.recallAfterDays * 86_400_000;
   const requests: CampaignRequest[] = [];
@@ -102,29 +104,37 @@ export async function plannedAudiencesOf(
   return { requests, report };
 }
 
-/** The file's plan, made once; its skips written to the error report by the attempt that made it. */
-async function planFile(
+/**
+ * The file's plan, made once; under calling rules its skips are written to the error report by the
+ * attempt that made it. Without rules the planner reads no call history: the reservation is the
+ * cooldown's one check, as it always was for those jobs.
+ */
+export async function planFile(
   def: JobDefinition,
   f: PlannedFile,
+  rows: () => Promise<FileRows>,
   newContacts: readonly string[],
   d: PlannedAudienceDeps,
   now: number,
 ): Promise<Plan> {
   return planOnce(d.redis, d.keys, f.creator, async () => {
-    const facts = await gatherFacts(
+    const ruled = def.calling !== undefined;
+    const facts = await factsOf(
       def,
-      f.path,
+      await rows(),
       {
         suppressed: (phones) => d.suppression.which(phones),
         // The file's own earlier reservations (a retry) are not another campaign's.
-        lastCalled: (phones) => d.history.lastCalls(phones, `${f.creator}:`),
-        callTimes: (phones, at) => d.frequency.callTimes(phones, at),
+        lastCalled: async (phones) =>
+          ruled ? d.history.lastCalls(phones, `${f.creator}:`) : new Map<string, number>(),
+        callTimes: async (phones, at) => (ruled ? d.frequency.callTimes(phones, at) : new Map()),
       },
       now,
       new Set(newContacts),
     );
-    const learned = await d.pace.pace(dialerKeyOf(def));
+    const learned = ruled ? await d.pace.pace(dialerKeyOf(def)) : undefined;
     const plan = planCampaigns(facts.contacts, planSettingsOf(def, now, f.admittedAt, learned));
+    if (!ruled) return plan;
     await appendToErrorReport(
       `${f.path}.errors.csv`,
       facts.headers,

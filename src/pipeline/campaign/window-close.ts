@@ -1,4 +1,5 @@
-import { type CallingWindow, nextOpening, openingAt } from "./calling-window.ts";
+import { nextOpening, openingAt } from "../calling/calling-hours.ts";
+import type { JobWindow } from "../calling/effective-rules.ts";
 import type { StartRule } from "./create-campaign.ts";
 
 /**
@@ -8,12 +9,12 @@ import type { StartRule } from "./create-campaign.ts";
  */
 
 /** The close of the window open at `at`, or of the next one; undefined if it never opens. */
-export function windowCloseAfter(window: CallingWindow, at: number): number | undefined {
+export function windowCloseAfter(window: JobWindow, at: number): number | undefined {
   return openingAt(window, at)?.[1];
 }
 
 /** The window of a job's start rule in a campaign's zone, if the job has a window. */
-export function windowIn(start: StartRule | undefined, zone: string | undefined): CallingWindow | undefined {
+export function windowIn(start: StartRule | undefined, zone: string | undefined): JobWindow | undefined {
   if (!start || start === "asap" || !("window" in start)) return undefined;
   const w = start.window;
   const timezone = w.timezone === "callee" ? (zone ?? w.fallbackTimezone ?? "UTC") : w.timezone;
@@ -40,7 +41,7 @@ export function callUntilOf(
  * When contacts taken out at `stoppedAt` may be called again: the next opening after the window
  * that was open then has closed (a `callUntil` with a margin falls inside the window).
  */
-export function resumeAt(window: CallingWindow, stoppedAt: number): number | undefined {
+export function resumeAt(window: JobWindow, stoppedAt: number): number | undefined {
   const opening = nextOpening(window, stoppedAt);
   if (opening !== stoppedAt) return opening;
   const close = windowCloseAfter(window, stoppedAt);

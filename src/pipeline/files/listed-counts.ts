@@ -1,9 +1,9 @@
 import type { Client } from "../../api/client.ts";
-import { countryOf, ingestOptionsOf } from "../../config/ingest-options.ts";
+import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { ContactFileReader } from "../../ingest/reader.ts";
 import { deleteContacts, listSegment, type SegmentListing } from "../campaign/segment-listing.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
+import type { FileRows } from "../stores/file-rows.ts";
 import type { ImportSummary } from "./import-outcome.ts";
 
 /** A file's contacts as the service lists them after its import, and what the ledger had said. */
@@ -32,13 +32,13 @@ export interface ListedCountsDeps {
 export async function countFromListing(
   def: JobDefinition,
   summary: ImportSummary,
-  file: { path: string; creator: string },
+  file: { creator: string; rows: () => Promise<FileRows> },
   d: ListedCountsDeps,
 ): Promise<void> {
   const segmentId = summary.segment?.id;
   if (!segmentId) return;
   const listing = await listSegment(d.client, segmentId, countryOf(def));
-  const phones = await phonesOf(def, file.path);
+  const phones = new Set((await file.rows()).rows.map((r) => r.phone));
   const created = new Set(await d.ledger.createdBy(segmentId, file.creator));
   const extras = [...phones].flatMap((p) => listing.byPhone.get(p)?.slice(1) ?? []);
   await deleteContacts(
@@ -66,12 +66,4 @@ function listedOf(
     notListed: [...created].filter((p) => !listing.byPhone.has(p)).length,
     ledger: s.listed?.ledger ?? { created: s.created ?? 0, known: s.known ?? 0, elsewhere: s.elsewhere ?? 0 },
   };
-}
-
-/** The file's valid phones, read again from the file. */
-async function phonesOf(def: JobDefinition, path: string): Promise<Set<string>> {
-  const reader = await ContactFileReader.open(path, ingestOptionsOf(def));
-  const phones = new Set<string>();
-  for await (const row of reader) if (row.kind === "valid") phones.add(row.phone);
-  return phones;
 }

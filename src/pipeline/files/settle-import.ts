@@ -5,8 +5,10 @@ import { type DropFolder, settleFile } from "../../inbox/drop-folder.ts";
 import type { FileRegistry } from "../../inbox/file-registry.ts";
 import { fileExists } from "../../lib/file-exists.ts";
 import { type AudienceDeps, type AudienceReport, audiencesOf } from "../campaign/audience.ts";
+import { keptRows } from "../campaign/kept-rows.ts";
 import type { Intent } from "../campaign/lifecycle.ts";
 import { contactsIn, fileIdentity } from "../import/import-use-case.ts";
+import { createFileRowsStore } from "../stores/file-rows.ts";
 import type { ImportSummary } from "./import-outcome.ts";
 import { countFromListing } from "./listed-counts.ts";
 
@@ -39,6 +41,7 @@ export async function requestCampaigns(
   summary: ImportSummary,
   at: string,
   d: SettleDeps,
+  rows = keptRows(def, { creator: fileIdentity(f.job, f.sha256, f.gen), path: at }, d),
 ): Promise<AudienceReport> {
   const { requests, report } = await audiencesOf(
     def,
@@ -50,6 +53,7 @@ export async function requestCampaigns(
       path: at,
       admittedAt: f.admittedAt,
       creator: fileIdentity(f.job, f.sha256, f.gen),
+      rows,
       segmentId: summary.segment?.id ?? "",
       contacts: summary.segment ? contactsIn(counts(summary)) : 0,
     },
@@ -74,13 +78,16 @@ export async function settleImported(
 ): Promise<ImportSummary> {
   if (summary.sha256 !== f.sha256) await d.registry.markDone(f.job, summary.sha256, f.file);
   const at = join(folder.processing, f.file);
-  await countFromListing(def, summary, { path: at, creator: fileIdentity(f.job, f.sha256, f.gen) }, d);
-  summary.audience = await requestCampaigns(def, f, summary, at, d);
+  const creator = fileIdentity(f.job, f.sha256, f.gen);
+  const rows = keptRows(def, { creator, path: at }, d);
+  await countFromListing(def, summary, { creator, rows }, d);
+  summary.audience = await requestCampaigns(def, f, summary, at, d, rows);
   // The calling plan may have written the report of a file whose rows were all good.
   const errors = errorsFile ?? ((await fileExists(`${at}.errors.csv`)) ? `${at}.errors.csv` : undefined);
   if (errors && !summary.errorsFile) summary.errorsFile = join(folder.done, `${f.file}.errors.csv`);
   await settleFile(folder, f.file, "done", summary, errors);
   await d.registry.settle(f.job, f.sha256, "done");
+  await createFileRowsStore(d.redis, d.keys).drop(creator);
   return summary;
 }
 
@@ -89,10 +96,11 @@ export async function settleRejected(
   f: DroppedFile,
   folder: DropFolder,
   summary: ImportSummary,
-  d: Pick<SettleDeps, "registry">,
+  d: Pick<SettleDeps, "registry" | "redis" | "keys">,
 ): Promise<void> {
   await settleFile(folder, f.file, "rejected", summary);
   await d.registry.settle(f.job, f.sha256, "rejected");
+  await createFileRowsStore(d.redis, d.keys).drop(fileIdentity(f.job, f.sha256, f.gen));
 }
 
 /**

@@ -1,10 +1,12 @@
 import type { Client } from "../../api/client.ts";
 import { openErrorReport } from "../../ingest/error-report.ts";
+import { hintsOf, locationColumns } from "../../ingest/location-columns.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
 import { type SkipReason, skipValid, type Totals, topCodes } from "../../ingest/outcome.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import { type ContactToImport, type ImportCounts, importContacts } from "../contacts/import-contacts.ts";
+import type { FileRow } from "../stores/file-rows.ts";
 import { Watermark } from "./watermark.ts";
 
 /** Valid rows not to send, and why. */
@@ -60,6 +62,18 @@ export interface ImportFileOptions {
   skip?: readonly SkipRule[];
   /** Contacts created are recorded as this file's (its identity): the file's audience. */
   creator?: string;
+  /** Where the file's valid rows go as they are read, for its plan and campaigns (read once). */
+  rows?: RowSink | undefined;
+}
+
+/** Keeps a file's valid rows; `close`: the whole file was read. */
+export interface RowSink {
+  /** The location columns the calling rules read (`calling.location`); undefined: none read. */
+  location?: { timezone?: string | undefined; region?: string | undefined } | undefined;
+  open(headers: readonly string[]): Promise<{
+    add(row: FileRow): Promise<void>;
+    close(): Promise<void>;
+  }>;
 }
 
 export interface ImportFileResult {
@@ -88,6 +102,8 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
   const reader = await ContactFileReader.open(file, o.ingest);
   const report = await openErrorReport(o.errorsPath, reader.info.headers, { fileBytes: reader.info.bytes });
   const mark = new Watermark(base.cursor);
+  const kept = await o.rows?.open(reader.info.headers);
+  const columns = o.rows?.location && locationColumns(reader.info.headers, o.rows.location);
   let live: ImportCounts | undefined;
   let rowsRead = 0;
   let savedAt = performance.now();
@@ -118,6 +134,16 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
   async function* rows(): AsyncGenerator<ContactToImport> {
     for await (const outcome of reader) {
       rowsRead += 1;
+      if (outcome.kind === "valid" && kept) {
+        const { phone, index, line, contact, cells } = outcome;
+        await kept.add({
+          phone,
+          index,
+          line,
+          contact,
+          hints: hintsOf(cells, columns),
+        });
+      }
       const rule = outcome.kind === "valid" ? await skipping(outcome.phone, outcome.index) : undefined;
       if (outcome.kind === "valid" && rule) {
         skipValid(reader.totals, rule.reason);
@@ -177,6 +203,7 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
         issues: [{ field: "phone", value: f.phone, code: "service_rejected", message: f.message }],
       });
     }
+    await kept?.close();
     const done = snapshot();
     await o.checkpoint?.(done);
     const written = report.lines > 0;

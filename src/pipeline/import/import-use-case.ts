@@ -10,6 +10,7 @@ import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import { forgetSegment, resolveSegment, type SegmentTarget } from "../contacts/resolve-segment.ts";
 import { fillPattern } from "../name-pattern.ts";
 import type { CallHistory } from "../stores/call-history.ts";
+import { createFileRowsStore } from "../stores/file-rows.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type ImportCheckpoint, type ImportFileResult, importFile, type SkipRule } from "./import-file.ts";
 
@@ -23,6 +24,8 @@ export interface ImportSpec {
   concurrency: number;
   /** Numbers a campaign called less than this ago are skipped (`recently_called`); 0: never. */
   recallAfterMs: number;
+  /** The location columns the calling rules read (`calling.location`); undefined without them. */
+  location?: { timezone?: string | undefined; region?: string | undefined } | undefined;
 }
 
 export const importSpecOf = (def: JobDefinition): ImportSpec => ({
@@ -32,6 +35,7 @@ export const importSpecOf = (def: JobDefinition): ImportSpec => ({
   concurrency: def.import.concurrency,
   // Without a campaign, nobody is called: nothing is too recent to file.
   recallAfterMs: def.campaign ? def.contacts.recallAfterDays * 86_400_000 : 0,
+  ...(def.calling ? { location: def.calling.location ?? {} } : {}),
 });
 
 /** A file's identity across attempts: who its new contacts were created by, and its campaigns' prefix. */
@@ -83,6 +87,7 @@ export interface ImportUseCaseDeps {
  * the service no longer knows is forgotten, and the registry of imported contents.
  */
 export function createImportUseCase(d: ImportUseCaseDeps) {
+  const fileRows = createFileRowsStore(d.redis, d.keys);
   return {
     /** The earlier import of the same content for `job`, if it finished. */
     async imported(job: string, sha256: string): Promise<FileRecord | undefined> {
@@ -113,6 +118,15 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
           ...(r.signal ? { signal: r.signal } : {}),
           skip: skipRules(d, r),
           ...(r.creator ? { creator: r.creator } : {}),
+          // A file's rows kept for its plan and campaigns (a job's file: it has an identity).
+          ...(r.creator
+            ? {
+                rows: {
+                  location: r.spec.location,
+                  open: (headers: readonly string[]) => fileRows.writer(r.creator!, headers),
+                },
+              }
+            : {}),
         });
       } catch (error) {
         // The service lost the remembered segment (deleted, or its data reset): look again next time.

@@ -176,17 +176,6 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
       const score = await redis.zscore(due(job), id);
       return score === null ? undefined : Number(score);
     },
-    /**
-     * Puts active campaigns that have no poll time (registered by an older version) on the
-     * schedule, due `now`; their first poll sets their real next time.
-     */
-    async adoptActive(job: string, now: number): Promise<number> {
-      let added = 0;
-      for (const part of chunks(await redis.smembers(active(job)))) {
-        added += await redis.zadd(due(job), "NX", ...part.flatMap((id) => [now, id]));
-      }
-      return added;
-    },
     /** The scheduler's record of its last tick of a job, and reading it (the overview, metrics). */
     async setPollLag(job: string, lag: PollLag, ttlMs: number): Promise<void> {
       await redis.set(keys.pollLagOf(job), JSON.stringify(lag), "PX", Math.max(1, Math.round(ttlMs)));

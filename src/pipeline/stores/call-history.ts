@@ -1,6 +1,5 @@
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { defineScript } from "../../lib/scripts.ts";
 
 /** What vcw knows of one number's calls, across all jobs. */
 export interface CallRecord {
@@ -14,22 +13,6 @@ export interface CallRecord {
   outcome?: string;
   outcomeAt?: number;
 }
-
-// Check and record in one step, per number: two imports at once never both put it in a campaign.
-const reserve = defineScript<string>(
-  "calls_reserve",
-  1,
-  `
-local h = redis.call('HMGET', KEYS[1], 'lastAt', 'campaign')
-if h[2] == ARGV[1] then return 'ok' end
-local last = tonumber(h[1])
-if ARGV[4] ~= 'force' and last and math.abs(tonumber(ARGV[2]) - last) < tonumber(ARGV[3]) then return 'recent' end
-redis.call('HSET', KEYS[1], 'lastAt', tostring(math.max(last or 0, tonumber(ARGV[2]))), 'campaign', ARGV[1])
-redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 'ok'
-`,
-);
 
 export interface CallHistoryOptions {
   /** How long a number's history is kept after its last call: at least the longest cooldown. */
@@ -67,19 +50,6 @@ export function createCallHistory(redis: RedisClient, keys: RedisKeys, o: CallHi
       if (withinMs <= 0) return new Set();
       const last = await lastCalls(phones, exceptPrefix);
       return new Set(phones.filter((p) => last.has(p) && Math.abs(now - last.get(p)!) < withinMs));
-    },
-
-    /**
-     * Puts `phone` in campaign `campaign`, planned at `at`, unless another campaign did within
-     * `withinMs` (`force`: regardless, for follow-ups). True when it is in.
-     */
-    async reserve(phone: string, campaign: string, at: number, withinMs: number, force = false) {
-      const r = await reserve(
-        redis,
-        [keys.calls(phone)],
-        [campaign, at, withinMs, force ? "force" : "", o.keepMs],
-      );
-      return r === "ok";
     },
 
     /** A poll read a final status for `phone` in campaign `campaignId`. */

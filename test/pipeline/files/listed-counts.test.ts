@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { readFileRows } from "../../../src/pipeline/calling/gather-facts.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
 import type { ImportSummary } from "../../../src/pipeline/files/import-outcome.ts";
 import { countFromListing } from "../../../src/pipeline/files/listed-counts.ts";
@@ -35,7 +36,12 @@ describe("a file's counts from one listing of its segment", () => {
       elsewhere: 0,
     } as ImportSummary;
 
-    await countFromListing(jobJ(), summary, { path, creator: "j:sha:0" }, { client: t.client, ledger });
+    await countFromListing(
+      jobJ(),
+      summary,
+      { creator: "j:sha:0", rows: () => readFileRows(jobJ(), path) },
+      { client: t.client, ledger },
+    );
     expect(summary).toMatchObject({ created: 1, known: 1, elsewhere: 0 });
     expect(summary.listed).toEqual({
       contacts: 4,
@@ -48,7 +54,12 @@ describe("a file's counts from one listing of its segment", () => {
     expect(phones).toEqual([p0, p1, other, other].sort());
 
     // Again (settling retried): the same counts, the ledger's figures kept as they first were.
-    await countFromListing(jobJ(), summary, { path, creator: "j:sha:0" }, { client: t.client, ledger });
+    await countFromListing(
+      jobJ(),
+      summary,
+      { creator: "j:sha:0", rows: () => readFileRows(jobJ(), path) },
+      { client: t.client, ledger },
+    );
     expect(summary).toMatchObject({ created: 1, known: 1 });
     expect(summary.listed).toMatchObject({
       contacts: 4,

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { instantOf, wallClock } from "../../../src/lib/time-zone.ts";
-import { type CallingWindow, nextOpening } from "../../../src/pipeline/campaign/calling-window.ts";
+import { nextOpening } from "../../../src/pipeline/calling/calling-hours.ts";
+import type { JobWindow } from "../../../src/pipeline/calling/effective-rules.ts";
 
 const iso = (ms: number | undefined) => (ms === undefined ? undefined : new Date(ms).toISOString());
 const at = (text: string) => Date.parse(text);
-const weekdays: CallingWindow["days"] = ["mon", "tue", "wed", "thu", "fri"];
-const ny = (from: string, to: string, days = weekdays): CallingWindow => ({
+const weekdays: JobWindow["days"] = ["mon", "tue", "wed", "thu", "fri"];
+const ny = (from: string, to: string, days = weekdays): JobWindow => ({
   days,
   from,
   to,
@@ -68,11 +69,11 @@ describe("nextOpening", () => {
   });
 
   it("Europe/London and a zone east of UTC", () => {
-    const london: CallingWindow = { days: weekdays, from: "09:00", to: "17:00", timezone: "Europe/London" };
+    const london: JobWindow = { days: weekdays, from: "09:00", to: "17:00", timezone: "Europe/London" };
     // Summer time ends 2026-10-25: 09:00 BST on Friday 23rd = 08:00Z, 09:00 GMT on Monday 26th = 09:00Z.
     expect(iso(nextOpening(london, at("2026-10-23T07:00:00Z")))).toBe("2026-10-23T08:00:00.000Z");
     expect(iso(nextOpening(london, at("2026-10-23T17:00:00Z")))).toBe("2026-10-26T09:00:00.000Z");
-    const tokyo: CallingWindow = { days: weekdays, from: "09:00", to: "17:00", timezone: "Asia/Tokyo" };
+    const tokyo: JobWindow = { days: weekdays, from: "09:00", to: "17:00", timezone: "Asia/Tokyo" };
     expect(iso(nextOpening(tokyo, at("2026-11-24T10:00:00Z")))).toBe("2026-11-25T00:00:00.000Z");
   });
 

@@ -152,6 +152,23 @@ describe("vcw preview", () => {
     expect(text.stdout).toMatch(/variant [ab]: \d+ contacts?,/);
   });
 
+  it("a job without calling: says it is not paced, and gives no expected end (a campaign takes all its contacts at its opening)", async () => {
+    const home = tempDir("vcw-preview-");
+    const jobs = join(home, "jobs");
+    mkdirSync(jobs, { recursive: true });
+    writeFileSync(join(jobs, "plain.yaml"), calleeWindowJobYaml("plain", join(home, "inbox")));
+    const env = { VCW_HOME: home, VCW_JOBS_DIR: jobs, VCW_PREFIX: "pv-plain", REDIS_URL: server.url };
+    const at = ["--at", "2026-11-23T22:30:00Z"];
+    const json = await runCli(["preview", MIXED, "--job", "plain", ...at, "--json"], env);
+    expect(json.stderr).toBe("");
+    expect(JSON.parse(json.stdout).pace).toEqual({ callsPerMinute: null, learned: false });
+    const text = await runCli(["preview", MIXED, "--job", "plain", ...at], env);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain("pace: none (no calling: block)");
+    expect(text.stdout).not.toMatch(/Infinity|expected end/);
+    expect(text.stdout).toMatch(/starts 2026-11-2\d \d\d:\d\d [A-Z]+, calls until/);
+  });
+
   it("says what is wrong with --at and an unknown job", async () => {
     const home = tempDir("vcw-preview-");
     const env = { VCW_HOME: home, VCW_JOBS_DIR: mixedJob(home), REDIS_URL: server.url };

@@ -61,7 +61,9 @@ async function jobNamed(dir: string, name: string): Promise<JobDefinition> {
 export function previewText(r: PreviewReport): string {
   const lines = [
     `${r.file} for job ${r.job}, as if dropped at ${zonedTime(r.at, "UTC")}`,
-    `pace: ${r.pace.callsPerMinute.toFixed(2)} calls/min per campaign (${r.pace.learned ? "learned from polls" : "default: calling.callsPerMinute"})`,
+    r.pace.callsPerMinute === null
+      ? "pace: none (no calling: block): each campaign takes all its contacts at its window's opening"
+      : `pace: ${r.pace.callsPerMinute.toFixed(2)} calls/min per campaign (${r.pace.learned ? "learned from polls" : "default: calling.callsPerMinute"})`,
     r.campaigns.length === 0 ? "no campaign" : `${counted(r.campaigns.length, "campaign")}:`,
   ];
   for (const c of r.campaigns) {
@@ -69,7 +71,7 @@ export function previewText(r: PreviewReport): string {
     // A campaign of several zones (its label says "+n") reads its times in the first.
     const at = (iso: string) => zonedTime(iso, c.zones[0] ?? "UTC");
     lines.push(
-      `  ${c.label}${c.region ? ` (${c.region})` : ""}${c.variant ? ` variant ${c.variant}` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}, expected end ${at(c.expectedEndAt)}, calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
+      `  ${c.label}${c.region ? ` (${c.region})` : ""}${c.variant ? ` variant ${c.variant}` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}, ${r.pace.callsPerMinute === null ? "" : `expected end ${at(c.expectedEndAt)}, `}calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
     );
   }
   lines.push(

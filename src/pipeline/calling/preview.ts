@@ -10,7 +10,8 @@ export interface PreviewReport {
   job: string;
   file: string;
   at: string;
-  pace: { callsPerMinute: number; learned: boolean };
+  /** null: not paced (a job without `calling:`: each campaign takes all its contacts at its opening). */
+  pace: { callsPerMinute: number | null; learned: boolean };
   campaigns: (Omit<VariantCampaign, "scheduledAt" | "callUntil" | "expectedEndAt"> & {
     contacts: number;
     scheduledAt: string;
@@ -46,7 +47,10 @@ export async function previewFile(
     job: def.name,
     file: path,
     at: iso(at),
-    pace: { callsPerMinute: settings.pacePerMinute, learned: learned !== undefined },
+    pace: {
+      callsPerMinute: Number.isFinite(settings.pacePerMinute) ? settings.pacePerMinute : null,
+      learned: learned !== undefined,
+    },
     campaigns: campaignsByVariant(
       def.name,
       plan.campaigns,

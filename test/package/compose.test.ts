@@ -1,4 +1,12 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -7,6 +15,29 @@ import { readCompose, type Stack, startStack } from "../support/compose.ts";
 import { tempDir } from "../support/files.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/**
+ * A number whose zone is inside the example job's window (08:00-21:00) now, with an hour to spare.
+ * vcw polls a campaign from its scheduled start by its own clock, not the simulator's 60x one, so
+ * the sample (California, London) alone gets no poll between 05:00 and 08:00 UTC, when both wait.
+ */
+function numberOpenNow(now = new Date()): string {
+  const candidates = [
+    ["+14155550190", "America/Los_Angeles"],
+    ["+12125550190", "America/New_York"],
+    ["+442079460190", "Europe/London"],
+    ["+919876543210", "Asia/Kolkata"],
+    ["+81312345678", "Asia/Tokyo"],
+    ["+61293744000", "Australia/Sydney"],
+  ] as const;
+  const hourIn = (zone: string) =>
+    Number(
+      new Intl.DateTimeFormat("en-US", { timeZone: zone, hour: "numeric", hourCycle: "h23" }).format(now),
+    );
+  const open = candidates.find(([, zone]) => hourIn(zone) >= 8 && hourIn(zone) < 20);
+  if (!open) throw new Error("no candidate zone is open now: add one");
+  return open[0];
+}
 const compose = readCompose(ROOT);
 
 /** docker-compose.yml run as the file runs it (test/support/compose.ts), outside Docker. */
@@ -52,15 +83,19 @@ describe("docker compose, run as the file runs it", () => {
     });
     expect(summary).toMatchObject({ status: "imported", created: 6 });
 
+    // A person whose window is open now: their campaign starts at once, whatever the hour.
+    writeFileSync(join(inbox, ".open-now.csv.part"), `First Name,Phone Number\nOpal,${numberOpenNow()}\n`);
+    renameSync(join(inbox, ".open-now.csv.part"), join(inbox, "open-now.csv"));
+
     const simulator = `http://127.0.0.1:${s.port("simulator")}/api/v1`;
     const campaigns = await until("the sample's campaigns on the simulator", 90_000, async () => {
       const r = await fetch(`${simulator}/campaign/list`, { headers: { "x-api-key": "dev-key" } });
       const list = (await r.json()) as { assistant_name?: string; dialer_name?: string }[];
-      return list.length >= 2 ? list : undefined;
+      return list.length >= 3 ? list : undefined;
     });
     for (const c of campaigns)
       expect([c.assistant_name, c.dialer_name]).toEqual(["Demo assistant", "Demo line"]);
-    // At any hour one of the two zones (California, London) opens within 3 hours: 3 minutes at 60x.
+    // The open-now person's campaign ends within minutes; the sample's may wait for their morning.
     const results = await until("a campaign's results in the shared reports volume", 420_000, () => {
       const dir = s.volume("reports");
       const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".results.csv")) : [];

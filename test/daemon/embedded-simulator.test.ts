@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { embeddedRecordOf } from "../../src/daemon/embedded-simulator.ts";
 import { loadState } from "../../src/simulator/state-file.ts";
@@ -76,4 +78,43 @@ describe("two vcw processes on embedded defaults under one home", () => {
     expect(new Set(phones).size).toBe(50);
     expect(phones.length).toBe(50);
   }, 120_000);
+});
+
+describe("processes taking the embedded simulator at the same moment", () => {
+  it("start one simulator: the others wait for it and join it, past a record a dead process left", async () => {
+    const home = join(tempDir("vcw-embedded-race-"), ".vcw");
+    mkdirSync(home);
+    // A record of a process that died: every starter finds it stale, and one at a time takes it over.
+    const dead = spawn(process.execPath, ["-e", ""]);
+    await new Promise((r) => dead.once("exit", r));
+    const stale = { pid: dead.pid, url: "http://127.0.0.1:9", apiKey: "gone" };
+    writeFileSync(embeddedRecordOf(home), JSON.stringify(stale), { mode: 0o600 });
+    const child = fileURLToPath(new URL("../support/embedded-simulator-child.ts", import.meta.url));
+    const runTs = fileURLToPath(new URL("../../bin/run-ts.js", import.meta.url));
+    const children = Array.from({ length: 4 }, () => {
+      const p = spawn(process.execPath, [runTs, child, home], { stdio: ["pipe", "pipe", "inherit"] });
+      let out = "";
+      p.stdout.on("data", (b: Buffer) => {
+        out += b.toString();
+      });
+      return { p, out: () => out, exited: new Promise((r) => p.once("exit", r)) };
+    });
+    try {
+      const lines = await waitFor(
+        () => {
+          const all = children.map((c) => c.out().trim());
+          return all.every((l) => l.length > 0) ? all : undefined;
+        },
+        30_000,
+        "every child's simulator",
+      );
+      // Before the exclusive claim, each process saw no record and started its own.
+      expect(lines.filter((l) => l.startsWith("started"))).toHaveLength(1);
+      expect(new Set(lines.map((l) => l.split(" ")[1])).size).toBe(1);
+    } finally {
+      for (const c of children) c.p.stdin.end();
+      await Promise.all(children.map((c) => c.exited));
+    }
+    expect(existsSync(embeddedRecordOf(home))).toBe(false);
+  }, 60_000);
 });

@@ -46,10 +46,17 @@ export async function startInboxRole(o: InboxRoleOptions): Promise<InboxRole> {
   // One file at a time per job: admissions of one folder never race each other.
   let chain = Promise.resolve();
   const leftAlone = new Set<string>();
+  // What was said of each file in processing/: a rescan finding it queued again says it at debug.
+  const said = new Map<string, string>();
   const admit = (what: string, step: () => Promise<AdmitResult>) => {
     const next = chain.then(step).then(
       (result) => {
-        if (result.kind !== "ignored") return log.info({ file: what, result }, "file admitted");
+        if (result.kind !== "ignored") {
+          const saying = `${result.kind}:${result.sha256}`;
+          const level = said.get(result.file) === saying ? "debug" : "info";
+          said.set(result.file, saying);
+          return log[level]({ file: what, result }, "file admitted");
+        }
         // Said once per file: a foreign file stays in the inbox for good.
         if (result.reason.startsWith("not a contact file") && !leftAlone.has(what)) {
           leftAlone.add(what);
@@ -66,6 +73,7 @@ export async function startInboxRole(o: InboxRoleOptions): Promise<InboxRole> {
     const names = (await readdir(d.folder.processing).catch(() => [] as string[])).filter(
       (n) => isCandidate(n) || isDuplicateName(n),
     );
+    for (const name of said.keys()) if (!names.includes(name)) said.delete(name);
     await Promise.all(names.map((name) => admit(name, () => recoverFile(name, d))));
     await prune().catch((error: unknown) =>
       log.warn({ err: String(error) }, "could not prune the file registry"),

@@ -1,4 +1,11 @@
-import { type BackoffStrategy, type ConnectionOptions, type Job, type Processor, Worker } from "bullmq";
+import {
+  type BackoffStrategy,
+  type ConnectionOptions,
+  DelayedError,
+  type Job,
+  type Processor,
+  Worker,
+} from "bullmq";
 import type { Logger } from "pino";
 import { workingFor } from "../lib/job-hold.ts";
 import type { RedisClient } from "../lib/redis.ts";
@@ -75,6 +82,8 @@ function holdingLock<D, R>(
     try {
       return await workingFor(hold, () => processor(job, token, signal));
     } catch (error) {
+      // Moved to the delayed set by its own processor: the lock went with the move, nothing was lost.
+      if (error instanceof DelayedError) throw error;
       if (await hold.held().catch(() => false)) throw error;
       const lost = new JobLockLostError(job.id);
       logger?.warn({ queue: job.queueName, jobId: job.id, err: String(error) }, lost.message);

@@ -432,12 +432,3 @@ export type JobDefinition = z.output<typeof JobDefinition>;
 export function jobJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(JobDefinition, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
 }
-
-/** The zone a job's reports are written in when they name none: its calling window's, else UTC. */
-export function reportZoneOf(def: JobDefinition, asked?: string): string {
-  if (asked) return asked;
-  const start = def.campaign?.start;
-  if (!start || start === "asap" || !("window" in start)) return "UTC";
-  const w = start.window;
-  return w.timezone === CALLEE ? (w.fallbackTimezone ?? "UTC") : w.timezone;
-}

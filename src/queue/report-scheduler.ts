@@ -1,7 +1,8 @@
 import { CronExpressionParser } from "cron-parser";
 import cron, { type ScheduledTask } from "node-cron";
 import type { Logger } from "pino";
-import { type JobDefinition, reportZoneOf } from "../config/job-definition.ts";
+import type { JobDefinition } from "../config/job-definition.ts";
+import { zoneOf } from "../config/job-zone.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import { defineScript } from "../lib/scripts.ts";
@@ -89,7 +90,7 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
   for (const def of d.jobs.values()) {
     for (const [i, entry] of def.reports.entries()) {
       if (!entry.period) continue;
-      const zone = reportZoneOf(def, entry.timezone);
+      const zone = zoneOf(def, entry.timezone);
       const mark = d.keys.reportLastRun(def.name, i);
       const log = { job: def.name, report: i };
       const send = async (tick: number, last: number) => {

@@ -388,9 +388,9 @@ export const JobDefinition = z
             description:
               "IANA zone of the cron and of the report's clock times. Default: the calling window's zone (its fallbackTimezone with timezone: callee), else UTC.",
           }),
-          period: z.enum(REPORT_PERIODS).optional().meta({
+          period: z.enum(REPORT_PERIODS).default("since-last").meta({
             description:
-              "What a report covers: the day, week or calendar month ending at its tick, or since-last (since the previous report of this entry). Without it, the entry sends the older digest of campaign summaries.",
+              "What a report covers: the day, week or calendar month ending at its tick, or since-last (since the previous report of this entry; the default).",
           }),
         }),
       )

@@ -388,9 +388,9 @@ export const JobDefinition = z
             description:
               "IANA zone of the cron and of the report's clock times. Default: the calling window's zone (its fallbackTimezone with timezone: callee), else UTC.",
           }),
-          period: z.enum(REPORT_PERIODS).optional().meta({
+          period: z.enum(REPORT_PERIODS).default("since-last").meta({
             description:
-              "What a report covers: the day, week or calendar month ending at its tick, or since-last (since the previous report of this entry). Without it, the entry sends the older digest of campaign summaries.",
+              "What a report covers: the day, week or calendar month ending at its tick, or since-last (since the previous report of this entry; the default).",
           }),
         }),
       )
@@ -431,13 +431,4 @@ export type JobDefinition = z.output<typeof JobDefinition>;
 /** The JSON Schema published as jobs/schema.json, so editors autocomplete job files. */
 export function jobJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(JobDefinition, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-}
-
-/** The zone a job's reports are written in when they name none: its calling window's, else UTC. */
-export function reportZoneOf(def: JobDefinition, asked?: string): string {
-  if (asked) return asked;
-  const start = def.campaign?.start;
-  if (!start || start === "asap" || !("window" in start)) return "UTC";
-  const w = start.window;
-  return w.timezone === CALLEE ? (w.fallbackTimezone ?? "UTC") : w.timezone;
 }

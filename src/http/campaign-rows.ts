@@ -1,10 +1,8 @@
 import { DEFAULT_REACHED, type JobDefinition } from "../config/job-definition.ts";
+import { zoneOf } from "../config/job-zone.ts";
 import { instantOf, wallClock } from "../lib/time-zone.ts";
 import { campaignReach } from "../pipeline/reports/reach.ts";
 import type { StoredCampaign } from "../pipeline/results/campaign-store.ts";
-import { zoneOf } from "../queue/read-model/campaign-zone.ts";
-
-export { zoneOf };
 
 /** What the campaigns view says a campaign is doing: one before its start waits, it does not "run". */
 export type Phase = "waiting" | "calling" | "past-window" | "finished" | "stuck";
@@ -70,7 +68,8 @@ export function phaseOf(c: StoredCampaign, now: number, def?: JobDefinition): Ph
   if (c.info.state !== "active") return c.info.state;
   if (Date.parse(c.info.scheduledAt) > now) return "waiting";
   const window = windowOf(def);
-  if (window && now >= windowCloses(c.info.scheduledAt, window.to, zoneOf(c.info, def))) return "past-window";
+  if (window && now >= windowCloses(c.info.scheduledAt, window.to, zoneOf(def, c.info.zone)))
+    return "past-window";
   return "calling";
 }
 
@@ -80,7 +79,7 @@ export function toRow(c: StoredCampaign, def: JobDefinition | undefined, now: nu
     name: c.info.name,
     job: c.info.job,
     file: c.info.file,
-    zone: zoneOf(c.info, def),
+    zone: zoneOf(def, c.info.zone),
     scheduledAt: c.info.scheduledAt,
     phase: phaseOf(c, now, def),
     attempt: c.info.attempt,

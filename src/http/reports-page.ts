@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
-import { type JobDefinition, reportZoneOf } from "../config/job-definition.ts";
+import type { JobDefinition } from "../config/job-definition.ts";
+import { zoneOf } from "../config/job-zone.ts";
 import { maskPhonesDeep } from "../lib/mask-phone.ts";
 import { gatherReport } from "../pipeline/reports/gather-report.ts";
 import { esc } from "../pipeline/reports/html-escape.ts";
@@ -82,11 +83,7 @@ ${HEAD_EXTRAS}<link rel="stylesheet" href="/dashboard.css"></head>
       return reply.code(400).send({ error: `range must be one of ${Object.keys(REPORT_RANGES).join(", ")}` });
     // A range's page is the same for a minute (ending at the next whole minute): many viewers, one build.
     const now = Math.ceil(Date.now() / 60_000) * 60_000;
-    const period = askedPeriod(
-      q.from ? { from: q.from, to: q.to } : { since: range },
-      now,
-      reportZoneOf(def),
-    );
+    const period = askedPeriod(q.from ? { from: q.from, to: q.to } : { since: range }, now, zoneOf(def));
     if ("error" in period) return reply.code(400).send({ error: period.error.replace(/--/g, "") });
     const key = `${job} ${period.from} ${period.to}`;
     let hit = cache.get(key);

@@ -49,8 +49,6 @@ export function redisKeys(prefix: string) {
     dueCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:due`,
     /** How far behind the last poll tick of a job was (the scheduler's own report). */
     pollLagOf: (job: string) => `${prefix}:campaigns:{${job}}:poll-lag`,
-    /** When a job's digest `report` last went out: the next covers what happened since. */
-    digestSince: (job: string, report: number) => `${prefix}:campaigns:{${job}}:digest:${report}`,
     /** The last tick a job's scheduled report `report` was sent for: missed ticks are sent at the next start. */
     reportLastRun: (job: string, report: number) => `${prefix}:campaigns:{${job}}:report:${report}:last`,
     /** One number's call history: when it was last called, by which campaign, and how it went. */

@@ -1,7 +1,8 @@
 import { CronExpressionParser } from "cron-parser";
 import cron, { type ScheduledTask } from "node-cron";
 import type { Logger } from "pino";
-import { type JobDefinition, reportZoneOf } from "../config/job-definition.ts";
+import type { JobDefinition } from "../config/job-definition.ts";
+import { zoneOf } from "../config/job-zone.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import { defineScript } from "../lib/scripts.ts";
@@ -71,7 +72,7 @@ export function ticksBetween(
 }
 
 /**
- * Scheduled reports (`reports[]` entries with a `period`): node-cron ticks in the report's zone in
+ * Scheduled reports (every `reports[]` entry): node-cron ticks in the report's zone in
  * every replica. A tick's period ends at the tick and starts no earlier than the tick before it
  * (nor the last one reported): whoever reports a tick, live or caught up, reports the same period,
  * periods follow each other without overlap, and a delivery's job id comes from the tick, so
@@ -88,13 +89,12 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
   const backfills: Promise<void>[] = [];
   for (const def of d.jobs.values()) {
     for (const [i, entry] of def.reports.entries()) {
-      if (!entry.period) continue;
-      const zone = reportZoneOf(def, entry.timezone);
+      const zone = zoneOf(def, entry.timezone);
       const mark = d.keys.reportLastRun(def.name, i);
       const log = { job: def.name, report: i };
       const send = async (tick: number, last: number) => {
         const after = Math.max(last, previousTick(entry.cron, zone, tick));
-        const period = scheduledPeriod(entry.period!, tick, zone, after);
+        const period = scheduledPeriod(entry.period, tick, zone, after);
         const sources = {
           store: d.store,
           publicUrl: d.publicUrl,

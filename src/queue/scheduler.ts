@@ -2,10 +2,8 @@ import cron, { type ScheduledTask, type TaskContext } from "node-cron";
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
-import { summarize } from "../pipeline/results/campaign-totals.ts";
-import { type CampaignSummary, kindOf } from "../pipeline/results/model.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
-import { enqueueDeliveries, enqueueSummary } from "./deliveries.ts";
+import { enqueueSummary } from "./deliveries.ts";
 import { behindLogger, pollTick } from "./poll-tick.ts";
 import type { Queues } from "./queues.ts";
 
@@ -64,30 +62,6 @@ export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
           await enqueueSummary(d.queues, d.store, id, def.summaries.sinks, "progress", now(), d.controls);
           await d.store.markSent(id, stored.version);
         }
-      });
-    }
-    for (const [i, report] of def.reports.entries()) {
-      if (report.period) continue; // a report of a period: report-scheduler.ts
-      every(report.cron, `report:${def.name}:${i}`, async (ctx) => {
-        const tick = tickOf(ctx);
-        // A digest covers the campaigns active now or ended since the last one; with none, none is sent.
-        const since = await d.store.lastDigest(def.name, i);
-        const campaigns: CampaignSummary[] = [];
-        for (const id of (await d.store.allOf(def.name)).sort()) {
-          const s = await d.store.get(id);
-          if (!s || (s.info.state !== "active" && s.endedAt < since)) continue;
-          campaigns.push(summarize(s.info, s.totals, s.version, kindOf(s.info.state), now()));
-        }
-        await d.store.setLastDigest(def.name, i, tick * 1000);
-        if (campaigns.length === 0) return;
-        const at = new Date(tick * 1000).toISOString();
-        await enqueueDeliveries(
-          d.queues,
-          report.sinks,
-          `digest:${def.name}:${i}`,
-          { kind: "digest", job: def.name, at, campaigns },
-          tick,
-        );
       });
     }
   }

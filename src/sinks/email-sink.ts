@@ -27,14 +27,12 @@ export function subjectOf(template: string, p: Payload): string {
   const fields: Record<string, string> =
     p.kind === "report"
       ? { job: p.job, period: periodText(p.period), kind: "report", campaign: "" }
-      : p.kind === "digest"
-        ? { job: p.job, period: p.at, kind: "digest", campaign: "" }
-        : {
-            job: p.campaign.job,
-            period: p.generatedAt,
-            kind: p.kind,
-            campaign: maskPhonesIn(p.campaign.name),
-          };
+      : {
+          job: p.campaign.job,
+          period: p.generatedAt,
+          kind: p.kind,
+          campaign: maskPhonesIn(p.campaign.name),
+        };
   return template.replace(/\{(job|period|kind|campaign)\}/g, (_, k: string) => fields[k] ?? "").trim();
 }
 

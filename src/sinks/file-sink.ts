@@ -14,8 +14,8 @@ export { RESULT_COLUMNS, resultRow, writeResultsCsv } from "./results-csv.ts";
 
 /**
  * Per campaign: `<name>.<id>.results.csv` (`campaign-file-name.ts`) (one row per contact, sorted by phone, rewritten whole,
- * atomically, in bounded memory: `results-csv.ts`) and `<name>.<id>.events.jsonl` (one line per summary delivered, each key once). Digests go to
- * `<job>.digest.jsonl`, reports to `<job>.<period>.html` and `.json`. Several processes may deliver to one folder at once: each delivery holds
+ * atomically, in bounded memory: `results-csv.ts`) and `<name>.<id>.events.jsonl` (one line per summary delivered, each key once); reports
+ * go to `<job>.<period>.html` and `.json`. Several processes may deliver to one folder at once: each delivery holds
  * a lock file (proper-lockfile) while it checks the log for its key and appends its one line, so
  * no line is lost or written twice.
  */
@@ -37,8 +37,8 @@ export function fileSink(o: { dir: string }): Sink {
       await mkdir(o.dir, { recursive: true });
       const p = d.payload;
       if (p.kind === "report") return writeReport(o.dir, p);
-      const base = p.kind === "digest" ? safeFileName(`${p.job}.digest`) : campaignFileBase(p.campaign);
-      const log = join(o.dir, p.kind === "digest" ? `${base}.jsonl` : `${base}.events.jsonl`);
+      const base = campaignFileBase(p.campaign);
+      const log = join(o.dir, `${base}.events.jsonl`);
       const release = await lockfile.lock(log, {
         realpath: false,
         stale: 10_000,
@@ -47,8 +47,7 @@ export function fileSink(o: { dir: string }): Sink {
       try {
         // Under the lock no other writer of this file is alive: a temporary file is a killed one's.
         await sweepTemporaryFiles(o.dir, `${base}.`);
-        if (p.kind !== "digest" && d.records)
-          await writeResultsCsv(join(o.dir, `${base}.results.csv`), d.records());
+        if (d.records) await writeResultsCsv(join(o.dir, `${base}.results.csv`), d.records());
         await appendOnce(log, d.idempotencyKey, () =>
           JSON.stringify({ key: d.idempotencyKey, at: new Date().toISOString(), payload: p }),
         );

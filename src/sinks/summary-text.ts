@@ -63,7 +63,5 @@ export function summaryLines(s: CampaignSummary, reached?: readonly string[]): s
 
 export function payloadText(p: Payload): string {
   if (p.kind === "report") return reportText(p);
-  if (p.kind !== "digest") return summaryLines(p).join("\n");
-  const head = `Digest of job ${p.job} at ${zonedTime(p.at, "UTC")}: ${counted(p.campaigns.length, "campaign")}`;
-  return [head, ...p.campaigns.map((s) => summaryLines(s)[0]!)].join("\n");
+  return summaryLines(p).join("\n");
 }

@@ -1,11 +1,13 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { loadJobs } from "../../src/config/load-jobs.ts";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import type { ReportModel } from "../../src/pipeline/reports/model.ts";
+import { type CampaignStore, createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
 import { idempotencyKey } from "../../src/queue/deliveries.ts";
 import { ticksBetween } from "../../src/queue/report-scheduler.ts";
 import { runCli } from "../support/cli.ts";
@@ -44,14 +46,10 @@ describe("scheduled reports from a running daemon", () => {
   });
   afterAll(() => smtp.close());
 
-  it("e-mails the report with the figures of the campaign it ran; a tick missed while stopped comes once after a restart", async () => {
-    const home = tempDir("vcw-rep-");
-    const inbox = join(home, "inbox");
-    const jobs = join(home, "jobs");
-    mkdirSync(jobs);
-    const name = `rep-${randomBytes(3).toString("hex")}`;
+  /** A job file `<name>.yaml` whose campaigns call in the simulator at once, with one report (a YAML flow mapping). */
+  const writeReportJob = (jobs: string, name: string, inbox: string, report: string) =>
     writeFileSync(
-      join(jobs, "rep.yaml"),
+      join(jobs, `${name}.yaml`),
       [
         `name: ${name}`,
         `inbox: ${inbox}`,
@@ -63,8 +61,32 @@ describe("scheduled reports from a running daemon", () => {
         "  start: asap",
         'polling: { schedule: "* * * * * *" }',
         "reports:",
-        `  - { cron: "${CRON}", period: day, timezone: America/Los_Angeles, sinks: [mail, files] }`,
+        `  - ${report}`,
       ].join("\n"),
+    );
+  /** The job's campaign, once it has finished. */
+  const finishedCampaign = (store: CampaignStore, name: string) =>
+    waitFor(
+      async () => {
+        const [id] = await store.allOf(name);
+        const s = id ? await store.get(id) : undefined;
+        return s?.info.state === "finished" ? s : undefined;
+      },
+      40_000,
+      "the campaign finished",
+    );
+
+  it("e-mails the report with the figures of the campaign it ran; a tick missed while stopped comes once after a restart", async () => {
+    const home = tempDir("vcw-rep-");
+    const inbox = join(home, "inbox");
+    const jobs = join(home, "jobs");
+    mkdirSync(jobs);
+    const name = `rep-${randomBytes(3).toString("hex")}`;
+    writeReportJob(
+      jobs,
+      name,
+      inbox,
+      `{ cron: "${CRON}", period: day, timezone: America/Los_Angeles, sinks: [mail, files] }`,
     );
     writeFileSync(
       join(jobs, "sinks.yaml"),
@@ -84,15 +106,7 @@ describe("scheduled reports from a running daemon", () => {
     };
     await start();
     drop(inbox, "tuesday.csv", contactsCsv(12, { from: 51_000 }));
-    const finished = await waitFor(
-      async () => {
-        const [id] = await store.allOf(name);
-        const s = id ? await store.get(id) : undefined;
-        return s?.info.state === "finished" ? s : undefined;
-      },
-      40_000,
-      "the campaign finished",
-    );
+    const finished = await finishedCampaign(store, name);
     const reached = finished.totals.byStatus.completed ?? 0;
     const optedOut = finished.totals.byStatus["opted-out"] ?? 0;
     // Each call is in one report (periods follow each other, issue 32 item 8): the reports made
@@ -188,4 +202,45 @@ describe("scheduled reports from a running daemon", () => {
     expect(new Set(all).size).toBe(all.length);
     expect(existsSync(join(home, "out"))).toBe(true);
   }, 150_000);
+
+  it("a job file written for the digest (a reports entry without period) loads and sends since-last reports to a file sink", async () => {
+    const home = tempDir("vcw-rep-plain-");
+    const inbox = join(home, "inbox");
+    const jobs = join(home, "jobs");
+    const out = join(home, "out");
+    mkdirSync(jobs);
+    const name = `plain-${randomBytes(3).toString("hex")}`;
+    writeReportJob(jobs, name, inbox, '{ cron: "*/2 * * * * *", sinks: [files] }');
+    writeFileSync(join(jobs, "sinks.yaml"), `sinks:\n  files: { type: file, dir: ${out} }\n`);
+    const loaded = await loadJobs(jobs);
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.jobs[0]!.job.reports).toEqual([
+      { cron: "*/2 * * * * *", sinks: ["files"], period: "since-last" },
+    ]);
+    const settings = testSettings(home, t.sim.url);
+    const store = createCampaignStore(redis, redisKeys(settings.prefix.value));
+    daemon = await startDaemon({ settings, logger: quietLogger(), watch: true, work: true });
+    await daemon.ready;
+    drop(inbox, "plain.csv", contactsCsv(6, { from: 52_000 }));
+    const finished = await finishedCampaign(store, name);
+    // One report file per tick, each since the one before; the 6 calls in them once each.
+    const reports = () =>
+      (existsSync(out) ? readdirSync(out) : [])
+        .filter((f) => f.startsWith(`${name}.since-last-`) && f.endsWith(".json"))
+        .map((f) => JSON.parse(readFileSync(join(out, f), "utf8")) as ReportModel)
+        .sort((a, b) => a.period.to.localeCompare(b.period.to));
+    await waitFor(
+      () => (reports().reduce((n, r) => n + r.totals.calls, 0) === 6 ? true : undefined),
+      20_000,
+      "report files with the campaign's 6 calls",
+    );
+    const sent = reports();
+    for (const [k, r] of sent.entries()) {
+      expect(r).toMatchObject({ kind: "report", job: name, period: { label: "since-last" } });
+      if (k > 0) expect(r.period.from).toBe(sent[k - 1]!.period.to);
+    }
+    const withCalls = sent.filter((r) => r.totals.calls > 0);
+    for (const r of withCalls) expect(r.campaigns.map((c) => c.name)).toContain(finished.info.name);
+    expect(existsSync(join(out, `${name}.digest.jsonl`))).toBe(false);
+  }, 90_000);
 });

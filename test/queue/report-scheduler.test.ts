@@ -2,17 +2,65 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { JobDefinition } from "../../src/config/job-definition.ts";
-import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { type RedisKeys, redisKeys } from "../../src/lib/redis-keys.ts";
 import type { ReportModel } from "../../src/pipeline/reports/model.ts";
-import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { type CampaignStore, createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
 import { emptyTotals } from "../../src/pipeline/results/campaign-totals.ts";
-import { closeQueues, createQueues } from "../../src/queue/queues.ts";
+import type { CampaignInfo } from "../../src/pipeline/results/model.ts";
+import { closeQueues, createQueues, type Queues } from "../../src/queue/queues.ts";
 import { startReportScheduler, ticksBetween } from "../../src/queue/report-scheduler.ts";
 import { campaignInfo, resultRecord } from "../support/fixtures.ts";
 import { useRedis } from "../support/redis.ts";
 
+/** A job whose one report is `report`; its polls never tick. */
+const reportJob = (name: string, report: Record<string, unknown>) =>
+  JobDefinition.parse({
+    name,
+    inbox: `inbox/${name}`,
+    segment: { id: "seg_1" },
+    campaign: { assistant: { id: "asst_1" }, dialer: { id: "dial_1" } },
+    polling: { schedule: "0 0 1 1 *" },
+    reports: [{ sinks: ["log"], ...report }],
+  });
+
+/** Calls to `phones` ended now, committed to the campaign as a poll commits them. */
+function callsEnded(
+  store: CampaignStore,
+  info: CampaignInfo,
+  phones: string[],
+  state: "active" | "finished" = "active",
+) {
+  return store.commit(
+    info.id,
+    info.job,
+    {
+      changes: phones.map((phone) => ({
+        phone,
+        fingerprint: "f",
+        record: resultRecord(phone, { status: "completed", durationSec: 40 }),
+      })),
+      transitions: phones.map((phone) => ({ phone, from: "queued", to: "completed" })),
+      totals: {
+        ...emptyTotals(),
+        contacts: phones.length,
+        final: phones.length,
+        byStatus: { completed: phones.length },
+      },
+      digest: "d",
+      version: 1,
+      now: Date.now(),
+      state,
+    },
+    info,
+  );
+}
+
 describe("scheduled reports", () => {
   const { redis, prefix } = useRedis();
+  const quiet = pino({ level: "silent" });
+  /** A report scheduler (a daemon's) of `def`. */
+  const schedulerOf = (def: JobDefinition, keys: RedisKeys, queues: Queues, store: CampaignStore) =>
+    startReportScheduler({ jobs: new Map([[def.name, def]]), queues, store, redis, keys, logger: quiet });
 
   it("lists the ticks of a cron in a zone between two instants", () => {
     const at = (s: string) => Date.parse(s);
@@ -31,27 +79,12 @@ describe("scheduled reports", () => {
   it("a tick missed while no scheduler ran is sent once at the next start, by two replicas at once", async () => {
     const p = prefix();
     const keys = redisKeys(p);
-    const def = JobDefinition.parse({
-      name: "rep",
-      inbox: "inbox/rep-missing",
-      segment: { id: "seg_1" },
-      campaign: { assistant: { id: "asst_1" }, dialer: { id: "dial_1" } },
-      polling: { schedule: "0 0 1 1 *" },
-      reports: [{ cron: "*/2 * * * * *", sinks: ["log"], period: "since-last", timezone: "UTC" }],
-    });
+    const def = reportJob("rep", { cron: "*/2 * * * * *", period: "since-last", timezone: "UTC" });
     const store = createCampaignStore(redis, keys);
     const info = campaignInfo({ id: "cmp_r", name: "Report me", job: "rep" });
     await store.register(info, Date.now() - 60_000);
     const queues = createQueues({ connection: redis, keys });
-    const start = () =>
-      startReportScheduler({
-        jobs: new Map([[def.name, def]]),
-        queues,
-        store,
-        redis,
-        keys,
-        logger: pino({ level: "silent" }),
-      });
+    const start = () => schedulerOf(def, keys, queues, store);
 
     // Running: the first start sets the mark. Stopped before a tick.
     const first = start();
@@ -60,27 +93,7 @@ describe("scheduled reports", () => {
     const stoppedAt = Date.now();
     const markBefore = Number(await redis.get(keys.reportLastRun("rep", 0)));
     // Calls end while nothing runs.
-    await store.commit(
-      "cmp_r",
-      "rep",
-      {
-        changes: ["+15550001", "+15550002"].map((phone) => ({
-          phone,
-          fingerprint: "f",
-          record: resultRecord(phone, { status: "completed", durationSec: 40 }),
-        })),
-        transitions: [
-          { phone: "+15550001", from: "queued", to: "completed" },
-          { phone: "+15550002", from: "queued", to: "completed" },
-        ],
-        totals: { ...emptyTotals(), contacts: 2, final: 2, byStatus: { completed: 2 } },
-        digest: "d",
-        version: 1,
-        now: Date.now(),
-        state: "active",
-      },
-      info,
-    );
+    await callsEnded(store, info, ["+15550001", "+15550002"]);
     await sleep(2_300);
     const restartAt = Date.now();
     const missed = ticksBetween("*/2 * * * * *", "UTC", markBefore, restartAt, 7);
@@ -113,49 +126,17 @@ describe("scheduled reports", () => {
 
   it("a catch-up overlapping live ticks, in two schedulers: each period reported once, none overlapping (issue 32 item 8)", async () => {
     const keys = redisKeys(prefix());
-    const def = JobDefinition.parse({
-      name: "rep2",
-      inbox: "inbox/rep-overlap",
-      segment: { id: "seg_1" },
-      campaign: { assistant: { id: "asst_1" }, dialer: { id: "dial_1" } },
-      polling: { schedule: "0 0 1 1 *" },
-      reports: [{ cron: "*/2 * * * * *", sinks: ["log"], period: "day", timezone: "UTC" }],
-    });
+    const def = reportJob("rep2", { cron: "*/2 * * * * *", period: "day", timezone: "UTC" });
     const store = createCampaignStore(redis, keys);
     const info = campaignInfo({ id: "cmp_o", name: "Overlap", job: "rep2" });
     await store.register(info, Date.now() - 60_000);
     const queues = createQueues({ connection: redis, keys });
-    const start = () =>
-      startReportScheduler({
-        jobs: new Map([[def.name, def]]),
-        queues,
-        store,
-        redis,
-        keys,
-        logger: pino({ level: "silent" }),
-      });
+    const start = () => schedulerOf(def, keys, queues, store);
     const first = start();
     await first.ready;
     await first.stop();
     const phones = Array.from({ length: 7 }, (_, i) => `+1555000100${i}`);
-    await store.commit(
-      "cmp_o",
-      "rep2",
-      {
-        changes: phones.map((phone) => ({
-          phone,
-          fingerprint: "f",
-          record: resultRecord(phone, { status: "completed", durationSec: 40 }),
-        })),
-        transitions: phones.map((phone) => ({ phone, from: "queued", to: "completed" })),
-        totals: { ...emptyTotals(), contacts: 7, final: 7, byStatus: { completed: 7 } },
-        digest: "d",
-        version: 1,
-        now: Date.now(),
-        state: "active",
-      },
-      info,
-    );
+    await callsEnded(store, info, phones);
     await sleep(4_300); // two ticks missed
     // Two daemons start: each catches up while the other's live ticks come.
     const [a, b] = [start(), start()];
@@ -179,4 +160,38 @@ describe("scheduled reports", () => {
     // The 7 calls, each in one report.
     expect(periods.reduce((n, p) => n + p.calls, 0)).toBe(7);
   }, 30_000);
+
+  it("an entry without a period (written for the digest): one since-last report per tick, however many replicas", async () => {
+    const keys = redisKeys(prefix());
+    const def = reportJob("plain", { cron: "* * * * * *" });
+    expect(def.reports[0]!.period).toBe("since-last");
+    const store = createCampaignStore(redis, keys);
+    const x = campaignInfo({ id: "cmp_x", name: "Ends", job: "plain" });
+    const y = campaignInfo({ id: "cmp_y", name: "Runs", job: "plain" });
+    for (const info of [x, y]) await store.register(info, Date.now() - 60_000);
+    const queues = createQueues({ connection: redis, keys });
+    const replicas = [0, 1].map(() => schedulerOf(def, keys, queues, store));
+    await Promise.all(replicas.map((r) => r.ready));
+    await callsEnded(store, x, ["+15550001"], "finished");
+    await sleep(3_300);
+    await Promise.all(replicas.map((r) => r.stop()));
+    await sleep(300);
+
+    const jobs = await queues.deliveries.getJobs(["waiting", "delayed", "completed", "active"]);
+    await closeQueues(queues);
+    const reports = jobs
+      .map((j) => j.data.payload as ReportModel)
+      .sort((a, b) => a.period.to.localeCompare(b.period.to));
+    expect(reports.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(reports.map((r) => r.period.to)).size).toBe(reports.length); // one per tick
+    for (const [k, r] of reports.entries()) {
+      expect(r.period.label).toBe("since-last");
+      if (k > 0) expect(r.period.from).toBe(reports[k - 1]!.period.to);
+    }
+    // The running campaign is in every report; the one that ended, in the report of its call only.
+    const names = reports.map((r) => r.campaigns.map((c) => c.name).sort());
+    for (const n of names) expect(n).toContain("Runs");
+    expect(names.filter((n) => n.includes("Ends"))).toHaveLength(1);
+    expect(reports.reduce((n, r) => n + r.totals.calls, 0)).toBe(1);
+  });
 });

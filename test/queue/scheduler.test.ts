@@ -150,47 +150,4 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
     expect(await metrics.registry.metrics()).toContain('vcw_polls_behind{job="slow"} 1');
     expect(warnings.some((w) => w.includes("polls of job slow are behind their schedule"))).toBe(true);
   });
-
-  it("digest reports: one per report tick with every campaign of the job, however many replicas", async () => {
-    const p = prefix();
-    const def = JobDefinition.parse({
-      name: "digest",
-      inbox: "inbox/digest",
-      segment: { id: "seg_1" },
-      campaign: { assistant: { id: "asst_1" }, dialer: { id: "dial_1" } },
-      polling: { schedule: "0 0 1 1 *" },
-      reports: [{ cron: "* * * * * *", sinks: ["log"] }],
-    });
-    const store = createCampaignStore(redis, redisKeys(p));
-    for (const [id, state] of [
-      ["cmp_x", "finished"],
-      ["cmp_y", "active"],
-    ] as const) {
-      await store.register(campaignInfo({ id, name: id, job: "digest", state }), Date.now());
-    }
-    const replicas = startReplicas(2, p, def);
-    await sleep(2_300);
-    for (const r of replicas) await r.scheduler.stop();
-    await sleep(200);
-    const jobs = await replicas[0]!.queues.deliveries.getJobs(["waiting"]);
-    for (const r of replicas) await closeQueues(r.queues);
-    const ats = jobs.map((j) => (j.data.payload.kind === "digest" ? j.data.payload.at : ""));
-    expect(jobs.length).toBeGreaterThanOrEqual(1);
-    expect(new Set(ats).size).toBe(jobs.length);
-    jobs.sort((a, b) =>
-      (a.data.payload as { at: string }).at.localeCompare((b.data.payload as { at: string }).at),
-    );
-    const ids = (i: number) =>
-      jobs[i]!.data.payload.kind === "digest"
-        ? jobs[i]!.data.payload.campaigns.map((c) => [c.campaign.id, c.kind])
-        : [];
-    expect(jobs[0]!.data.payload).toMatchObject({ kind: "digest", job: "digest" });
-    expect(ids(0)).toEqual([
-      ["cmp_x", "final"],
-      ["cmp_y", "progress"],
-    ]);
-    // Later digests cover what is active or ended since the one before: the ended campaign is not repeated.
-    for (let i = 1; i < jobs.length; i++) expect(ids(i)).toEqual([["cmp_y", "progress"]]);
-    expect(jobs.length).toBeGreaterThanOrEqual(2);
-  });
 });

@@ -1,6 +1,6 @@
 /**
  * One process delivering to a file sink: `file-sink-child.ts DIR WORKER KEYS...`. Each key is a
- * delivery of the same campaign (a digest for keys starting with "d"); deliveries run four at a
+ * delivery of the same campaign (its version the key's number); deliveries run four at a
  * time, as the delivery worker runs them. Prints "done" when all are delivered.
  */
 import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-totals.ts";
@@ -17,9 +17,7 @@ const queue = [...keys];
 await Promise.all(
   Array.from({ length: 4 }, async () => {
     for (let key = queue.shift(); key; key = queue.shift()) {
-      const payload = key.startsWith("d")
-        ? { kind: "digest" as const, job: "j", at: key, campaigns: [] }
-        : summarize(info, emptyTotals(), Number(key.slice(1)), "progress", 0);
+      const payload = summarize(info, emptyTotals(), Number(key.slice(1)), "progress", 0);
       await sink.deliver({ idempotencyKey: key, payload, records });
     }
   }),

@@ -1,5 +1,6 @@
 import { writeFile } from "node:fs/promises";
-import { type JobDefinition, reportZoneOf } from "../../config/job-definition.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { zoneOf } from "../../config/job-zone.ts";
 import { gatherReport } from "../../pipeline/reports/gather-report.ts";
 import { askedPeriod } from "../../pipeline/reports/period.ts";
 import { reportText } from "../../pipeline/reports/report-text.ts";
@@ -25,7 +26,7 @@ export async function printPeriodReport(
   // The caller has found the job named (or said what is wrong with its file).
   const chosen = o.job ? [defs.get(o.job)!] : [...defs.values()];
   if (chosen.length === 0) throw new CliError("no job is defined: nothing to report", 2);
-  const zone = chosen.length === 1 ? reportZoneOf(chosen[0]!) : "UTC";
+  const zone = chosen.length === 1 ? zoneOf(chosen[0]) : "UTC";
   const now = Date.now();
   const period = askedPeriod(o, now, zone);
   if ("error" in period) throw new CliError(period.error, 2);

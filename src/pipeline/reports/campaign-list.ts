@@ -1,4 +1,5 @@
-import { DEFAULT_REACHED, type JobDefinition, reportZoneOf } from "../../config/job-definition.ts";
+import { DEFAULT_REACHED, type JobDefinition } from "../../config/job-definition.ts";
+import { zoneOf } from "../../config/job-zone.ts";
 import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
 import { zonedTime, zonedWallClock } from "../../lib/zoned-time.ts";
@@ -31,7 +32,7 @@ export function campaignListing(
   def: JobDefinition | undefined,
   now: number,
 ): CampaignListing {
-  const zone = s.info.zone ?? (def ? reportZoneOf(def) : "UTC");
+  const zone = zoneOf(def, s.info.zone);
   const at = Date.parse(s.info.scheduledAt);
   const start = Number.isNaN(at) ? now : at;
   const waiting = s.info.state === "active" && start > now;

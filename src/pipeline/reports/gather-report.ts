@@ -1,5 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { type JobDefinition, reportZoneOf } from "../../config/job-definition.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { zoneOf } from "../../config/job-zone.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
 import type { ResultRecord } from "../results/model.ts";
 import { CallEnds } from "./call-ends.ts";
@@ -30,17 +31,6 @@ export const linksOf = (base: string | undefined) =>
 /** Where a campaign's results are read: a link on the public URL, else the command that prints them. */
 export const resultsOf = (publicUrl: string | undefined) => (id: string) =>
   publicUrl ? `${publicUrl.replace(/\/+$/, "")}/campaigns/${encodeURIComponent(id)}` : `vcw report ${id}`;
-
-/** The zone a campaign's callees' hours are read in. */
-function calleeZone(def: JobDefinition, zone: string | undefined, fallback: string): string {
-  if (zone) return zone;
-  const start = def.campaign?.start;
-  if (start && start !== "asap" && "window" in start)
-    return start.window.timezone === "callee"
-      ? (start.window.fallbackTimezone ?? fallback)
-      : start.window.timezone;
-  return fallback;
-}
 
 /**
  * The report of `period` for `defs` (one job, or all), read from what vcw keeps: every campaign
@@ -85,7 +75,7 @@ export async function gatherReport(
       for (const facts of batch) {
         if (!facts) continue;
         calls += facts.calls.length;
-        builder.addCampaign({ ...facts, zone: calleeZone(def, facts.info.zone, period.timezone) });
+        builder.addCampaign({ ...facts, zone: zoneOf(def, facts.info.zone, period.timezone) });
         await pause(facts.calls.length);
       }
       // Large campaigns are read fewer at once: their answers are parsed in one turn when they come together.
@@ -184,7 +174,7 @@ export function gatherExperiment(
   const period = {
     from: new Date(now - keptMs).toISOString(),
     to: new Date(now + 1).toISOString(),
-    timezone: reportZoneOf(def),
+    timezone: zoneOf(def),
     label: "the experiment so far",
   };
   return gatherReport([def], period, sources, now);

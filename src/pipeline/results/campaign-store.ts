@@ -387,13 +387,6 @@ export function createCampaignStore(redis: RedisClient, keys: RedisKeys, o: { re
       );
     },
 
-    /** When a job's digest `report` last went out (epoch ms; 0: never), and recording a new one. */
-    lastDigest: async (job: string, report: number) =>
-      Number((await redis.get(keys.digestSince(job, report))) ?? 0),
-    setLastDigest: async (job: string, report: number, at: number) => {
-      await redis.set(keys.digestSince(job, report), String(at), "PX", retentionMs);
-    },
-
     /** Records that `version` was sent as progress; false when it (or a later one) already was. */
     async markSent(id: string, version: number): Promise<boolean> {
       const previous = Number(await redis.hget(meta(id), "sentVersion"));

@@ -124,16 +124,7 @@ export interface Unreadable {
 export const kindOf = (state: CampaignInfo["state"]): CampaignSummary["kind"] =>
   state === "finished" ? "final" : state === "stuck" ? "stuck" : "progress";
 
-/** A digest report: the summaries of all of a job's campaigns at one scheduled time. */
-export interface DigestReport {
-  kind: "digest";
-  job: string;
-  /** The scheduled time of the report (its version). */
-  at: string;
-  campaigns: CampaignSummary[];
-}
-
 /** A report a manager reads (pipeline/reports/model.ts): scheduled reports send it. */
 export type { ReportModel } from "../reports/model.ts";
 
-export type Payload = CampaignSummary | DigestReport | ReportModel;
+export type Payload = CampaignSummary | ReportModel;

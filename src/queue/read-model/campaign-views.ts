@@ -1,9 +1,9 @@
 import { DEFAULT_REACHED, type JobDefinition } from "../../config/job-definition.ts";
+import { zoneOf } from "../../config/job-zone.ts";
 import { campaignReach } from "../../pipeline/reports/reach.ts";
 import type { CampaignStore, StoredCampaign } from "../../pipeline/results/campaign-store.ts";
 import type { CampaignInfo } from "../../pipeline/results/model.ts";
 import type { Queues } from "../queues.ts";
-import { zoneOf } from "./campaign-zone.ts";
 
 export interface CampaignView {
   id: string;
@@ -74,7 +74,7 @@ export function latestCampaigns(
       state: c.info.state,
       attempt: c.info.attempt,
       scheduledAt: c.info.scheduledAt,
-      zone: zoneOf(c.info, o.jobs.get(c.info.job)),
+      zone: zoneOf(o.jobs.get(c.info.job), c.info.zone),
       createdAt: c.createdAt,
       endedAt: c.endedAt,
       contacts: c.totals.contacts,

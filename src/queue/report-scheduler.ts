@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { CronExpressionParser } from "cron-parser";
 import cron, { type ScheduledTask } from "node-cron";
 import type { Logger } from "pino";
@@ -21,6 +22,21 @@ export interface ReportSchedulerDeps {
   logger: Logger;
   publicUrl?: string | undefined;
   now?: () => number;
+}
+
+/**
+ * A live tick's report is gathered this long after its tick: what ended or settled just before the
+ * tick (stamped as it is written: a poll's changes, a file's summary) is written by then, so it is
+ * in this period's report, not missed by it and left out of the next. Half the gap to the next tick
+ * for a cron that ticks more often (tests tick every second).
+ */
+export const GATHER_AFTER_TICK_MS = 5_000;
+
+export function gatherDelayOf(expression: string, zone: string, tick: number): number {
+  const next = CronExpressionParser.parse(expression, { currentDate: new Date(tick), tz: zone })
+    .next()
+    .getTime();
+  return Math.min(GATHER_AFTER_TICK_MS, (next - tick) / 2);
 }
 
 /** Missed ticks sent at a start, newest kept: a daemon down for a month sends a week of dailies, not 30. */
@@ -86,6 +102,8 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
 } {
   const now = d.now ?? Date.now;
   const tasks: ScheduledTask[] = [];
+  // Stopping ends a wait for a tick's gathering: that tick stays unsent, caught up at the next start.
+  const stopping = new AbortController();
   const backfills: Promise<void>[] = [];
   for (const def of d.jobs.values()) {
     for (const [i, entry] of def.reports.entries()) {
@@ -93,6 +111,8 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
       const mark = d.keys.reportLastRun(def.name, i);
       const log = { job: def.name, report: i };
       const send = async (tick: number, last: number) => {
+        const early = tick + gatherDelayOf(entry.cron, zone, tick) - Date.now();
+        if (early > 0) await sleep(early, undefined, { signal: stopping.signal });
         const after = Math.max(last, previousTick(entry.cron, zone, tick));
         const period = scheduledPeriod(entry.period, tick, zone, after);
         const sources = {
@@ -122,9 +142,10 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
       let queue = Promise.resolve();
       const guarded = (until: number) => {
         queue = queue.then(() =>
-          catchUp(until).catch((error: unknown) =>
-            d.logger.error({ ...log, err: String(error) }, "scheduled report failed"),
-          ),
+          catchUp(until).catch((error: unknown) => {
+            if (!stopping.signal.aborted)
+              d.logger.error({ ...log, err: String(error) }, "scheduled report failed");
+          }),
         );
         return queue;
       };
@@ -148,6 +169,7 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
   return {
     ready: Promise.all(backfills).then(() => undefined),
     async stop() {
+      stopping.abort();
       await Promise.all(tasks.map((t) => t.destroy()));
     },
   };

@@ -85,6 +85,9 @@ export async function settleImported(
   // The calling plan may have written the report of a file whose rows were all good.
   const errors = errorsFile ?? ((await fileExists(`${at}.errors.csv`)) ? `${at}.errors.csv` : undefined);
   if (errors && !summary.errorsFile) summary.errorsFile = join(folder.done, `${f.file}.errors.csv`);
+  // A report counts the file in the period its summary lands in: stamped as it is written, not
+  // before the listing and the campaigns (seconds), when a report gathered between missed it for good.
+  summary.finishedAt = new Date().toISOString();
   await settleFile(folder, f.file, "done", summary, errors);
   await d.registry.settle(f.job, f.sha256, "done");
   await createFileRowsStore(d.redis, d.keys).drop(creator);

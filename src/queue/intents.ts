@@ -2,7 +2,7 @@ import type { Intent } from "../pipeline/campaign/lifecycle.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
 import { enqueueSummary } from "./deliveries.ts";
-import { campaignJobId, followUpJobId } from "./job-ids.ts";
+import { campaignJobId, followUpJobId, resumeJobId } from "./job-ids.ts";
 import type { Queues } from "./queues.ts";
 
 /** Turns the lifecycle's intents into jobs. Each job id is deterministic: acting twice adds nothing. */
@@ -34,6 +34,13 @@ export async function applyIntents(
           intent.campaignId,
           { job: intent.job, campaignId: intent.campaignId },
           { jobId: followUpJobId(intent.campaignId) },
+        );
+        break;
+      case "hand-back":
+        await ctx.queues.followUps.add(
+          `${intent.campaignId} resume`,
+          { job: intent.job, campaignId: intent.campaignId, resume: true },
+          { jobId: resumeJobId(intent.campaignId) },
         );
         break;
     }

@@ -35,7 +35,7 @@ export interface PollJobData {
 export interface FollowUpJobData {
   job: string;
   campaignId: string;
-  /** The hand-back of contacts a window close took out (queue/poll-stops.ts), not a follow-up. */
+  /** The hand-back of contacts a window close took out (pipeline/campaign/poll-stops.ts), not a follow-up. */
   resume?: boolean;
   /** The check before the campaign's start (start-check.ts), not a follow-up. */
   check?: boolean;

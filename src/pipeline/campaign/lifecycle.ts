@@ -46,7 +46,9 @@ export interface CampaignRequest {
 export type Intent =
   | { kind: "create-campaign"; request: CampaignRequest }
   | { kind: "send-summary"; campaignId: string; summary: CampaignSummary["kind"]; sinks: readonly string[] }
-  | { kind: "follow-up"; job: string; campaignId: string };
+  | { kind: "follow-up"; job: string; campaignId: string }
+  /** The contacts a window close took out of a finished campaign, handed back (stopping/poll-stops.ts). */
+  | { kind: "hand-back"; job: string; campaignId: string };
 
 /** The identity of a campaign across retries, crashes and workers (its create-once memo). */
 export const campaignKey = (

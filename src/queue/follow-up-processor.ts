@@ -3,15 +3,16 @@ import { counted } from "../lib/plural.ts";
 import { followUpOf } from "../pipeline/campaign/follow-up.ts";
 import { handBackOf } from "../pipeline/campaign/poll-stops.ts";
 import { applyIntents } from "./intents.ts";
-import type { FollowUpJobData } from "./queues.ts";
+import { type FollowUpJobData, followUpJobKind } from "./queues.ts";
 import { processStartCheck } from "./start-check.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
 /** The BullMQ processor of follow-up jobs: the follow-up use case, then its campaign asked for. */
 export function createFollowUpProcessor(d: WorkDeps) {
   return async function processFollowUp(job: Job<FollowUpJobData>, token?: string) {
-    if (job.data.check) return processStartCheck(d, job, token);
-    if (job.data.resume) return processResume(d, job);
+    const kind = followUpJobKind(job);
+    if (kind === "start-check") return processStartCheck(d, job, token);
+    if (kind === "resume") return processResume(d, job);
     const outcome = await followUpOf(
       jobOf(d, job.data.job),
       job.data.campaignId,

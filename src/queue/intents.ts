@@ -31,15 +31,15 @@ export async function applyIntents(
         break;
       case "follow-up":
         await ctx.queues.followUps.add(
-          intent.campaignId,
+          "follow-up",
           { job: intent.job, campaignId: intent.campaignId },
           { jobId: followUpJobId(intent.campaignId) },
         );
         break;
       case "hand-back":
         await ctx.queues.followUps.add(
-          `${intent.campaignId} resume`,
-          { job: intent.job, campaignId: intent.campaignId, resume: true },
+          "resume",
+          { job: intent.job, campaignId: intent.campaignId },
           { jobId: resumeJobId(intent.campaignId) },
         );
         break;

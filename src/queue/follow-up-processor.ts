@@ -1,7 +1,7 @@
 import type { Job } from "bullmq";
 import { counted } from "../lib/plural.ts";
 import { followUpOf } from "../pipeline/campaign/follow-up.ts";
-import { handBackOf } from "../pipeline/campaign/poll-stops.ts";
+import { handBackOf } from "../pipeline/campaign/stopping/poll-stops.ts";
 import { applyIntents } from "./intents.ts";
 import { type FollowUpJobData, followUpJobKind } from "./queues.ts";
 import { processStartCheck } from "./start-check.ts";

@@ -1,5 +1,6 @@
 import type { Job } from "bullmq";
 import type { JobDefinition } from "../config/job-definition.ts";
+import type { Intent } from "../pipeline/campaign/lifecycle.ts";
 import { type PolledCampaign, pollUseCase } from "../pipeline/campaign/poll-use-case.ts";
 import { inCampaignTrace } from "../telemetry/campaign-trace.ts";
 import { guardExperiment } from "./experiment-guard.ts";
@@ -20,7 +21,8 @@ export function createPollProcessor(d: WorkDeps) {
   return (job: Job<PollJobData>) =>
     inCampaignTrace(d.redis, d.keys, job.data.campaignId, "vcw.poll", POLL_SPAN(job), async (span) => {
       const def = jobOf(d, job.data.job);
-      const polled = await pollUseCase(d, def, job.data);
+      const request = (intents: Intent[]) => applyIntents(intents, d);
+      const polled = await pollUseCase({ ...d, request }, def, job.data);
       await follow(d, def, job.data.campaignId, polled);
       span?.setAttributes({ "vcw.poll.changed": polled.poll.changed, "vcw.poll.state": polled.poll.state });
       return polled.poll;

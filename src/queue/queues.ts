@@ -34,7 +34,7 @@ export interface PollJobData {
 
 /**
  * The jobs of the follow-ups queue, told apart by their BullMQ name: a follow-up campaign's contacts,
- * the hand-back of contacts a window close took out (pipeline/campaign/poll-stops.ts), the check
+ * the hand-back of contacts a window close took out (pipeline/campaign/stopping/poll-stops.ts), the check
  * before a campaign's start (start-check.ts).
  */
 export const FOLLOW_UP_JOBS = ["follow-up", "resume", "start-check"] as const;

@@ -35,7 +35,7 @@ export interface CampaignRequest {
   expectedEndAt?: number;
   hours?: readonly HoursConstraint[];
   callBy?: number;
-  /** The campaign whose contacts, taken out when its window closed, this one calls (stop-hand-back.ts). */
+  /** The campaign whose contacts, taken out when its window closed, this one calls (stopping/stop-hand-back.ts). */
   resumeOf?: string;
   /** The n-th fresh campaign made when the check before the start found its name twice (start-check.ts). */
   repair?: number;

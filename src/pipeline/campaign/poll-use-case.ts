@@ -5,7 +5,7 @@ import { nextPollAt } from "../results/poll-cadence.ts";
 import { type PollOptions, type PollOutcome, pollCampaign } from "../results/poll-campaign.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import { afterPoll, type Intent } from "./lifecycle.ts";
-import { type PollStopsPort, pollStops } from "./poll-stops.ts";
+import { type PollStopsPort, pollStops } from "./stopping/poll-stops.ts";
 
 /** Only what polling a campaign uses. */
 export interface PollPort extends PollStopsPort, Pick<PollOptions, "suppression" | "history"> {
@@ -23,7 +23,7 @@ export interface PollRequest {
 
 export interface PolledCampaign {
   poll: PollOutcome;
-  /** What follows, in order: a hand-back, then on its end its summaries and a follow-up. */
+  /** What follows its end: its summaries and a follow-up (a hand-back is asked for by the stops). */
   intents: Intent[];
   /** Something changed: the experiment guardrail may look (queue/experiment-guard.ts). */
   guard: boolean;
@@ -59,7 +59,8 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
       version: poll.version,
       now: p.now(),
     });
-  const intents = await stops.after(poll, polledAt);
+  await stops.after(poll, polledAt);
+  const intents: Intent[] = [];
   if (poll.pace) {
     const at = p.now();
     const q = def.polling;

@@ -1,10 +1,10 @@
 import type { Logger } from "pino";
-import type { JobDefinition } from "../../config/job-definition.ts";
-import { maskPhonesIn } from "../../lib/mask-phone.ts";
-import { counted } from "../../lib/plural.ts";
-import type { StoredCampaign } from "../results/campaign-store.ts";
-import type { PollOutcome } from "../results/poll-campaign.ts";
-import type { CampaignRequest, Intent } from "./lifecycle.ts";
+import type { JobDefinition } from "../../../config/job-definition.ts";
+import { maskPhonesIn } from "../../../lib/mask-phone.ts";
+import { counted } from "../../../lib/plural.ts";
+import type { StoredCampaign } from "../../results/campaign-store.ts";
+import type { PollOutcome } from "../../results/poll-campaign.ts";
+import type { CampaignRequest, Intent } from "../lifecycle.ts";
 import {
   afterStoppedPoll,
   callUntilFor,
@@ -20,17 +20,19 @@ export interface PollStopsPort extends Omit<StopCheckDeps, "stops"> {
   retentionMs: number;
   logger: Pick<Logger, "info" | "warn">;
   now: () => number;
+  /** Makes intents jobs (queue/intents.ts): the hand-back is asked for as the poll settles its stop. */
+  request: (intents: Intent[]) => Promise<void>;
 }
 
 /** The stop checks' deps from the poll's. */
-export function stopCheckDeps(d: PollStopsPort): StopCheckDeps {
+export function stopCheckDeps(d: Omit<PollStopsPort, "request">): StopCheckDeps {
   return { ...d, stops: createStopStore(d.redis, d.keys, { retentionMs: d.retentionMs }) };
 }
 
 /**
  * Around one poll (poll-use-case.ts): the stops due before it (an operator's, the window's close,
  * opt-outs), the poll's rule that taken-out contacts don't keep a campaign open, and after it the
- * stop record kept up to date and, once the campaign finished, the hand-back asked for (an intent).
+ * stop record kept up to date and, once the campaign finished, the hand-back asked for (an intent, its own job).
  */
 export function pollStops(d: PollStopsPort, def: JobDefinition, campaignId: string) {
   const deps = stopCheckDeps(d);
@@ -56,9 +58,9 @@ export function pollStops(d: PollStopsPort, def: JobDefinition, campaignId: stri
       return stop?.reasons.includes("window-closed") ? due : Math.max(until, d.now());
     },
     /** `polledAt`: when the poll began (contacts taken out before it are checked against it). */
-    async after(outcome: PollOutcome, polledAt: number): Promise<Intent[]> {
+    async after(outcome: PollOutcome, polledAt: number): Promise<void> {
       const stored = await d.store.get(campaignId);
-      if (!stored) return [];
+      if (!stored) return;
       const finished = outcome.ended && outcome.state === "finished";
       const settled = await afterStoppedPoll(def, stored.info, { polledAt, ended: finished }, deps);
       if (settled?.changed && settled.stop.honoured === "no")
@@ -72,12 +74,9 @@ export function pollStops(d: PollStopsPort, def: JobDefinition, campaignId: stri
             `campaign ${campaignId}: the service still called ${counted(settled.stop.calledAfter, "contact")} deleted from its segment: it does not honour contacts.delete for a started campaign`,
           ),
         );
-      const intents: Intent[] =
-        finished && settled?.stop.handBack && settled.waiting.length > 0
-          ? [{ kind: "hand-back", job: def.name, campaignId }]
-          : [];
+      if (finished && settled?.stop.handBack && settled.waiting.length > 0)
+        await d.request([{ kind: "hand-back", job: def.name, campaignId }]);
       if (stored.info.state === "active") await stopNow(stored);
-      return intents;
     },
   };
 }
@@ -88,7 +87,7 @@ export type HandBackOutcome =
 
 /** A hand-back (a resume job): the contacts a window close took out, asked for at the next opening. */
 export async function handBackOf(
-  d: PollStopsPort,
+  d: Omit<PollStopsPort, "request">,
   def: JobDefinition,
   campaignId: string,
 ): Promise<HandBackOutcome> {

@@ -2,7 +2,7 @@ import type { Intent } from "../pipeline/campaign/lifecycle.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
 import { enqueueSummary } from "./deliveries.ts";
-import { campaignJobId, followUpJobId } from "./job-ids.ts";
+import { campaignJobId, followUpJobId, resumeJobId } from "./job-ids.ts";
 import type { Queues } from "./queues.ts";
 
 /** Turns the lifecycle's intents into jobs. Each job id is deterministic: acting twice adds nothing. */
@@ -31,9 +31,16 @@ export async function applyIntents(
         break;
       case "follow-up":
         await ctx.queues.followUps.add(
-          intent.campaignId,
+          "follow-up",
           { job: intent.job, campaignId: intent.campaignId },
           { jobId: followUpJobId(intent.campaignId) },
+        );
+        break;
+      case "hand-back":
+        await ctx.queues.followUps.add(
+          "resume",
+          { job: intent.job, campaignId: intent.campaignId },
+          { jobId: resumeJobId(intent.campaignId) },
         );
         break;
     }

@@ -32,13 +32,28 @@ export interface PollJobData {
   periodMs: number;
 }
 
+/**
+ * The jobs of the follow-ups queue, told apart by their BullMQ name: a follow-up campaign's contacts,
+ * the hand-back of contacts a window close took out (pipeline/campaign/stopping/poll-stops.ts), the check
+ * before a campaign's start (start-check.ts).
+ */
+export const FOLLOW_UP_JOBS = ["follow-up", "resume", "start-check"] as const;
+export type FollowUpJobKind = (typeof FOLLOW_UP_JOBS)[number];
+
 export interface FollowUpJobData {
   job: string;
   campaignId: string;
-  /** The hand-back of contacts a window close took out (queue/poll-stops.ts), not a follow-up. */
+  /** Written by the version before job names (one release): a hand-back. */
   resume?: boolean;
-  /** The check before the campaign's start (start-check.ts), not a follow-up. */
+  /** Written by the version before job names (one release): a start check. */
   check?: boolean;
+}
+
+/** A follow-ups job's kind: its name; a job queued with the older flags is read by them. */
+export function followUpJobKind(job: { name: string; data: FollowUpJobData }): FollowUpJobKind {
+  const named = FOLLOW_UP_JOBS.find((kind) => kind === job.name);
+  if (named) return named;
+  return job.data.resume ? "resume" : job.data.check ? "start-check" : "follow-up";
 }
 
 export interface DeliveryJobData {

@@ -19,8 +19,8 @@ export async function scheduleStartCheck(
   const startAt = Date.parse(info.scheduledAt);
   const at = Number.isFinite(startAt) ? startCheckAt(startAt, d.settleMs ?? 0) : d.now();
   await d.queues.followUps.add(
-    `start-check ${info.name}`,
-    { job: info.job, campaignId: info.id, check: true },
+    "start-check",
+    { job: info.job, campaignId: info.id },
     // Gone once done (its result is kept on the campaign and in the summary): readers of the queue see follow-ups.
     {
       jobId: startCheckJobId(info.id),

@@ -1,3 +1,4 @@
+import { Worker } from "bullmq";
 import { afterAll, describe, expect, it } from "vitest";
 import { JobDefinition } from "../../src/config/job-definition.ts";
 import { campaignIndex } from "../../src/http/campaign-index.ts";
@@ -10,7 +11,8 @@ import {
   importProgressOf,
   importResultOf,
 } from "../../src/queue/job-results.ts";
-import { closeQueues, createQueues, type Queues } from "../../src/queue/queues.ts";
+import { closeQueues, createQueues, QUEUE_NAMES, type Queues, queuePrefix } from "../../src/queue/queues.ts";
+import { queueFailures } from "../../src/queue/read-model/queue-views.ts";
 import { campaignInfo } from "../support/fixtures.ts";
 import { useRedis } from "../support/redis.ts";
 
@@ -82,5 +84,38 @@ describe("the read model", () => {
     expect(campaignResultOf({ returnvalue: { canceled: true } })).toEqual({ canceled: true });
     expect(campaignResultOf({ returnvalue: { id: 7 } })).toBeUndefined();
     expect(followUpResultOf({ returnvalue: { contacts: 0 } })).toEqual({ contacts: 0 });
+  });
+
+  it("names a failed follow-ups job by its kind and campaign, a job queued with the older flags too", async () => {
+    const keys = redisKeys(prefix());
+    const queues = createQueues({ connection: redis, keys });
+    opened.push(queues);
+    await queues.followUps.add(
+      "resume",
+      { job: "shared", campaignId: "cmp_1" },
+      { jobId: "resume-cmp_1", attempts: 1 },
+    );
+    await queues.followUps.add(
+      "cmp_2 resume",
+      { job: "shared", campaignId: "cmp_2", resume: true },
+      { jobId: "r2", attempts: 1 },
+    );
+    await queues.followUps.add(
+      "start-check",
+      { job: "shared", campaignId: "cmp_3" },
+      { jobId: "sc3", attempts: 1 },
+    );
+    // A worker taking jobs by hand: each fails once for good.
+    const worker = new Worker(QUEUE_NAMES.followUps, null, {
+      connection: redis,
+      prefix: queuePrefix(keys, "followUps"),
+    });
+    for (let n = 0; n < 3; n++) {
+      const job = await worker.getNextJob("t");
+      await job!.moveToFailed(new Error("boom"), "t");
+    }
+    await worker.close();
+    const failed = await queueFailures(queues, ["followUps"]);
+    expect(failed.map((f) => f.name).sort()).toEqual(["resume cmp_1", "resume cmp_2", "start-check cmp_3"]);
   });
 });

@@ -35,7 +35,7 @@ export interface CampaignRequest {
   expectedEndAt?: number;
   hours?: readonly HoursConstraint[];
   callBy?: number;
-  /** The campaign whose contacts, taken out when its window closed, this one calls (stop-hand-back.ts). */
+  /** The campaign whose contacts, taken out when its window closed, this one calls (stopping/stop-hand-back.ts). */
   resumeOf?: string;
   /** The n-th fresh campaign made when the check before the start found its name twice (start-check.ts). */
   repair?: number;
@@ -46,7 +46,9 @@ export interface CampaignRequest {
 export type Intent =
   | { kind: "create-campaign"; request: CampaignRequest }
   | { kind: "send-summary"; campaignId: string; summary: CampaignSummary["kind"]; sinks: readonly string[] }
-  | { kind: "follow-up"; job: string; campaignId: string };
+  | { kind: "follow-up"; job: string; campaignId: string }
+  /** The contacts a window close took out of a finished campaign, handed back (stopping/poll-stops.ts). */
+  | { kind: "hand-back"; job: string; campaignId: string };
 
 /** The identity of a campaign across retries, crashes and workers (its create-once memo). */
 export const campaignKey = (

@@ -1,7 +1,7 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { type PlannedTimes, plannedStart } from "../calling/planned-start.ts";
 import { scheduledAtFor } from "./create-campaign.ts";
-import { callUntilOf } from "./window-close.ts";
+import { callUntilOf } from "./stopping/window-close.ts";
 
 /** A campaign with no window may dial any time the caps look back on (a week and a day). */
 const NO_WINDOW_MS = 8 * 86_400_000;

@@ -37,7 +37,7 @@ export interface CampaignFacts {
   /** The zone its callees' local hours are read in. */
   zone: string;
   calls: Iterable<CallFact>;
-  /** Calls started after its window closed (campaign/stop-settle.ts). */
+  /** Calls started after its window closed (campaign/stopping/stop-settle.ts). */
   ranPastWindow?: boolean;
 }
 

@@ -106,7 +106,7 @@ export interface PollOptions {
   inFlight?: readonly string[];
   /**
    * Whether a campaign whose calls are not all final is over anyway: contacts were taken out of it
-   * (campaign/stop-settle.ts) and the service lists no call that can still come. `listed`: the
+   * (campaign/stopping/stop-settle.ts) and the service lists no call that can still come. `listed`: the
    * phones its audience held.
    */
   overWithWithdrawn?: (

@@ -1,5 +1,5 @@
-import type { JobType } from "bullmq";
-import type { QueueKind, Queues } from "../queues.ts";
+import type { Job, JobType } from "bullmq";
+import { type FollowUpJobData, followUpJobKind, type QueueKind, type Queues } from "../queues.ts";
 
 export interface QueueView {
   name: QueueKind;
@@ -51,6 +51,10 @@ export async function queueFailures(
   const out: QueueFailure[] = [];
   for (const queue of names)
     for (const j of await queues[queue].getJobs(["failed"], 0, n))
-      out.push({ queue, id: j.id, name: j.name, reason: j.failedReason });
+      out.push({ queue, id: j.id, name: nameOf(queue, j), reason: j.failedReason });
   return out;
 }
+
+/** A follow-ups job by its kind and campaign (its name is only its kind); others by their name. */
+const nameOf = (queue: QueueKind, j: Job) =>
+  queue === "followUps" ? `${followUpJobKind(j)} ${(j as Job<FollowUpJobData>).data.campaignId}` : j.name;

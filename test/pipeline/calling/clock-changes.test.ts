@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import { openIntervals } from "../../../src/pipeline/calling/calling-hours.ts";
-import { windowCloseAfter } from "../../../src/pipeline/campaign/window-close.ts";
+import { windowCloseAfter } from "../../../src/pipeline/campaign/stopping/window-close.ts";
 
 /**
  * Issue 31 item 9: a custom window across a clock change holds only the instants whose local clock,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { campaignKey } from "../../../src/pipeline/campaign/lifecycle.ts";
-import { type StopCheckDeps, stopsDue } from "../../../src/pipeline/campaign/stop-checks.ts";
-import { createStopStore } from "../../../src/pipeline/campaign/stop-store.ts";
+import { type StopCheckDeps, stopsDue } from "../../../src/pipeline/campaign/stopping/stop-checks.ts";
+import { createStopStore } from "../../../src/pipeline/campaign/stopping/stop-store.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
 import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";

@@ -1,12 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { notDialled, overWithWithdrawn, undialled } from "../../../src/pipeline/campaign/stop-selection.ts";
-import { describeStop } from "../../../src/pipeline/campaign/stop-summary.ts";
+import {
+  notDialled,
+  overWithWithdrawn,
+  undialled,
+} from "../../../src/pipeline/campaign/stopping/stop-selection.ts";
+import { describeStop } from "../../../src/pipeline/campaign/stopping/stop-summary.ts";
 import {
   callUntilOf,
   resumeAt,
   windowCloseAfter,
   windowIn,
-} from "../../../src/pipeline/campaign/window-close.ts";
+} from "../../../src/pipeline/campaign/stopping/window-close.ts";
 
 const S = { pending: ["queued", "ringing", "in-progress"], inFlight: ["ringing", "in-progress"] };
 const WEEK = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;

@@ -1,11 +1,11 @@
 import type { CountryCode } from "libphonenumber-js/max";
-import type { Client } from "../../api/client.ts";
-import { withLock } from "../../lib/lock.ts";
-import { e164OfServicePhone } from "../../lib/phone-e164.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
-import type { CampaignStore } from "../results/campaign-store.ts";
-import { contactOf, deleteContacts } from "./segment-listing.ts";
+import type { Client } from "../../../api/client.ts";
+import { withLock } from "../../../lib/lock.ts";
+import { e164OfServicePhone } from "../../../lib/phone-e164.ts";
+import type { RedisClient } from "../../../lib/redis.ts";
+import type { RedisKeys } from "../../../lib/redis-keys.ts";
+import type { CampaignStore } from "../../results/campaign-store.ts";
+import { contactOf, deleteContacts } from "../segment-listing.ts";
 import { type DialStatuses, undialled } from "./stop-selection.ts";
 import type { CampaignStop, StopReason, StopStore, WithdrawnContact } from "./stop-store.ts";
 

@@ -1,6 +1,6 @@
-import { nextOpening, openingAt } from "../calling/calling-hours.ts";
-import type { JobWindow } from "../calling/effective-rules.ts";
-import type { StartRule } from "./create-campaign.ts";
+import { nextOpening, openingAt } from "../../calling/calling-hours.ts";
+import type { JobWindow } from "../../calling/effective-rules.ts";
+import type { StartRule } from "../create-campaign.ts";
 
 /**
  * When a started campaign must stop calling. Pure. The planner stores a campaign's `callUntil`

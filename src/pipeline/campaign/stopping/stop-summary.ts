@@ -1,4 +1,4 @@
-import { counted } from "../../lib/plural.ts";
+import { counted } from "../../../lib/plural.ts";
 import type { CampaignStop } from "./stop-store.ts";
 
 const REASONS: Record<CampaignStop["reason"], string> = {
@@ -30,3 +30,9 @@ export function describeStop(stop: CampaignStop): string {
   else if (stop.handBack) parts.push("the rest are called at the next opening once it ends");
   return parts.filter(Boolean).join("; ");
 }
+
+/** What a stop did, in words (`vcw stop`). */
+export const stopWords = (withdrawn: number, flagged: number) =>
+  flagged > 0
+    ? `${counted(flagged, "contact")} not yet called are in the job's standing segment: vcw can't take them out (flagged)`
+    : `${counted(withdrawn, "contact")} not yet called taken out of its segment`;

@@ -1,4 +1,4 @@
-import type { CampaignStore } from "../results/campaign-store.ts";
+import type { CampaignStore } from "../../results/campaign-store.ts";
 import { type DialStatuses, notDialled } from "./stop-selection.ts";
 import type { CampaignStop, StopStore, WithdrawnContact } from "./stop-store.ts";
 

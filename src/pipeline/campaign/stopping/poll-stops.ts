@@ -1,6 +1,10 @@
-import type { JobDefinition } from "../config/job-definition.ts";
-import { maskPhonesIn } from "../lib/mask-phone.ts";
-import { counted } from "../lib/plural.ts";
+import type { Logger } from "pino";
+import type { JobDefinition } from "../../../config/job-definition.ts";
+import { maskPhonesIn } from "../../../lib/mask-phone.ts";
+import { counted } from "../../../lib/plural.ts";
+import type { StoredCampaign } from "../../results/campaign-store.ts";
+import type { PollOutcome } from "../../results/poll-campaign.ts";
+import type { CampaignRequest, Intent } from "../lifecycle.ts";
 import {
   afterStoppedPoll,
   callUntilFor,
@@ -8,25 +12,29 @@ import {
   resumeStopped,
   type StopCheckDeps,
   stopsDue,
-} from "../pipeline/campaign/stop-checks.ts";
-import { createStopStore } from "../pipeline/campaign/stop-store.ts";
-import type { StoredCampaign } from "../pipeline/results/campaign-store.ts";
-import type { PollOutcome } from "../pipeline/results/poll-campaign.ts";
-import { applyIntents } from "./intents.ts";
-import { resumeJobId } from "./job-ids.ts";
-import type { WorkDeps } from "./work-deps.ts";
+} from "./stop-checks.ts";
+import { type CampaignStop, createStopStore } from "./stop-store.ts";
 
-/** The stop checks' deps from the worker's. */
-export function stopCheckDeps(d: WorkDeps): StopCheckDeps {
+/** What the stops around a poll use: the stop checks' deps but their store, which is made here. */
+export interface PollStopsPort extends Omit<StopCheckDeps, "stops"> {
+  retentionMs: number;
+  logger: Pick<Logger, "info" | "warn">;
+  now: () => number;
+  /** Makes intents jobs (queue/intents.ts): the hand-back is asked for as the poll settles its stop. */
+  request: (intents: Intent[]) => Promise<void>;
+}
+
+/** The stop checks' deps from the poll's. */
+export function stopCheckDeps(d: Omit<PollStopsPort, "request">): StopCheckDeps {
   return { ...d, stops: createStopStore(d.redis, d.keys, { retentionMs: d.retentionMs }) };
 }
 
 /**
- * Around one poll (poll-processor.ts): the stops due before it (an operator's, the window's close,
+ * Around one poll (poll-use-case.ts): the stops due before it (an operator's, the window's close,
  * opt-outs), the poll's rule that taken-out contacts don't keep a campaign open, and after it the
- * stop record kept up to date and, once the campaign finished, the hand-back queued (its own job).
+ * stop record kept up to date and, once the campaign finished, the hand-back asked for (an intent, its own job).
  */
-export function pollStops(d: WorkDeps, def: JobDefinition, campaignId: string) {
+export function pollStops(d: PollStopsPort, def: JobDefinition, campaignId: string) {
   const deps = stopCheckDeps(d);
   /** The stops due now, from records this poll just stored. */
   const stopNow = async (stored: StoredCampaign) => {
@@ -67,27 +75,25 @@ export function pollStops(d: WorkDeps, def: JobDefinition, campaignId: string) {
           ),
         );
       if (finished && settled?.stop.handBack && settled.waiting.length > 0)
-        await d.queues.followUps.add(
-          `${campaignId} resume`,
-          { job: def.name, campaignId, resume: true },
-          { jobId: resumeJobId(campaignId) },
-        );
+        await d.request([{ kind: "hand-back", job: def.name, campaignId }]);
       if (stored.info.state === "active") await stopNow(stored);
     },
   };
 }
 
-/** A resume job (follow-ups queue): the contacts a window close took out, called at the next opening. */
-export async function processResume(d: WorkDeps, def: JobDefinition, campaignId: string) {
+export type HandBackOutcome =
+  | { kind: "none"; honoured?: CampaignStop["honoured"] | undefined }
+  | { kind: "resume"; request: CampaignRequest; contacts: number };
+
+/** A hand-back (a resume job): the contacts a window close took out, asked for at the next opening. */
+export async function handBackOf(
+  d: Omit<PollStopsPort, "request">,
+  def: JobDefinition,
+  campaignId: string,
+): Promise<HandBackOutcome> {
   const stored = await d.store.get(campaignId);
-  if (!stored) return { contacts: 0 };
-  const deps = stopCheckDeps(d);
-  const { settled, resume, contacts } = await resumeStopped(def, stored.info, deps, d.now());
-  if (!resume) return { contacts: 0, honoured: settled?.stop.honoured };
-  await applyIntents([{ kind: "create-campaign", request: resume }], d);
-  d.logger.info(
-    { campaign: campaignId, resumed: resume.name, contacts, at: resume.notBefore },
-    `campaign ${campaignId}: ${counted(contacts ?? 0, "contact")} not called before its window closed are called by ${resume.name}`,
-  );
-  return { contacts: contacts ?? 0, name: resume.name, segmentId: resume.segmentId };
+  if (!stored) return { kind: "none" };
+  const { settled, resume, contacts } = await resumeStopped(def, stored.info, stopCheckDeps(d), d.now());
+  if (!resume) return { kind: "none", honoured: settled?.stop.honoured };
+  return { kind: "resume", request: resume, contacts: contacts ?? 0 };
 }

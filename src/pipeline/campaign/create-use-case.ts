@@ -1,0 +1,165 @@
+import type { Client } from "../../api/client.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import type { FailpointName } from "../../lib/failpoint.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { rememberCampaignTrace } from "../../telemetry/campaign-trace.ts";
+import { plannedStart } from "../calling/planned-start.ts";
+import { createState, lookAgainAfterMs } from "../create-once.ts";
+import { CreateCanceledError, CreateUnresolvedError } from "../errors.ts";
+import type { CampaignStore } from "../results/campaign-store.ts";
+import type { CampaignInfo } from "../results/model.ts";
+import type { Controls } from "../stores/controls.ts";
+import {
+  type CampaignCreateOptions,
+  campaignCreateKeys,
+  createCampaignOnce,
+  scheduledAtFor,
+} from "./create-campaign.ts";
+import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
+import { plannedInfo } from "./planned-info.ts";
+import { marginMsOf } from "./reservation-span.ts";
+
+/** Only what creating a campaign uses. */
+export interface CreateCampaignPort {
+  client: Client;
+  redis: RedisClient;
+  keys: RedisKeys;
+  store: Pick<CampaignStore, "register" | "get" | "addFollowUp">;
+  controls: Pick<Controls, "isCanceled" | "isPaused">;
+  /** The assistant and dialer ids the campaign is made with (pipeline/resources/campaign-records.ts). */
+  records: (
+    def: JobDefinition,
+    key: string,
+    now: number,
+    variant?: string,
+  ) => Promise<{ assistantId: string; dialerId: string }>;
+  /** Queues the check before its start (queue/start-check.ts). */
+  scheduleStartCheck: (info: CampaignInfo) => Promise<void>;
+  /** The create lock: it outlives any create still in flight from a worker that died holding it. */
+  leaseMs: number;
+  settleMs?: number | undefined;
+  retentionMs: number;
+  now: () => number;
+}
+
+/** One campaign job's attempt: may it wait (a worker's token), and may an earlier one have sent a create. */
+export interface CreateAttempt {
+  canWait: boolean;
+  retried: boolean;
+}
+
+export type CreateOutcome =
+  | { kind: "created" | "found"; id: string; info: CampaignInfo }
+  | { kind: "canceled" }
+  | { kind: "too-late"; reason: string }
+  | { kind: "paused" }
+  | { kind: "unresolved"; lookAgainAt: number; lookAgainInMs: number; message: string; cause: string };
+
+/**
+ * Creates the campaign of an imported file (a follow-up, a hand-back) exactly once and registers it
+ * for polling. Waiting is an outcome, not an act: the caller delays its job for `paused` and
+ * `unresolved` (a create whose answer is unknown is looked up again until the service lists it or it
+ * is certainly not applied: such a campaign is never forgotten).
+ */
+export async function createCampaign(
+  p: CreateCampaignPort,
+  def: JobDefinition,
+  data: CampaignRequest,
+  attempt: CreateAttempt,
+): Promise<CreateOutcome> {
+  const key = campaignKey(data);
+  // Canceled with no create ever sent: nothing to look up. One sent is looked up all the same.
+  if (
+    (await p.controls.isCanceled(key)) &&
+    (await createState(p.redis, campaignCreateKeys(p.keys, key))).kind === "none"
+  )
+    return { kind: "canceled" };
+  // No campaign while the job is paused: look again later (not a failed attempt).
+  if (attempt.canWait && (await p.controls.isPaused(data.job))) return { kind: "paused" };
+  if (!def.campaign) throw new Error(`job ${data.job} has no campaign section`);
+  const c = def.campaign;
+  const now = p.now();
+  // No start sooner than the settle time after the create: a late copy is found before anyone is called.
+  const notBefore = Math.max(now + (p.settleMs ?? 0), data.notBefore ?? now);
+  const planned = plannedStart(data, notBefore, marginMsOf(def));
+  if (planned?.kind === "too-late") return { kind: "too-late", reason: planned.reason };
+  const scheduledAt = planned
+    ? new Date(planned.scheduledAt).toISOString()
+    : scheduledAtFor(c.start, now, notBefore, data.zone);
+  const using = await p.records(def, key, now, data.variant);
+  const body = {
+    campaigns_name: data.name,
+    assistant_id: using.assistantId,
+    contacts_id: data.segmentId,
+    dialer_id: using.dialerId,
+    scheduled_at: scheduledAt,
+    is_automation: c.isAutomation,
+  };
+  const o: CampaignCreateOptions = {
+    lockMs: p.leaseMs,
+    mayCreate: async () => !(await p.controls.isCanceled(key)),
+    // A retry may follow a create sent by a version that marked nothing: look before sending again.
+    lookFirst: attempt.retried,
+    point: createPointOf(data),
+    // Re-send an unanswered create only once the first can no longer land (VCW_SETTLE_MS).
+    ...(p.settleMs === undefined ? {} : { settleMs: p.settleMs }),
+  };
+  let result: { id: string; created: boolean };
+  try {
+    result = await createCampaignOnce(p.client, p.redis, p.keys, key, body, o);
+  } catch (error) {
+    if (error instanceof CreateCanceledError) return { kind: "canceled" };
+    if (!(error instanceof CreateUnresolvedError) || !attempt.canWait) throw error;
+    const waitMs = lookAgainAfterMs(error.sentAt, Date.now());
+    const cause = String(error.cause ?? "");
+    return {
+      kind: "unresolved",
+      lookAgainAt: Date.now() + waitMs,
+      lookAgainInMs: waitMs,
+      message: error.message,
+      cause,
+    };
+  }
+  const info: CampaignInfo = {
+    id: result.id,
+    name: data.name,
+    job: data.job,
+    file: data.original,
+    sha256: data.sha256,
+    gen: data.gen,
+    segmentId: data.segmentId,
+    scheduledAt,
+    state: "active",
+    attempt: data.attempt,
+    ...(data.zone ? { zone: data.zone } : {}),
+    ...(data.variant ? { variant: data.variant } : {}),
+    followUps: [],
+    ...plannedInfo(data, planned),
+  };
+  await registered(p, info, data.parentId, now);
+  return { kind: result.created ? "created" : "found", id: result.id, info };
+}
+
+/** Registered for polling, its start checked, its trace kept, and named on its parent (a follow-up's). */
+async function registered(
+  p: CreateCampaignPort,
+  info: CampaignInfo,
+  parentId: string | undefined,
+  now: number,
+) {
+  await p.store.register(info, now);
+  await p.scheduleStartCheck(info);
+  await rememberCampaignTrace(p.redis, p.keys, info.id, p.retentionMs);
+  if (!parentId) return;
+  const parent = await p.store.get(parentId);
+  if (parent) await p.store.addFollowUp(parentId, parent.info, info.id);
+}
+
+/** The fault point before its create (lib/failpoint.ts): a file's campaign, a follow-up, a hand-back. */
+const createPointOf = (r: CampaignRequest): FailpointName =>
+  r.resumeOf
+    ? "hand-back.before-create"
+    : r.attempt > 0
+      ? "follow-up.before-create"
+      : "campaign.before-create";

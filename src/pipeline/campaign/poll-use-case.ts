@@ -1,0 +1,83 @@
+import { countryOf } from "../../config/ingest-options.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { dialerKeyOf } from "../calling/plan-settings.ts";
+import { nextPollAt } from "../results/poll-cadence.ts";
+import { type PollOptions, type PollOutcome, pollCampaign } from "../results/poll-campaign.ts";
+import type { PaceStore } from "../stores/pace-store.ts";
+import { afterPoll, type Intent } from "./lifecycle.ts";
+import { type PollStopsPort, pollStops } from "./stopping/poll-stops.ts";
+
+/** Only what polling a campaign uses. */
+export interface PollPort extends PollStopsPort, Pick<PollOptions, "suppression" | "history"> {
+  pace: Pick<PaceStore, "observe">;
+  /** Aborted when the daemon stops. */
+  stopping: AbortSignal;
+}
+
+/** One poll job: its campaign, and the tick that enqueued it and the gap to the next. */
+export interface PollRequest {
+  campaignId: string;
+  tick: number;
+  periodMs: number;
+}
+
+export interface PolledCampaign {
+  poll: PollOutcome;
+  /** What follows its end: its summaries and a follow-up (a hand-back is asked for by the stops). */
+  intents: Intent[];
+  /** Something changed: the experiment guardrail may look (queue/experiment-guard.ts). */
+  guard: boolean;
+}
+
+/**
+ * Polls one campaign and decides what follows: the dialer's pace learned, the stops around the
+ * poll, its next poll's time, and on its end the lifecycle's intents. The caller applies them.
+ */
+export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollRequest): Promise<PolledCampaign> {
+  const { campaignId } = r;
+  const stops = pollStops(p, def, campaignId);
+  const polledAt = p.now();
+  const poll = await pollCampaign(campaignId, {
+    client: p.client,
+    redis: p.redis,
+    keys: p.keys,
+    store: p.store,
+    suppression: p.suppression,
+    classes: def.polling.statuses,
+    stuckAfterMs: def.polling.stuckAfterMinutes * 60_000,
+    now: p.now,
+    signal: p.stopping,
+    ...(p.history ? { history: p.history } : {}),
+    country: countryOf(def),
+    inFlight: def.polling.inFlight,
+    overWithWithdrawn: stops.overWithWithdrawn,
+  });
+  if (poll.calls && poll.changed > 0)
+    await p.pace.observe(dialerKeyOf(def), {
+      campaignId,
+      ...poll.calls,
+      version: poll.version,
+      now: p.now(),
+    });
+  await stops.after(poll, polledAt);
+  const intents: Intent[] = [];
+  if (poll.pace) {
+    const at = p.now();
+    const q = def.polling;
+    const due = nextPollAt(
+      { ...poll.pace, tickMs: r.tick, at },
+      {
+        periodMs: r.periodMs,
+        startGraceMs: q.startGraceSeconds * 1000,
+        quietAfterMs: q.quiet.afterSeconds * 1000,
+        ceilingMs: q.quiet.ceilingSeconds * 1000,
+      },
+    );
+    await p.store.schedulePoll(def.name, campaignId, await stops.dueBy(due));
+  }
+  if (poll.ended) {
+    const stored = await p.store.get(campaignId);
+    if (stored) intents.push(...afterPoll(def, stored.info, poll));
+  }
+  return { poll, intents, guard: poll.changed > 0 };
+}

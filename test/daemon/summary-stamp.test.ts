@@ -2,7 +2,15 @@ import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
-import { contactsCsv, drop, quietLogger, summaryOf, testSettings, waitFor, writeJob } from "../support/daemon.ts";
+import {
+  contactsCsv,
+  drop,
+  quietLogger,
+  summaryOf,
+  testSettings,
+  waitFor,
+  writeJob,
+} from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { useSimulator } from "../support/simulator.ts";
 

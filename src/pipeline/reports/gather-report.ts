@@ -37,7 +37,7 @@ function calleeZone(def: JobDefinition, zone: string | undefined, fallback: stri
   const start = def.campaign?.start;
   if (start && start !== "asap" && "window" in start)
     return start.window.timezone === "callee"
-      ? (start.window.fallbackTimezone ?? fallback)
+      ? (def.calling.location.fallbackTimezone ?? fallback)
       : start.window.timezone;
   return fallback;
 }

@@ -1,8 +1,7 @@
 import type { JobDefinition } from "./job-definition.ts";
+import { isMap } from "./old-spellings.ts";
 
 type Raw = Record<string, unknown>;
-
-const isMap = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The fields of `calling:` that say where a callee is and how often a number may be called: no rules. */
 const NOT_RULES: Record<string, string> = { location: "fallbackTimezone", caps: "recallAfterDays" };

@@ -14,7 +14,8 @@ export interface OldSpelling {
 
 type Raw = Record<string, unknown>;
 
-const isMap = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A YAML mapping, as a job file's raw value holds it. */
+export const isMap = (v: unknown): v is Raw => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The value at a dotted path through maps only, and whether it is there. */
 function at(raw: unknown, path: string): { found: boolean; value?: unknown } {

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { findJob, formatProblem, loadJobs } from "../../config/load-jobs.ts";
+import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
@@ -52,11 +52,8 @@ export function previewCommand(): Command {
 }
 
 async function jobNamed(dir: string, name: string): Promise<JobDefinition> {
-  const loaded = await loadJobs(dir);
-  const found = findJob(loaded, name, dir);
+  const found = findJob(await loadJobs(dir), name, dir);
   if ("error" in found) throw new CliError(found.error, 2);
-  for (const w of loaded.warnings.filter((w) => w.file === found.file))
-    console.error(`warn ${formatProblem(w)}`);
   return found.job;
 }
 

@@ -40,11 +40,15 @@ export async function run(argv: string[]): Promise<void> {
           from: "09:00",
           to: "20:00",
           timezone: "callee",
-          fallbackTimezone: "America/Chicago",
         },
       },
     },
-    calling: { rules: ["us"], caps: { per24h: 2 }, callsPerMinute: 5 },
+    calling: {
+      rules: ["us"],
+      caps: { per24h: 2 },
+      callsPerMinute: 5,
+      location: { fallbackTimezone: "America/Chicago" },
+    },
   });
   const none = async () => new Set<string>();
   const read = await timeIt(async () => {

@@ -5,7 +5,9 @@ import { e164Phone } from "../api/schemas/common.ts";
 import { CONTACT_FIELDS } from "../ingest/headers.ts";
 import { isCountryCode } from "../ingest/phone.ts";
 import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
+import { markCallingRules } from "./calling-rules-switch.ts";
 import { DisclosureDefinition } from "./disclosure-definition.ts";
+import { readOldSpellings } from "./old-spellings.ts";
 import { resourceName } from "./resource-definition.ts";
 import { experimentDefinition, variantsDefinition } from "./variant-definition.ts";
 
@@ -73,17 +75,10 @@ const CallingWindowSchema = z
       })
       .meta({
         description:
-          "The window's zone, or callee: each contact's own zone from their number (one campaign per zone).",
+          "The window's zone, or callee: each contact's own zone from their number (one campaign per zone; calling.location.fallbackTimezone for numbers whose zone is unknown).",
       }),
-    fallbackTimezone: ianaZone.optional().meta({
-      description: "With timezone: callee, the zone of numbers whose zone is unknown or ambiguous.",
-    }),
   })
-  .refine((w) => w.from < w.to, { message: "from must be before to", path: ["to"] })
-  .refine((w) => w.timezone !== CALLEE || w.fallbackTimezone !== undefined, {
-    message: "is required with timezone: callee (the zone of numbers whose own zone is unknown)",
-    path: ["fallbackTimezone"],
-  });
+  .refine((w) => w.from < w.to, { message: "from must be before to", path: ["to"] });
 
 const Start = z.union(
   [
@@ -120,10 +115,10 @@ const CallingSchema = z
       z.enum(CALLING_RULE_SETS),
       `must be one of ${CALLING_RULE_SETS.join(", ")}, or a list of them such as [us, gb]`,
     )
-      .default([])
+      .optional()
       .meta({
         description:
-          "Rule sets of the callee's location (docs/compliance.md): us (federal hours, state overrides), gb, custom (calling.custom). They intersect the campaign's window: narrow, never widen.",
+          "Rule sets of the callee's location (docs/compliance.md): us (federal hours, state overrides), gb, custom (calling.custom). They intersect the campaign's window: narrow, never widen. Default: [] when the block names anything besides location.fallbackTimezone and caps.recallAfterDays (the rules then apply: caps, pace, location columns), else no calling rules.",
       }),
     custom: z
       .strictObject({
@@ -143,10 +138,20 @@ const CallingSchema = z
       })
       .optional()
       .meta({ description: "The rules of `custom`: local hours at the callee's location, and caps." }),
-    caps: z.strictObject({ per24h: callsPerNumber, per7d: callsPerNumber }).default({}).meta({
-      description:
-        "At most N calls per number per rolling 24 hours / 7 days, across all jobs and campaigns, follow-ups counted (the tightest of these and the rule sets' wins).",
-    }),
+    caps: z
+      .strictObject({
+        per24h: callsPerNumber,
+        per7d: callsPerNumber,
+        recallAfterDays: z.number().min(0).default(7).meta({
+          description:
+            "A number any campaign called in the last N days is not put in a new campaign (skipped as recently_called); 0 turns it off. Applies with or without calling rules.",
+        }),
+      })
+      .prefault({})
+      .meta({
+        description:
+          "At most N calls per number per rolling 24 hours / 7 days, across all jobs and campaigns, follow-ups counted (the tightest of these and the rule sets' wins); and the cooldown between campaigns.",
+      }),
     callBy: z
       .union([z.iso.datetime({ offset: true }), z.string().regex(/^\d+(h|d)$/)], {
         error: "must be an ISO 8601 date-time with offset, or an age such as 72h or 3d",
@@ -160,11 +165,15 @@ const CallingSchema = z
       .strictObject({
         timezone: z.string().min(1).optional(),
         region: z.string().min(1).optional(),
+        fallbackTimezone: ianaZone.optional().meta({
+          description:
+            "The zone of numbers whose own zone is unknown or ambiguous. Required with campaign.start.window.timezone: callee; applies with or without calling rules.",
+        }),
       })
       .default({})
       .meta({
         description:
-          "Headers of the columns saying where a contact is (time zone; state or region). Default: found by name (Time Zone, State, Mailing State, Address: Region, Province...).",
+          "Where a contact is: headers of the columns saying so (time zone; state or region; default: found by name: Time Zone, State, Mailing State, Address: Region, Province...), and the fallback zone.",
       }),
     marginMinutes: z.number().min(0).default(15).meta({
       description: "A campaign is sized to end this long before its window closes.",
@@ -181,22 +190,24 @@ const CallingSchema = z
         "How many days ahead campaigns are planned; contacts that fit in none are skipped (outside_hours).",
     }),
   })
-  .optional()
+  .prefault({})
   .meta({
     description:
-      "Calling rules where the callee is (docs/compliance.md); a calling block turns on the planner (vcw preview shows its plan).",
+      "Where the callee is, how often a number may be called, and calling rules where the callee is (docs/compliance.md); a block naming anything besides location.fallbackTimezone and caps.recallAfterDays turns on the rules (vcw preview shows the plan).",
   });
+
+/** The zone of a job's calling window, if it has one. */
+function windowZone(d: { campaign?: { start: z.output<typeof Start> } | undefined }): string | undefined {
+  const start = d.campaign?.start;
+  return start && start !== "asap" && "window" in start ? start.window.timezone : undefined;
+}
 
 const statusList = z.array(z.string().min(1)).min(1);
 
 /** What a scheduled report covers. */
 export const REPORT_PERIODS = ["day", "week", "month", "since-last"] as const;
 
-/**
- * A pipeline, one YAML file in jobs/: a drop folder whose CSV files become contacts of a segment.
- * Later issues add the campaign, polling, report and sink sections.
- */
-export const JobDefinition = z
+const JobShape = z
   .strictObject({
     name: z
       .string({ error: "is required: a short name of letters, digits and dashes" })
@@ -248,12 +259,8 @@ export const JobDefinition = z
             description:
               "Sheet of an .xlsx workbook to read: its name (any case) or its position from 1. Default: the first visible sheet. Ignored for CSV files.",
           }),
-        recallAfterDays: z.number().min(0).default(7).meta({
-          description:
-            "A number any campaign called in the last N days is not put in a new campaign (skipped as recently_called); 0 turns it off.",
-        }),
       })
-      .default({ emailPolicy: "reject", recallAfterDays: 7 }),
+      .default({ emailPolicy: "reject" }),
     limits: z
       .strictObject({
         maxFileBytes: z.number().int().positive().optional(),
@@ -386,7 +393,7 @@ export const JobDefinition = z
           sinks: oneOrMany(z.string().min(1), SINK_NAMES, 1),
           timezone: ianaZone.optional().meta({
             description:
-              "IANA zone of the cron and of the report's clock times. Default: the calling window's zone (its fallbackTimezone with timezone: callee), else UTC.",
+              "IANA zone of the cron and of the report's clock times. Default: the calling window's zone (calling.location.fallbackTimezone with timezone: callee), else UTC.",
           }),
           period: z.enum(REPORT_PERIODS).default("since-last").meta({
             description:
@@ -399,6 +406,11 @@ export const JobDefinition = z
         description:
           "Scheduled reports of the job's period: totals, rates, charts and the change from the period before. A tick missed while no daemon ran is sent once at the next start.",
       }),
+  })
+  .refine((d) => windowZone(d) !== CALLEE || d.calling.location.fallbackTimezone !== undefined, {
+    message:
+      "needs calling.location.fallbackTimezone (the zone of numbers whose own zone is unknown or ambiguous)",
+    path: ["campaign", "start", "window", "timezone"],
   })
   .refine(
     (d) =>
@@ -423,7 +435,24 @@ export const JobDefinition = z
   .refine((d) => !d.preflight || d.campaign, {
     message: "needs a campaign section (the test call uses its assistant and dialer)",
     path: ["preflight"],
-  })
+  });
+
+/**
+ * A pipeline, one YAML file in jobs/: a drop folder whose CSV files become contacts of a segment.
+ * Old spellings are read in their new places (old-spellings.ts); both, disagreeing, are an error.
+ */
+export const JobDefinition = z
+  .preprocess(
+    (raw, ctx) =>
+      readOldSpellings(markCallingRules(raw), (m) =>
+        ctx.addIssue({
+          code: "custom",
+          path: m.from.split("."),
+          message: `is now ${m.to}, which the file gives too with another value: keep ${m.to} and remove this one`,
+        }),
+      ),
+    JobShape,
+  )
   .meta({ id: "JobDefinition", title: "vcw job definition" });
 
 export type JobDefinition = z.output<typeof JobDefinition>;

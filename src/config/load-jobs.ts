@@ -5,6 +5,7 @@ import type { z } from "zod";
 import { inboxProblem } from "../inbox/inbox-guard.ts";
 import { plural } from "../lib/plural.ts";
 import { JobDefinition } from "./job-definition.ts";
+import { oldSpellingsIn } from "./old-spellings.ts";
 import {
   BUILTIN_SINKS,
   type SinkDefinition,
@@ -28,6 +29,8 @@ export interface LoadedJobs {
   /** The file each configured sink was defined in. */
   sinkFiles: Record<string, string>;
   problems: JobProblem[];
+  /** Old spellings read in their new places (old-spellings.ts): the file still loads. */
+  warnings: JobProblem[];
   /** The name each job file gives itself, loaded or not (a file with a problem is not loaded). */
   declared: Record<string, string>;
 }
@@ -43,6 +46,7 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
     sinks: { ...BUILTIN_SINKS },
     sinkFiles: {},
     problems: [],
+    warnings: [],
     declared: {},
   };
   for (const name of all.filter((f) => SINKS_FILE.test(f))) {
@@ -56,10 +60,16 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
   const names = new Map<string, string>();
   for (const name of files) {
     const file = join(dir, name);
-    const parsed = await parseFile(file, JobDefinition, result.problems, (raw) => {
+    const moved: JobProblem[] = [];
+    const parsed = await parseFile(file, JobDefinition, result.problems, (raw, lineAt) => {
       const name = (raw as { name?: unknown } | null)?.name;
       if (typeof name === "string") result.declared[file] = name;
+      for (const m of oldSpellingsIn(raw))
+        moved.push({ file, path: m.from, line: lineAt(m.from), message: `is now ${m.to} (read as such)` });
     });
+    // Both spellings, disagreeing, are a problem of that path instead.
+    const wrong = new Set(result.problems.filter((p) => p.file === file).map((p) => p.path));
+    result.warnings.push(...moved.filter((w) => !wrong.has(w.path)));
     if (!parsed) continue;
     const job = parsed.value;
     lineOf.set(file, parsed.lineOf);
@@ -154,7 +164,7 @@ async function parseFile<S extends z.ZodType>(
   file: string,
   schema: S,
   problems: JobProblem[],
-  onRaw: (raw: unknown) => void = () => {},
+  onRaw: (raw: unknown, lineOf: (path: string) => number | undefined) => void = () => {},
 ): Promise<{ value: z.output<S>; lineOf: (path: string) => number | undefined } | undefined> {
   const lines = new LineCounter();
   const doc = parseDocument(await readFile(file, "utf8"), { lineCounter: lines, prettyErrors: false });
@@ -168,15 +178,13 @@ async function parseFile<S extends z.ZodType>(
     problems.push(read.problem);
     return undefined;
   }
-  onRaw(read.value);
+  const lineOf = (path: string) => {
+    const node = doc.getIn(path.split("."), true) as { range?: [number, number] } | undefined;
+    return node?.range ? lines.linePos(node.range[0]).line : undefined;
+  };
+  onRaw(read.value, lineOf);
   const parsed = schema.safeParse(read.value);
-  if (parsed.success) {
-    const lineOf = (path: string) => {
-      const node = doc.getIn(path.split("."), true) as { range?: [number, number] } | undefined;
-      return node?.range ? lines.linePos(node.range[0]).line : undefined;
-    };
-    return { value: parsed.data, lineOf };
-  }
+  if (parsed.success) return { value: parsed.data, lineOf };
   problems.push(...zodProblems(file, doc, lines, parsed.error.issues));
   return undefined;
 }

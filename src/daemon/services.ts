@@ -107,6 +107,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     // Read first: a daemon with a sink that could never deliver refuses to start before anything runs.
     const loaded = await loadJobs(s.jobsDir.value);
     for (const p of loaded.problems) logger.error(formatProblem(p));
+    for (const w of loaded.warnings) logger.warn(formatProblem(w));
     const jobs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));
     if (o.daemon !== false) refuseUnsetSinkVariables(loaded);
     const redisAt = await resolveRedis(s, s.home.value);
@@ -151,7 +152,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     // A number's history outlives the longest cooldown of any job.
     const longestRecall = Math.max(
       0,
-      ...[...jobs.values()].map((j) => j.contacts.recallAfterDays * 86_400_000),
+      ...[...jobs.values()].map((j) => j.calling.caps.recallAfterDays * 86_400_000),
     );
     const keepMs = Math.max(retentionMsOf(s), longestRecall);
     const history = createCallHistory(redis, keys, { keepMs });

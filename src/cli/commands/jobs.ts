@@ -61,6 +61,12 @@ export function jobsCommand(): Command {
         client: serviceClient(process.env),
       });
       const expired = await expiredLists();
+      const spellings = loaded.warnings.map((w) => ({
+        file: w.file,
+        job: loaded.declared[w.file],
+        kind: "old_spelling" as const,
+        message: formatProblem(w),
+      }));
       const calling = loaded.jobs.flatMap(({ file, job }) =>
         callingWarnings(job).map((message) => ({
           file,
@@ -75,6 +81,7 @@ export function jobsCommand(): Command {
         const warnings = [
           ...findings.map(({ file, job, kind, message }) => ({ file, job, kind, message })),
           ...calling,
+          ...spellings,
           ...expired,
         ];
         process.stdout.write(
@@ -89,6 +96,7 @@ export function jobsCommand(): Command {
       for (const problem of problems) console.error(`fail ${formatProblem(problem)}`);
       for (const finding of findings) console.error(findingLine(finding));
       for (const w of calling) console.error(`warn ${w.file}: ${w.message}`);
+      for (const w of spellings) console.error(`warn ${w.message}`);
       for (const list of expired) console.error(`warn ${list.message}`);
       if (loaded.jobs.length === 0 && problems.length === 0)
         console.error(`no job definitions (*.yaml) in ${dir}`);

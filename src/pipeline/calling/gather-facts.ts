@@ -1,3 +1,4 @@
+import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import { ingestOptionsOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { hintsOf, locationColumns } from "../../ingest/location-columns.ts";
@@ -43,7 +44,9 @@ export interface ReadFile extends FileRows {
  */
 export async function readFileRows(def: JobDefinition, path: string): Promise<ReadFile> {
   const reader = await ContactFileReader.open(path, ingestOptionsOf(def));
-  const columns = def.calling ? locationColumns(reader.info.headers, def.calling.location ?? {}) : undefined;
+  const columns = underCallingRules(def)
+    ? locationColumns(reader.info.headers, def.calling.location)
+    : undefined;
   const rows: FileRow[] = [];
   const invalid: Record<string, number> = {};
   let count = 0;
@@ -80,7 +83,7 @@ export async function factsOf(
   const rows = only ? file.rows.filter((r) => only.has(r.phone)) : file.rows;
   const locate = locatorOf(def);
   const phones = rows.map((r) => r.phone);
-  const recallMs = def.contacts.recallAfterDays * 86_400_000;
+  const recallMs = def.calling.caps.recallAfterDays * 86_400_000;
   const [suppressed, last, calls] = await Promise.all([
     sources.suppressed(phones),
     sources.lastCalled(phones),
@@ -125,7 +128,7 @@ const NOWHERE: CalleeLocation = { zones: [], from: "none" };
  * zone, or none (the fallback) when it may be in zones that keep different times; a campaign per zone.
  */
 function locatorOf(def: JobDefinition): typeof locateWithNumber {
-  if (def.calling) return locateWithNumber;
+  if (underCallingRules(def)) return locateWithNumber;
   if (!inCalleeZone(def)) return () => ({ where: NOWHERE });
   return (phone) => {
     const zones = locateCallee(phone).zones;

@@ -38,7 +38,7 @@ export interface PlanSettings {
   marginMs: number;
   /** How far ahead openings are planned. */
   horizonMs: number;
-  /** The cooldown: no campaign within this of another campaign's (contacts.recallAfterDays). */
+  /** The cooldown: no campaign within this of another campaign's (calling.caps.recallAfterDays). */
   recallMs?: number | undefined;
 }
 

@@ -1,3 +1,4 @@
+import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { locateWithNumber } from "./callee-location.ts";
 import { effectiveRules, type JobWindow } from "./effective-rules.ts";
@@ -13,8 +14,7 @@ const NO_RULES_HORIZON_MS = 15 * 86_400_000;
 /** The rule sets a job names, `custom` built from its `calling.custom`. */
 export function ruleSetsOf(def: JobDefinition): RuleSet[] {
   const c = def.calling;
-  if (!c) return [];
-  return c.rules.map((id) => {
+  return (c.rules ?? []).map((id) => {
     if (id !== "custom") return RULE_SETS[id]!;
     const h = c.custom;
     return customRuleSet({
@@ -36,10 +36,11 @@ export function callByOf(def: JobDefinition, admittedAt: number): number | undef
 /** The job's window, as the planner reads it (undefined: asap or a fixed time). */
 export function jobWindowOf(def: JobDefinition): { window?: JobWindow; fallback: string; at?: number } {
   const start = def.campaign?.start;
-  if (!start || start === "asap") return { fallback: "UTC" };
-  if ("at" in start) return { fallback: "UTC", at: Date.parse(start.at) };
+  const given = def.calling.location.fallbackTimezone;
+  if (!start || start === "asap") return { fallback: given ?? "UTC" };
+  if ("at" in start) return { fallback: given ?? "UTC", at: Date.parse(start.at) };
   const w = start.window;
-  const fallback = w.fallbackTimezone ?? (w.timezone === "callee" ? "UTC" : w.timezone);
+  const fallback = given ?? (w.timezone === "callee" ? "UTC" : w.timezone);
   return { window: { days: w.days, from: w.from, to: w.to, timezone: w.timezone }, fallback };
 }
 
@@ -56,9 +57,9 @@ export function planSettingsOf(
   const c = def.calling;
   const w = jobWindowOf(def);
   const caps: CapRule[] = [];
-  const recallMs = def.contacts.recallAfterDays * 86_400_000;
+  const recallMs = def.calling.caps.recallAfterDays * 86_400_000;
   // Without calling rules: the job's window only, and a campaign takes all its group (not sized to a pace).
-  if (!c)
+  if (!underCallingRules(def))
     return {
       at,
       ruleSets: [],
@@ -97,7 +98,7 @@ export function capsFor(
   phone: string,
   region?: string,
 ): { calls: number; perHours: number }[] {
-  if (!def.calling) return [];
+  if (!underCallingRules(def)) return [];
   const s = planSettingsOf(def, 0, 0, undefined);
   const { where, numberRegion } = locateWithNumber(phone);
   const regions = [numberRegion, region].filter((r): r is string => r !== undefined);

@@ -1,3 +1,4 @@
+import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { jobWindowOf, ruleSetsOf } from "./plan-settings.ts";
 
@@ -7,7 +8,7 @@ import { jobWindowOf, ruleSetsOf } from "./plan-settings.ts";
  * its callees would be called at any hour (a UK callee at 03:00). Not an error: the job may mean it.
  */
 export function callingWarnings(def: JobDefinition): string[] {
-  if (!def.calling || jobWindowOf(def).window) return [];
+  if (!underCallingRules(def) || jobWindowOf(def).window) return [];
   const start = def.campaign?.start;
   const when = !start || start === "asap" ? "start: asap" : "a fixed start";
   return ruleSetsOf(def)

@@ -12,7 +12,7 @@ export type SkipReason = (typeof SKIP_REASONS)[keyof typeof SKIP_REASONS];
 /** What each reason means, for the error report's message column. */
 export const SKIP_MESSAGES: Record<SkipReason, string> = {
   opted_out: "not called: the number opted out (or is on a do-not-call list)",
-  recently_called: "not called: another campaign called it within contacts.recallAfterDays",
+  recently_called: "not called: another campaign called it within calling.caps.recallAfterDays",
   frequency_cap: "not called: over a frequency cap (calling.caps or its rule set) in every opening planned",
   outside_hours: "not called: no opening of its calling window within calling.horizonDays",
   call_by_passed: "not called: no opening before calling.callBy",

@@ -1,4 +1,5 @@
 import type { Client } from "../../api/client.ts";
+import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
@@ -122,7 +123,7 @@ export async function audiencesOf(
   const rows = f.rows ?? keptRows(def, f, d);
   const fileContacts = async (request: CampaignRequest, phones: ReadonlySet<string>) =>
     fileInOwnSegment(def, f, d, request, (await rows()).rows, phones);
-  if (def.calling) {
+  if (underCallingRules(def)) {
     const planned = await plannedAudiencesOf(def, f, rows, created, d, now, fileContacts, name);
     report.optedOut = planned.report.skipped.opted_out ?? 0;
     report.recentlyCalled = planned.report.skipped.recently_called ?? 0;
@@ -135,7 +136,7 @@ export async function audiencesOf(
   if (listed.size > 0) report.doNotCall = listed.size;
   const groups = await zoneVariantGroups(def, plan, d);
 
-  const recallMs = def.contacts.recallAfterDays * 86_400_000;
+  const recallMs = def.calling.caps.recallAfterDays * 86_400_000;
   const requests: CampaignRequest[] = [];
   for (const { zone, variant, at, phones } of groups) {
     const scheduledAt = new Date(at).toISOString();

@@ -9,10 +9,7 @@ import { createOnce, idByName } from "../create-once.ts";
 import { PermanentError } from "../errors.ts";
 import { fillPattern } from "../name-pattern.ts";
 
-export type StartRule =
-  | "asap"
-  | { at: string }
-  | { window: JobWindow & { fallbackTimezone?: string | undefined } };
+export type StartRule = "asap" | { at: string } | { window: JobWindow };
 
 /**
  * When to call, as the ISO 8601 UTC time the service expects (docs/spec-gaps.md). A window in the
@@ -23,7 +20,7 @@ export function scheduledAtFor(start: StartRule, now: number, notBefore = now, z
   if (start === "asap") return new Date(from).toISOString();
   if ("at" in start) return new Date(Math.max(Date.parse(start.at), notBefore)).toISOString();
   const w = start.window;
-  const timezone = w.timezone === "callee" ? (zone ?? w.fallbackTimezone ?? "UTC") : w.timezone;
+  const timezone = w.timezone === "callee" ? (zone ?? "UTC") : w.timezone;
   const opening = nextOpening({ ...w, timezone }, from);
   if (opening === undefined)
     throw new PermanentError(

@@ -4,6 +4,7 @@ import type { FailpointName } from "../../lib/failpoint.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { rememberCampaignTrace } from "../../telemetry/campaign-trace.ts";
+import { jobWindowOf } from "../calling/plan-settings.ts";
 import { plannedStart } from "../calling/planned-start.ts";
 import { createState, lookAgainAfterMs } from "../create-once.ts";
 import { CreateCanceledError, CreateUnresolvedError } from "../errors.ts";
@@ -86,7 +87,7 @@ export async function createCampaign(
   if (planned?.kind === "too-late") return { kind: "too-late", reason: planned.reason };
   const scheduledAt = planned
     ? new Date(planned.scheduledAt).toISOString()
-    : scheduledAtFor(c.start, now, notBefore, data.zone);
+    : scheduledAtFor(c.start, now, notBefore, data.zone ?? jobWindowOf(def).fallback);
   const using = await p.records(def, key, now, data.variant);
   const body = {
     campaigns_name: data.name,

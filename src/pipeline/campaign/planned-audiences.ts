@@ -1,3 +1,4 @@
+import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { appendToErrorReport } from "../../ingest/report-append.ts";
 import type { RedisClient } from "../../lib/redis.ts";
@@ -71,7 +72,7 @@ export async function plannedAudiencesOf(
 ): Promise<{ requests: CampaignRequest[]; report: PlannedReport }> {
   const plan = await planFile(def, f, rows, newContacts, d, now);
   const report: PlannedReport = { skipped: { ...plan.skipped }, later: plan.later, campaigns: [] };
-  const recallMs = def.contacts.recallAfterDays * 86_400_000;
+  const recallMs = def.calling.caps.recallAfterDays * 86_400_000;
   const requests: CampaignRequest[] = [];
   const callBy = callByOf(def, f.admittedAt);
   const variants = def.campaign?.variants;
@@ -118,7 +119,7 @@ export async function planFile(
   now: number,
 ): Promise<Plan> {
   return planOnce(d.redis, d.keys, f.creator, async () => {
-    const ruled = def.calling !== undefined;
+    const ruled = underCallingRules(def);
     const facts = await factsOf(
       def,
       await rows(),

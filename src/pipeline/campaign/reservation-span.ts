@@ -1,4 +1,5 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { jobWindowOf } from "../calling/plan-settings.ts";
 import { type PlannedTimes, plannedStart } from "../calling/planned-start.ts";
 import { scheduledAtFor } from "./create-campaign.ts";
 import { callUntilOf } from "./stopping/window-close.ts";
@@ -27,8 +28,9 @@ export function reservationSpan(
   if (planned?.kind === "too-late") return undefined;
   if (planned) return [planned.scheduledAt, planned.callUntil];
   const start = def.campaign?.start ?? "asap";
-  const scheduledAt = scheduledAtFor(start, now, from, r.zone);
-  const close = callUntilOf({ scheduledAt, zone: r.zone }, start);
+  const zone = r.zone ?? jobWindowOf(def).fallback;
+  const scheduledAt = scheduledAtFor(start, now, from, zone);
+  const close = callUntilOf({ scheduledAt, zone }, start);
   const at = Date.parse(scheduledAt);
   return [at, close ?? at + NO_WINDOW_MS];
 }

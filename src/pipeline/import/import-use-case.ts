@@ -1,5 +1,6 @@
 import type { Client } from "../../api/client.ts";
 import { NotFoundError } from "../../api/errors/index.ts";
+import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import { ingestOptionsOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { FileRecord, FileRegistry } from "../../inbox/file-registry.ts";
@@ -34,9 +35,15 @@ export const importSpecOf = (def: JobDefinition): ImportSpec => ({
   ingest: ingestOptionsOf(def),
   concurrency: def.import.concurrency,
   // Without a campaign, nobody is called: nothing is too recent to file.
-  recallAfterMs: def.campaign ? def.contacts.recallAfterDays * 86_400_000 : 0,
-  ...(def.calling ? { location: def.calling.location ?? {} } : {}),
+  recallAfterMs: def.campaign ? def.calling.caps.recallAfterDays * 86_400_000 : 0,
+  ...(underCallingRules(def) ? { location: locationColumnsOf(def) } : {}),
 });
+
+/** The headers of the job's location columns, as `calling.location` names them (not its fallback zone). */
+function locationColumnsOf(def: JobDefinition): ImportSpec["location"] {
+  const { fallbackTimezone: _, ...columns } = def.calling.location;
+  return columns;
+}
 
 /** A file's identity across attempts: who its new contacts were created by, and its campaigns' prefix. */
 export const fileIdentity = (job: string, sha256: string, gen: number) => `${job}:${sha256}:${gen}`;
@@ -165,7 +172,7 @@ function skipRules(d: ImportUseCaseDeps, r: ImportRequest): SkipRule[] {
       which: (phones) =>
         d.history.recentlyCalled(phones, r.spec.recallAfterMs, Date.now(), r.creator && `${r.creator}:`),
       message: (phone) =>
-        `${phone} was called by another campaign in the last ${days} days (contacts.recallAfterDays; vcw contact ${phone})`,
+        `${phone} was called by another campaign in the last ${days} days (calling.caps.recallAfterDays; vcw contact ${phone})`,
     },
   ];
 }

@@ -1,4 +1,5 @@
 import type { Client } from "../../api/client.ts";
+import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { LoadedResources } from "../../config/load-resources.ts";
 import { assistantsOf } from "../../config/variant-definition.ts";
@@ -50,7 +51,7 @@ function disclosureFinding(
 ): Pick<DisclosureFinding, "kind" | "message"> | undefined {
   if ("unchecked" in found)
     return { kind: "unchecked", message: `disclosure not checked: ${found.unchecked}` };
-  const phrases = job.calling?.disclosure.phrases;
+  const phrases = underCallingRules(job) ? job.calling.disclosure.phrases : undefined;
   if (disclosurePhrase(found.speech, phrases)) return undefined;
   return {
     kind: "missing",

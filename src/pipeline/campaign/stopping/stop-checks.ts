@@ -1,7 +1,8 @@
+import { underCallingRules } from "../../../config/calling-rules-switch.ts";
 import { countryOf } from "../../../config/ingest-options.ts";
 import type { JobDefinition } from "../../../config/job-definition.ts";
 import { fitsCaps } from "../../calling/frequency.ts";
-import { capsFor } from "../../calling/plan-settings.ts";
+import { capsFor, jobWindowOf } from "../../calling/plan-settings.ts";
 import type { CampaignTotals } from "../../results/campaign-totals.ts";
 import type { CampaignInfo, ResultRecord } from "../../results/model.ts";
 import type { CallFrequency } from "../../stores/call-frequency.ts";
@@ -65,8 +66,7 @@ export async function stopsDue(
   // Only while calls remain to be made: then the campaign's records are read (an HSCAN).
   if (mayDialMore(totals, def) && now - (lastLook.get(info.id) ?? 0) >= (d.optOutCheckMs ?? 10_000)) {
     lastLook.set(info.id, now);
-    const caps =
-      def.calling !== undefined && now - (lastCapLook.get(info.id) ?? 0) >= (d.capCheckMs ?? 60_000);
+    const caps = underCallingRules(def) && now - (lastCapLook.get(info.id) ?? 0) >= (d.capCheckMs ?? 60_000);
     if (caps) lastCapLook.set(info.id, now);
     const { optedOut, capped } = await listedOrCapped(def, info, d, now, caps ? (until ?? now) : undefined);
     if (optedOut.size > 0) await run({ reason: "opted-out", handBack: false, phones: optedOut });
@@ -120,7 +120,10 @@ function mayDialMore(totals: CampaignTotals, def: JobDefinition): boolean {
 /** The planner's `callUntil` (meta), else the close of the job's window open at the start. */
 export async function callUntilFor(def: JobDefinition, info: CampaignInfo, d: Pick<StopCheckDeps, "stops">) {
   const stored = (info as { callUntil?: number }).callUntil ?? (await d.stops.callUntil(info.id));
-  return callUntilOf({ ...info, callUntil: stored }, def.campaign?.start);
+  return callUntilOf(
+    { ...info, zone: info.zone ?? jobWindowOf(def).fallback, callUntil: stored },
+    def.campaign?.start,
+  );
 }
 
 const BATCH = 1_000;

@@ -5,7 +5,7 @@ import type { JobDefinition } from "../../../config/job-definition.ts";
 import type { RedisClient } from "../../../lib/redis.ts";
 import type { RedisKeys } from "../../../lib/redis-keys.ts";
 import { type HoursConstraint, openIntervals } from "../../calling/calling-hours.ts";
-import { capsFor } from "../../calling/plan-settings.ts";
+import { capsFor, jobWindowOf } from "../../calling/plan-settings.ts";
 import type { ContactLedger } from "../../contacts/contact-ledger.ts";
 import type { ContactToImport } from "../../contacts/import-contacts.ts";
 import type { CampaignInfo } from "../../results/model.ts";
@@ -118,7 +118,7 @@ function resumeOpening(
     const openings = openIntervals(hours, stoppedAt, stoppedAt + 14 * 86_400_000);
     return openings.find(([opens]) => opens > stoppedAt)?.[0];
   }
-  const window = windowIn(def.campaign?.start, info.zone);
+  const window = windowIn(def.campaign?.start, info.zone ?? jobWindowOf(def).fallback);
   return window && resumeAt(window, stoppedAt);
 }
 

@@ -17,7 +17,7 @@ export function windowCloseAfter(window: JobWindow, at: number): number | undefi
 export function windowIn(start: StartRule | undefined, zone: string | undefined): JobWindow | undefined {
   if (!start || start === "asap" || !("window" in start)) return undefined;
   const w = start.window;
-  const timezone = w.timezone === "callee" ? (zone ?? w.fallbackTimezone ?? "UTC") : w.timezone;
+  const timezone = w.timezone === "callee" ? (zone ?? "UTC") : w.timezone;
   return { days: w.days, from: w.from, to: w.to, timezone };
 }
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { createVitest } from "vitest/node";
 
 /**
- * vitest.config.ts splits the tests into four projects by path. This asks vitest which files each
+ * vitest.config.ts splits the tests into five projects by path. This asks vitest which files each
  * project runs and checks the split: every test file in exactly one project, and each where it
  * belongs by what it reaches (itself and the test/ modules it imports): Chromium (test/support/
  * browser.ts) for browser, Redis or a child process for redis, neither for unit.

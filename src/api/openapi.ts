@@ -1,7 +1,7 @@
 import { stringify } from "yaml";
 import { z } from "zod";
 import { type Operation, operations } from "./operations.ts";
-import "./schemas/index.ts";
+import * as apiSchemas from "./schemas/index.ts";
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -53,6 +53,10 @@ function operationDoc(op: Operation) {
 
 /** An OpenAPI 3.1 document of the service, generated from the schemas and the operations table. */
 export function buildOpenApi(): Record<string, unknown> {
+  // The global registry also holds whatever else this process loaded (the job file's schema, say).
+  const apiIds = new Set(
+    Object.values(apiSchemas).map((s) => (s instanceof z.ZodType ? z.globalRegistry.get(s)?.id : undefined)),
+  );
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
     io: "input",
     uri: (id) => `#/components/schemas/${id}`,
@@ -60,6 +64,7 @@ export function buildOpenApi(): Record<string, unknown> {
   });
   const components: Record<string, unknown> = {};
   for (const [id, schema] of Object.entries(schemas)) {
+    if (!apiIds.has(id)) continue;
     const { $schema: _s, $id: _i, ...rest } = schema as Record<string, unknown>;
     components[id] = rest;
   }

@@ -3,6 +3,9 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { operations } from "../../src/api/index.ts";
 import { openApiYaml } from "../../src/api/openapi.ts";
+import { JobDefinition } from "../../src/config/job-definition.ts";
+import { ResourceDocument } from "../../src/config/resource-definition.ts";
+import { SinksFile } from "../../src/config/sink-definition.ts";
 
 describe("OpenAPI document", () => {
   it("docs/openapi.yaml is what the schemas generate (run `npm run openapi` after changing them)", () => {
@@ -25,5 +28,12 @@ describe("OpenAPI document", () => {
     });
     expect(doc.components.schemas.AssistantCreate.properties.voice_speed.enum).toHaveLength(11);
     expect(doc.components.schemas.AssistantCreate.properties.temperature.enum).toHaveLength(14);
+  });
+
+  it("holds the API's schemas only, whatever else the process loaded with an id (the config files')", () => {
+    const loaded = [JobDefinition, ResourceDocument, SinksFile].map((s) => s.meta()?.id);
+    expect(loaded).toEqual(["JobDefinition", "ResourceDocument", "SinksFile"]);
+    const names = Object.keys(parse(openApiYaml()).components.schemas);
+    for (const id of loaded) expect(names).not.toContain(id);
   });
 });

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -12,7 +11,6 @@ import { signature } from "../../src/sinks/webhook-sink.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { runCli } from "../support/cli.ts";
 import { contactsCsv, drop, phoneOf, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
-import { tempDir } from "../support/files.ts";
 import { sendJson, startHttpServer, type TestServer } from "../support/http-server.ts";
 import { useRedis } from "../support/redis.ts";
 
@@ -50,36 +48,17 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
       assistant?: string;
     } = {},
   ) {
-    const home = tempDir("vcw-cmp-");
-    const inbox = join(home, "inbox");
-    const jobs = join(home, "jobs");
-    mkdirSync(jobs);
-    const name = `calls-${randomBytes(3).toString("hex")}`;
-    writeFileSync(
-      join(jobs, "calls.yaml"),
-      [
-        `name: ${name}`,
-        `inbox: ${inbox}`,
-        "segment:",
-        `  name: ${name}`,
-        "contacts:",
-        "  country: US",
-        "campaign:",
-        "  assistant:",
-        `    name: ${job.assistant ?? h.made.assistant}`,
-        "  dialer:",
-        `    id: ${h.made.dialerId}`,
-        "  start: asap",
-        "polling:",
-        '  schedule: "* * * * * *"',
+    const { home, inbox, name } = h.callingJob({
+      ...(job.assistant ? { assistant: { name: job.assistant } } : {}),
+      extra: [
         "summaries:",
         "  sinks: [hook, files, log]",
         ...(job.progress ? ['  progress: "* * * * * *"'] : []),
         ...(job.followUps ? ["followUps:", "  attempts: 1", "  spacingMinutes: 0"] : []),
-      ].join("\n"),
-    );
+      ],
+    });
     writeFileSync(
-      join(jobs, "sinks.yaml"),
+      join(home, "jobs", "sinks.yaml"),
       [
         "sinks:",
         "  hook:",

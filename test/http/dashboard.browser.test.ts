@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { callingJob, UNREACHABLE_CRM_SINKS } from "../support/calling-job.ts";
 import { contactsCsv, drop, phoneOf, quietLogger, testSettings } from "../support/daemon.ts";
-import { tempDir } from "../support/files.ts";
 import { validAssistant, validDialer } from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
 import { launch } from "./chromium.ts";
@@ -27,38 +27,17 @@ describe("the dashboard in a real browser", () => {
     const assistant = `Ava ${randomBytes(3).toString("hex")}`;
     await t.client.assistants.create(validAssistant({ name: assistant }));
     const dialer = (await t.client.dialers.create(validDialer())).id!;
-    const home = tempDir("vcw-dash-");
-    inbox = join(home, "inbox");
-    job = `calls-${randomBytes(3).toString("hex")}`;
-    mkdirSync(join(home, "jobs"));
-    writeFileSync(
-      join(home, "jobs", "calls.yaml"),
-      [
-        `name: ${job}`,
-        "description: Leads from the CRM",
-        `inbox: ${inbox}`,
-        "segment:",
-        `  name: ${job} {file}`,
-        "contacts:",
-        "  country: US",
-        "campaign:",
-        "  assistant:",
-        `    name: ${assistant}`,
-        "  dialer:",
-        `    id: ${dialer}`,
-        "  start: asap",
-        "polling:",
-        '  schedule: "* * * * * *"',
-        "summaries:",
-        "  sinks: [log, crm]",
-      ].join("\n"),
-    );
+    const made = callingJob({
+      assistant: { name: assistant },
+      dialerId: dialer,
+      description: "Leads from the CRM",
+      segment: "{job} {file}",
+      extra: ["summaries:", "  sinks: [log, crm]"],
+    });
+    ({ inbox, name: job } = made);
     // A receiver that isn't there: its deliveries fail at once, for the failed deliveries table.
-    writeFileSync(
-      join(home, "jobs", "sinks.yaml"),
-      "sinks:\n  crm:\n    type: webhook\n    url: http://127.0.0.1:9/hook\n    timeoutMs: 1000\n",
-    );
-    const settings = testSettings(home, t.sim.url, {
+    writeFileSync(join(made.home, "jobs", "sinks.yaml"), UNREACHABLE_CRM_SINKS);
+    const settings = testSettings(made.home, t.sim.url, {
       VCW_HTTP_ADDR: "127.0.0.1:0",
       VCW_DELIVERY_ATTEMPTS: "1",
     });

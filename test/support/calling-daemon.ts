@@ -4,7 +4,7 @@ import { afterEach, beforeAll } from "vitest";
 import type { Settings } from "../../src/config/settings.ts";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import type { SimulatorOptions } from "../../src/simulator/server.ts";
-import { type CallingJob, callingJob } from "./calling-job.ts";
+import { type CallingJob, callingJob, type JobYaml } from "./calling-job.ts";
 import { quietLogger } from "./daemon.ts";
 import { validAssistant, validDialer } from "./fixtures.ts";
 import { useSimulator } from "./simulator.ts";
@@ -36,12 +36,15 @@ export function useCallingDaemon(simulator: Partial<SimulatorOptions> = {}) {
     made,
     /** Runs after each test once its daemons are closed (a proxy, a receiver...). */
     afterDaemons: (close: () => unknown) => void closers.push(close),
-    /** A home with one calling job on this suite's assistant (by name, or by id) and dialer. */
-    callingJob: (o: { byId?: boolean; schedule?: string } = {}): CallingJob =>
+    /** A home with one calling job on this suite's assistant (by name, or by id: byId) and dialer. */
+    callingJob: ({
+      byId,
+      ...o
+    }: { byId?: boolean } & Partial<Omit<JobYaml, "name" | "inbox">> = {}): CallingJob =>
       callingJob({
-        assistant: o.byId ? { id: made.assistantId } : { name: made.assistant },
+        assistant: byId ? { id: made.assistantId } : { name: made.assistant },
         dialerId: made.dialerId,
-        ...(o.schedule ? { schedule: o.schedule } : {}),
+        ...o,
       }),
     /** A daemon that watches and works, ready; closed after the test. */
     async start(settings: Settings, logger: Logger = quietLogger()): Promise<Daemon> {

@@ -85,6 +85,8 @@ export async function startStack(o: {
   work: string;
   compose: ComposeFile;
   host: Record<string, string>;
+  /** Settings a test sets in every service besides the file's (after them, so they win). */
+  env?: Record<string, string>;
 }): Promise<Stack> {
   const { root, work, compose } = o;
   const names = Object.keys(compose.services);
@@ -149,6 +151,7 @@ export async function startStack(o: {
     ...Object.fromEntries(
       Object.entries(s.environment ?? {}).map(([k, v]) => [k, rewrite(name, interpolate(String(v), o.host))]),
     ),
+    ...o.env,
   });
 
   async function healthy(name: string, s: ComposeService): Promise<void> {

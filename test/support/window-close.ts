@@ -1,14 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeAll } from "vitest";
 import type { Client } from "../../src/api/index.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createStopStore } from "../../src/pipeline/campaign/stopping/stop-store.ts";
 import type { Simulator } from "../../src/simulator/server.ts";
 import type { StoredCampaign } from "../../src/simulator/store.ts";
+import { callingJob } from "./calling-job.ts";
 import { contactsCsv, drop, phoneOf, waitFor } from "./daemon.ts";
-import { tempDir } from "./files.ts";
 import { validAssistant, validDialer } from "./fixtures.ts";
 import { useRedis } from "./redis.ts";
 import { useSimulator } from "./simulator.ts";
@@ -24,34 +22,13 @@ export const CALL_MODEL = {
 };
 export const N = 30;
 
-export function callingHome(assistant: string, dialerId: string) {
-  const home = tempDir("vcw-close-");
-  const inbox = join(home, "inbox");
-  mkdirSync(join(home, "jobs"));
-  const name = `close-${randomBytes(3).toString("hex")}`;
-  writeFileSync(
-    join(home, "jobs", "calls.yaml"),
-    [
-      `name: ${name}`,
-      `inbox: ${inbox}`,
-      "segment:",
-      `  name: ${name}`,
-      "contacts:",
-      "  country: US",
-      "campaign:",
-      "  assistant:",
-      `    name: ${assistant}`,
-      "  dialer:",
-      `    id: ${dialerId}`,
-      // Open all day in UTC: the next opening after today's close is tomorrow 00:00 UTC.
-      "  start:",
-      "    window: { days: [mon, tue, wed, thu, fri, sat, sun], from: '00:00', to: '23:59', timezone: UTC }",
-      "polling:",
-      '  schedule: "* * * * * *"',
-    ].join("\n"),
-  );
-  return { home, inbox, name };
-}
+/** A calling job open all day in UTC: the next opening after today's close is tomorrow 00:00 UTC. */
+export const callingHome = (assistant: string, dialerId: string) =>
+  callingJob({
+    assistant: { name: assistant },
+    dialerId,
+    window: "{ days: [mon, tue, wed, thu, fri, sat, sun], from: '00:00', to: '23:59', timezone: UTC }",
+  });
 
 /** The simulator's record of the job's first campaign (not a resumed one). */
 export function simCampaign(sim: Simulator, name: string): StoredCampaign | undefined {

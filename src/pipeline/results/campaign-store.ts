@@ -20,7 +20,7 @@ export interface StoredCampaign {
   endedAt: number;
   /** Last version sent as progress. */
   sentVersion: number;
-  /** What vcw did to stop it, as campaign/stopping/stop-store.ts keeps it (the fields reports read). */
+  /** What vcw did to stop it, as stores/stop-store.ts keeps it (the fields reports read). */
   stop?: {
     reasons?: string[];
     withdrawn?: number;

@@ -1,6 +1,6 @@
 import type { CampaignStore } from "../../results/campaign-store.ts";
+import type { CampaignStop, StopStore, WithdrawnContact } from "../../stores/stop-store.ts";
 import { type DialStatuses, notDialled } from "./stop-selection.ts";
-import type { CampaignStop, StopStore, WithdrawnContact } from "./stop-store.ts";
 
 export interface SettledStop {
   stop: CampaignStop;

@@ -1,4 +1,4 @@
-import type { CampaignStore } from "../../results/campaign-store.ts";
+import type { CampaignRegistry } from "../../results/campaign-registry.ts";
 import type { CampaignInfo } from "../../results/model.ts";
 import type { CampaignStop, StopStore } from "../../stores/stop-store.ts";
 
@@ -9,7 +9,7 @@ export type OperatorStop =
 
 /** What an operator's stop reads and writes: the campaign's record and poll, its stop. */
 export interface OperatorStopPort {
-  store: Pick<CampaignStore, "get" | "schedulePoll">;
+  store: Pick<CampaignRegistry, "get" | "schedulePoll">;
   stops: Pick<StopStore, "get" | "request">;
 }
 

@@ -16,7 +16,10 @@ import { type CallFrequency, createCallFrequency } from "../pipeline/stores/call
 import { type CallHistory, createCallHistory } from "../pipeline/stores/call-history.ts";
 import { type Controls, createControls } from "../pipeline/stores/controls.ts";
 import { expiredText } from "../pipeline/stores/dnc/list-facts.ts";
+import { createExperimentStore, type ExperimentStore } from "../pipeline/stores/experiment-store.ts";
+import { createFileRowsStore, type FileRowsStore } from "../pipeline/stores/file-rows.ts";
 import { createPaceStore, type PaceStore } from "../pipeline/stores/pace-store.ts";
+import { createPlanStore, type PlanStore } from "../pipeline/stores/plan-store.ts";
 import { createSuppressionList, type SuppressionList } from "../pipeline/stores/suppression.ts";
 import { withRequestSpans } from "../telemetry/request-spans.ts";
 import { embeddedSimulator } from "./embedded-simulator.ts";
@@ -42,6 +45,10 @@ export interface Services {
   frequency: CallFrequency;
   /** The pace learned of each dialer from polls. */
   pace: PaceStore;
+  /** The valid rows each import kept (read once, at import), for its campaigns. */
+  fileRows: FileRowsStore;
+  plans: PlanStore;
+  experiments: ExperimentStore;
   controls: Controls;
   imports: ImportUseCase;
   /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
@@ -171,6 +178,9 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       history,
       frequency: createCallFrequency(redis, keys, { keepMs }),
       pace: createPaceStore(redis, keys),
+      fileRows: createFileRowsStore(redis, keys),
+      plans: createPlanStore(redis, keys),
+      experiments: createExperimentStore(redis, keys),
       controls: createControls(redis, keys),
       ledger,
       imports: createImportUseCase({

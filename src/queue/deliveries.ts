@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { CampaignRegistry } from "../pipeline/results/campaign-registry.ts";
 import { summarize } from "../pipeline/results/campaign-totals.ts";
 import type { CampaignSummary, Payload } from "../pipeline/results/model.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
@@ -31,7 +31,7 @@ export async function enqueueDeliveries(
 /** A campaign's summary at its current version, sent to the job's summary sinks. */
 export async function enqueueSummary(
   queues: Queues,
-  store: CampaignStore,
+  store: Pick<CampaignRegistry, "get">,
   campaignId: string,
   sinks: readonly string[],
   kind: CampaignSummary["kind"],

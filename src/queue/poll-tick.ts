@@ -1,12 +1,12 @@
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
-import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { CampaignRegistry } from "../pipeline/results/campaign-registry.ts";
 import { pollJobId } from "./job-ids.ts";
 import type { Queues } from "./queues.ts";
 
 export interface PollTickDeps {
   queues: Queues;
-  store: CampaignStore;
+  store: Pick<CampaignRegistry, "claimDue" | "setPollLag">;
   logger: Logger;
   now: () => number;
 }

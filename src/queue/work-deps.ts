@@ -11,7 +11,10 @@ import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import type { CallFrequency } from "../pipeline/stores/call-frequency.ts";
 import type { CallHistory } from "../pipeline/stores/call-history.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
+import type { ExperimentStore } from "../pipeline/stores/experiment-store.ts";
+import type { FileRowsStore } from "../pipeline/stores/file-rows.ts";
 import type { PaceStore } from "../pipeline/stores/pace-store.ts";
+import type { PlanStore } from "../pipeline/stores/plan-store.ts";
 import type { SuppressionList } from "../pipeline/stores/suppression.ts";
 import { NotDefinedHereError } from "./errors.ts";
 import type { Queues } from "./queues.ts";
@@ -29,6 +32,10 @@ export interface WorkDeps {
   history: CallHistory;
   frequency: CallFrequency;
   pace: PaceStore;
+  /** The valid rows each import kept, read by its campaigns. */
+  fileRows: FileRowsStore;
+  plans: PlanStore;
+  experiments: ExperimentStore;
   controls: Controls;
   /** How often a paused job's files and campaigns look again whether it was resumed. */
   pausedRetryMs?: number;

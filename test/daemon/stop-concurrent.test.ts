@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { counted } from "../../src/lib/plural.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createStopStore } from "../../src/pipeline/campaign/stopping/stop-store.ts";
+import { createStopStore } from "../../src/pipeline/stores/stop-store.ts";
 import type { StoredCampaign } from "../../src/simulator/store.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { runCli } from "../support/cli.ts";

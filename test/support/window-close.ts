@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { beforeAll } from "vitest";
 import type { Client } from "../../src/api/index.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createStopStore } from "../../src/pipeline/campaign/stopping/stop-store.ts";
+import { createStopStore } from "../../src/pipeline/stores/stop-store.ts";
 import type { Simulator } from "../../src/simulator/server.ts";
 import type { StoredCampaign } from "../../src/simulator/store.ts";
 import { callingJob } from "./calling-job.ts";

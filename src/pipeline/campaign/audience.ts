@@ -1,39 +1,36 @@
-import type { Client } from "../../api/client.ts";
 import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { Plan } from "../calling/plan-campaigns.ts";
 import { inCalleeZone } from "../calling/plan-settings.ts";
-import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import type { ContactToImport } from "../contacts/import-contacts.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
-import { createExperimentStore } from "../stores/experiment-store.ts";
-import type { FileRow, FileRows } from "../stores/file-rows.ts";
+import type { ExperimentStore } from "../stores/experiment-store.ts";
+import type { FileRow, FileRows, FileRowsStore } from "../stores/file-rows.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
+import type { PlanStore } from "../stores/plan-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { splitByVariant } from "../variant-assignment.ts";
 import { campaignName, scheduledAtFor } from "./create-campaign.ts";
 import { keptRows } from "./kept-rows.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
-import { fileIntoOwnSegment } from "./own-segment.ts";
+import { fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
 import { type PlannedReport, planFile, plannedAudiencesOf } from "./planned-audiences.ts";
 import { reservationSpan } from "./reservation-span.ts";
 
-export interface AudienceDeps {
-  client: Client;
-  redis: RedisClient;
-  keys: RedisKeys;
-  leaseMs: number;
-  /** The exactly-once ledger of contacts, built once (daemon/services.ts). */
-  ledger: ContactLedger;
+/** A file's own segments are filed through `OwnSegmentDeps` (client, ledger, lease). */
+export interface AudienceDeps extends OwnSegmentDeps {
   suppression: SuppressionList;
   history: CallHistory;
   /** Calling rules (`calling:`): the caps' store and the dialers' learned pace. */
   frequency: CallFrequency;
   pace: PaceStore;
+  /** The valid rows each import kept (stores/file-rows.ts). */
+  fileRows: Pick<FileRowsStore, "read">;
+  /** Each file's calling plan, made once; the experiments' decisions that assignment honours. */
+  plans: PlanStore;
+  experiments: Pick<ExperimentStore, "assignment">;
 }
 
 /** An imported file, as its campaigns need it. */
@@ -120,7 +117,7 @@ export async function audiencesOf(
 
   const created = await d.ledger.createdBy(f.segmentId, f.creator);
   report.new = created.length;
-  const rows = f.rows ?? keptRows(def, f, d);
+  const rows = f.rows ?? keptRows(def, f, d.fileRows);
   const fileContacts = async (request: CampaignRequest, phones: ReadonlySet<string>) =>
     fileInOwnSegment(def, f, d, request, (await rows()).rows, phones);
   if (underCallingRules(def)) {
@@ -170,14 +167,14 @@ export async function audiencesOf(
 }
 
 /** The plan's campaigns (one per zone) split by experiment variant (as they stand: stops and promotions honoured), zones in order. */
-async function zoneVariantGroups(def: JobDefinition, plan: Plan, d: Pick<AudienceDeps, "redis" | "keys">) {
+async function zoneVariantGroups(def: JobDefinition, plan: Plan, d: Pick<AudienceDeps, "experiments">) {
   const callee = inCalleeZone(def);
   const zones = plan.campaigns
     .map((c) => ({ zone: callee ? c.zone : undefined, at: c.scheduledAt, phones: c.phones }))
     .sort((a, b) => String(a.zone).localeCompare(String(b.zone)));
   const variants = def.campaign?.variants;
   if (!variants) return zones.map((z) => ({ ...z, variant: undefined }));
-  const state = await createExperimentStore(d.redis, d.keys).assignment(def.name);
+  const state = await d.experiments.assignment(def.name);
   return zones.flatMap(({ zone, at, phones }) =>
     splitByVariant(def.name, phones, variants, state).map((g) => ({ zone, at, ...g })),
   );

@@ -8,7 +8,7 @@ import { jobWindowOf } from "../calling/plan-settings.ts";
 import { plannedStart } from "../calling/planned-start.ts";
 import { createState, lookAgainAfterMs } from "../create-once.ts";
 import { CreateCanceledError, CreateUnresolvedError } from "../errors.ts";
-import type { CampaignStore } from "../results/campaign-store.ts";
+import type { CampaignRegistry } from "../results/campaign-registry.ts";
 import type { CampaignInfo } from "../results/model.ts";
 import type { Controls } from "../stores/controls.ts";
 import {
@@ -26,7 +26,7 @@ export interface CreateCampaignPort {
   client: Client;
   redis: RedisClient;
   keys: RedisKeys;
-  store: Pick<CampaignStore, "register" | "get" | "addFollowUp">;
+  store: Pick<CampaignRegistry, "register" | "get" | "addFollowUp">;
   controls: Pick<Controls, "isCanceled" | "isPaused">;
   /** The assistant and dialer ids the campaign is made with (pipeline/resources/campaign-records.ts). */
   records: (

@@ -3,7 +3,8 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { e164OfServicePhone } from "../../lib/phone-e164.ts";
 import { capsFor } from "../calling/plan-settings.ts";
 import type { ContactToImport } from "../contacts/import-contacts.ts";
-import type { CampaignStore } from "../results/campaign-store.ts";
+import type { CampaignRegistry } from "../results/campaign-registry.ts";
+import type { CampaignResults } from "../results/campaign-results.ts";
 import { FingerprintIndex } from "../results/fingerprint-index.ts";
 import type { ResultRecord } from "../results/model.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
@@ -13,7 +14,7 @@ import { fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
 import { reservationSpan } from "./reservation-span.ts";
 
 export interface FollowUpDeps extends OwnSegmentDeps {
-  store: Pick<CampaignStore, "get" | "allRecords">;
+  store: Pick<CampaignRegistry, "get"> & Pick<CampaignResults, "allRecords">;
   suppression: Pick<SuppressionList, "which">;
   /** Reservations: the cooldown waived, the caps held (calling rules), each counted as a call. */
   frequency: Pick<CallFrequency, "reserve">;

@@ -1,8 +1,6 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { readFileRows } from "../calling/gather-facts.ts";
-import { createFileRowsStore, type FileRows } from "../stores/file-rows.ts";
+import type { FileRows, FileRowsStore } from "../stores/file-rows.ts";
 
 /**
  * A file's valid rows, looked up once and shared by its listing count, its plan and each of its
@@ -12,13 +10,11 @@ import { createFileRowsStore, type FileRows } from "../stores/file-rows.ts";
 export function keptRows(
   def: JobDefinition,
   f: { creator: string; path: string },
-  d: { redis: RedisClient; keys: RedisKeys },
+  kept: Pick<FileRowsStore, "read">,
 ): () => Promise<FileRows> {
   let rows: Promise<FileRows> | undefined;
   return () => {
-    rows ??= createFileRowsStore(d.redis, d.keys)
-      .read(f.creator)
-      .then((kept) => kept ?? readFileRows(def, f.path));
+    rows ??= kept.read(f.creator).then((found) => found ?? readFileRows(def, f.path));
     return rows;
   };
 }

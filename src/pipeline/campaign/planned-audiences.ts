@@ -1,25 +1,24 @@
 import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { appendToErrorReport } from "../../ingest/report-append.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { factsOf } from "../calling/gather-facts.ts";
 import { type Plan, planCampaigns } from "../calling/plan-campaigns.ts";
 import { callByOf, dialerKeyOf, planSettingsOf } from "../calling/plan-settings.ts";
-import { planOnce } from "../calling/plan-store.ts";
 import { SKIP_MESSAGES } from "../calling/skip-reasons.ts";
 import { campaignsByVariant, type VariantCampaign } from "../calling/variant-campaigns.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
-import { createExperimentStore } from "../stores/experiment-store.ts";
+import type { ExperimentStore } from "../stores/experiment-store.ts";
 import type { FileRows } from "../stores/file-rows.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
+import type { PlanStore } from "../stores/plan-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 
 export interface PlannedAudienceDeps {
-  redis: RedisClient;
-  keys: RedisKeys;
+  /** Each file's plan, made once; the experiments' decisions that assignment honours. */
+  plans: PlanStore;
+  experiments: Pick<ExperimentStore, "assignment">;
   suppression: SuppressionList;
   history: CallHistory;
   frequency: CallFrequency;
@@ -76,7 +75,7 @@ export async function plannedAudiencesOf(
   const requests: CampaignRequest[] = [];
   const callBy = callByOf(def, f.admittedAt);
   const variants = def.campaign?.variants;
-  const state = variants ? await createExperimentStore(d.redis, d.keys).assignment(def.name) : undefined;
+  const state = variants ? await d.experiments.assignment(def.name) : undefined;
   for (const c of campaignsByVariant(def.name, plan.campaigns, variants, state)) {
     const request = requestOf(f, c, name(c.label, c.variant), callBy);
     const key = campaignKey(request);
@@ -118,7 +117,7 @@ export async function planFile(
   d: PlannedAudienceDeps,
   now: number,
 ): Promise<Plan> {
-  return planOnce(d.redis, d.keys, f.creator, async () => {
+  return d.plans.once<Plan>(f.creator, async () => {
     const ruled = underCallingRules(def);
     const facts = await factsOf(
       def,

@@ -2,7 +2,7 @@ import type { Campaign, ContactCreate } from "../../api/schemas/index.ts";
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { withLock } from "../../lib/lock.ts";
-import type { CampaignStore } from "../results/campaign-store.ts";
+import type { CampaignRegistry } from "../results/campaign-registry.ts";
 import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
@@ -16,7 +16,7 @@ import {
 } from "./segment-listing.ts";
 
 export interface StartCheckDeps extends OwnSegmentDeps {
-  store: Pick<CampaignStore, "get" | "noteStartCheck">;
+  store: Pick<CampaignRegistry, "get" | "noteStartCheck">;
   suppression: Pick<SuppressionList, "optedOut" | "doNotCall">;
   now: () => number;
 }

@@ -8,7 +8,7 @@ import { type AudienceDeps, type AudienceReport, audiencesOf } from "../campaign
 import { keptRows } from "../campaign/kept-rows.ts";
 import type { Intent } from "../campaign/lifecycle.ts";
 import { contactsIn, fileIdentity } from "../import/import-use-case.ts";
-import { createFileRowsStore } from "../stores/file-rows.ts";
+import type { FileRowsStore } from "../stores/file-rows.ts";
 import type { ImportSummary } from "./import-outcome.ts";
 import { countFromListing } from "./listed-counts.ts";
 
@@ -18,6 +18,8 @@ export interface SettleDeps extends AudienceDeps {
   /** Acts on the lifecycle's intents (the queue layer turns them into jobs, idempotently). */
   request: (intents: Intent[]) => Promise<void>;
   now: () => number;
+  /** The rows its import kept: read for its campaigns, dropped once it is settled. */
+  fileRows: Pick<FileRowsStore, "read" | "drop">;
 }
 
 /** The dropped file being settled, as its job names it. */
@@ -41,7 +43,7 @@ export async function requestCampaigns(
   summary: ImportSummary,
   at: string,
   d: SettleDeps,
-  rows = keptRows(def, { creator: fileIdentity(f.job, f.sha256, f.gen), path: at }, d),
+  rows = keptRows(def, { creator: fileIdentity(f.job, f.sha256, f.gen), path: at }, d.fileRows),
 ): Promise<AudienceReport> {
   const { requests, report } = await audiencesOf(
     def,
@@ -79,7 +81,7 @@ export async function settleImported(
   if (summary.sha256 !== f.sha256) await d.registry.markDone(f.job, summary.sha256, f.file);
   const at = join(folder.processing, f.file);
   const creator = fileIdentity(f.job, f.sha256, f.gen);
-  const rows = keptRows(def, { creator, path: at }, d);
+  const rows = keptRows(def, { creator, path: at }, d.fileRows);
   await countFromListing(def, summary, { creator, rows }, d);
   summary.audience = await requestCampaigns(def, f, summary, at, d, rows);
   // The calling plan may have written the report of a file whose rows were all good.
@@ -90,7 +92,7 @@ export async function settleImported(
   summary.finishedAt = new Date().toISOString();
   await settleFile(folder, f.file, "done", summary, errors);
   await d.registry.settle(f.job, f.sha256, "done");
-  await createFileRowsStore(d.redis, d.keys).drop(creator);
+  await d.fileRows.drop(creator);
   return summary;
 }
 
@@ -99,11 +101,11 @@ export async function settleRejected(
   f: DroppedFile,
   folder: DropFolder,
   summary: ImportSummary,
-  d: Pick<SettleDeps, "registry" | "redis" | "keys">,
+  d: Pick<SettleDeps, "registry" | "fileRows">,
 ): Promise<void> {
   await settleFile(folder, f.file, "rejected", summary);
   await d.registry.settle(f.job, f.sha256, "rejected");
-  await createFileRowsStore(d.redis, d.keys).drop(fileIdentity(f.job, f.sha256, f.gen));
+  await d.fileRows.drop(fileIdentity(f.job, f.sha256, f.gen));
 }
 
 /**

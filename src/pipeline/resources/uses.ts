@@ -2,7 +2,7 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { assistantsOf } from "../../config/variant-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import type { CampaignStore } from "../results/campaign-store.ts";
+import type { CampaignRegistry } from "../results/campaign-registry.ts";
 import { type AppliedResource, stateField } from "./model.ts";
 
 /** A campaign resolved but not yet registered is being created: its version is kept this long. */
@@ -24,7 +24,7 @@ export const recordUse = (
 export async function campaignUses(
   redis: RedisClient,
   keys: RedisKeys,
-  store: CampaignStore,
+  store: Pick<CampaignRegistry, "get">,
   now: number,
   /** Forget the uses of campaigns that ended (not in a dry run, which changes nothing). */
   tidy = true,

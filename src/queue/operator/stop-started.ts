@@ -1,5 +1,7 @@
 import { stopByOperator } from "../../pipeline/campaign/stopping/operator-stop.ts";
 import { stopWords } from "../../pipeline/campaign/stopping/stop-summary.ts";
+import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
+import { createStopStore } from "../../pipeline/stores/stop-store.ts";
 import type { ActionResult } from "./action.ts";
 import type { ActionContext } from "./action-context.ts";
 
@@ -12,7 +14,11 @@ export async function stopStarted(
   id: string,
   now = Date.now(),
 ): Promise<ActionResult | undefined> {
-  const outcome = await stopByOperator(ctx, id, now);
+  const outcome = await stopByOperator(
+    { store: createCampaignStore(ctx.redis, ctx.keys), stops: createStopStore(ctx.redis, ctx.keys) },
+    id,
+    now,
+  );
   if (!outcome) return undefined;
   const { info } = outcome;
   switch (outcome.kind) {

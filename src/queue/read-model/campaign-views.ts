@@ -1,7 +1,8 @@
 import { DEFAULT_REACHED, type JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
 import { campaignReach } from "../../pipeline/reports/reach.ts";
-import type { CampaignStore, StoredCampaign } from "../../pipeline/results/campaign-store.ts";
+import type { StoredCampaign } from "../../pipeline/results/campaign-registry.ts";
+import type { CampaignResults } from "../../pipeline/results/campaign-results.ts";
 import type { CampaignInfo } from "../../pipeline/results/model.ts";
 import type { Queues } from "../queues.ts";
 
@@ -61,7 +62,11 @@ export function campaignCounts(stored: readonly StoredCampaign[]): CampaignCount
 /** The `n` campaigns to list, running ones first, then the latest to end, with their last status changes. */
 export function latestCampaigns(
   stored: readonly StoredCampaign[],
-  o: { n: number; store: Pick<CampaignStore, "recentTransitions">; jobs: ReadonlyMap<string, JobDefinition> },
+  o: {
+    n: number;
+    store: Pick<CampaignResults, "recentTransitions">;
+    jobs: ReadonlyMap<string, JobDefinition>;
+  },
 ): Promise<CampaignView[]> {
   const order = (c: StoredCampaign) => (c.info.state === "active" ? 1e15 + c.createdAt : c.endedAt);
   const latest = [...stored].sort((a, b) => order(b) - order(a)).slice(0, o.n);

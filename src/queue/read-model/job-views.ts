@@ -1,7 +1,7 @@
 import { readdir } from "node:fs/promises";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
-import type { CampaignStore, PollLag } from "../../pipeline/results/campaign-store.ts";
+import type { CampaignRegistry, PollLag } from "../../pipeline/results/campaign-registry.ts";
 import type { ExperimentDecision } from "../../pipeline/stores/experiment-store.ts";
 
 /** A job's drop folder: files waiting in its inbox and in processing/. */
@@ -52,7 +52,7 @@ export async function jobView(
   o: {
     watched: ReadonlySet<string>;
     paused: boolean;
-    store: Pick<CampaignStore, "pollLag">;
+    store: Pick<CampaignRegistry, "pollLag">;
     decisions?: readonly ExperimentDecision[];
   },
 ): Promise<JobView> {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { Plan } from "../../../src/pipeline/calling/plan-campaigns.ts";
-import { planOnce } from "../../../src/pipeline/calling/plan-store.ts";
 import { RULE_SETS } from "../../../src/pipeline/calling/rules/index.ts";
 import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
 import { createPaceStore } from "../../../src/pipeline/stores/pace-store.ts";
+import { createPlanStore } from "../../../src/pipeline/stores/plan-store.ts";
 import { useRedis } from "../../support/redis.ts";
 
 const FLORIDA = RULE_SETS.us!.regions.FL!.caps;
@@ -71,17 +71,18 @@ describe("call frequency store (real Redis)", () => {
       skipped: {},
       skips: [],
     });
+    const plans = createPlanStore(redis, k);
     let made = 0;
     const make = (n: number) => async () => {
       made += 1;
       return planOf(n);
     };
     const [a, b] = await Promise.all([
-      planOnce(redis, k, "job:sha:1", make(1)),
-      planOnce(redis, k, "job:sha:1", make(2)),
+      plans.once<Plan>("job:sha:1", make(1)),
+      plans.once<Plan>("job:sha:1", make(2)),
     ]);
     expect(b).toEqual(a);
-    expect(await planOnce(redis, k, "job:sha:1", make(3))).toEqual(a);
+    expect(await plans.once<Plan>("job:sha:1", make(3))).toEqual(a);
     expect(made).toBeLessThanOrEqual(2);
     expect(await redis.pttl(k.callingPlan("job:sha:1"))).toBeGreaterThan(0);
   });

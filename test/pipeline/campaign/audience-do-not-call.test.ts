@@ -5,7 +5,10 @@ import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledg
 import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../../src/pipeline/stores/call-history.ts";
 import { loadDoNotCallList } from "../../../src/pipeline/stores/dnc/load-list.ts";
+import { createExperimentStore } from "../../../src/pipeline/stores/experiment-store.ts";
+import { createFileRowsStore } from "../../../src/pipeline/stores/file-rows.ts";
 import { createPaceStore } from "../../../src/pipeline/stores/pace-store.ts";
+import { createPlanStore } from "../../../src/pipeline/stores/plan-store.ts";
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import { contactsCsv, phoneOf } from "../../support/daemon.ts";
 import { tempDir, writeFixture } from "../../support/files.ts";
@@ -63,6 +66,9 @@ describe("a file's audience and the do-not-call lists", () => {
         history: createCallHistory(redis, keys, { keepMs: 86_400_000 }),
         frequency: createCallFrequency(redis, keys, { keepMs: 86_400_000 }),
         pace: createPaceStore(redis, keys),
+        fileRows: createFileRowsStore(redis, keys),
+        plans: createPlanStore(redis, keys),
+        experiments: createExperimentStore(redis, keys),
       },
       Date.now(),
     );

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { campaignKey } from "../../../src/pipeline/campaign/lifecycle.ts";
 import { type StopCheckDeps, stopsDue } from "../../../src/pipeline/campaign/stopping/stop-checks.ts";
-import { createStopStore } from "../../../src/pipeline/campaign/stopping/stop-store.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
 import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import type { CampaignInfo } from "../../../src/pipeline/results/model.ts";
 import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
 import { loadDoNotCallList } from "../../../src/pipeline/stores/dnc/load-list.ts";
+import { createStopStore } from "../../../src/pipeline/stores/stop-store.ts";
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import type { StoredCampaign } from "../../../src/simulator/store.ts";
 import { phoneOf } from "../../support/daemon.ts";

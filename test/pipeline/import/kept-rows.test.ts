@@ -60,15 +60,15 @@ describe("a file's rows kept by its import", () => {
 
   it("holds the valid rows the file read gives, each phone once, with their lines; the file is not read again", async () => {
     const csv = `${contactsCsv(30, { from: 100 })}not a phone,Nobody\n`;
-    const { keys, path, store, creator } = await imported(csv);
+    const { path, store, creator } = await imported(csv);
     const fromFile = await readFileRows(job(false), path);
     expect(fromFile.rows).toHaveLength(30);
     expect(await store.read(creator)).toEqual({ headers: fromFile.headers, rows: fromFile.rows });
     rmSync(path);
     // Planning and the campaigns' segments take them from Redis: the file is gone.
-    expect((await keptRows(job(false), { creator, path }, { redis, keys })()).rows).toEqual(fromFile.rows);
+    expect((await keptRows(job(false), { creator, path }, store)()).rows).toEqual(fromFile.rows);
     await store.drop(creator);
-    await expect(keptRows(job(false), { creator, path }, { redis, keys })()).rejects.toThrow();
+    await expect(keptRows(job(false), { creator, path }, store)()).rejects.toThrow();
   });
 
   it("under calling rules a row keeps its location cells, as the planner reads them", async () => {

@@ -1,13 +1,17 @@
-import type { RedisClient } from "../../../lib/redis.ts";
-import type { RedisKeys } from "../../../lib/redis-keys.ts";
-import { createCampaignStore } from "../../results/campaign-store.ts";
+import type { CampaignRegistry } from "../../results/campaign-registry.ts";
 import type { CampaignInfo } from "../../results/model.ts";
-import { type CampaignStop, createStopStore } from "./stop-store.ts";
+import type { CampaignStop, StopStore } from "../../stores/stop-store.ts";
 
 export type OperatorStop =
   | { kind: "already-stopped"; info: CampaignInfo; stop: CampaignStop }
   | { kind: "ended"; info: CampaignInfo }
   | { kind: "asked"; info: CampaignInfo; fresh: boolean };
+
+/** What an operator's stop reads and writes: the campaign's record and poll, its stop. */
+export interface OperatorStopPort {
+  store: Pick<CampaignRegistry, "get" | "schedulePoll">;
+  stops: Pick<StopStore, "get" | "request">;
+}
 
 /**
  * An operator's stop of a campaign vcw keeps: asked of the worker that polls it (its next poll takes
@@ -15,19 +19,17 @@ export type OperatorStop =
  * once (its poll made due now). Undefined when vcw keeps no campaign of that id.
  */
 export async function stopByOperator(
-  d: { redis: RedisClient; keys: RedisKeys },
+  p: OperatorStopPort,
   id: string,
   now: number,
 ): Promise<OperatorStop | undefined> {
-  const store = createCampaignStore(d.redis, d.keys);
-  const stored = await store.get(id);
+  const stored = await p.store.get(id);
   if (!stored) return undefined;
   const { info } = stored;
-  const stops = createStopStore(d.redis, d.keys);
-  const stop = await stops.get(id);
+  const stop = await p.stops.get(id);
   if (stop?.reasons.includes("operator")) return { kind: "already-stopped", info, stop };
   if (info.state !== "active") return { kind: "ended", info };
-  const fresh = await stops.request(id, now);
-  await store.schedulePoll(info.job, id, now);
+  const fresh = await p.stops.request(id, now);
+  await p.store.schedulePoll(info.job, id, now);
   return { kind: "asked", info, fresh };
 }

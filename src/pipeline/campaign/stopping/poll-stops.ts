@@ -4,6 +4,7 @@ import { maskPhonesIn } from "../../../lib/mask-phone.ts";
 import { counted } from "../../../lib/plural.ts";
 import type { StoredCampaign } from "../../results/campaign-store.ts";
 import type { PollOutcome } from "../../results/poll-campaign.ts";
+import { type CampaignStop, createStopStore } from "../../stores/stop-store.ts";
 import type { CampaignRequest, Intent } from "../lifecycle.ts";
 import {
   afterStoppedPoll,
@@ -13,7 +14,6 @@ import {
   type StopCheckDeps,
   stopsDue,
 } from "./stop-checks.ts";
-import { type CampaignStop, createStopStore } from "./stop-store.ts";
 
 /** What the stops around a poll use: the stop checks' deps but their store, which is made here. */
 export interface PollStopsPort extends Omit<StopCheckDeps, "stops"> {

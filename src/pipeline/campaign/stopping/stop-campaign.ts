@@ -5,9 +5,9 @@ import { e164OfServicePhone } from "../../../lib/phone-e164.ts";
 import type { RedisClient } from "../../../lib/redis.ts";
 import type { RedisKeys } from "../../../lib/redis-keys.ts";
 import type { CampaignStore } from "../../results/campaign-store.ts";
+import type { CampaignStop, StopReason, StopStore, WithdrawnContact } from "../../stores/stop-store.ts";
 import { contactOf, deleteContacts } from "../segment-listing.ts";
 import { type DialStatuses, undialled } from "./stop-selection.ts";
-import type { CampaignStop, StopReason, StopStore, WithdrawnContact } from "./stop-store.ts";
 
 export interface StopDeps {
   client: Client;

@@ -6,12 +6,12 @@ import { capsFor, jobWindowOf } from "../../calling/plan-settings.ts";
 import type { CampaignTotals } from "../../results/campaign-totals.ts";
 import type { CampaignInfo, ResultRecord } from "../../results/model.ts";
 import type { CallFrequency } from "../../stores/call-frequency.ts";
+import type { StopReason } from "../../stores/stop-store.ts";
 import { type CampaignRequest, campaignKey } from "../lifecycle.ts";
 import { type StopDeps, type StopRequest, type StopResult, stopCampaign } from "./stop-campaign.ts";
 import { type HandBackDeps, handBack } from "./stop-hand-back.ts";
 import { type DialStatuses, notDialled, overWithWithdrawn } from "./stop-selection.ts";
 import { type SettledStop, type SettleOptions, settleStop } from "./stop-settle.ts";
-import type { StopReason } from "./stop-store.ts";
 import { callUntilOf } from "./window-close.ts";
 
 /**

@@ -10,11 +10,11 @@ import type { ContactLedger } from "../../contacts/contact-ledger.ts";
 import type { ContactToImport } from "../../contacts/import-contacts.ts";
 import type { CampaignInfo } from "../../results/model.ts";
 import type { CallFrequency } from "../../stores/call-frequency.ts";
+import type { StopStore, WithdrawnContact } from "../../stores/stop-store.ts";
 import type { SuppressionList } from "../../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "../lifecycle.ts";
 import { fileIntoOwnSegment } from "../own-segment.ts";
 import { reservationSpan } from "../reservation-span.ts";
-import type { StopStore, WithdrawnContact } from "./stop-store.ts";
 import { resumeAt, windowIn } from "./window-close.ts";
 
 export interface HandBackDeps {

@@ -1,6 +1,6 @@
-import type { CampaignStore } from "../../results/campaign-store.ts";
+import type { CampaignResults } from "../../results/campaign-results.ts";
+import type { CampaignStop, StopStore, WithdrawnContact } from "../../stores/stop-store.ts";
 import { type DialStatuses, notDialled } from "./stop-selection.ts";
-import type { CampaignStop, StopStore, WithdrawnContact } from "./stop-store.ts";
 
 export interface SettledStop {
   stop: CampaignStop;
@@ -31,7 +31,7 @@ export interface SettleOptions {
  */
 export async function settleStop(
   campaignId: string,
-  d: { store: CampaignStore; stops: StopStore },
+  d: { store: Pick<CampaignResults, "records">; stops: StopStore },
   statuses: DialStatuses,
   o: SettleOptions = {},
 ): Promise<SettledStop | undefined> {

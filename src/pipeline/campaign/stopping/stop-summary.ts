@@ -1,5 +1,5 @@
 import { counted } from "../../../lib/plural.ts";
-import type { CampaignStop } from "./stop-store.ts";
+import type { CampaignStop } from "../../stores/stop-store.ts";
 
 const REASONS: Record<CampaignStop["reason"], string> = {
   "window-closed": "its calling window closed",

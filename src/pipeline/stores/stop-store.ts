@@ -1,6 +1,6 @@
-import type { ContactCreate } from "../../../api/schemas/index.ts";
-import type { RedisClient } from "../../../lib/redis.ts";
-import type { RedisKeys } from "../../../lib/redis-keys.ts";
+import type { ContactCreate } from "../../api/schemas/index.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
 
 /** Why contacts were taken out of a started campaign. */
 export type StopReason = "window-closed" | "opted-out" | "frequency-cap" | "operator";

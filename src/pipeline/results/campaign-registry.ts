@@ -1,0 +1,215 @@
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { defineScript } from "../../lib/scripts.ts";
+import { type CampaignTotals, emptyTotals } from "./campaign-totals.ts";
+import type { CampaignInfo, StartCheckResult } from "./model.ts";
+import { firstPollAt } from "./poll-cadence.ts";
+
+/** A campaign as the worker keeps it in Redis. */
+export interface StoredCampaign {
+  info: CampaignInfo;
+  totals: CampaignTotals;
+  /** Bumped by every poll that changed something. */
+  version: number;
+  /** Digest of the last audience seen: an unchanged poll is recognised with one read. */
+  digest: string;
+  createdAt: number;
+  lastChangeAt: number;
+  /** When it ended (finished or stuck); 0 while active. */
+  endedAt: number;
+  /** Last version sent as progress. */
+  sentVersion: number;
+  /** What vcw did to stop it, as stores/stop-store.ts keeps it (the fields reports read). */
+  stop?: {
+    reasons?: string[];
+    withdrawn?: number;
+    flagged?: number;
+    honoured?: string;
+    ranPastWindow?: boolean;
+    calledAfter?: number;
+  };
+  /** What the check before its start found and did (campaign/start-check.ts). */
+  startCheck?: StartCheckResult;
+}
+
+/** What a poll tick took: the campaigns due, and how late the most overdue of them was. */
+export interface DueClaim {
+  ids: string[];
+  /** When the most overdue campaign taken was due (epoch ms); undefined when none was. */
+  oldestDueAt: number | undefined;
+}
+
+/** How far behind a job's last poll tick was, as the scheduler recorded it. */
+export interface PollLag {
+  at: number;
+  lagMs: number;
+  due: number;
+  behind: boolean;
+  /** How long the tick took to take and enqueue its polls. */
+  enqueueMs?: number;
+}
+
+/**
+ * Takes the campaigns due by ARGV[1] and moves each to ARGV[2] (a lease: polled by then, its poll
+ * sets the next time), atomically, so that replicas ticking together take each campaign once.
+ */
+const claimDue = defineScript<[string, string[]]>(
+  "claim_due_polls",
+  1,
+  `local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
+local ids = {}
+local oldest = ''
+for i = 1, #due, 2 do
+  ids[#ids + 1] = due[i]
+  if oldest == '' then oldest = due[i + 1] end
+end
+for i = 1, #ids, 500 do
+  local args = {}
+  for j = i, math.min(i + 499, #ids) do
+    args[#args + 1] = ARGV[2]
+    args[#args + 1] = ids[j]
+  end
+  redis.call('ZADD', KEYS[1], 'XX', unpack(args))
+end
+return {oldest, ids}`,
+);
+
+/**
+ * The campaigns vcw keeps and their poll schedule: each campaign's info and meta, the job's indexes
+ * (all, active) and due times. The per-job indexes have their job's hash tag and are written apart:
+ * each write there is idempotent, and a poll of a campaign that is no longer active removes it from `active`.
+ */
+export function createCampaignRegistry(
+  redis: RedisClient,
+  keys: RedisKeys,
+  o: { retentionMs?: number } = {},
+) {
+  const { meta, fingerprints: fps, results, events } = keys.campaign;
+  const retentionMs = o.retentionMs ?? 30 * 86_400_000;
+  const active = keys.activeCampaignsOf;
+  const all = keys.campaignsOf;
+  const due = keys.dueCampaignsOf;
+  /** A campaign no longer polled leaves the job's active set and poll schedule (one hash tag: one MULTI). */
+  const unlist = async (id: string, job: string) => {
+    await redis.multi().srem(active(job), id).zrem(due(job), id).exec();
+  };
+  /** An ended campaign leaves the schedule; its data lives `retentionMs` more, then goes. */
+  const ended = async (id: string, job: string) => {
+    await unlist(id, job);
+    const tx = redis.multi();
+    for (const key of [meta(id), fps(id), results(id), events(id)]) tx.pexpire(key, retentionMs);
+    await tx.exec();
+  };
+
+  return {
+    /** Registers a new campaign; repeatable (a retried job registers it again, changing nothing). */
+    async register(info: CampaignInfo, now: number): Promise<void> {
+      await redis
+        .multi()
+        .hsetnx(meta(info.id), "info", JSON.stringify(info))
+        .hsetnx(meta(info.id), "totals", JSON.stringify(emptyTotals()))
+        .hsetnx(meta(info.id), "version", "0")
+        .hsetnx(meta(info.id), "digest", "")
+        .hsetnx(meta(info.id), "createdAt", String(now))
+        .hsetnx(meta(info.id), "lastChangeAt", String(now))
+        .hsetnx(meta(info.id), "sentVersion", "0")
+        .exec();
+      // Not polled before its scheduled start; a retried register keeps the time already set (NX).
+      const pollAt = firstPollAt(info.scheduledAt, now);
+      await redis
+        .multi()
+        .sadd(all(info.job), info.id)
+        .sadd(active(info.job), info.id)
+        .zadd(due(info.job), "NX", pollAt, info.id)
+        .exec();
+    },
+
+    /** Drops a campaign that is no longer active from its job's active set. */
+    retire: unlist,
+
+    /**
+     * Takes the campaigns of a job due by `now` for one tick: each is moved to `leaseUntil`, so
+     * another replica's tick doesn't take it, and a poll lost on the way is taken again then.
+     */
+    async claimDue(job: string, now: number, leaseUntil: number, max = 1_000_000): Promise<DueClaim> {
+      const [oldest, ids] = await claimDue(redis, [due(job)], [now, leaseUntil, max]);
+      return { ids, oldestDueAt: oldest === "" ? undefined : Number(oldest) };
+    },
+    /** When the campaign is polled next (only while it is still on the schedule). */
+    async schedulePoll(job: string, id: string, at: number): Promise<void> {
+      await redis.zadd(due(job), "XX", Math.round(at), id);
+    },
+    /** When each campaign is polled next, if it is on the schedule (tests, the benchmark). */
+    nextPollOf: async (job: string, id: string) => {
+      const score = await redis.zscore(due(job), id);
+      return score === null ? undefined : Number(score);
+    },
+    /** The scheduler's record of its last tick of a job, and reading it (the overview, metrics). */
+    async setPollLag(job: string, lag: PollLag, ttlMs: number): Promise<void> {
+      await redis.set(keys.pollLagOf(job), JSON.stringify(lag), "PX", Math.max(1, Math.round(ttlMs)));
+    },
+    async pollLag(job: string): Promise<PollLag | undefined> {
+      const raw = await redis.get(keys.pollLagOf(job));
+      return raw ? (JSON.parse(raw) as PollLag) : undefined;
+    },
+
+    async get(id: string): Promise<StoredCampaign | undefined> {
+      const h = await redis.hgetall(meta(id));
+      if (!h.info) return undefined;
+      return {
+        info: JSON.parse(h.info) as CampaignInfo,
+        totals: JSON.parse(h.totals ?? "null") ?? emptyTotals(),
+        version: Number(h.version ?? 0),
+        digest: h.digest ?? "",
+        createdAt: Number(h.createdAt ?? 0),
+        lastChangeAt: Number(h.lastChangeAt ?? 0),
+        endedAt: Number(h.endedAt ?? 0),
+        sentVersion: Number(h.sentVersion ?? 0),
+        ...(h.stop ? { stop: JSON.parse(h.stop) } : {}),
+        ...(h.startCheck ? { startCheck: JSON.parse(h.startCheck) } : {}),
+      };
+    },
+
+    /** Keeps what the check before its start found (its own field: a poll rewriting `info` leaves it). */
+    async noteStartCheck(id: string, check: StartCheckResult): Promise<void> {
+      await redis.hset(meta(id), "startCheck", JSON.stringify(check));
+    },
+
+    activeOf: (job: string) => redis.smembers(active(job)),
+    /** The ids the job's index lists, as they are (some may have expired: `get` says so). */
+    idsOf: (job: string) => redis.smembers(all(job)),
+    /** Every campaign of a job still kept; those whose data expired are dropped from the index. */
+    async allOf(job: string): Promise<string[]> {
+      const ids = await redis.smembers(all(job));
+      const kept: string[] = [];
+      for (const id of ids) {
+        if ((await redis.exists(meta(id))) === 1) kept.push(id);
+        else await redis.srem(all(job), id);
+      }
+      return kept;
+    },
+
+    async setState(id: string, job: string, info: CampaignInfo, state: CampaignInfo["state"]): Promise<void> {
+      await redis.hset(meta(id), {
+        info: JSON.stringify({ ...info, state }),
+        ...(state === "active" ? {} : { endedAt: String(Date.now()) }),
+      });
+      if (state !== "active") {
+        await ended(id, job);
+      }
+    },
+
+    async addFollowUp(id: string, info: CampaignInfo, followUpId: string): Promise<void> {
+      if (info.followUps.includes(followUpId)) return;
+      await redis.hset(
+        meta(id),
+        "info",
+        JSON.stringify({ ...info, followUps: [...info.followUps, followUpId] }),
+      );
+    },
+
+    ended,
+  };
+}
+
+export type CampaignRegistry = ReturnType<typeof createCampaignRegistry>;

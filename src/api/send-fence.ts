@@ -46,15 +46,9 @@ function watchWrites(): void {
   });
 }
 
-/**
- * The fence of a change that claims nothing (a delete, an update, an unclaimed create): only the
- * queue job's hold is asked, so a job whose lock was lost changes nothing more at the service.
- */
-export const HOLD_ONLY: SendFence = { beforeSend: async () => {} };
-
 /** `fetch` that runs the fence right before the request goes, and again if the check went stale before the write. */
 export function fencedFetch(inner: typeof fetch, fence: SendFence | undefined): typeof fetch {
-  if (!fence || (fence === HOLD_ONLY && !currentHold())) return inner;
+  if (!fence) return inner;
   watchWrites();
   return async (input, init) => {
     const original = input instanceof Request ? input : new Request(input, init);

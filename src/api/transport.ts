@@ -30,7 +30,7 @@ import {
   type RetryOptions,
 } from "./retry-policy.ts";
 import { scrubSecrets, secretValuesOf } from "./secrets.ts";
-import { fencedFetch, HOLD_ONLY, keptAlive, type SendFence } from "./send-fence.ts";
+import { fencedFetch, keptAlive, type SendFence } from "./send-fence.ts";
 import { type JsonArrayReader, streamingFetch } from "./streaming-fetch.ts";
 import { wholeBodyFetch } from "./whole-body-fetch.ts";
 import { toFieldIssues } from "./zod-issues.ts";
@@ -207,7 +207,7 @@ export function createTransport(config: TransportOptions): Transport {
               onHeaders: (response) => observe(response.status),
             }),
           ),
-          options.fence ?? (op.effect === "read" ? undefined : HOLD_ONLY),
+          options.fence,
         ),
         retry: kyRetry(op, retry),
         // ky 2 runs beforeRequest once, before the first attempt; beforeRetry before each other one.

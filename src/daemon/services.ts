@@ -20,6 +20,7 @@ import { createExperimentStore, type ExperimentStore } from "../pipeline/stores/
 import { createFileRowsStore, type FileRowsStore } from "../pipeline/stores/file-rows.ts";
 import { createPaceStore, type PaceStore } from "../pipeline/stores/pace-store.ts";
 import { createPlanStore, type PlanStore } from "../pipeline/stores/plan-store.ts";
+import { createStopStore, type StopStore } from "../pipeline/stores/stop-store.ts";
 import { createSuppressionList, type SuppressionList } from "../pipeline/stores/suppression.ts";
 import { withRequestSpans } from "../telemetry/request-spans.ts";
 import { embeddedSimulator } from "./embedded-simulator.ts";
@@ -49,6 +50,8 @@ export interface Services {
   fileRows: FileRowsStore;
   plans: PlanStore;
   experiments: ExperimentStore;
+  /** Started campaigns' stops: the withdrawn contacts live as long as the campaign's data. */
+  stops: StopStore;
   controls: Controls;
   imports: ImportUseCase;
   /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
@@ -163,6 +166,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     );
     const keepMs = Math.max(retentionMsOf(s), longestRecall);
     const history = createCallHistory(redis, keys, { keepMs });
+    const fileRows = createFileRowsStore(redis, keys);
     return {
       redis,
       redisTarget: redisAt.target,
@@ -178,9 +182,10 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       history,
       frequency: createCallFrequency(redis, keys, { keepMs }),
       pace: createPaceStore(redis, keys),
-      fileRows: createFileRowsStore(redis, keys),
+      fileRows,
       plans: createPlanStore(redis, keys),
       experiments: createExperimentStore(redis, keys),
+      stops: createStopStore(redis, keys, { retentionMs: retentionMsOf(s) }),
       controls: createControls(redis, keys),
       ledger,
       imports: createImportUseCase({
@@ -192,6 +197,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
         registry,
         suppression,
         history,
+        fileRows,
       }),
       leaseMs,
       onClose: (cleanup) => cleanups.push(cleanup),

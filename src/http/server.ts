@@ -7,6 +7,7 @@ import type { Settings } from "../config/settings.ts";
 import { formatAddress, isLoopback, type ListenAddress } from "../lib/listen-address.ts";
 import { revokedSessions } from "../pipeline/stores/revoked-sessions.ts";
 import { signInThrottle } from "../pipeline/stores/sign-in-throttle.ts";
+import { createActionContext } from "../queue/operator/action-context.ts";
 import type { Queues } from "../queue/queues.ts";
 import { installActions } from "./actions.ts";
 import { installAuth } from "./auth.ts";
@@ -129,7 +130,13 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   );
   installActions(
     app,
-    { redis: o.overview.redis, keys: o.overview.keys, queues: o.queues, jobs: o.jobs, logger },
+    createActionContext({
+      redis: o.overview.redis,
+      keys: o.overview.keys,
+      queues: o.queues,
+      jobs: o.jobs,
+      logger,
+    }),
     o.token !== undefined,
   );
   await installBoard(app, o.queues, o.token !== undefined);

@@ -1,7 +1,6 @@
 import type { JobDefinition } from "../config/job-definition.ts";
 import { guardrailStops } from "../pipeline/reports/experiment-guardrail.ts";
 import { gatherExperiment } from "../pipeline/reports/gather-report.ts";
-import { createExperimentStore } from "../pipeline/stores/experiment-store.ts";
 import type { WorkDeps } from "./work-deps.ts";
 
 /** The guardrail looks at a job's experiment at most this often (across workers). */
@@ -14,7 +13,7 @@ const LOOK_EVERY_MS = 5_000;
  * A campaign's end is always looked at (`ended`): a look skipped mid-campaign is never the last.
  */
 export async function guardExperiment(
-  d: Pick<WorkDeps, "redis" | "keys" | "store" | "logger" | "now" | "retentionMs">,
+  d: Pick<WorkDeps, "redis" | "keys" | "store" | "experiments" | "logger" | "now" | "retentionMs">,
   def: JobDefinition,
   ended: boolean,
 ): Promise<void> {
@@ -23,7 +22,7 @@ export async function guardExperiment(
   const key = d.keys.experimentChecked(def.name);
   if (!ended && (await d.redis.set(key, "1", "PX", LOOK_EVERY_MS, "NX")) !== "OK") return;
   const now = d.now();
-  const experiments = createExperimentStore(d.redis, d.keys);
+  const { experiments } = d;
   const report = await gatherExperiment(def, { store: d.store }, now, d.retentionMs);
   const state = await experiments.assignment(def.name);
   const metric = def.campaign.experiment?.metric ?? "reached";

@@ -15,6 +15,7 @@ import type { ExperimentStore } from "../pipeline/stores/experiment-store.ts";
 import type { FileRowsStore } from "../pipeline/stores/file-rows.ts";
 import type { PaceStore } from "../pipeline/stores/pace-store.ts";
 import type { PlanStore } from "../pipeline/stores/plan-store.ts";
+import type { StopStore } from "../pipeline/stores/stop-store.ts";
 import type { SuppressionList } from "../pipeline/stores/suppression.ts";
 import { NotDefinedHereError } from "./errors.ts";
 import type { Queues } from "./queues.ts";
@@ -36,6 +37,7 @@ export interface WorkDeps {
   fileRows: FileRowsStore;
   plans: PlanStore;
   experiments: ExperimentStore;
+  stops: StopStore;
   controls: Controls;
   /** How often a paused job's files and campaigns look again whether it was resumed. */
   pausedRetryMs?: number;

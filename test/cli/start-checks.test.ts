@@ -174,6 +174,7 @@ describe("mistakes caught at start", () => {
             keys: d.keys,
             queues: d.queues,
             store: d.store,
+            experiments: d.experiments,
             jobs: () => d.jobs,
             watched: () => new Set(),
           });

@@ -5,6 +5,7 @@ import { campaignIndex } from "../../src/http/campaign-index.ts";
 import { readOverview } from "../../src/http/overview.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createExperimentStore } from "../../src/pipeline/stores/experiment-store.ts";
 import {
   campaignResultOf,
   followUpResultOf,
@@ -49,6 +50,7 @@ describe("the read model", () => {
       keys,
       queues,
       store: counted,
+      experiments: createExperimentStore(redis, keys),
       jobs: () => new Map([[def.name, def]]),
       watched: () => new Set<string>(),
     };

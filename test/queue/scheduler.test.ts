@@ -8,6 +8,7 @@ import { createMetrics } from "../../src/http/metrics.ts";
 import { readOverview } from "../../src/http/overview.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createExperimentStore } from "../../src/pipeline/stores/experiment-store.ts";
 import {
   closeQueues,
   createQueues,
@@ -135,6 +136,7 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
       keys: redisKeys(p),
       queues: replicas[0]!.queues,
       store,
+      experiments: createExperimentStore(redis, redisKeys(p)),
       jobs: () => new Map([[def.name, def]]),
       watched: () => new Set(),
     });

@@ -8,6 +8,7 @@ import { experimentLines } from "../../pipeline/reports/experiment-text.ts";
 import { gatherExperiment } from "../../pipeline/reports/gather-report.ts";
 import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
+import { createActionContext } from "../../queue/operator/action-context.ts";
 import { decisionLine } from "../../queue/operator/experiment-action.ts";
 import { runAction } from "../../queue/operator/run-action.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
@@ -63,7 +64,7 @@ export function experimentCommand(): Command {
           const queues = createQueues({ connection: c.redis, keys: c.keys });
           try {
             const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
-            const ctx = { ...c, queues, jobs: () => new Map([[def.name, def]]), logger };
+            const ctx = createActionContext({ ...c, queues, jobs: () => new Map([[def.name, def]]), logger });
             const kind = action === "stop" ? ("experiment-stop" as const) : ("experiment-promote" as const);
             const result = await runAction(
               ctx,

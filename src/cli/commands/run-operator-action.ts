@@ -2,6 +2,7 @@ import { userInfo } from "node:os";
 import { loadJobs } from "../../config/load-jobs.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import type { Action } from "../../queue/operator/action.ts";
+import { createActionContext } from "../../queue/operator/action-context.ts";
 import { runAction } from "../../queue/operator/run-action.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { CliError } from "../cli-error.ts";
@@ -21,7 +22,8 @@ export function runOperatorAction(action: Action, o: { json?: boolean } = {}): P
       const { jobs } = await loadJobs(settings.jobsDir.value);
       const byName = new Map(jobs.map(({ job }) => [job.name, job]));
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
-      const result = await runAction({ redis, keys, queues, jobs: () => byName, logger }, action, who());
+      const ctx = createActionContext({ redis, keys, queues, jobs: () => byName, logger });
+      const result = await runAction(ctx, action, who());
       if (o.json) process.stdout.write(`${JSON.stringify({ action, ...result })}\n`);
       if (!result.ok) throw new CliError(result.message, 1);
       if (!o.json) console.log(result.message);

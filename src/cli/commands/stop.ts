@@ -4,8 +4,9 @@ import { Command } from "commander";
 import { loadJobs } from "../../config/load-jobs.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import { stopWords } from "../../pipeline/campaign/stopping/stop-summary.ts";
-import { type CampaignStop, createStopStore } from "../../pipeline/stores/stop-store.ts";
+import type { CampaignStop, StopStore } from "../../pipeline/stores/stop-store.ts";
 import type { ActionResult } from "../../queue/operator/action.ts";
+import { createActionContext } from "../../queue/operator/action-context.ts";
 import { runAction } from "../../queue/operator/run-action.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { CliError } from "../cli-error.ts";
@@ -41,9 +42,9 @@ function runStop(campaign: string, o: StopOptions): Promise<void> {
       const { jobs } = await loadJobs(settings.jobsDir.value);
       const byName = new Map(jobs.map(({ job }) => [job.name, job]));
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
-      const ctx = { redis, keys, queues, jobs: () => byName, logger };
+      const ctx = createActionContext({ redis, keys, queues, jobs: () => byName, logger });
       const asked = await runAction(ctx, { kind: "stop", campaign }, `cli ${userInfo().username}`);
-      const stops = createStopStore(redis, keys);
+      const { stops } = ctx;
       // Every campaign a worker stops for this request, or for another one at the same time: waited
       // for, so each command says what was done (a canceled or ended one answers at once).
       const ids = asked.ok ? (asked.stopping ?? []) : [];
@@ -68,7 +69,7 @@ function runStop(campaign: string, o: StopOptions): Promise<void> {
 
 /** The stop a worker recorded for `id`, once it carried out the operator's request (undefined: not by `deadline`). */
 async function waitForStop(
-  stops: ReturnType<typeof createStopStore>,
+  stops: StopStore,
   id: string,
   deadline: number,
 ): Promise<CampaignStop | undefined> {

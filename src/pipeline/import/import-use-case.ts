@@ -11,7 +11,7 @@ import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import { forgetSegment, resolveSegment, type SegmentTarget } from "../contacts/resolve-segment.ts";
 import { fillPattern } from "../name-pattern.ts";
 import type { CallHistory } from "../stores/call-history.ts";
-import { createFileRowsStore } from "../stores/file-rows.ts";
+import type { FileRowsStore } from "../stores/file-rows.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type ImportCheckpoint, type ImportFileResult, importFile, type SkipRule } from "./import-file.ts";
 
@@ -86,6 +86,8 @@ export interface ImportUseCaseDeps {
   registry: FileRegistry;
   suppression: SuppressionList;
   history: CallHistory;
+  /** Where a job's file keeps its valid rows, for its plan and campaigns. */
+  fileRows: Pick<FileRowsStore, "writer">;
 }
 
 /**
@@ -94,7 +96,6 @@ export interface ImportUseCaseDeps {
  * the service no longer knows is forgotten, and the registry of imported contents.
  */
 export function createImportUseCase(d: ImportUseCaseDeps) {
-  const fileRows = createFileRowsStore(d.redis, d.keys);
   return {
     /** The earlier import of the same content for `job`, if it finished. */
     async imported(job: string, sha256: string): Promise<FileRecord | undefined> {
@@ -130,7 +131,7 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
             ? {
                 rows: {
                   location: r.spec.location,
-                  open: (headers: readonly string[]) => fileRows.writer(r.creator!, headers),
+                  open: (headers: readonly string[]) => d.fileRows.writer(r.creator!, headers),
                 },
               }
             : {}),

@@ -2,6 +2,8 @@ import type { Logger } from "pino";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { createExperimentStore, type ExperimentStore } from "../../pipeline/stores/experiment-store.ts";
+import { createStopStore, type StopStore } from "../../pipeline/stores/stop-store.ts";
 import type { Queues } from "../queues.ts";
 
 /** What an operator's action runs with (runAction and the actions it hands on to). */
@@ -11,4 +13,16 @@ export interface ActionContext {
   queues: Queues;
   jobs: () => ReadonlyMap<string, JobDefinition>;
   logger: Logger;
+  /** Started campaigns' stops (an operator's stop asks for one; `vcw stop` waits for it). */
+  stops: StopStore;
+  experiments: ExperimentStore;
+}
+
+/** The context with its stores, built once where it is made (the HTTP server, a CLI command). */
+export function createActionContext(c: Omit<ActionContext, "stops" | "experiments">): ActionContext {
+  return {
+    ...c,
+    stops: createStopStore(c.redis, c.keys),
+    experiments: createExperimentStore(c.redis, c.keys),
+  };
 }

@@ -1,5 +1,5 @@
 import { operatorDecisions } from "../../pipeline/stores/experiment-actions.ts";
-import { createExperimentStore, type ExperimentDecision } from "../../pipeline/stores/experiment-store.ts";
+import type { ExperimentDecision } from "../../pipeline/stores/experiment-store.ts";
 import type { Action, ActionResult } from "./action.ts";
 import type { ActionContext } from "./action-context.ts";
 
@@ -9,13 +9,13 @@ export const decisionLine = (d: ExperimentDecision) =>
 
 /** `vcw experiment stop|promote` and the dashboard's buttons: the decisions recorded, or why not. */
 export async function experimentAction(
-  ctx: Pick<ActionContext, "redis" | "keys" | "jobs">,
+  ctx: Pick<ActionContext, "experiments" | "jobs">,
   a: Extract<Action, { kind: "experiment-stop" | "experiment-promote" }>,
 ): Promise<ActionResult> {
   const variants = ctx.jobs().get(a.job)?.campaign?.variants;
   if (!variants)
     return { ok: false, count: 0, message: `job ${a.job} runs no experiment: it names no campaign.variants` };
-  const store = createExperimentStore(ctx.redis, ctx.keys);
+  const store = ctx.experiments;
   const asked = operatorDecisions(
     a.kind === "experiment-stop" ? "stop" : "promote",
     a.variant,

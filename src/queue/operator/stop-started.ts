@@ -1,7 +1,6 @@
 import { stopByOperator } from "../../pipeline/campaign/stopping/operator-stop.ts";
 import { stopWords } from "../../pipeline/campaign/stopping/stop-summary.ts";
 import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
-import { createStopStore } from "../../pipeline/stores/stop-store.ts";
 import type { ActionResult } from "./action.ts";
 import type { ActionContext } from "./action-context.ts";
 
@@ -15,7 +14,7 @@ export async function stopStarted(
   now = Date.now(),
 ): Promise<ActionResult | undefined> {
   const outcome = await stopByOperator(
-    { store: createCampaignStore(ctx.redis, ctx.keys), stops: createStopStore(ctx.redis, ctx.keys) },
+    { store: createCampaignStore(ctx.redis, ctx.keys), stops: ctx.stops },
     id,
     now,
   );

@@ -1,6 +1,5 @@
 import { type PreflightRecord, readPreflights } from "../../pipeline/resources/preflight.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
-import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import {
   type CampaignCount,
   type CampaignView,
@@ -50,7 +49,6 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
   if (src.redis.status !== "ready") throw new Error(`Redis is ${src.redis.status}`);
   const defs = [...src.jobs().values()];
   const controls = createControls(src.redis, src.keys);
-  const experiments = createExperimentStore(src.redis, src.keys);
   const queues = await readQueues(src.queues);
   const rate = await sharedRate(src);
   const kept = await keptCampaigns(src).get();
@@ -64,7 +62,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
           watched,
           paused: await controls.isPaused(def.name),
           store: src.store,
-          ...(def.campaign?.variants ? { decisions: await experiments.decisions(def.name) } : {}),
+          ...(def.campaign?.variants ? { decisions: await src.experiments.decisions(def.name) } : {}),
         }),
       ),
     ),

@@ -2,6 +2,7 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { CampaignStore } from "../../pipeline/results/campaign-store.ts";
+import type { ExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import type { Queues } from "../queues.ts";
 
 /** What the read model reads: the stores (through their own read functions), the queues, the jobs. */
@@ -10,6 +11,8 @@ export interface ReadModelSources {
   keys: RedisKeys;
   queues: Queues;
   store: CampaignStore;
+  /** Each job's experiment decisions (daemon/services.ts builds the store once). */
+  experiments: Pick<ExperimentStore, "decisions">;
   jobs: () => ReadonlyMap<string, JobDefinition>;
   /** Jobs whose inbox this process watches. */
   watched: () => ReadonlySet<string>;

@@ -4,7 +4,7 @@ import { maskPhonesIn } from "../../../lib/mask-phone.ts";
 import { counted } from "../../../lib/plural.ts";
 import type { StoredCampaign } from "../../results/campaign-store.ts";
 import type { PollOutcome } from "../../results/poll-campaign.ts";
-import { type CampaignStop, createStopStore } from "../../stores/stop-store.ts";
+import type { CampaignStop } from "../../stores/stop-store.ts";
 import type { CampaignRequest, Intent } from "../lifecycle.ts";
 import {
   afterStoppedPoll,
@@ -15,18 +15,12 @@ import {
   stopsDue,
 } from "./stop-checks.ts";
 
-/** What the stops around a poll use: the stop checks' deps but their store, which is made here. */
-export interface PollStopsPort extends Omit<StopCheckDeps, "stops"> {
-  retentionMs: number;
+/** What the stops around a poll use: the stop checks' deps (the stop store built once, daemon/services.ts). */
+export interface PollStopsPort extends StopCheckDeps {
   logger: Pick<Logger, "info" | "warn">;
   now: () => number;
   /** Makes intents jobs (queue/intents.ts): the hand-back is asked for as the poll settles its stop. */
   request: (intents: Intent[]) => Promise<void>;
-}
-
-/** The stop checks' deps from the poll's. */
-export function stopCheckDeps(d: Omit<PollStopsPort, "request">): StopCheckDeps {
-  return { ...d, stops: createStopStore(d.redis, d.keys, { retentionMs: d.retentionMs }) };
 }
 
 /**
@@ -35,10 +29,9 @@ export function stopCheckDeps(d: Omit<PollStopsPort, "request">): StopCheckDeps 
  * stop record kept up to date and, once the campaign finished, the hand-back asked for (an intent, its own job).
  */
 export function pollStops(d: PollStopsPort, def: JobDefinition, campaignId: string) {
-  const deps = stopCheckDeps(d);
   /** The stops due now, from records this poll just stored. */
   const stopNow = async (stored: StoredCampaign) => {
-    for (const r of await stopsDue(def, stored, deps, d.now())) {
+    for (const r of await stopsDue(def, stored, d, d.now())) {
       if (r.state !== "stopped") continue;
       d.logger.info(
         { campaign: campaignId, reason: r.reason, taken: r.taken, stop: r.stop },
@@ -47,14 +40,14 @@ export function pollStops(d: PollStopsPort, def: JobDefinition, campaignId: stri
     }
   };
   return {
-    overWithWithdrawn: overWithWithdrawnFor(def, deps),
+    overWithWithdrawn: overWithWithdrawnFor(def, d),
     /** The next poll's time, no later than the window's close while it has not been acted on. */
     async dueBy(due: number): Promise<number> {
       const stored = await d.store.get(campaignId);
       if (!stored) return due;
-      const until = await callUntilFor(def, stored.info, deps);
+      const until = await callUntilFor(def, stored.info, d);
       if (until === undefined || until >= due) return due;
-      const stop = await deps.stops.get(campaignId);
+      const stop = await d.stops.get(campaignId);
       return stop?.reasons.includes("window-closed") ? due : Math.max(until, d.now());
     },
     /** `polledAt`: when the poll began (contacts taken out before it are checked against it). */
@@ -62,7 +55,7 @@ export function pollStops(d: PollStopsPort, def: JobDefinition, campaignId: stri
       const stored = await d.store.get(campaignId);
       if (!stored) return;
       const finished = outcome.ended && outcome.state === "finished";
-      const settled = await afterStoppedPoll(def, stored.info, { polledAt, ended: finished }, deps);
+      const settled = await afterStoppedPoll(def, stored.info, { polledAt, ended: finished }, d);
       if (settled?.changed && settled.stop.honoured === "no")
         d.logger.warn(
           {
@@ -93,7 +86,7 @@ export async function handBackOf(
 ): Promise<HandBackOutcome> {
   const stored = await d.store.get(campaignId);
   if (!stored) return { kind: "none" };
-  const { settled, resume, contacts } = await resumeStopped(def, stored.info, stopCheckDeps(d), d.now());
+  const { settled, resume, contacts } = await resumeStopped(def, stored.info, d, d.now());
   if (!resume) return { kind: "none", honoured: settled?.stop.honoured };
   return { kind: "resume", request: resume, contacts: contacts ?? 0 };
 }

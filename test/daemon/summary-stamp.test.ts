@@ -47,7 +47,8 @@ describe("a file's summary", () => {
     const stamped = Date.parse(String(JSON.parse(readFileSync(path, "utf8")).finishedAt));
     expect(summary.status).toBe("imported");
     // Before: stamped ahead of the segment's listing, at least one 300 ms answer before the write.
-    expect(written - stamped).toBeGreaterThanOrEqual(0);
+    // A file's mtime comes from the kernel's coarse clock (a tick, up to 10 ms, behind Date.now()).
+    expect(written - stamped).toBeGreaterThanOrEqual(-50);
     expect(written - stamped).toBeLessThan(200);
   }, 90_000);
 });

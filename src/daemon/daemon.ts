@@ -237,6 +237,8 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     experiments: services.experiments,
     stops: services.stops,
     controls: services.controls,
+    memo: services.memo,
+    startChecks: services.startChecks,
     registry: services.registry,
     imports: services.imports,
     ledger: services.ledger,

@@ -15,11 +15,13 @@ import { type CampaignStore, createCampaignStore } from "../pipeline/results/cam
 import { type CallFrequency, createCallFrequency } from "../pipeline/stores/call-frequency.ts";
 import { type CallHistory, createCallHistory } from "../pipeline/stores/call-history.ts";
 import { type Controls, createControls } from "../pipeline/stores/controls.ts";
+import { type CreateMemo, createCreateMemo } from "../pipeline/stores/create-memo.ts";
 import { expiredText } from "../pipeline/stores/dnc/list-facts.ts";
 import { createExperimentStore, type ExperimentStore } from "../pipeline/stores/experiment-store.ts";
 import { createFileRowsStore, type FileRowsStore } from "../pipeline/stores/file-rows.ts";
 import { createPaceStore, type PaceStore } from "../pipeline/stores/pace-store.ts";
 import { createPlanStore, type PlanStore } from "../pipeline/stores/plan-store.ts";
+import { createStartCheckStore, type StartCheckStore } from "../pipeline/stores/start-check-store.ts";
 import { createStopStore, type StopStore } from "../pipeline/stores/stop-store.ts";
 import { createSuppressionList, type SuppressionList } from "../pipeline/stores/suppression.ts";
 import { withRequestSpans } from "../telemetry/request-spans.ts";
@@ -53,6 +55,9 @@ export interface Services {
   /** Started campaigns' stops: the withdrawn contacts live as long as the campaign's data. */
   stops: StopStore;
   controls: Controls;
+  /** What vcw creates once (campaigns, segments): ids, sent marks, locks. */
+  memo: CreateMemo;
+  startChecks: StartCheckStore;
   imports: ImportUseCase;
   /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
   ledger: ContactLedger;
@@ -167,6 +172,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     const keepMs = Math.max(retentionMsOf(s), longestRecall);
     const history = createCallHistory(redis, keys, { keepMs });
     const fileRows = createFileRowsStore(redis, keys);
+    const memo = createCreateMemo(redis, keys);
     return {
       redis,
       redisTarget: redisAt.target,
@@ -187,11 +193,12 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       experiments: createExperimentStore(redis, keys),
       stops: createStopStore(redis, keys, { retentionMs: retentionMsOf(s) }),
       controls: createControls(redis, keys),
+      memo,
+      startChecks: createStartCheckStore(redis, keys),
       ledger,
       imports: createImportUseCase({
         client,
-        redis,
-        keys,
+        memo,
         leaseMs,
         ledger,
         registry,

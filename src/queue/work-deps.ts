@@ -11,10 +11,12 @@ import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import type { CallFrequency } from "../pipeline/stores/call-frequency.ts";
 import type { CallHistory } from "../pipeline/stores/call-history.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
+import type { CreateMemo } from "../pipeline/stores/create-memo.ts";
 import type { ExperimentStore } from "../pipeline/stores/experiment-store.ts";
 import type { FileRowsStore } from "../pipeline/stores/file-rows.ts";
 import type { PaceStore } from "../pipeline/stores/pace-store.ts";
 import type { PlanStore } from "../pipeline/stores/plan-store.ts";
+import type { StartCheckStore } from "../pipeline/stores/start-check-store.ts";
 import type { StopStore } from "../pipeline/stores/stop-store.ts";
 import type { SuppressionList } from "../pipeline/stores/suppression.ts";
 import { NotDefinedHereError } from "./errors.ts";
@@ -39,6 +41,8 @@ export interface WorkDeps {
   experiments: ExperimentStore;
   stops: StopStore;
   controls: Controls;
+  memo: CreateMemo;
+  startChecks: StartCheckStore;
   /** How often a paused job's files and campaigns look again whether it was resumed. */
   pausedRetryMs?: number;
   registry: FileRegistry;

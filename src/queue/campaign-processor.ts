@@ -5,7 +5,6 @@ import {
   createCampaign,
 } from "../pipeline/campaign/create-use-case.ts";
 import { campaignRecords } from "../pipeline/resources/campaign-records.ts";
-import { rememberCampaignTrace } from "../telemetry/campaign-trace.ts";
 import { delayJob } from "./delay-job.ts";
 import { failFastOnPermanent } from "./failures.ts";
 import type { CampaignJobData } from "./queues.ts";
@@ -19,7 +18,7 @@ export function createCampaignProcessor(d: WorkDeps) {
   const port: CreateCampaignPort = {
     ...d,
     records: (def, key, now, variant) => campaignRecords(d, def, key, now, variant),
-    rememberTrace: (id) => rememberCampaignTrace(d.redis, d.keys, id, d.retentionMs),
+    rememberTrace: (id) => d.traces.remember(id),
     scheduleStartCheck: (info) => scheduleStartCheck(d, info),
   };
   return (job: Job<CampaignJobData>, token?: string) =>

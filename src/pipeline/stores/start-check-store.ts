@@ -1,4 +1,4 @@
-import { withLock } from "../../lib/lock.ts";
+import { type Locked, withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 
@@ -8,7 +8,7 @@ const KEEP_MS = 30 * 86_400_000;
 /**
  * What the check before a campaign's start keeps, per campaign identity (its campaign key): the
  * result, made once under a lock so a late copy's check reads the same answer, and the contacts a
- * repair keeps before it empties the shared segment. Generic over what is kept: stores/ knows no
+ * repair keeps before it empties the shared segment, and the lock of a file summary's checks. Generic over what is kept: stores/ knows no
  * campaign types.
  */
 export function createStartCheckStore(redis: RedisClient, keys: RedisKeys) {
@@ -36,6 +36,9 @@ export function createStartCheckStore(redis: RedisClient, keys: RedisKeys) {
       const kept = await redis.get(keepKey);
       return kept ? (JSON.parse(kept) as T) : fresh;
     },
+    /** Runs `work` as the one writer of the checks in a file's summary (its job and content). */
+    noting: <T>(job: string, sha256: string, work: () => Promise<T>): Promise<Locked<T>> =>
+      withLock(redis, keys.lockOf(keys.summaryOf(job, sha256)), { ttlMs: 30_000 }, work),
   };
 }
 

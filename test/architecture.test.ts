@@ -86,6 +86,8 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
   ],
   resources: ["campaign", "results", "stores", "create-once.ts", "errors.ts", "name-pattern.ts"],
   files: ["import", "campaign", "contacts", "stores", "errors.ts"],
+  /** Every store built once (the daemon's and the CLI's Services): the one place that hands them Redis. */
+  "open-stores.ts": ["stores", "contacts", "results", "resources"],
 };
 
 const SRC = resolve(import.meta.dirname, "../src");

@@ -9,13 +9,13 @@ import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shared-rate-limiter.ts";
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
+import { openStores, type Stores } from "../pipeline/open-stores.ts";
 import { expiredText } from "../pipeline/stores/dnc/list-facts.ts";
 import { withRequestSpans } from "../telemetry/request-spans.ts";
 import { embeddedSimulator } from "./embedded-simulator.ts";
 import { StartupError } from "./errors.ts";
 import { resolveRedis } from "./redis-connection.ts";
 import { checkRedis } from "./redis-health.ts";
-import { openStores, type Stores } from "./stores.ts";
 
 /** What every role needs: Redis, the service (or the embedded simulator), the client, the jobs. */
 export interface Services {
@@ -27,7 +27,7 @@ export interface Services {
   limiter: SharedRateLimiter;
   jobs: ReadonlyMap<string, JobDefinition>;
   sinks: Record<string, SinkDefinition>;
-  /** Every store, built once (stores.ts). */
+  /** Every store, built once (pipeline/open-stores.ts). */
   stores: Stores;
   /** The import use case, for the daemon and `vcw import` alike. */
   imports: ImportUseCase;

@@ -2,8 +2,8 @@ import type { Logger } from "pino";
 import type { Client } from "../api/client.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import type { SinkDefinition } from "../config/sink-definition.ts";
-import type { Stores } from "../daemon/stores.ts";
 import type { ImportUseCase } from "../pipeline/import/import-use-case.ts";
+import type { Stores } from "../pipeline/open-stores.ts";
 import { NotDefinedHereError } from "./errors.ts";
 import type { Queues } from "./queues.ts";
 
@@ -32,7 +32,7 @@ export interface WorkerContext {
 
 /**
  * What the processors share, composed once by the daemon (daemon/daemon.ts): every store (built
- * once, daemon/stores.ts), the service's client, the import use case and the worker's context.
+ * once, pipeline/open-stores.ts), the service's client, the import use case and the worker's context.
  * Each use case takes its own narrow port of it; none takes Redis.
  */
 export interface WorkDeps extends Stores, WorkerContext {

@@ -1,22 +1,22 @@
 import { createFileRegistry } from "../inbox/file-registry.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
-import { createContactLedger } from "../pipeline/contacts/contact-ledger.ts";
-import { createResourceState } from "../pipeline/resources/state-store.ts";
-import { createCampaignStore } from "../pipeline/results/campaign-store.ts";
-import { createCallFrequency } from "../pipeline/stores/call-frequency.ts";
-import { createCallHistory } from "../pipeline/stores/call-history.ts";
-import { createControls } from "../pipeline/stores/controls.ts";
-import { createCreateMemo } from "../pipeline/stores/create-memo.ts";
-import type { DoNotCallList } from "../pipeline/stores/dnc/list-facts.ts";
-import { createExperimentStore } from "../pipeline/stores/experiment-store.ts";
-import { createFileRowsStore } from "../pipeline/stores/file-rows.ts";
-import { createPaceStore } from "../pipeline/stores/pace-store.ts";
-import { createPlanStore } from "../pipeline/stores/plan-store.ts";
-import { createStartCheckStore } from "../pipeline/stores/start-check-store.ts";
-import { createStopStore } from "../pipeline/stores/stop-store.ts";
-import { createSuppressionList } from "../pipeline/stores/suppression.ts";
 import { createCampaignTraces } from "../telemetry/campaign-trace.ts";
+import { createContactLedger } from "./contacts/contact-ledger.ts";
+import { createResourceState } from "./resources/state-store.ts";
+import { createCampaignStore } from "./results/campaign-store.ts";
+import { createCallFrequency } from "./stores/call-frequency.ts";
+import { createCallHistory } from "./stores/call-history.ts";
+import { createControls } from "./stores/controls.ts";
+import { createCreateMemo } from "./stores/create-memo.ts";
+import type { DoNotCallList } from "./stores/dnc/list-facts.ts";
+import { createExperimentStore } from "./stores/experiment-store.ts";
+import { createFileRowsStore } from "./stores/file-rows.ts";
+import { createPaceStore } from "./stores/pace-store.ts";
+import { createPlanStore } from "./stores/plan-store.ts";
+import { createStartCheckStore } from "./stores/start-check-store.ts";
+import { createStopStore } from "./stores/stop-store.ts";
+import { createSuppressionList } from "./stores/suppression.ts";
 
 export interface StoreOptions {
   /** How long what vcw keeps lives after its use (VCW_RETENTION_DAYS). */

@@ -60,7 +60,8 @@ const ALLOWED: Record<string, readonly string[]> = {
  * campaigns, then the use cases that span them (resources, a dropped file's walk).
  */
 const PIPELINE_ROOMS: Record<string, readonly string[]> = {
-  "create-once.ts": ["errors.ts"],
+  /** create-once.ts runs the protocol over a slot of the create memo (stores/create-memo.ts). */
+  "create-once.ts": ["errors.ts", "stores"],
   "errors.ts": [],
   "name-pattern.ts": [],
   /** Sticky experiment assignment (issue 33): pure, read by the stores, the planner and the campaigns. */
@@ -83,8 +84,10 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
     "name-pattern.ts",
     "variant-assignment.ts",
   ],
-  resources: ["campaign", "results", "create-once.ts", "errors.ts", "name-pattern.ts"],
+  resources: ["campaign", "results", "stores", "create-once.ts", "errors.ts", "name-pattern.ts"],
   files: ["import", "campaign", "contacts", "stores", "errors.ts"],
+  /** Every store built once (the daemon's and the CLI's Services): the one place that hands them Redis. */
+  "open-stores.ts": ["stores", "contacts", "results", "resources"],
 };
 
 const SRC = resolve(import.meta.dirname, "../src");

@@ -94,8 +94,10 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
             redis,
             keys,
             queues,
-            store: services.store,
-            experiments: services.experiments,
+            store: services.stores.store,
+            experiments: services.stores.experiments,
+            controls: services.stores.controls,
+            resources: services.stores.resources,
             jobs: () => jobs,
             watched: () => watched,
           },
@@ -159,15 +161,15 @@ async function startWatching(
   const scheduler = startScheduler({
     jobs,
     queues,
-    store: services.store,
-    controls: services.controls,
+    store: services.stores.store,
+    controls: services.stores.controls,
     logger,
   });
   services.onClose(() => scheduler.stop());
   const reports = startReportScheduler({
     jobs,
     queues,
-    store: services.store,
+    store: services.stores.store,
     redis,
     keys,
     logger,
@@ -186,7 +188,7 @@ async function startWatching(
     const role = await startInboxRole({
       firstRescanAfterMs: epoch.fresh ? services.leaseMs : 0,
       def,
-      registry: services.registry,
+      registry: services.stores.registry,
       queues,
       logger,
       stableMs: s.stableMs.value,
@@ -221,31 +223,18 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
   // Every request waiting for the shared limit listens to it.
   setMaxListeners(0, stopping.signal);
   const deps: WorkDeps = {
+    ...services.stores,
+    client: services.client,
+    imports: services.imports,
     jobs: () => services.jobs,
     sinks: () => services.sinks,
-    client: services.client,
-    redis: services.redis,
-    keys: services.keys,
     queues,
-    store: services.store,
-    suppression: services.suppression,
-    history: services.history,
-    frequency: services.frequency,
-    pace: services.pace,
-    fileRows: services.fileRows,
-    plans: services.plans,
-    experiments: services.experiments,
-    stops: services.stops,
-    controls: services.controls,
-    registry: services.registry,
-    imports: services.imports,
-    ledger: services.ledger,
-    leaseMs: services.leaseMs,
-    // The ledger's: 0 with idempotency keys (a late copy can't be made, nothing to wait for).
-    settleMs: services.ledger.settleMs,
     logger,
     now: Date.now,
     stopping: stopping.signal,
+    leaseMs: services.leaseMs,
+    // The ledger's: 0 with idempotency keys (a late copy can't be made, nothing to wait for).
+    settleMs: services.stores.ledger.settleMs,
     stableMs: s.stableMs.value,
     retentionMs: retentionMsOf(s),
   };

@@ -5,23 +5,12 @@ import type { JobDefinition } from "../config/job-definition.ts";
 import { formatProblem, type LoadedJobs, loadJobs, unsetSinkVariables } from "../config/load-jobs.ts";
 import { retentionMsOf, type Settings, simulatorStateFile } from "../config/settings.ts";
 import type { SinkDefinition } from "../config/sink-definition.ts";
-import { createFileRegistry, type FileRegistry } from "../inbox/file-registry.ts";
 import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from "../lib/redis.ts";
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shared-rate-limiter.ts";
-import { type ContactLedger, createContactLedger } from "../pipeline/contacts/contact-ledger.ts";
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
-import { type CampaignStore, createCampaignStore } from "../pipeline/results/campaign-store.ts";
-import { type CallFrequency, createCallFrequency } from "../pipeline/stores/call-frequency.ts";
-import { type CallHistory, createCallHistory } from "../pipeline/stores/call-history.ts";
-import { type Controls, createControls } from "../pipeline/stores/controls.ts";
+import { openStores, type Stores } from "../pipeline/open-stores.ts";
 import { expiredText } from "../pipeline/stores/dnc/list-facts.ts";
-import { createExperimentStore, type ExperimentStore } from "../pipeline/stores/experiment-store.ts";
-import { createFileRowsStore, type FileRowsStore } from "../pipeline/stores/file-rows.ts";
-import { createPaceStore, type PaceStore } from "../pipeline/stores/pace-store.ts";
-import { createPlanStore, type PlanStore } from "../pipeline/stores/plan-store.ts";
-import { createStopStore, type StopStore } from "../pipeline/stores/stop-store.ts";
-import { createSuppressionList, type SuppressionList } from "../pipeline/stores/suppression.ts";
 import { withRequestSpans } from "../telemetry/request-spans.ts";
 import { embeddedSimulator } from "./embedded-simulator.ts";
 import { StartupError } from "./errors.ts";
@@ -38,24 +27,10 @@ export interface Services {
   limiter: SharedRateLimiter;
   jobs: ReadonlyMap<string, JobDefinition>;
   sinks: Record<string, SinkDefinition>;
-  registry: FileRegistry;
-  store: CampaignStore;
-  suppression: SuppressionList;
-  history: CallHistory;
-  /** Calls per number for the frequency caps, beside the history (calling rules). */
-  frequency: CallFrequency;
-  /** The pace learned of each dialer from polls. */
-  pace: PaceStore;
-  /** The valid rows each import kept (read once, at import), for its campaigns. */
-  fileRows: FileRowsStore;
-  plans: PlanStore;
-  experiments: ExperimentStore;
-  /** Started campaigns' stops: the withdrawn contacts live as long as the campaign's data. */
-  stops: StopStore;
-  controls: Controls;
+  /** Every store, built once (pipeline/open-stores.ts). */
+  stores: Stores;
+  /** The import use case, for the daemon and `vcw import` alike. */
   imports: ImportUseCase;
-  /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
-  ledger: ContactLedger;
   /** Ledger lease: longer than any request can stay in flight. */
   leaseMs: number;
   /** Cleanups run in reverse order by `close`; roles add their own. */
@@ -150,23 +125,19 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       ...(observer ? { observer } : {}),
     });
     const leaseMs = leaseMsOf(s);
-    const registry = createFileRegistry(redis, keys);
-    // The one ledger: the import, a file's campaigns and follow-ups file contacts through it.
-    // With idempotency keys a re-sent create can't make a second record: no settle wait.
-    const settleMs = s.idempotencyKeys.value ? 0 : s.settleMs.value;
-    const ledger = createContactLedger(redis, { keys, leaseMs, settleMs, retentionMs: retentionMsOf(s) });
-    // An expired do-not-call list still suppresses; the log says so when an import consults it.
-    const suppression = createSuppressionList(redis, keys, {
-      onExpired: (list) => logger.warn({ source: list.source }, expiredText(list, Date.now())),
-    });
     // A number's history outlives the longest cooldown of any job.
     const longestRecall = Math.max(
       0,
       ...[...jobs.values()].map((j) => j.calling.caps.recallAfterDays * 86_400_000),
     );
-    const keepMs = Math.max(retentionMsOf(s), longestRecall);
-    const history = createCallHistory(redis, keys, { keepMs });
-    const fileRows = createFileRowsStore(redis, keys);
+    const stores = openStores(redis, keys, {
+      retentionMs: retentionMsOf(s),
+      keepCallsMs: Math.max(retentionMsOf(s), longestRecall),
+      leaseMs,
+      // With idempotency keys a re-sent create can't make a second record: no settle wait.
+      settleMs: s.idempotencyKeys.value ? 0 : s.settleMs.value,
+      onExpiredList: (list) => logger.warn({ source: list.source }, expiredText(list, Date.now())),
+    });
     return {
       redis,
       redisTarget: redisAt.target,
@@ -176,29 +147,8 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       limiter,
       jobs,
       sinks: loaded.sinks,
-      registry,
-      store: createCampaignStore(redis, keys, { retentionMs: retentionMsOf(s) }),
-      suppression,
-      history,
-      frequency: createCallFrequency(redis, keys, { keepMs }),
-      pace: createPaceStore(redis, keys),
-      fileRows,
-      plans: createPlanStore(redis, keys),
-      experiments: createExperimentStore(redis, keys),
-      stops: createStopStore(redis, keys, { retentionMs: retentionMsOf(s) }),
-      controls: createControls(redis, keys),
-      ledger,
-      imports: createImportUseCase({
-        client,
-        redis,
-        keys,
-        leaseMs,
-        ledger,
-        registry,
-        suppression,
-        history,
-        fileRows,
-      }),
+      stores,
+      imports: createImportUseCase({ client, leaseMs, ...stores }),
       leaseMs,
       onClose: (cleanup) => cleanups.push(cleanup),
       close,

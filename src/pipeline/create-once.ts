@@ -2,18 +2,10 @@ import { createHash } from "node:crypto";
 import { AmbiguousWriteError, OwnershipLostError } from "../api/errors/index.ts";
 import type { SendFence } from "../api/send-fence.ts";
 import type { RequestOptions } from "../api/transport.ts";
-import { withLock } from "../lib/lock.ts";
-import type { RedisClient } from "../lib/redis.ts";
-import { defineScript, LUA_NOW_MS } from "../lib/scripts.ts";
 import { CreateCanceledError, CreateUnresolvedError, isPermanent, PermanentError } from "./errors.ts";
+import type { MemoSlot } from "./stores/create-memo.ts";
 
 export interface CreateOnceSpec {
-  /** Redis key that remembers the record's id. */
-  memo: string;
-  /** Where a create is marked sent before it goes (same hash tag as `memo`). */
-  sent: string;
-  /** Its lock's key. */
-  lock: string;
   /** How long the lock holds after its holder died (renewed meanwhile, and at the send). */
   lockMs: number;
   /**
@@ -43,34 +35,8 @@ export interface CreateOnceSpec {
 export const DEFAULT_SETTLE_MS = 60_000;
 
 /**
- * The create's fence: the lock is still this holder's (renewed), and the create is marked sent now
- * (Redis' clock) in the same step; 0 if the lock was lost: nothing is sent.
- */
-const fenceCreate = defineScript<number>(
-  "create_fence",
-  2,
-  `${LUA_NOW_MS}
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('SET', KEYS[2], cjson.encode({ at = now_ms }))
-return now_ms
-`,
-);
-
-async function redisNow(redis: RedisClient): Promise<number> {
-  const [s, us] = await redis.time();
-  return Number(s) * 1000 + Math.floor(Number(us) / 1000);
-}
-
-/** A create marked sent: when, and whether the service answered yes (without an id). */
-interface Sent {
-  at: number;
-  answered?: boolean;
-}
-
-/**
  * Creates a record once across retries, crashes and workers, without idempotency keys: its id is
- * remembered in Redis; creation happens under a lock; each create is marked sent before it goes.
+ * remembered in its slot (stores/create-memo.ts); creation happens under its lock; each create is marked sent before it goes.
  * The unique name is looked up only when a create may have been applied without its id being
  * remembered: a mark with no id (an attempt died, or the answer was lost or held no id). Such a
  * record is never forgotten: until the service lists it, or a lookup begun `settleMs` after its
@@ -78,44 +44,44 @@ interface Sent {
  * The lock is checked, renewed and the send marked at the moment the create leaves (the fence).
  */
 export async function createOnce(
-  redis: RedisClient,
+  slot: MemoSlot,
   spec: CreateOnceSpec,
 ): Promise<{ id: string; created: boolean }> {
-  const remembered = await redis.get(spec.memo);
+  const remembered = await slot.id();
   if (remembered) return { id: remembered, created: false };
-  const locked = await withLock(redis, spec.lock, { ttlMs: spec.lockMs }, async (lost, token) => {
-    const again = await redis.get(spec.memo);
+  const locked = await slot.locked({ ttlMs: spec.lockMs }, async (lost, token) => {
+    const again = await slot.id();
     if (again) return { id: again, created: false };
-    const sent = await readSent(redis, spec.sent);
+    const sent = await slot.sent();
     if (sent) {
-      const listedAt = await redisNow(redis);
+      const listedAt = await slot.now();
       const id = await lookUp(spec, sent.at);
-      if (id) return { id: await remember(redis, spec, id), created: false };
+      if (id) return { id: await slot.remember(id), created: false };
       if (sent.answered) throw notListed(spec);
       if (listedAt - sent.at < (spec.settleMs ?? DEFAULT_SETTLE_MS))
         throw new CreateUnresolvedError(spec.what, sent.at);
       // Not listed by a lookup begun once it had settled: it can no longer land.
     } else if (spec.lookFirst) {
       const id = await spec.find();
-      if (id) return { id: await remember(redis, spec, id), created: false };
+      if (id) return { id: await slot.remember(id), created: false };
     }
     if (spec.mayCreate && !(await spec.mayCreate())) {
-      await redis.del(spec.sent);
+      await slot.clearSent();
       throw new CreateCanceledError(spec.what);
     }
     return {
-      id: await remember(redis, spec, await send(redis, spec, fenceOf(redis, spec, token), lost)),
+      id: await slot.remember(await send(slot, spec, fenceOf(slot, spec, token), lost)),
       created: true,
     };
   });
-  if (!locked.acquired) throw new Error(`lock ${spec.lock} not acquired`); // waits, so never
+  if (!locked.acquired) throw new Error(`lock of ${slot.name} not acquired`); // waits, so never
   return locked.value;
 }
 
-function fenceOf(redis: RedisClient, spec: CreateOnceSpec, token: string): SendFence & { at?: number } {
+function fenceOf(slot: MemoSlot, spec: CreateOnceSpec, token: string): SendFence & { at?: number } {
   const fence: SendFence & { at?: number } = {
     async beforeSend() {
-      const at = await fenceCreate(redis, [spec.lock, spec.sent], [token, spec.lockMs]);
+      const at = await slot.fence(token, spec.lockMs);
       if (at === 0) throw new OwnershipLostError(spec.what, "taken");
       fence.at = at;
     },
@@ -125,19 +91,19 @@ function fenceOf(redis: RedisClient, spec: CreateOnceSpec, token: string): SendF
 
 /** Sends the create, marked sent by its fence as it leaves; its id, from the answer or (when it may be applied) by name. */
 async function send(
-  redis: RedisClient,
+  slot: MemoSlot,
   spec: CreateOnceSpec,
   fence: SendFence & { at?: number },
   lost: AbortSignal,
 ): Promise<string> {
   let id: string | undefined;
   try {
-    id = await spec.create({ fence, signal: lost, idempotencyKey: createKeyOf(spec.memo) });
+    id = await spec.create({ fence, signal: lost, idempotencyKey: createKeyOf(slot.name) });
   } catch (error) {
     // Anything but an ambiguous failure says the service did not apply it; a lost lock, that it wasn't sent.
     if (!(error instanceof AmbiguousWriteError)) {
       if (fence.at !== undefined && !(error instanceof OwnershipLostError) && !lost.aborted)
-        await redis.del(spec.sent);
+        await slot.clearSent();
       throw error;
     }
     const at = fence.at ?? Date.now();
@@ -147,7 +113,7 @@ async function send(
   }
   const at = fence.at ?? Date.now();
   if (id) return id;
-  await redis.set(spec.sent, JSON.stringify({ at, answered: true } satisfies Sent));
+  await slot.markAnswered(at);
   id = await lookUp(spec, at);
   if (!id) throw notListed(spec);
   return id;
@@ -167,16 +133,6 @@ async function lookUp(spec: CreateOnceSpec, sentAt: number): Promise<string | un
   }
 }
 
-async function remember(redis: RedisClient, spec: CreateOnceSpec, id: string): Promise<string> {
-  await redis.set(spec.memo, id);
-  return id;
-}
-
-async function readSent(redis: RedisClient, key: string): Promise<Sent | undefined> {
-  const text = await redis.get(key);
-  return text ? (JSON.parse(text) as Sent) : undefined;
-}
-
 const notListed = (spec: CreateOnceSpec) =>
   new PermanentError(
     `${spec.what} could not be created or found`,
@@ -189,16 +145,6 @@ const notListed = (spec: CreateOnceSpec) =>
  */
 export function lookAgainAfterMs(sentAt: number, now: number): number {
   return Math.min(300_000, Math.max(2_000, now - sentAt));
-}
-
-/** Whether a record was created (its id), may have been (a create sent, no id remembered), or not. */
-export async function createState(
-  redis: RedisClient,
-  keys: { memo: string; sent: string },
-): Promise<{ kind: "exists"; id: string } | { kind: "may-exist" } | { kind: "none" }> {
-  const [id, sent] = await Promise.all([redis.get(keys.memo), redis.get(keys.sent)]);
-  if (id) return { kind: "exists", id };
-  return sent ? { kind: "may-exist" } : { kind: "none" };
 }
 
 /** The id of the one record among `matches` (those bearing `name`), undefined if none; more is an error. */

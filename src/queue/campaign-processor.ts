@@ -18,6 +18,7 @@ export function createCampaignProcessor(d: WorkDeps) {
   const port: CreateCampaignPort = {
     ...d,
     records: (def, key, now, variant) => campaignRecords(d, def, key, now, variant),
+    rememberTrace: (id) => d.traces.remember(id),
     scheduleStartCheck: (info) => scheduleStartCheck(d, info),
   };
   return (job: Job<CampaignJobData>, token?: string) =>

@@ -13,14 +13,13 @@ const LOOK_EVERY_MS = 5_000;
  * A campaign's end is always looked at (`ended`): a look skipped mid-campaign is never the last.
  */
 export async function guardExperiment(
-  d: Pick<WorkDeps, "redis" | "keys" | "store" | "experiments" | "logger" | "now" | "retentionMs">,
+  d: Pick<WorkDeps, "store" | "experiments" | "logger" | "now" | "retentionMs">,
   def: JobDefinition,
   ended: boolean,
 ): Promise<void> {
   const rule = def.campaign?.experiment?.guardrail;
   if (!rule || !def.campaign?.variants) return;
-  const key = d.keys.experimentChecked(def.name);
-  if (!ended && (await d.redis.set(key, "1", "PX", LOOK_EVERY_MS, "NX")) !== "OK") return;
+  if (!ended && !(await d.experiments.mayLook(def.name, LOOK_EVERY_MS))) return;
   const now = d.now();
   const { experiments } = d;
   const report = await gatherExperiment(def, { store: d.store }, now, d.retentionMs);

@@ -2,7 +2,6 @@ import type { Job } from "bullmq";
 import type { JobDefinition } from "../config/job-definition.ts";
 import type { Intent } from "../pipeline/campaign/lifecycle.ts";
 import { type PolledCampaign, pollUseCase } from "../pipeline/campaign/poll-use-case.ts";
-import { inCampaignTrace } from "../telemetry/campaign-trace.ts";
 import { guardExperiment } from "./experiment-guard.ts";
 import { applyIntents } from "./intents.ts";
 import type { PollJobData } from "./queues.ts";
@@ -19,7 +18,7 @@ export const POLL_CONCURRENCY = 16;
 export function createPollProcessor(d: WorkDeps) {
   // Each poll joins the trace its campaign was created in (the tick that enqueued it is linked).
   return (job: Job<PollJobData>) =>
-    inCampaignTrace(d.redis, d.keys, job.data.campaignId, "vcw.poll", POLL_SPAN(job), async (span) => {
+    d.traces.run(job.data.campaignId, "vcw.poll", POLL_SPAN(job), async (span) => {
       const def = jobOf(d, job.data.job);
       const request = (intents: Intent[]) => applyIntents(intents, d);
       const polled = await pollUseCase({ ...d, request }, def, job.data);

@@ -2,63 +2,42 @@ import type { Logger } from "pino";
 import type { Client } from "../api/client.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import type { SinkDefinition } from "../config/sink-definition.ts";
-import type { FileRegistry } from "../inbox/file-registry.ts";
-import type { RedisClient } from "../lib/redis.ts";
-import type { RedisKeys } from "../lib/redis-keys.ts";
-import type { ContactLedger } from "../pipeline/contacts/contact-ledger.ts";
 import type { ImportUseCase } from "../pipeline/import/import-use-case.ts";
-import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
-import type { CallFrequency } from "../pipeline/stores/call-frequency.ts";
-import type { CallHistory } from "../pipeline/stores/call-history.ts";
-import type { Controls } from "../pipeline/stores/controls.ts";
-import type { ExperimentStore } from "../pipeline/stores/experiment-store.ts";
-import type { FileRowsStore } from "../pipeline/stores/file-rows.ts";
-import type { PaceStore } from "../pipeline/stores/pace-store.ts";
-import type { PlanStore } from "../pipeline/stores/plan-store.ts";
-import type { StopStore } from "../pipeline/stores/stop-store.ts";
-import type { SuppressionList } from "../pipeline/stores/suppression.ts";
+import type { Stores } from "../pipeline/open-stores.ts";
 import { NotDefinedHereError } from "./errors.ts";
 import type { Queues } from "./queues.ts";
 
-/** What the processors share; the daemon builds it once. */
-export interface WorkDeps {
+/** What a worker runs with besides the stores: the jobs, the queues, its log, its clock and settings. */
+export interface WorkerContext {
   jobs: () => ReadonlyMap<string, JobDefinition>;
   sinks: () => Readonly<Record<string, SinkDefinition>>;
-  client: Client;
-  redis: RedisClient;
-  keys: RedisKeys;
   queues: Queues;
-  store: CampaignStore;
-  suppression: SuppressionList;
-  history: CallHistory;
-  frequency: CallFrequency;
-  pace: PaceStore;
-  /** The valid rows each import kept, read by its campaigns. */
-  fileRows: FileRowsStore;
-  plans: PlanStore;
-  experiments: ExperimentStore;
-  stops: StopStore;
-  controls: Controls;
-  /** How often a paused job's files and campaigns look again whether it was resumed. */
-  pausedRetryMs?: number;
-  registry: FileRegistry;
-  imports: ImportUseCase;
-  /** The exactly-once ledger of contacts, built once (daemon/services.ts). */
-  ledger: ContactLedger;
-  /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */
-  leaseMs: number;
-  /** How long after its create a campaign may start (VCW_SETTLE_MS); absent: 0. */
-  settleMs?: number;
   logger: Logger;
   now: () => number;
   /** Aborted when the daemon stops: running imports checkpoint and go back to the queue. */
   stopping: AbortSignal;
+  /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */
+  leaseMs: number;
+  /** How long after its create a campaign may start (VCW_SETTLE_MS); absent: 0. */
+  settleMs?: number;
   /** How long what vcw keeps lives after its use (ledgers here). */
   retentionMs: number;
   /** A file counts as written once its size is stable this long. */
   stableMs: number;
+  /** How often a paused job's files and campaigns look again whether it was resumed. */
+  pausedRetryMs?: number;
   checkpointMs?: number;
   waitPollMs?: number;
+}
+
+/**
+ * What the processors share, composed once by the daemon (daemon/daemon.ts): every store (built
+ * once, pipeline/open-stores.ts), the service's client, the import use case and the worker's context.
+ * Each use case takes its own narrow port of it; none takes Redis.
+ */
+export interface WorkDeps extends Stores, WorkerContext {
+  client: Client;
+  imports: ImportUseCase;
 }
 
 /**

@@ -9,27 +9,26 @@ import { tracing } from "./tracing.ts";
  * trace context is kept beside it, so each poll (and what a poll sends) joins the trace that began
  * when the file was dropped. Only with traces on: otherwise nothing is written nor read.
  */
-export async function rememberCampaignTrace(
-  redis: RedisClient,
-  keys: RedisKeys,
-  campaignId: string,
-  ttlMs: number,
-): Promise<void> {
-  const carrier = traceCarrier();
-  if (carrier)
-    await redis.set(keys.campaign.trace(campaignId), carrier, "PX", Math.max(1, Math.round(ttlMs)));
+export function createCampaignTraces(redis: RedisClient, keys: RedisKeys, o: { ttlMs: number }) {
+  const ttlMs = Math.max(1, Math.round(o.ttlMs));
+  return {
+    /** Keeps the current trace context as campaign `campaignId`'s. */
+    async remember(campaignId: string): Promise<void> {
+      const carrier = traceCarrier();
+      if (carrier) await redis.set(keys.campaign.trace(campaignId), carrier, "PX", ttlMs);
+    },
+    /** Runs a step of a campaign (a poll) in a span of the campaign's trace, linked to the current one. */
+    async run<T>(
+      campaignId: string,
+      name: string,
+      so: SpanOptions,
+      work: (span: Span | undefined) => Promise<T>,
+    ): Promise<T> {
+      if (!tracing()) return work(undefined);
+      const carrier = (await redis.get(keys.campaign.trace(campaignId))) ?? undefined;
+      return inSpan(name, { ...so, carrier }, work);
+    },
+  };
 }
 
-/** Runs a step of a campaign (a poll) in a span of the campaign's trace, linked to the current one. */
-export async function inCampaignTrace<T>(
-  redis: RedisClient,
-  keys: RedisKeys,
-  campaignId: string,
-  name: string,
-  o: SpanOptions,
-  work: (span: Span | undefined) => Promise<T>,
-): Promise<T> {
-  if (!tracing()) return work(undefined);
-  const carrier = (await redis.get(keys.campaign.trace(campaignId))) ?? undefined;
-  return inSpan(name, { ...o, carrier }, work);
-}
+export type CampaignTraces = ReturnType<typeof createCampaignTraces>;

@@ -173,8 +173,10 @@ describe("mistakes caught at start", () => {
             redis: d.redis,
             keys: d.keys,
             queues: d.queues,
-            store: d.store,
-            experiments: d.experiments,
+            store: d.stores.store,
+            experiments: d.stores.experiments,
+            controls: d.stores.controls,
+            resources: d.stores.resources,
             jobs: () => d.jobs,
             watched: () => new Set(),
           });

@@ -96,7 +96,7 @@ describe("Redis Cluster", () => {
     expect(phones).toHaveLength(300);
     expect(new Set(phones)).toEqual(new Set(Array.from({ length: 300 }, (_, i) => phoneOf(90_000 + i))));
 
-    const store = daemon.store;
+    const store = daemon.stores.store;
     const [id] = await waitFor(async () => {
       const all = await store.allOf(s.name);
       return all.length > 0 ? all : undefined;

@@ -170,7 +170,7 @@ describe("who gets called, and when", () => {
     for (const [zone, expected] of Object.entries(numbers)) {
       const c = campaigns.find((x) => x.campaigns_name!.endsWith(`[${zone}]`));
       expect(c, zone).toBeDefined();
-      const at = Date.parse((await s.daemon.store.get(c!.id!))!.info.scheduledAt);
+      const at = Date.parse((await s.daemon.stores.store.get(c!.id!))!.info.scheduledAt);
       const opening = nextOpening(
         {
           days: ["sun", "mon", "tue", "wed", "thu", "fri", "sat"],
@@ -226,7 +226,7 @@ describe("who gets called, and when", () => {
     }, 30_000);
     const done = await waitFor(
       async () => {
-        const stored = await s.daemon.store.get(c!.id!);
+        const stored = await s.daemon.stores.store.get(c!.id!);
         return stored && stored.info.state !== "active" ? stored : undefined;
       },
       60_000,
@@ -269,7 +269,9 @@ describe("suppression on every path", () => {
       return all.length === 1 ? all : undefined;
     }, 30_000);
     // To the campaign's start: its audience appears, no call has ended yet.
-    const startsAt = Date.parse((await waitFor(() => s.daemon.store.get(first!.id!)))!.info.scheduledAt);
+    const startsAt = Date.parse(
+      (await waitFor(() => s.daemon.stores.store.get(first!.id!)))!.info.scheduledAt,
+    );
     t.sim.clock.advance(Math.max(0, startsAt - t.sim.clock.now()) + 1);
     await waitFor(async () => ((await s.calledBy(first!.id!)).length > 0 ? true : undefined), 30_000);
     const called = await s.calledBy(first!.id!);
@@ -283,14 +285,16 @@ describe("suppression on every path", () => {
       60_000,
       "the follow-up campaign",
     );
-    const followUpAt = Date.parse((await waitFor(() => s.daemon.store.get(followUp.id!)))!.info.scheduledAt);
+    const followUpAt = Date.parse(
+      (await waitFor(() => s.daemon.stores.store.get(followUp.id!)))!.info.scheduledAt,
+    );
     t.sim.clock.advance(Math.max(0, followUpAt - t.sim.clock.now()) + 1);
     await waitFor(async () => ((await s.calledBy(followUp.id!)).length > 0 ? true : undefined), 30_000);
     const again = await s.calledBy(followUp.id!);
     expect(again).not.toContain(phoneOf(300));
     expect(again).not.toContain(late);
     const retried: string[] = [];
-    for await (const r of s.daemon.store.allRecords(first!.id!))
+    for await (const r of s.daemon.stores.store.allRecords(first!.id!))
       if (r.status === "no-answer" || r.status === "busy") retried.push(r.phone);
     expect(again).toEqual(retried.filter((p) => p !== late).sort());
   });
@@ -326,7 +330,9 @@ describe("suppression on every path", () => {
       const all = await s.campaignsOf("dnc");
       return all.length === 1 ? all : undefined;
     }, 30_000);
-    const startsAt = Date.parse((await waitFor(() => s.daemon.store.get(first!.id!)))!.info.scheduledAt);
+    const startsAt = Date.parse(
+      (await waitFor(() => s.daemon.stores.store.get(first!.id!)))!.info.scheduledAt,
+    );
     t.sim.clock.advance(Math.max(0, startsAt - t.sim.clock.now()) + 1);
     await waitFor(async () => ((await s.calledBy(first!.id!)).length > 0 ? true : undefined), 30_000);
     expect(await s.calledBy(first!.id!)).toEqual(phones(502, 6));
@@ -342,7 +348,7 @@ describe("suppression on every path", () => {
       "the follow-up job",
     );
     const retried: string[] = [];
-    for await (const r of s.daemon.store.allRecords(first!.id!))
+    for await (const r of s.daemon.stores.store.allRecords(first!.id!))
       if (r.status === "no-answer" || r.status === "busy") retried.push(r.phone);
     expect(retried.length).toBeGreaterThan(0); // else the follow-up would prove nothing
     expect(done.returnvalue).toEqual({ contacts: 0 });

@@ -352,7 +352,7 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
       "campaign finished",
     );
     const keys = redisKeys(s.settings.prefix.value);
-    const [id] = await daemon!.store.allOf(s.name);
+    const [id] = await daemon!.stores.store.allOf(s.name);
     const summary = summaryOf(s.inbox, "retained.csv")!;
     const twoDays = 2 * 86_400_000;
     for (const key of [

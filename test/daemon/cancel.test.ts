@@ -59,11 +59,11 @@ describe("vcw cancel tells the truth; an ambiguous campaign create is never forg
 
     down = false;
     const [made] = await campaignsNamed(s.name);
-    const tracked = await waitFor(() => daemon!.store.get(made!.id!), 30_000, "the campaign tracked");
+    const tracked = await waitFor(() => daemon!.stores.store.get(made!.id!), 30_000, "the campaign tracked");
     expect(tracked.info.file).toBe("monday.csv");
     // Polled like any other: its audience is read.
     await waitFor(
-      async () => ((await daemon!.store.get(made!.id!))!.version > 0 ? true : undefined),
+      async () => ((await daemon!.stores.store.get(made!.id!))!.version > 0 ? true : undefined),
       30_000,
       "polled",
     );

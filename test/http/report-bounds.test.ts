@@ -29,7 +29,7 @@ describe("a report's work is bounded whatever the range (issue 32 item 1)", () =
       VCW_JOBS_DIR: join(home, "jobs"),
     };
     // 60,000 calls that ended in 30 campaigns.
-    const store = daemon.store;
+    const store = daemon.stores.store;
     for (let c = 0; c < CAMPAIGNS; c++) {
       const id = `cmp_big_${c}`;
       const info = campaignInfo({ id, name: `big ${c}`, job: "big", state: "active" });

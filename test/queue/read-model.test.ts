@@ -4,7 +4,9 @@ import { JobDefinition } from "../../src/config/job-definition.ts";
 import { campaignIndex } from "../../src/http/campaign-index.ts";
 import { readOverview } from "../../src/http/overview.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { createResourceState } from "../../src/pipeline/resources/state-store.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createControls } from "../../src/pipeline/stores/controls.ts";
 import { createExperimentStore } from "../../src/pipeline/stores/experiment-store.ts";
 import {
   campaignResultOf,
@@ -51,6 +53,8 @@ describe("the read model", () => {
       queues,
       store: counted,
       experiments: createExperimentStore(redis, keys),
+      controls: createControls(redis, keys),
+      resources: createResourceState(redis, keys),
       jobs: () => new Map([[def.name, def]]),
       watched: () => new Set<string>(),
     };

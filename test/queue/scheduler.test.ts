@@ -7,7 +7,9 @@ import { JobDefinition } from "../../src/config/job-definition.ts";
 import { createMetrics } from "../../src/http/metrics.ts";
 import { readOverview } from "../../src/http/overview.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { createResourceState } from "../../src/pipeline/resources/state-store.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createControls } from "../../src/pipeline/stores/controls.ts";
 import { createExperimentStore } from "../../src/pipeline/stores/experiment-store.ts";
 import {
   closeQueues,
@@ -137,6 +139,8 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
       queues: replicas[0]!.queues,
       store,
       experiments: createExperimentStore(redis, redisKeys(p)),
+      controls: createControls(redis, redisKeys(p)),
+      resources: createResourceState(redis, redisKeys(p)),
       jobs: () => new Map([[def.name, def]]),
       watched: () => new Set(),
     });

@@ -6,13 +6,19 @@
 import { Redis } from "ioredis";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCampaignOnce } from "../../src/pipeline/campaign/create-campaign.ts";
+import { createCreateMemo } from "../../src/pipeline/stores/create-memo.ts";
 import { testClient } from "./simulator.ts";
 
 const [redisUrl, prefix, url, key, lockMs, body] = process.argv.slice(2);
 const redis = new Redis(redisUrl!, { maxRetriesPerRequest: null });
 const client = testClient({ url: url! }, { timeoutMs: 60_000 });
-const result = await createCampaignOnce(client, redis, redisKeys(prefix!), key!, JSON.parse(body!), {
-  lockMs: Number(lockMs),
-});
+const result = await createCampaignOnce(
+  client,
+  createCreateMemo(redis, redisKeys(prefix!)).campaign(key!),
+  JSON.parse(body!),
+  {
+    lockMs: Number(lockMs),
+  },
+);
 console.log(`done ${result.id}`);
 await redis.quit();

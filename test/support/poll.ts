@@ -53,12 +53,10 @@ export function usePollCampaigns() {
   /** What `pollCampaign` needs for a campaign of prefix `p`; the simulator's client unless told. */
   const optionsOf = (p: string, store: ReturnType<typeof createCampaignStore>, client = t.client) => ({
     client,
-    redis,
     store,
     suppression: createSuppressionList(redis, redisKeys(p)),
     classes: STATUS_CLASSES,
     stuckAfterMs: 3_600_000,
-    keys: redisKeys(p),
   });
 
   return { t, redis, prefix, campaignOf, optionsOf };

@@ -71,7 +71,7 @@ export function applyCommand(): Command {
           }
         }
         return applyResources(
-          { client: s.client, redis: s.redis, keys: s.keys, store: s.store },
+          { client: s.client, resources: s.stores.resources, memo: s.stores.memo, store: s.stores.store },
           loaded.resources,
           {
             dryRun: o.dryRun === true,

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { maskPhone } from "../../lib/mask-phone.ts";
-import { createResourceState } from "../../pipeline/resources/state-store.ts";
+import type { ResourceState } from "../../pipeline/resources/state-store.ts";
 import { CliError } from "../cli-error.ts";
 import { withServices } from "./resource-services.ts";
 
@@ -21,7 +21,7 @@ export function callCommand(): Command {
     .option("--json", "print the playground call as JSON")
     .action(async (assistant: string, o) => {
       await withServices(async (s) => {
-        const state = createResourceState(s.redis, s.keys);
+        const state = s.stores.resources;
         const assistantId = await state.currentId("assistant", assistant);
         const dialer = o.dialer ?? (await onlyDialer(state));
         const dialerId = await state.currentId("dialer", dialer);
@@ -40,7 +40,7 @@ export function callCommand(): Command {
     });
 }
 
-async function onlyDialer(state: ReturnType<typeof createResourceState>): Promise<string> {
+async function onlyDialer(state: Pick<ResourceState, "all">): Promise<string> {
   const dialers = [...(await state.all()).values()]
     .filter((r) => r.kind === "dialer" && r.id)
     .map((r) => r.name);

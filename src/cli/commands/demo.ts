@@ -82,7 +82,7 @@ export function demoCommand(): Command {
         await copyFile(sample, join(inbox, ".sample.part"));
         await rename(join(inbox, ".sample.part"), join(inbox, "example-leads.csv"));
         say(`dropped ${o.sample ?? SAMPLE} into ${relative(process.cwd(), inbox)}`);
-        const store = daemon.store;
+        const store = daemon.stores.store;
         const deadline = Date.now() + 60_000;
         let announced = "";
         for (;;) {

@@ -1,8 +1,5 @@
-import { withLock } from "../../lib/lock.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { createState } from "../create-once.ts";
-import { campaignCreateKeys } from "./create-campaign.ts";
+import type { Controls } from "../stores/controls.ts";
+import type { CreateMemo } from "../stores/create-memo.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 
 /** A campaign asked for (a queued request, in any state), as the queue layer finds it. */
@@ -26,6 +23,12 @@ export type CancelOutcome = { request: string; name: string } & (
   | { kind: "exists"; id: string }
 );
 
+/** What canceling reads and marks: each create's slot, and the operator's cancel mark. */
+export interface CancelPort {
+  memo: Pick<CreateMemo, "campaign">;
+  controls: Pick<Controls, "cancel">;
+}
+
 export interface CancelOptions {
   /** How long to wait for a create in flight to finish before answering `may-exist`. */
   waitMs?: number;
@@ -36,28 +39,22 @@ export interface CancelOptions {
  * between the decision and the answer. Free of any output: the CLI and the HTTP surface say it.
  */
 export async function cancelCampaigns(
-  redis: RedisClient,
-  keys: RedisKeys,
+  d: CancelPort,
   requests: readonly CampaignRequestRef[],
   o: CancelOptions = {},
 ): Promise<CancelOutcome[]> {
   const out: CancelOutcome[] = [];
-  for (const r of requests) out.push(await cancelOne(redis, keys, r, o.waitMs ?? 10_000));
+  for (const r of requests) out.push(await cancelOne(d, r, o.waitMs ?? 10_000));
   return out;
 }
 
-async function cancelOne(
-  redis: RedisClient,
-  keys: RedisKeys,
-  r: CampaignRequestRef,
-  waitMs: number,
-): Promise<CancelOutcome> {
+async function cancelOne(d: CancelPort, r: CampaignRequestRef, waitMs: number): Promise<CancelOutcome> {
   const key = campaignKey(r.data);
-  const names = campaignCreateKeys(keys, key);
+  const slot = d.memo.campaign(key);
   const head = { request: r.id, name: r.data.name };
-  const mark = async () => (await redis.sadd(keys.canceled, key)) === 1;
+  const mark = () => d.controls.cancel(key);
   const decide = async (): Promise<CancelOutcome> => {
-    const state = await createState(redis, names);
+    const state = await slot.state();
     if (state.kind === "exists") return { ...head, kind: "exists", id: state.id };
     // Not created if the lookup shows it was not applied; tracked if it was.
     const fresh = await mark();
@@ -67,7 +64,7 @@ async function cancelOne(
   };
   const timeout = AbortSignal.timeout(waitMs);
   try {
-    const locked = await withLock(redis, names.lock, { ttlMs: 30_000, signal: timeout }, decide);
+    const locked = await slot.locked({ ttlMs: 30_000, signal: timeout }, decide);
     if (locked.acquired) return locked.value;
   } catch (error) {
     if (!timeout.aborted) throw error;

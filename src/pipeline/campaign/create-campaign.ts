@@ -1,13 +1,12 @@
 import type { Client } from "../../api/client.ts";
 import type { CampaignCreate } from "../../api/schemas/campaign.ts";
 import { type FailpointName, failpoint } from "../../lib/failpoint.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { nextOpening } from "../calling/calling-hours.ts";
 import type { JobWindow } from "../calling/effective-rules.ts";
 import { createOnce, idByName } from "../create-once.ts";
 import { PermanentError } from "../errors.ts";
 import { fillPattern } from "../name-pattern.ts";
+import type { MemoSlot } from "../stores/create-memo.ts";
 
 export type StartRule = "asap" | { at: string } | { window: JobWindow };
 
@@ -49,12 +48,6 @@ export function campaignName(
   return `${name} #${v.sha256.slice(0, 8)}${zone}${variant}${v.attempt > 0 ? ` follow-up ${v.attempt}` : ""}`;
 }
 
-/** Where the campaign of `key` is remembered, marked sent, and locked. */
-export function campaignCreateKeys(keys: RedisKeys, key: string) {
-  const memo = keys.campaignMemo(key);
-  return { memo, sent: keys.sentOf(memo), lock: keys.lockOf(memo) };
-}
-
 export interface CampaignCreateOptions {
   /** The create's lock: longer than any create still in flight (see createOnce). */
   lockMs?: number;
@@ -69,21 +62,19 @@ export interface CampaignCreateOptions {
 }
 
 /**
- * Creates the campaign of `key` exactly once across retries, crashes and workers (see createOnce):
+ * Creates the campaign of `slot` (the create memo's `campaign(key)`) exactly once across retries,
+ * crashes and workers (see createOnce):
  * its name is unique, so the name finds it when a create may have been applied. `mayCreate` false
  * (canceled) stops a create not yet applied (CreateCanceledError).
  */
 export async function createCampaignOnce(
   client: Client,
-  redis: RedisClient,
-  keys: RedisKeys,
-  key: string,
+  slot: MemoSlot,
   body: CampaignCreate,
   o: CampaignCreateOptions = {},
 ): Promise<{ id: string; created: boolean }> {
   const name = body.campaigns_name;
-  return createOnce(redis, {
-    ...campaignCreateKeys(keys, key),
+  return createOnce(slot, {
     lockMs: o.lockMs ?? 60_000,
     ...(o.settleMs === undefined ? {} : { settleMs: o.settleMs }),
     find: async () =>

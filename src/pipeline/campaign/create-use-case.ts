@@ -1,22 +1,15 @@
 import type { Client } from "../../api/client.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { FailpointName } from "../../lib/failpoint.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { rememberCampaignTrace } from "../../telemetry/campaign-trace.ts";
 import { jobWindowOf } from "../calling/plan-settings.ts";
 import { plannedStart } from "../calling/planned-start.ts";
-import { createState, lookAgainAfterMs } from "../create-once.ts";
+import { lookAgainAfterMs } from "../create-once.ts";
 import { CreateCanceledError, CreateUnresolvedError } from "../errors.ts";
 import type { CampaignRegistry } from "../results/campaign-registry.ts";
 import type { CampaignInfo } from "../results/model.ts";
 import type { Controls } from "../stores/controls.ts";
-import {
-  type CampaignCreateOptions,
-  campaignCreateKeys,
-  createCampaignOnce,
-  scheduledAtFor,
-} from "./create-campaign.ts";
+import type { CreateMemo } from "../stores/create-memo.ts";
+import { type CampaignCreateOptions, createCampaignOnce, scheduledAtFor } from "./create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { plannedInfo } from "./planned-info.ts";
 import { marginMsOf } from "./reservation-span.ts";
@@ -24,8 +17,8 @@ import { marginMsOf } from "./reservation-span.ts";
 /** Only what creating a campaign uses. */
 export interface CreateCampaignPort {
   client: Client;
-  redis: RedisClient;
-  keys: RedisKeys;
+  /** Each campaign's create: its id, its sent mark, its lock. */
+  memo: Pick<CreateMemo, "campaign">;
   store: Pick<CampaignRegistry, "register" | "get" | "addFollowUp">;
   controls: Pick<Controls, "isCanceled" | "isPaused">;
   /** The assistant and dialer ids the campaign is made with (pipeline/resources/campaign-records.ts). */
@@ -40,7 +33,8 @@ export interface CreateCampaignPort {
   /** The create lock: it outlives any create still in flight from a worker that died holding it. */
   leaseMs: number;
   settleMs?: number | undefined;
-  retentionMs: number;
+  /** Keeps the trace the campaign was created in, for its polls (telemetry/campaign-trace.ts). */
+  rememberTrace: (campaignId: string) => Promise<void>;
   now: () => number;
 }
 
@@ -70,12 +64,9 @@ export async function createCampaign(
   attempt: CreateAttempt,
 ): Promise<CreateOutcome> {
   const key = campaignKey(data);
+  const slot = p.memo.campaign(key);
   // Canceled with no create ever sent: nothing to look up. One sent is looked up all the same.
-  if (
-    (await p.controls.isCanceled(key)) &&
-    (await createState(p.redis, campaignCreateKeys(p.keys, key))).kind === "none"
-  )
-    return { kind: "canceled" };
+  if ((await p.controls.isCanceled(key)) && (await slot.state()).kind === "none") return { kind: "canceled" };
   // No campaign while the job is paused: look again later (not a failed attempt).
   if (attempt.canWait && (await p.controls.isPaused(data.job))) return { kind: "paused" };
   if (!def.campaign) throw new Error(`job ${data.job} has no campaign section`);
@@ -108,7 +99,7 @@ export async function createCampaign(
   };
   let result: { id: string; created: boolean };
   try {
-    result = await createCampaignOnce(p.client, p.redis, p.keys, key, body, o);
+    result = await createCampaignOnce(p.client, slot, body, o);
   } catch (error) {
     if (error instanceof CreateCanceledError) return { kind: "canceled" };
     if (!(error instanceof CreateUnresolvedError) || !attempt.canWait) throw error;
@@ -151,7 +142,7 @@ async function registered(
 ) {
   await p.store.register(info, now);
   await p.scheduleStartCheck(info);
-  await rememberCampaignTrace(p.redis, p.keys, info.id, p.retentionMs);
+  await p.rememberTrace(info.id);
   if (!parentId) return;
   const parent = await p.store.get(parentId);
   if (parent) await p.store.addFollowUp(parentId, parent.info, info.id);

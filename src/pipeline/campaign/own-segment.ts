@@ -1,6 +1,4 @@
 import type { Client } from "../../api/client.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import {
   type ContactToImport,
@@ -9,11 +7,12 @@ import {
   importContacts,
 } from "../contacts/import-contacts.ts";
 import { resolveSegment } from "../contacts/resolve-segment.ts";
+import type { CreateMemo } from "../stores/create-memo.ts";
 
 export interface OwnSegmentDeps {
   client: Client;
-  redis: RedisClient;
-  keys: RedisKeys;
+  /** The segment's create, once (its id, sent mark and lock). */
+  memo: Pick<CreateMemo, "segment">;
   leaseMs: number;
   /** The exactly-once ledger of contacts, built once (daemon/services.ts). */
   ledger: ContactLedger;
@@ -30,7 +29,7 @@ export async function fileIntoOwnSegment(
   o: Pick<ImportOptions, "owner" | "country">,
   d: OwnSegmentDeps,
 ): Promise<{ segmentId: string; counts: ImportCounts }> {
-  const { id } = await resolveSegment(d.client, d.redis, d.keys, segment, {
+  const { id } = await resolveSegment(d.client, d.memo, segment, {
     lockMs: d.leaseMs,
     ownName: true,
     settleMs: d.ledger.settleMs,

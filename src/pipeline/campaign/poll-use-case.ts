@@ -39,8 +39,6 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
   const polledAt = p.now();
   const poll = await pollCampaign(campaignId, {
     client: p.client,
-    redis: p.redis,
-    keys: p.keys,
     store: p.store,
     suppression: p.suppression,
     classes: def.polling.statuses,

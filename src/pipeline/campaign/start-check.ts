@@ -1,9 +1,9 @@
 import type { Campaign, ContactCreate } from "../../api/schemas/index.ts";
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { withLock } from "../../lib/lock.ts";
 import type { CampaignRegistry } from "../results/campaign-registry.ts";
 import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
+import type { StartCheckStore } from "../stores/start-check-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
@@ -18,6 +18,8 @@ import {
 export interface StartCheckDeps extends OwnSegmentDeps {
   store: Pick<CampaignRegistry, "get" | "noteStartCheck">;
   suppression: Pick<SuppressionList, "optedOut" | "doNotCall">;
+  /** Each check's result and a repair's kept contacts, per campaign identity. */
+  startChecks: StartCheckStore;
   now: () => number;
 }
 
@@ -50,23 +52,16 @@ export async function checkBeforeStart(
   const stored = await d.store.get(campaignId);
   if (!stored) return undefined;
   const info = stored.info;
-  const memo = d.keys.startCheck(campaignKey(info));
-  const locked = await withLock(d.redis, d.keys.lockOf(memo), { ttlMs: 60_000 }, async () => {
-    const before = await d.redis.get(memo);
-    if (before) return JSON.parse(before) as StartCheck;
-    const check = await checkOnce(def, info, memo, d);
-    await d.redis.set(memo, JSON.stringify(check), "PX", 30 * 86_400_000);
-    return check;
-  });
-  if (!locked.acquired) throw new Error(`lock ${d.keys.lockOf(memo)} not acquired`); // waits, so never
-  await d.store.noteStartCheck(campaignId, locked.value.result);
-  return { ...locked.value, info };
+  const key = campaignKey(info);
+  const check = await d.startChecks.once(key, () => checkOnce(def, info, key, d));
+  await d.store.noteStartCheck(campaignId, check.result);
+  return { ...check, info };
 }
 
 async function checkOnce(
   def: JobDefinition,
   info: CampaignInfo,
-  memo: string,
+  key: string,
   d: StartCheckDeps,
 ): Promise<StartCheck> {
   const named = (await d.client.campaigns.list()).filter((c) => c.campaigns_name === info.name);
@@ -82,12 +77,12 @@ async function checkOnce(
   const result = resultOf(named, listing, withdrawn);
   // Too late: a started campaign is stopped only by the stop checks, which keep their own records;
   // unless a repair emptied its segment already (its contacts kept): it goes on.
-  const repairing = (await d.redis.exists(d.keys.keepOf(memo))) === 1;
+  const repairing = await d.startChecks.repairing(key);
   if (result.startedBeforeCheck && !repairing)
     return { info, result: { ...result, duplicatesRemoved: 0, withdrawn: 0 } };
-  if (repairing) return repair(def, info, { memo, named, listing, withdrawn, counted: result }, d);
+  if (repairing) return repair(def, info, { key, named, listing, withdrawn, counted: result }, d);
   if (named.length > 1 && own)
-    return repair(def, info, { memo, named, listing, withdrawn, counted: result }, d);
+    return repair(def, info, { key, named, listing, withdrawn, counted: result }, d);
   const extras = extraCopies(listing).filter((c) => !withdrawn.has(c.phone));
   const out = [...withdrawn].flatMap((phone) => listing.byPhone.get(phone) ?? []);
   await deleteContacts(
@@ -125,7 +120,7 @@ async function repair(
   def: JobDefinition,
   info: CampaignInfo,
   o: {
-    memo: string;
+    key: string;
     named: readonly Campaign[];
     listing: SegmentListing;
     withdrawn: ReadonlySet<string>;
@@ -133,13 +128,11 @@ async function repair(
   },
   d: StartCheckDeps,
 ): Promise<StartCheck> {
-  const { memo, listing, withdrawn, counted } = o;
-  const keepKey = d.keys.keepOf(memo);
+  const { key, listing, withdrawn, counted } = o;
   const fresh = [...listing.byPhone].flatMap(([phone, copies]) =>
     withdrawn.has(phone) ? [] : [{ phone, contact: contactOf(phone, copies[0]!.listed) }],
   );
-  await d.redis.set(keepKey, JSON.stringify(fresh), "PX", 30 * 86_400_000, "NX");
-  const keep = JSON.parse((await d.redis.get(keepKey)) ?? "[]") as typeof fresh;
+  const keep = await d.startChecks.keepOnce(key, fresh);
   await deleteContacts(
     d.client,
     listing.contacts.map((c) => c.id),
@@ -149,7 +142,7 @@ async function repair(
   const { segmentId } = await fileIntoOwnSegment(
     { name, description: `Contacts of ${info.file} called by campaign ${name}` },
     rowsOf(keep),
-    { owner: `repair-${campaignKey(info)}`, country: countryOf(def) },
+    { owner: `repair-${key}`, country: countryOf(def) },
     d,
   );
   const result = { ...counted, campaignsRepaired: 1, repairedInto: name };

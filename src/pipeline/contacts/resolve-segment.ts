@@ -1,7 +1,6 @@
 import type { Client } from "../../api/client.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { createOnce, idByName } from "../create-once.ts";
+import type { CreateMemo } from "../stores/create-memo.ts";
 
 export type SegmentTarget = { id: string } | { name: string; description?: string | undefined };
 
@@ -20,8 +19,7 @@ const HINT = "give the segment's id in the job";
  */
 export async function resolveSegment(
   client: Client,
-  redis: RedisClient,
-  keys: RedisKeys,
+  memo: Pick<CreateMemo, "segment">,
   target: SegmentTarget,
   options: {
     lockMs?: number;
@@ -39,11 +37,7 @@ export async function resolveSegment(
       target.name,
       HINT,
     );
-  const memo = keys.segmentMemo(target.name);
-  return createOnce(redis, {
-    memo,
-    sent: keys.sentOf(memo),
-    lock: keys.lockOf(memo),
+  return createOnce(memo.segment(target.name), {
     lockMs: options.lockMs ?? 30_000,
     ...(options.settleMs === undefined ? {} : { settleMs: options.settleMs }),
     find,
@@ -56,12 +50,10 @@ export async function resolveSegment(
 
 /** Forgets a remembered segment id the service no longer knows (404), so the next import looks again. */
 export async function forgetSegment(
-  redis: RedisClient,
-  keys: RedisKeys,
+  memo: Pick<CreateMemo, "segment">,
   target: SegmentTarget,
   staleId: string,
 ): Promise<void> {
   if ("id" in target) return;
-  const memo = keys.segmentMemo(target.name);
-  if ((await redis.get(memo)) === staleId) await redis.del(memo);
+  await memo.segment(target.name).forget(staleId);
 }

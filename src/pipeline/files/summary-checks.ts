@@ -4,10 +4,8 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { dropFolder } from "../../inbox/drop-folder.ts";
 import type { FileRegistry } from "../../inbox/file-registry.ts";
 import { writeFileAtomic } from "../../lib/atomic-file.ts";
-import { withLock } from "../../lib/lock.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { StartCheck } from "../campaign/start-check.ts";
+import type { StartCheckStore } from "../stores/start-check-store.ts";
 import type { ImportSummary } from "./import-outcome.ts";
 
 type StartCheckResult = StartCheck["result"];
@@ -37,8 +35,7 @@ export function withCheck(
 }
 
 export interface SummaryChecksDeps {
-  redis: RedisClient;
-  keys: RedisKeys;
+  startChecks: Pick<StartCheckStore, "noting">;
   registry: Pick<FileRegistry, "get">;
 }
 
@@ -57,8 +54,7 @@ export async function noteCheckInSummary(
   if (!record || record.gen !== info.gen || record.state === "rejected") return "no-summary";
   if (record.state !== "done") return "not-yet";
   const path = join(dropFolder(def.inbox).done, `${record.file}.summary.json`);
-  const lock = d.keys.lockOf(d.keys.summaryOf(info.job, info.sha256));
-  const locked = await withLock(d.redis, lock, { ttlMs: 30_000 }, async () => {
+  const locked = await d.startChecks.noting(info.job, info.sha256, async () => {
     const text = await readFile(path, "utf8").catch(() => "");
     if (!text) return "no-summary" as const;
     const summary = JSON.parse(text) as ImportSummary;

@@ -5,12 +5,11 @@ import { ingestOptionsOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { FileRecord, FileRegistry } from "../../inbox/file-registry.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import { forgetSegment, resolveSegment, type SegmentTarget } from "../contacts/resolve-segment.ts";
 import { fillPattern } from "../name-pattern.ts";
 import type { CallHistory } from "../stores/call-history.ts";
+import type { CreateMemo } from "../stores/create-memo.ts";
 import type { FileRowsStore } from "../stores/file-rows.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type ImportCheckpoint, type ImportFileResult, importFile, type SkipRule } from "./import-file.ts";
@@ -77,8 +76,8 @@ export interface ImportedFile extends ImportFileResult {
 
 export interface ImportUseCaseDeps {
   client: Client;
-  redis: RedisClient;
-  keys: RedisKeys;
+  /** The segment's create, once (its id, sent mark and lock). */
+  memo: Pick<CreateMemo, "segment">;
   /** Ledger lease: must outlast any request still in flight (timeout × attempts, plus margin). */
   leaseMs: number;
   /** The exactly-once ledger of contacts, built once (daemon/services.ts). */
@@ -105,7 +104,7 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
 
     async run(r: ImportRequest): Promise<ImportedFile> {
       const target = segmentTargetFor(r.spec, r);
-      const segment = await resolveSegment(d.client, d.redis, d.keys, target, {
+      const segment = await resolveSegment(d.client, d.memo, target, {
         lockMs: d.leaseMs,
         settleMs: d.ledger.settleMs,
       });
@@ -138,7 +137,7 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
         });
       } catch (error) {
         // The service lost the remembered segment (deleted, or its data reset): look again next time.
-        if (error instanceof NotFoundError) await forgetSegment(d.redis, d.keys, target, segment.id);
+        if (error instanceof NotFoundError) await forgetSegment(d.memo, target, segment.id);
         throw error;
       }
       if (r.spec.job) await d.registry.markDone(r.spec.job, r.sha256, r.original);

@@ -2,23 +2,23 @@ import type { Client } from "../../api/client.ts";
 import { AmbiguousWriteError, NotFoundError } from "../../api/errors/index.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { ResourceEntry } from "../../config/load-resources.ts";
-import { withLock } from "../../lib/lock.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
+import type { CreateMemo } from "../stores/create-memo.ts";
 import { findDrift } from "./drift.ts";
 import { DialerOutcomeUnknownError, VersionNotCreatedError } from "./errors.ts";
 import { readLive } from "./live-records.ts";
 import { type AppliedResource, type Drift, type Step, stateField } from "./model.ts";
 import { planResources } from "./plan.ts";
 import { assistantBody, dialerBody, knowledgeBaseBody } from "./request-bodies.ts";
-import { createResourceState, type ResourceState } from "./state-store.ts";
+import type { ResourceState } from "./state-store.ts";
 import { campaignUses, jobUses } from "./uses.ts";
 
 export interface ApplyDeps {
   client: Client;
-  redis: RedisClient;
-  keys: RedisKeys;
+  /** What was applied, the versions campaigns use, and the apply's lock. */
+  resources: ResourceState;
+  /** Each campaign's create: a use whose campaign was made names it. */
+  memo: Pick<CreateMemo, "campaign">;
   store: CampaignStore;
   now?: () => number;
 }
@@ -57,18 +57,13 @@ export async function applyResources(
   declared: readonly ResourceEntry[],
   o: ApplyOptions,
 ): Promise<ApplyReport> {
-  const state = createResourceState(deps.redis, deps.keys);
+  const state = deps.resources;
   if (o.dryRun) return { ...(await planNow(deps, state, declared, o)), applied: false };
-  const locked = await withLock(
-    deps.redis,
-    deps.keys.resourcesLock,
-    { ttlMs: o.lockTtlMs ?? 60_000 },
-    async () => {
-      const plan = await planNow(deps, state, declared, o);
-      await execute(deps, state, declared, plan.steps, o);
-      return { ...plan, applied: true };
-    },
-  );
+  const locked = await state.exclusive(o.lockTtlMs ?? 60_000, async () => {
+    const plan = await planNow(deps, state, declared, o);
+    await execute(deps, state, declared, plan.steps, o);
+    return { ...plan, applied: true };
+  });
   if (!locked.acquired) throw new Error("the apply lock was not acquired"); // it waits, so never
   return locked.value;
 }
@@ -82,10 +77,7 @@ async function planNow(
   const applied = await state.all();
   const live = await readLive(deps.client);
   const now = deps.now?.() ?? Date.now();
-  const inUse = new Map([
-    ...jobUses(o.jobs, applied),
-    ...(await campaignUses(deps.redis, deps.keys, deps.store, now, !o.dryRun)),
-  ]);
+  const inUse = new Map([...jobUses(o.jobs, applied), ...(await campaignUses(deps, now, !o.dryRun))]);
   const steps = planResources({
     declared,
     state: applied,

@@ -1,18 +1,17 @@
 import type { Logger } from "pino";
 import type { Client } from "../../api/client.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { resolveAssistant } from "../campaign/create-campaign.ts";
 import { PermanentError } from "../errors.ts";
+import type { CreateMemo } from "../stores/create-memo.ts";
 import { preflightOnce } from "./preflight.ts";
-import { createResourceState } from "./state-store.ts";
-import { recordUse } from "./uses.ts";
+import type { ResourceState } from "./state-store.ts";
 
 export interface CampaignRecordsDeps {
   client: Client;
-  redis: RedisClient;
-  keys: RedisKeys;
+  resources: Pick<ResourceState, "currentId" | "recordUse" | "takeTestDay" | "notePreflight">;
+  /** Each campaign's create: one made already was made with what was recorded then. */
+  memo: Pick<CreateMemo, "campaign">;
   logger: Pick<Logger, "info" | "warn">;
 }
 
@@ -30,7 +29,7 @@ export async function campaignRecords(
 ): Promise<{ assistantId: string; dialerId: string }> {
   const c = def.campaign;
   if (!c) throw new Error(`job ${def.name} has no campaign section`);
-  const state = createResourceState(d.redis, d.keys);
+  const state = d.resources;
   const assistant = assistantOfVariant(c, variant);
   const assistantId =
     "resource" in assistant
@@ -38,8 +37,8 @@ export async function campaignRecords(
       : await resolveAssistant(d.client, assistant);
   const dialerId = "resource" in c.dialer ? await state.currentId("dialer", c.dialer.resource) : c.dialer.id;
   // Made already (a retry): it was made with what was recorded then.
-  if ((await d.redis.exists(d.keys.campaignMemo(campaignKey))) === 1) return { assistantId, dialerId };
-  if ("resource" in assistant) await recordUse(d.redis, d.keys, campaignKey, assistantId, now);
+  if ((await d.memo.campaign(campaignKey).id()) !== undefined) return { assistantId, dialerId };
+  if ("resource" in assistant) await state.recordUse(campaignKey, assistantId, now);
   await preflightOnce(d, def, { assistantId, dialerId }, now);
   return { assistantId, dialerId };
 }

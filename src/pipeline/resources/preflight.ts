@@ -2,8 +2,7 @@ import type { Logger } from "pino";
 import type { Client } from "../../api/client.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { maskPhone, maskPhonesIn } from "../../lib/mask-phone.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { ResourceState } from "./state-store.ts";
 
 /** A job's last test call, as the overview shows it (numbers masked). */
 export interface PreflightRecord {
@@ -20,29 +19,24 @@ export interface PreflightRecord {
   error?: string;
 }
 
-const DAY_MARK_SECONDS = 3 * 86_400;
-
 /**
  * The job's test call of the day (`preflight.to`), before its first campaign of that UTC day. The
  * day is taken before calling, so no retry, crash or second worker rings the operator twice; a
  * failed test call is logged and shown, and does not hold the campaign back.
  */
 export async function preflightOnce(
-  d: { client: Client; redis: RedisClient; keys: RedisKeys; logger: Pick<Logger, "info" | "warn"> },
+  d: {
+    client: Client;
+    resources: Pick<ResourceState, "takeTestDay" | "notePreflight">;
+    logger: Pick<Logger, "info" | "warn">;
+  },
   def: JobDefinition,
   ids: { assistantId: string; dialerId: string },
   now: number,
 ): Promise<PreflightRecord | undefined> {
   if (!def.preflight) return undefined;
   const day = new Date(now).toISOString().slice(0, 10);
-  const taken = await d.redis.set(
-    d.keys.preflightDay(def.name, day),
-    String(now),
-    "EX",
-    DAY_MARK_SECONDS,
-    "NX",
-  );
-  if (taken !== "OK") return undefined;
+  if (!(await d.resources.takeTestDay(def.name, day, now))) return undefined;
   const record: PreflightRecord = {
     job: def.name,
     day,
@@ -66,14 +60,15 @@ export async function preflightOnce(
     record.error = maskPhonesIn(error instanceof Error ? error.message : String(error));
     d.logger.warn({ job: def.name, to: record.to, err: record.error }, "preflight test call failed");
   }
-  await d.redis.hset(d.keys.preflights, def.name, JSON.stringify(record));
+  await d.resources.notePreflight(def.name, record);
   return record;
 }
 
 /** The last test call of each job, for the overview. */
-export async function readPreflights(redis: RedisClient, keys: RedisKeys): Promise<PreflightRecord[]> {
-  const h = await redis.hgetall(keys.preflights);
-  return Object.values(h)
+export async function readPreflights(
+  resources: Pick<ResourceState, "preflights">,
+): Promise<PreflightRecord[]> {
+  return (await resources.preflights())
     .map((v) => JSON.parse(v) as PreflightRecord)
     .sort((a, b) => a.job.localeCompare(b.job));
 }

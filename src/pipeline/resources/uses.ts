@@ -1,45 +1,37 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { assistantsOf } from "../../config/variant-definition.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { CampaignRegistry } from "../results/campaign-registry.ts";
+import type { CreateMemo } from "../stores/create-memo.ts";
 import { type AppliedResource, stateField } from "./model.ts";
+import type { ResourceState } from "./state-store.ts";
 
 /** A campaign resolved but not yet registered is being created: its version is kept this long. */
 export const CREATING_MS = 3_600_000;
-
-/** Remembers that the campaign of `campaignKey` is made with record `id` (an assistant version). */
-export const recordUse = (
-  redis: RedisClient,
-  keys: RedisKeys,
-  campaignKey: string,
-  id: string,
-  now: number,
-) => redis.hset(keys.resourceUses, campaignKey, JSON.stringify({ id, at: now }));
 
 /**
  * Versions campaigns still use: those of campaigns active or stuck (still calling, as far as vcw
  * knows), and of campaigns still being created. Uses of campaigns that ended are forgotten here.
  */
 export async function campaignUses(
-  redis: RedisClient,
-  keys: RedisKeys,
-  store: Pick<CampaignRegistry, "get">,
+  d: {
+    resources: Pick<ResourceState, "uses" | "forgetUse">;
+    memo: Pick<CreateMemo, "campaign">;
+    store: Pick<CampaignRegistry, "get">;
+  },
   now: number,
   /** Forget the uses of campaigns that ended (not in a dry run, which changes nothing). */
   tidy = true,
 ): Promise<Map<string, string>> {
   const inUse = new Map<string, string>();
-  for (const [key, raw] of Object.entries(await redis.hgetall(keys.resourceUses))) {
-    const use = JSON.parse(raw) as { id: string; at: number };
-    const campaignId = await redis.get(keys.campaignMemo(key));
-    const campaign = campaignId ? await store.get(campaignId) : undefined;
+  for (const [key, use] of await d.resources.uses()) {
+    const campaignId = await d.memo.campaign(key).id();
+    const campaign = campaignId ? await d.store.get(campaignId) : undefined;
     if (campaign && campaign.info.state !== "finished") {
       inUse.set(use.id, `campaign ${campaign.info.name} (${campaign.info.state})`);
     } else if (!campaignId && now - use.at < CREATING_MS) {
       inUse.set(use.id, `a campaign being created (${key})`);
     } else if (tidy) {
-      await redis.hdel(keys.resourceUses, key);
+      await d.resources.forgetUse(key);
     }
   }
   return inUse;

@@ -1,3 +1,4 @@
+import { type Locked, withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { CampaignRegistry } from "./campaign-registry.ts";
@@ -54,6 +55,12 @@ export function createCampaignResults(
   };
 
   return {
+    /**
+     * Runs `work` as the one poll of campaign `id` under way; not acquired when another runs (no
+     * wait). `lost` aborts if the lock is found taken (a long stall).
+     */
+    polling: <T>(id: string, work: (lost: AbortSignal) => Promise<T>): Promise<Locked<T>> =>
+      withLock(redis, keys.campaign.pollLock(id), { ttlMs: 60_000, wait: false }, work),
     fingerprints: (id: string) => redis.hgetall(fps(id)),
     /** The stored fingerprints of `phones` (null: none), in their order. */
     async fingerprintsOf(id: string, phones: readonly string[]): Promise<(string | null)[]> {

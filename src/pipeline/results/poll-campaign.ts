@@ -1,8 +1,5 @@
 import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../api/client.ts";
-import { withLock } from "../../lib/lock.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { inSpan } from "../../telemetry/span.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
@@ -86,8 +83,6 @@ export interface PollOutcome {
 
 export interface PollOptions {
   client: Client;
-  redis: RedisClient;
-  keys: RedisKeys;
   store: CampaignStore;
   suppression: SuppressionList;
   classes: StatusClasses;
@@ -129,11 +124,8 @@ const paceOf = (o: PollOptions, totals: CampaignTotals, lastChangeAt: number, sc
  * One poll at a time per campaign (a short lock), so overlapping ticks never race.
  */
 export async function pollCampaign(campaignId: string, o: PollOptions): Promise<PollOutcome> {
-  const locked = await withLock(
-    o.redis,
-    o.keys.campaign.pollLock(campaignId),
-    { ttlMs: 60_000, wait: false },
-    (lost) => pollLocked(campaignId, { ...o, signal: o.signal ? AbortSignal.any([o.signal, lost]) : lost }),
+  const locked = await o.store.polling(campaignId, (lost) =>
+    pollLocked(campaignId, { ...o, signal: o.signal ? AbortSignal.any([o.signal, lost]) : lost }),
   );
   if (!locked.acquired)
     return { changed: 0, version: 0, state: "active", ended: false, optedOut: 0, skipped: "busy" };

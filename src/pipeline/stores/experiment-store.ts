@@ -25,6 +25,9 @@ export function createExperimentStore(redis: RedisClient, keys: RedisKeys) {
       .sort((a, b) => a.at - b.at || a.variant.localeCompare(b.variant));
   return {
     decisions: read,
+    /** Whether the guardrail may look at `job` now: once per `everyMs` across workers. */
+    mayLook: async (job: string, everyMs: number) =>
+      (await redis.set(keys.experimentChecked(job), "1", "PX", everyMs, "NX")) === "OK",
     /** What assignment must honour now. */
     async assignment(job: string): Promise<AssignmentState> {
       const decisions = await read(job);

@@ -1,4 +1,5 @@
 import type { ContactCreate } from "../../api/schemas/index.ts";
+import { type Locked, withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 
@@ -53,6 +54,9 @@ export function createStopStore(redis: RedisClient, keys: RedisKeys, o: { retent
   const retentionMs = o.retentionMs ?? 30 * 86_400_000;
   const { meta, withdrawn } = keys.campaign;
   return {
+    /** Runs `work` as the one stop of campaign `id` under way (waits for another's to end). */
+    exclusive: <T>(id: string, work: () => Promise<T>): Promise<Locked<T>> =>
+      withLock(redis, keys.campaign.stopLock(id), { ttlMs: 60_000 }, work),
     async get(id: string): Promise<CampaignStop | undefined> {
       const raw = await redis.hget(meta(id), STOP);
       return raw ? (JSON.parse(raw) as CampaignStop) : undefined;

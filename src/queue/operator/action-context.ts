@@ -2,6 +2,9 @@ import type { Logger } from "pino";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import { type CampaignRegistry, createCampaignRegistry } from "../../pipeline/results/campaign-registry.ts";
+import { type Controls, createControls } from "../../pipeline/stores/controls.ts";
+import { type CreateMemo, createCreateMemo } from "../../pipeline/stores/create-memo.ts";
 import { createExperimentStore, type ExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { createStopStore, type StopStore } from "../../pipeline/stores/stop-store.ts";
 import type { Queues } from "../queues.ts";
@@ -16,13 +19,24 @@ export interface ActionContext {
   /** Started campaigns' stops (an operator's stop asks for one; `vcw stop` waits for it). */
   stops: StopStore;
   experiments: ExperimentStore;
+  /** The operator's pauses and cancel marks. */
+  controls: Controls;
+  /** Each campaign's create (a cancel reads and locks it). */
+  memo: Pick<CreateMemo, "campaign">;
+  /** The campaigns vcw tracks (a stop of one that exists). */
+  campaigns: Pick<CampaignRegistry, "get" | "schedulePoll">;
 }
 
+type Built = "stops" | "experiments" | "controls" | "memo" | "campaigns";
+
 /** The context with its stores, built once where it is made (the HTTP server, a CLI command). */
-export function createActionContext(c: Omit<ActionContext, "stops" | "experiments">): ActionContext {
+export function createActionContext(c: Omit<ActionContext, Built>): ActionContext {
   return {
     ...c,
     stops: createStopStore(c.redis, c.keys),
     experiments: createExperimentStore(c.redis, c.keys),
+    controls: createControls(c.redis, c.keys),
+    memo: createCreateMemo(c.redis, c.keys),
+    campaigns: createCampaignRegistry(c.redis, c.keys),
   };
 }

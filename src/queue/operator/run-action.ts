@@ -5,7 +5,6 @@ import { dropFolder } from "../../inbox/drop-folder.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { plural } from "../../lib/plural.ts";
 import { type CancelOutcome, cancelCampaigns } from "../../pipeline/campaign/cancel-campaign.ts";
-import { createControls } from "../../pipeline/stores/controls.ts";
 import { campaignRequestsMatching } from "../campaign-requests.ts";
 import type { ImportJobData } from "../queues.ts";
 import { type Action, type ActionResult, describeAction, type Retryable } from "./action.ts";
@@ -42,7 +41,7 @@ const done = (count: number, message: string): ActionResult => ({ ok: true, coun
 const refused = (message: string): ActionResult => ({ ok: false, count: 0, message });
 
 async function run(ctx: ActionContext, a: Action): Promise<ActionResult> {
-  const controls = createControls(ctx.redis, ctx.keys);
+  const { controls } = ctx;
   switch (a.kind) {
     case "pause":
       if (ctx.jobs().size > 0 && !ctx.jobs().has(a.job))
@@ -78,7 +77,7 @@ async function cancelOrStop(
   a: Extract<Action, { kind: "cancel" | "stop" }>,
 ): Promise<ActionResult> {
   const requests = await campaignRequestsMatching(ctx.queues, a.campaign);
-  const outcomes = await cancelCampaigns(ctx.redis, ctx.keys, requests);
+  const outcomes = await cancelCampaigns(ctx, requests);
   if (outcomes.length === 0)
     return refused(
       a.kind === "stop"

@@ -1,6 +1,5 @@
 import { stopByOperator } from "../../pipeline/campaign/stopping/operator-stop.ts";
 import { stopWords } from "../../pipeline/campaign/stopping/stop-summary.ts";
-import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
 import type { ActionResult } from "./action.ts";
 import type { ActionContext } from "./action-context.ts";
 
@@ -13,11 +12,7 @@ export async function stopStarted(
   id: string,
   now = Date.now(),
 ): Promise<ActionResult | undefined> {
-  const outcome = await stopByOperator(
-    { store: createCampaignStore(ctx.redis, ctx.keys), stops: ctx.stops },
-    id,
-    now,
-  );
+  const outcome = await stopByOperator({ store: ctx.campaigns, stops: ctx.stops }, id, now);
   if (!outcome) return undefined;
   const { info } = outcome;
   switch (outcome.kind) {

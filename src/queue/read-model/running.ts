@@ -1,5 +1,4 @@
 import { type PreflightRecord, readPreflights } from "../../pipeline/resources/preflight.ts";
-import { createControls } from "../../pipeline/stores/controls.ts";
 import {
   type CampaignCount,
   type CampaignView,
@@ -48,7 +47,6 @@ export interface Running {
 export async function readRunning(src: ReadModelSources): Promise<Running> {
   if (src.redis.status !== "ready") throw new Error(`Redis is ${src.redis.status}`);
   const defs = [...src.jobs().values()];
-  const controls = createControls(src.redis, src.keys);
   const queues = await readQueues(src.queues);
   const rate = await sharedRate(src);
   const kept = await keptCampaigns(src).get();
@@ -60,7 +58,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
       defs.map(async (def) =>
         jobView(def, {
           watched,
-          paused: await controls.isPaused(def.name),
+          paused: await src.controls.isPaused(def.name),
           store: src.store,
           ...(def.campaign?.variants ? { decisions: await src.experiments.decisions(def.name) } : {}),
         }),
@@ -75,6 +73,6 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
     pendingCampaigns: (await pendingCampaigns(src.queues, { n: LISTED.pendingCampaigns })).map(
       ({ zone: _, ...c }) => c,
     ),
-    preflights: await readPreflights(src.redis, src.keys),
+    preflights: await readPreflights(src.resources),
   };
 }

@@ -1,7 +1,9 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { ResourceState } from "../../pipeline/resources/state-store.ts";
 import type { CampaignStore } from "../../pipeline/results/campaign-store.ts";
+import type { Controls } from "../../pipeline/stores/controls.ts";
 import type { ExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import type { Queues } from "../queues.ts";
 
@@ -13,6 +15,10 @@ export interface ReadModelSources {
   store: CampaignStore;
   /** Each job's experiment decisions (daemon/services.ts builds the store once). */
   experiments: Pick<ExperimentStore, "decisions">;
+  /** Which jobs are paused. */
+  controls: Pick<Controls, "isPaused">;
+  /** Each job's last test call. */
+  resources: Pick<ResourceState, "preflights">;
   jobs: () => ReadonlyMap<string, JobDefinition>;
   /** Jobs whose inbox this process watches. */
   watched: () => ReadonlySet<string>;

@@ -4,6 +4,7 @@ import { audiencesOf } from "../../../src/pipeline/campaign/audience.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
 import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../../src/pipeline/stores/call-history.ts";
+import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
 import { loadDoNotCallList } from "../../../src/pipeline/stores/dnc/load-list.ts";
 import { createExperimentStore } from "../../../src/pipeline/stores/experiment-store.ts";
 import { createFileRowsStore } from "../../../src/pipeline/stores/file-rows.ts";
@@ -58,8 +59,7 @@ describe("a file's audience and the do-not-call lists", () => {
       },
       {
         client: t.client,
-        redis,
-        keys,
+        memo: createCreateMemo(redis, keys),
         leaseMs: 30_000,
         ledger,
         suppression: createSuppressionList(redis, keys),

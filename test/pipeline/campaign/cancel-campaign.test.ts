@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
 import { cancelCampaigns } from "../../../src/pipeline/campaign/cancel-campaign.ts";
-import { campaignCreateKeys } from "../../../src/pipeline/campaign/create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "../../../src/pipeline/campaign/lifecycle.ts";
 import { createControls } from "../../../src/pipeline/stores/controls.ts";
+import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
+import { campaignCreateKeys } from "../../support/create-keys.ts";
 import { useRedis } from "../../support/redis.ts";
 
 describe("cancelCampaigns: canceled only when no campaign can exist", () => {
@@ -26,6 +27,11 @@ describe("cancelCampaigns: canceled only when no campaign can exist", () => {
     },
   });
 
+  const port = (keys: ReturnType<typeof redisKeys>) => ({
+    memo: createCreateMemo(redis, keys),
+    controls: createControls(redis, keys),
+  });
+
   it("none sent: canceled and taken out; sent: may exist; created: exists, with its id", async () => {
     const keys = redisKeys(prefix());
     const [none, sent, made] = [request("aaaa"), request("bbbb"), request("cccc")];
@@ -33,8 +39,7 @@ describe("cancelCampaigns: canceled only when no campaign can exist", () => {
     await redis.set(campaignCreateKeys(keys, campaignKey(made)).memo, "cmp_42");
     const removed: string[] = [];
     const outcomes = await cancelCampaigns(
-      redis,
-      keys,
+      port(keys),
       [none, sent, made].map((r) => ref(r, removed)),
     );
     expect(outcomes).toEqual([
@@ -48,14 +53,14 @@ describe("cancelCampaigns: canceled only when no campaign can exist", () => {
     expect(await controls.isCanceled(campaignKey(none))).toBe(true);
     expect(await controls.isCanceled(campaignKey(sent))).toBe(true);
     expect(await controls.isCanceled(campaignKey(made))).toBe(false);
-    expect((await cancelCampaigns(redis, keys, [ref(none, removed)]))[0]).toMatchObject({ already: true });
+    expect((await cancelCampaigns(port(keys), [ref(none, removed)]))[0]).toMatchObject({ already: true });
   });
 
   it("a create being sent now (its lock held): may exist, and it is marked canceled", async () => {
     const keys = redisKeys(prefix());
     const busy = request("dddd");
     await redis.set(campaignCreateKeys(keys, campaignKey(busy)).lock, "someone", "PX", 5_000);
-    const [outcome] = await cancelCampaigns(redis, keys, [ref(busy, [])], { waitMs: 200 });
+    const [outcome] = await cancelCampaigns(port(keys), [ref(busy, [])], { waitMs: 200 });
     expect(outcome).toMatchObject({ kind: "may-exist", why: "create-in-flight" });
     expect(await createControls(redis, keys).isCanceled(campaignKey(busy))).toBe(true);
   });

@@ -6,6 +6,7 @@ import {
   createCampaignOnce,
   scheduledAtFor,
 } from "../../../src/pipeline/campaign/create-campaign.ts";
+import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
 import { NO_FAULTS } from "../../../src/simulator/faults.ts";
 import { validAssistant, validDialer } from "../../support/fixtures.ts";
 import { useRedis } from "../../support/redis.ts";
@@ -42,20 +43,31 @@ describe("createCampaignOnce: one campaign per file, whatever fails", () => {
   it("retried, or run by two workers at once: one campaign", async () => {
     const name = `once-${randomBytes(3).toString("hex")}`;
     const [a, b] = await Promise.all([
-      createCampaignOnce(t.client, redis, redisKeys(p), "k1", body(name)),
-      createCampaignOnce(t.client, redis, redisKeys(p), "k1", body(name)),
+      createCampaignOnce(t.client, createCreateMemo(redis, redisKeys(p)).campaign("k1"), body(name)),
+      createCampaignOnce(t.client, createCreateMemo(redis, redisKeys(p)).campaign("k1"), body(name)),
     ]);
     expect(a.id).toBe(b.id);
     expect([a.created, b.created].sort()).toEqual([false, true]);
-    expect((await createCampaignOnce(t.client, redis, redisKeys(p), "k1", body(name))).id).toBe(a.id);
+    expect(
+      (await createCampaignOnce(t.client, createCreateMemo(redis, redisKeys(p)).campaign("k1"), body(name)))
+        .id,
+    ).toBe(a.id);
     expect(await named(name)).toHaveLength(1);
   });
 
   it("a crash after the create, before it was remembered: the next attempt finds it by name", async () => {
     const name = `crash-${randomBytes(3).toString("hex")}`;
-    const first = await createCampaignOnce(t.client, redis, redisKeys(p), "k2", body(name));
+    const first = await createCampaignOnce(
+      t.client,
+      createCreateMemo(redis, redisKeys(p)).campaign("k2"),
+      body(name),
+    );
     await redis.del(`${p}:campaign-for:k2`); // what a crash right after the create leaves behind
-    const second = await createCampaignOnce(t.client, redis, redisKeys(p), "k2", body(name));
+    const second = await createCampaignOnce(
+      t.client,
+      createCreateMemo(redis, redisKeys(p)).campaign("k2"),
+      body(name),
+    );
     expect(second).toEqual({ id: first.id, created: false });
     expect(await named(name)).toHaveLength(1);
   });
@@ -65,7 +77,11 @@ describe("createCampaignOnce: one campaign per file, whatever fails", () => {
     // Every write is applied, then its answer is lost (500 or a dropped connection); reads work.
     t.sim.setFaults({ commitThenFailRate: 1, commitThenFailMode: "mixed" });
     const before = t.sim.stats.committedThenFailed;
-    const result = await createCampaignOnce(t.client, redis, redisKeys(p), "k3", body(name));
+    const result = await createCampaignOnce(
+      t.client,
+      createCreateMemo(redis, redisKeys(p)).campaign("k3"),
+      body(name),
+    );
     expect(t.sim.stats.committedThenFailed).toBe(before + 1);
     expect(result.created).toBe(true);
     expect(await named(name)).toHaveLength(1);

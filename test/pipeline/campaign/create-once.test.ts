@@ -3,10 +3,10 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
-import { campaignCreateKeys, createCampaignOnce } from "../../../src/pipeline/campaign/create-campaign.ts";
+import { createCampaignOnce } from "../../../src/pipeline/campaign/create-campaign.ts";
 import { resolveSegment } from "../../../src/pipeline/contacts/resolve-segment.ts";
-import { createState } from "../../../src/pipeline/create-once.ts";
 import { CreateCanceledError, CreateUnresolvedError } from "../../../src/pipeline/errors.ts";
+import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
 import { NO_FAULTS } from "../../../src/simulator/faults.ts";
 import { validAssistant, validDialer } from "../../support/fixtures.ts";
 import { startProxy } from "../../support/proxy.ts";
@@ -46,12 +46,15 @@ describe("createOnce: the service's history is read only when a create may have 
     t.sim.stats.reset();
     const segment = await resolveSegment(
       t.client,
-      redis,
-      redisKeys(p),
+      createCreateMemo(redis, redisKeys(p)),
       { name: fresh("seg") },
       { ownName: true },
     );
-    const campaign = await createCampaignOnce(t.client, redis, redisKeys(p), "k1", body(fresh("cmp")));
+    const campaign = await createCampaignOnce(
+      t.client,
+      createCreateMemo(redis, redisKeys(p)).campaign("k1"),
+      body(fresh("cmp")),
+    );
     expect([segment.created, campaign.created]).toEqual([true, true]);
     expect(
       Object.fromEntries([...t.sim.stats.byOperation].map(([op, s]) => [op, [...s.values()][0]])),
@@ -76,20 +79,33 @@ describe("createOnce: the service's history is read only when a create may have 
     );
     const client = testClient({ url: proxy.url });
     try {
-      const first = await createCampaignOnce(client, redis, keys, "k2", body(name)).catch((e: unknown) => e);
+      const first = await createCampaignOnce(
+        client,
+        createCreateMemo(redis, keys).campaign("k2"),
+        body(name),
+      ).catch((e: unknown) => e);
       expect(first).toBeInstanceOf(CreateUnresolvedError);
-      expect(await createState(redis, campaignCreateKeys(keys, "k2"))).toEqual({ kind: "may-exist" });
+      expect(await createCreateMemo(redis, keys).campaign("k2").state()).toEqual({ kind: "may-exist" });
       // Still down: still unresolved, and nothing is sent again.
-      const again = await createCampaignOnce(client, redis, keys, "k2", body(name)).catch((e: unknown) => e);
+      const again = await createCampaignOnce(
+        client,
+        createCreateMemo(redis, keys).campaign("k2"),
+        body(name),
+      ).catch((e: unknown) => e);
       expect(again).toBeInstanceOf(CreateUnresolvedError);
       expect(proxy.requests.filter((r) => r.url.endsWith("/campaign/create"))).toHaveLength(1);
       down = false;
-      const found = await createCampaignOnce(client, redis, keys, "k2", body(name), {
-        mayCreate: async () => false, // canceled meanwhile: it exists all the same, so it is tracked
-      });
+      const found = await createCampaignOnce(
+        client,
+        createCreateMemo(redis, keys).campaign("k2"),
+        body(name),
+        {
+          mayCreate: async () => false, // canceled meanwhile: it exists all the same, so it is tracked
+        },
+      );
       expect(found.created).toBe(false);
       expect(await named(name)).toEqual([expect.objectContaining({ id: found.id })]);
-      expect(await createState(redis, campaignCreateKeys(keys, "k2"))).toEqual({
+      expect(await createCreateMemo(redis, keys).campaign("k2").state()).toEqual({
         kind: "exists",
         id: found.id,
       });
@@ -111,11 +127,18 @@ describe("createOnce: the service's history is read only when a create may have 
       const client = testClient({ url: proxy.url });
       const o = { lockMs: 400, settleMs: 400 };
       expect(
-        await createCampaignOnce(client, redis, keys, "k3", body(name), o).catch((e: unknown) => e),
+        await createCampaignOnce(client, createCreateMemo(redis, keys).campaign("k3"), body(name), o).catch(
+          (e: unknown) => e,
+        ),
       ).toBeInstanceOf(CreateUnresolvedError);
       expect(await named(name)).toHaveLength(0);
       await new Promise((r) => setTimeout(r, 450));
-      const made = await createCampaignOnce(client, redis, keys, "k3", body(name), o);
+      const made = await createCampaignOnce(
+        client,
+        createCreateMemo(redis, keys).campaign("k3"),
+        body(name),
+        o,
+      );
       expect(made.created).toBe(true);
       expect(await named(name)).toEqual([expect.objectContaining({ id: made.id })]);
       expect(creates).toBe(2);
@@ -127,12 +150,17 @@ describe("createOnce: the service's history is read only when a create may have 
   it("canceled before any create was sent: nothing is sent", async () => {
     const name = fresh("canceled");
     t.sim.stats.reset();
-    const result = await createCampaignOnce(t.client, redis, redisKeys(p), "k4", body(name), {
-      mayCreate: async () => false,
-    }).catch((e: unknown) => e);
+    const result = await createCampaignOnce(
+      t.client,
+      createCreateMemo(redis, redisKeys(p)).campaign("k4"),
+      body(name),
+      {
+        mayCreate: async () => false,
+      },
+    ).catch((e: unknown) => e);
     expect(result).toBeInstanceOf(CreateCanceledError);
     expect(t.sim.stats.total).toBe(0);
-    expect(await createState(redis, campaignCreateKeys(redisKeys(p), "k4"))).toEqual({ kind: "none" });
+    expect(await createCreateMemo(redis, redisKeys(p)).campaign("k4").state()).toEqual({ kind: "none" });
   });
 
   it("a worker killed between the create and remembering its id: the next attempt finds it, none twice", async () => {
@@ -167,10 +195,15 @@ describe("createOnce: the service's history is read only when a create may have 
       child.kill("SIGKILL");
     }
     await exited;
-    expect(await createState(redis, campaignCreateKeys(keys, "k5"))).toEqual({ kind: "may-exist" });
+    expect(await createCreateMemo(redis, keys).campaign("k5").state()).toEqual({ kind: "may-exist" });
     t.sim.setFaults(NO_FAULTS);
     // The dead worker's lock frees itself; by then its create has landed, and is found by name.
-    const next = await createCampaignOnce(t.client, redis, keys, "k5", body(name), { lockMs: 3_000 });
+    const next = await createCampaignOnce(
+      t.client,
+      createCreateMemo(redis, keys).campaign("k5"),
+      body(name),
+      { lockMs: 3_000 },
+    );
     expect(next.created).toBe(false);
     expect(await named(name)).toEqual([expect.objectContaining({ id: next.id })]);
     await proxy.close();

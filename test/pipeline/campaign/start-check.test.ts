@@ -7,6 +7,8 @@ import {
 } from "../../../src/pipeline/campaign/start-check.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
+import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
+import { createStartCheckStore } from "../../../src/pipeline/stores/start-check-store.ts";
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import { phoneOf } from "../../support/daemon.ts";
 import { campaignOnOwnSegment, jobJ } from "../../support/own-campaign.ts";
@@ -27,8 +29,8 @@ describe("the check before a campaign's start", () => {
     const suppression = createSuppressionList(redis, keys);
     const deps: StartCheckDeps = {
       client: t.client,
-      redis,
-      keys,
+      memo: createCreateMemo(redis, keys),
+      startChecks: createStartCheckStore(redis, keys),
       leaseMs: 30_000,
       ledger: createContactLedger(redis, { keys, leaseMs: 30_000 }),
       store,

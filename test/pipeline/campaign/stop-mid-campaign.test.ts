@@ -6,6 +6,7 @@ import { createCampaignStore } from "../../../src/pipeline/results/campaign-stor
 import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import type { CampaignInfo } from "../../../src/pipeline/results/model.ts";
 import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
+import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
 import { loadDoNotCallList } from "../../../src/pipeline/stores/dnc/load-list.ts";
 import { createStopStore } from "../../../src/pipeline/stores/stop-store.ts";
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
@@ -32,8 +33,7 @@ describe("a started campaign's numbers that may no longer be called", () => {
     const phones = [0, 1, 2, 3, 4].map((i) => phoneOf(from + i));
     const deps: StopCheckDeps = {
       client: t.client,
-      redis,
-      keys,
+      memo: createCreateMemo(redis, keys),
       leaseMs: 30_000,
       ledger,
       store,
@@ -87,8 +87,7 @@ describe("a cap reached mid-campaign (the overCap seam, wired)", () => {
     const frequency = createCallFrequency(redis, keys, { keepMs: 86_400_000 });
     const deps: StopCheckDeps = {
       client: t.client,
-      redis,
-      keys,
+      memo: createCreateMemo(redis, keys),
       leaseMs: 30_000,
       ledger,
       store,

@@ -9,6 +9,7 @@ import { DialerOutcomeUnknownError } from "../../../src/pipeline/resources/error
 import { readPreflights } from "../../../src/pipeline/resources/preflight.ts";
 import { createResourceState } from "../../../src/pipeline/resources/state-store.ts";
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
+import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
 import { tempDir } from "../../support/files.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 import { useRedis } from "../../support/redis.ts";
@@ -27,7 +28,12 @@ function world() {
   const keys: RedisKeys = newKeys();
   const dir = tempDir("vcw-res-");
   const store = createCampaignStore(redis, keys);
-  const deps = { client: s.client, redis, keys, store };
+  const deps = {
+    client: s.client,
+    resources: createResourceState(redis, keys),
+    memo: createCreateMemo(redis, keys),
+    store,
+  };
   const apply = async (o: Partial<ApplyOptions> = {}) => {
     const loaded = await loadResources(dir, ENV);
     expect(loaded.problems).toEqual([]);
@@ -142,12 +148,7 @@ describe("vcw apply against the simulator", () => {
     writeResources(w.dir, [kbYaml("faq19"), assistantYaml("bot19", "Goal.", "faq19"), dialerYaml("line19")]);
     await w.apply();
     const def = job("job19", "bot19", "line19");
-    const before = await campaignRecords(
-      { client: s.client, redis, keys: w.keys, logger: silent },
-      def,
-      "job19-a",
-      Date.now(),
-    );
+    const before = await campaignRecords({ ...w.deps, logger: silent }, def, "job19-a", Date.now());
     // The dialer's file is removed while job19 still names it.
     writeResources(w.dir, [kbYaml("faq19"), assistantYaml("bot19", "Goal.", "faq19")]);
     const pruned = await w.apply({ prune: true, jobs: [def] });
@@ -159,12 +160,7 @@ describe("vcw apply against the simulator", () => {
     expect(formatApplyReport(pruned)).toContain("used by job job19");
     expect((await w.state.all()).has("dialer/line19")).toBe(true);
     // The job's next campaign still has its dialer.
-    const after = await campaignRecords(
-      { client: s.client, redis, keys: w.keys, logger: silent },
-      def,
-      "job19-b",
-      Date.now(),
-    );
+    const after = await campaignRecords({ ...w.deps, logger: silent }, def, "job19-b", Date.now());
     expect(after.dialerId).toBe(before.dialerId);
     // Declared again: the same record, not a second one.
     writeResources(w.dir, [kbYaml("faq19"), assistantYaml("bot19", "Goal.", "faq19"), dialerYaml("line19")]);
@@ -364,7 +360,7 @@ describe("vcw apply against the simulator", () => {
     await campaignRecords(d, def, "job10:a:1:0", day);
     await campaignRecords(d, def, "job10:b:1:0", day + 3_600_000);
     expect(s.sim.store.list("playgroundCalls").length - before).toBe(1);
-    const [record] = await readPreflights(redis, w.keys);
+    const [record] = await readPreflights(w.state);
     expect(record).toMatchObject({ job: "job10", day: "2026-11-23", ok: true, to: ["+14•••••••99"] });
     await campaignRecords(d, def, "job10:c:1:0", day + 86_400_000);
     expect(s.sim.store.list("playgroundCalls").length - before).toBe(2);

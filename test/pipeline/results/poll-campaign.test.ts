@@ -36,12 +36,10 @@ describe("pollCampaign (real Redis, simulator with frozen time moved by hand)", 
     const poll = (stuckAfterMs = 3_600_000) =>
       pollCampaign(id, {
         client: t.client,
-        redis,
         store,
         suppression,
         classes,
         stuckAfterMs,
-        keys: redisKeys(p),
       });
 
     const first = await poll();

@@ -1,9 +1,6 @@
 import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../../api/client.ts";
-import { withLock } from "../../../lib/lock.ts";
 import { e164OfServicePhone } from "../../../lib/phone-e164.ts";
-import type { RedisClient } from "../../../lib/redis.ts";
-import type { RedisKeys } from "../../../lib/redis-keys.ts";
 import type { CampaignStore } from "../../results/campaign-store.ts";
 import type { CampaignStop, StopReason, StopStore, WithdrawnContact } from "../../stores/stop-store.ts";
 import { contactOf, deleteContacts } from "../segment-listing.ts";
@@ -11,8 +8,6 @@ import { type DialStatuses, undialled } from "./stop-selection.ts";
 
 export interface StopDeps {
   client: Client;
-  redis: RedisClient;
-  keys: RedisKeys;
   store: CampaignStore;
   stops: StopStore;
   /** The job's country: phones the service lists without a country code are read in it. */
@@ -46,9 +41,7 @@ export interface StopResult {
  * touched: its contacts are only flagged. One stop at a time per campaign.
  */
 export async function stopCampaign(campaignId: string, r: StopRequest, d: StopDeps): Promise<StopResult> {
-  const locked = await withLock(d.redis, d.keys.campaign.stopLock(campaignId), { ttlMs: 60_000 }, () =>
-    stopLocked(campaignId, r, d),
-  );
+  const locked = await d.stops.exclusive(campaignId, () => stopLocked(campaignId, r, d));
   return locked.acquired ? locked.value : { state: "unknown", taken: 0 };
 }
 

@@ -2,14 +2,13 @@ import { randomBytes } from "node:crypto";
 import type { Client } from "../../../api/client.ts";
 import { countryOf } from "../../../config/ingest-options.ts";
 import type { JobDefinition } from "../../../config/job-definition.ts";
-import type { RedisClient } from "../../../lib/redis.ts";
-import type { RedisKeys } from "../../../lib/redis-keys.ts";
 import { type HoursConstraint, openIntervals } from "../../calling/calling-hours.ts";
 import { capsFor, jobWindowOf } from "../../calling/plan-settings.ts";
 import type { ContactLedger } from "../../contacts/contact-ledger.ts";
 import type { ContactToImport } from "../../contacts/import-contacts.ts";
 import type { CampaignInfo } from "../../results/model.ts";
 import type { CallFrequency } from "../../stores/call-frequency.ts";
+import type { CreateMemo } from "../../stores/create-memo.ts";
 import type { StopStore, WithdrawnContact } from "../../stores/stop-store.ts";
 import type { SuppressionList } from "../../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "../lifecycle.ts";
@@ -19,8 +18,8 @@ import { resumeAt, windowIn } from "./window-close.ts";
 
 export interface HandBackDeps {
   client: Client;
-  redis: RedisClient;
-  keys: RedisKeys;
+  /** The hand-back segment's create, once. */
+  memo: Pick<CreateMemo, "segment">;
   leaseMs: number;
   /** The exactly-once ledger of contacts (built once, daemon/services.ts). */
   ledger: ContactLedger;

@@ -1,0 +1,70 @@
+import { createFileRegistry } from "../inbox/file-registry.ts";
+import type { RedisClient } from "../lib/redis.ts";
+import type { RedisKeys } from "../lib/redis-keys.ts";
+import { createCampaignTraces } from "../telemetry/campaign-trace.ts";
+import { createContactLedger } from "./contacts/contact-ledger.ts";
+import { createResourceState } from "./resources/state-store.ts";
+import { createCampaignStore } from "./results/campaign-store.ts";
+import { createCallFrequency } from "./stores/call-frequency.ts";
+import { createCallHistory } from "./stores/call-history.ts";
+import { createControls } from "./stores/controls.ts";
+import { createCreateMemo } from "./stores/create-memo.ts";
+import type { DoNotCallList } from "./stores/dnc/list-facts.ts";
+import { createExperimentStore } from "./stores/experiment-store.ts";
+import { createFileRowsStore } from "./stores/file-rows.ts";
+import { createPaceStore } from "./stores/pace-store.ts";
+import { createPlanStore } from "./stores/plan-store.ts";
+import { createStartCheckStore } from "./stores/start-check-store.ts";
+import { createStopStore } from "./stores/stop-store.ts";
+import { createSuppressionList } from "./stores/suppression.ts";
+
+export interface StoreOptions {
+  /** How long what vcw keeps lives after its use (VCW_RETENTION_DAYS). */
+  retentionMs: number;
+  /** How long a number's calls are kept: past the longest cooldown of any job. */
+  keepCallsMs: number;
+  /** Ledger lease: longer than any request can stay in flight. */
+  leaseMs: number;
+  /** How long a create whose answer was lost may still land (0 with idempotency keys). */
+  settleMs: number;
+  /** An expired do-not-call list still suppresses; told when an import consults it. */
+  onExpiredList?: (list: DoNotCallList) => void;
+}
+
+/**
+ * Every store vcw keeps in Redis, each built once: the one place that hands Redis to them. The
+ * daemon's workers, `vcw import` and the resource commands take what they use from here.
+ */
+export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions) {
+  const { retentionMs } = o;
+  return {
+    /** Imported contents per job: admitted, importing, done, rejected. */
+    registry: createFileRegistry(redis, keys),
+    /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
+    ledger: createContactLedger(redis, { keys, leaseMs: o.leaseMs, settleMs: o.settleMs, retentionMs }),
+    /** What vcw creates once (campaigns, segments): ids, sent marks, locks. */
+    memo: createCreateMemo(redis, keys),
+    /** The campaigns vcw tracks: registry and schedule, results, report marks. */
+    store: createCampaignStore(redis, keys, { retentionMs }),
+    suppression: createSuppressionList(redis, keys, o.onExpiredList ? { onExpired: o.onExpiredList } : {}),
+    history: createCallHistory(redis, keys, { keepMs: o.keepCallsMs }),
+    /** Calls per number for the frequency caps, beside the history (calling rules). */
+    frequency: createCallFrequency(redis, keys, { keepMs: o.keepCallsMs }),
+    /** The pace learned of each dialer from polls. */
+    pace: createPaceStore(redis, keys),
+    /** The valid rows each import kept (read once, at import), for its campaigns. */
+    fileRows: createFileRowsStore(redis, keys),
+    plans: createPlanStore(redis, keys),
+    experiments: createExperimentStore(redis, keys),
+    /** Started campaigns' stops: the withdrawn contacts live as long as the campaign's data. */
+    stops: createStopStore(redis, keys, { retentionMs }),
+    /** The operator's pauses and cancel marks. */
+    controls: createControls(redis, keys),
+    startChecks: createStartCheckStore(redis, keys),
+    /** Applied resources, the versions campaigns use, test calls. */
+    resources: createResourceState(redis, keys),
+    traces: createCampaignTraces(redis, keys, { ttlMs: retentionMs }),
+  };
+}
+
+export type Stores = ReturnType<typeof openStores>;

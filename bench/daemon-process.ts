@@ -39,7 +39,13 @@ export function spawnDaemon(
   const out = openSync(log, "a");
   const child = spawn(process.execPath, [bin, role], {
     stdio: ["ignore", out, out],
-    env: { PATH: process.env.PATH ?? "", LOG_LEVEL: "info", ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      LOG_LEVEL: "info",
+      // Node's own flags for the daemons of both trees, e.g. --cpu-prof --cpu-prof-dir=DIR to profile them.
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+      ...env,
+    },
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   closeSync(out);

@@ -9,10 +9,8 @@ import { createExperimentStore, type ExperimentStore } from "../../pipeline/stor
 import { createStopStore, type StopStore } from "../../pipeline/stores/stop-store.ts";
 import type { Queues } from "../queues.ts";
 
-/** What an operator's action runs with (runAction and the actions it hands on to). */
+/** What an operator's action runs with (runAction and the actions it hands on to): no Redis, its stores. */
 export interface ActionContext {
-  redis: RedisClient;
-  keys: RedisKeys;
   queues: Queues;
   jobs: () => ReadonlyMap<string, JobDefinition>;
   logger: Logger;
@@ -30,13 +28,17 @@ export interface ActionContext {
 type Built = "stops" | "experiments" | "controls" | "memo" | "campaigns";
 
 /** The context with its stores, built once where it is made (the HTTP server, a CLI command). */
-export function createActionContext(c: Omit<ActionContext, Built>): ActionContext {
+export function createActionContext({
+  redis,
+  keys,
+  ...c
+}: Omit<ActionContext, Built> & { redis: RedisClient; keys: RedisKeys }): ActionContext {
   return {
     ...c,
-    stops: createStopStore(c.redis, c.keys),
-    experiments: createExperimentStore(c.redis, c.keys),
-    controls: createControls(c.redis, c.keys),
-    memo: createCreateMemo(c.redis, c.keys),
-    campaigns: createCampaignRegistry(c.redis, c.keys),
+    stops: createStopStore(redis, keys),
+    experiments: createExperimentStore(redis, keys),
+    controls: createControls(redis, keys),
+    memo: createCreateMemo(redis, keys),
+    campaigns: createCampaignRegistry(redis, keys),
   };
 }

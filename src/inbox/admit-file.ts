@@ -82,7 +82,7 @@ export async function admitFile(path: string, d: AdmitDeps): Promise<AdmitResult
     return setAside(path, d, sha256, original, `${name} (being imported)`);
   }
   await unlink(path).catch(() => undefined);
-  return enqueue(d, name, sha256, original);
+  return enqueue(d, name, sha256, original, { drop: true });
 }
 
 /**
@@ -101,8 +101,14 @@ export async function recoverFile(name: string, d: AdmitDeps): Promise<AdmitResu
   return enqueue(d, name, hash, originalOf(name));
 }
 
-async function enqueue(d: AdmitDeps, name: string, sha256: string, original: string): Promise<AdmitResult> {
-  const admission = await d.registry.admit(d.job, sha256, name);
+async function enqueue(
+  d: AdmitDeps,
+  name: string,
+  sha256: string,
+  original: string,
+  o: { drop?: boolean } = {},
+): Promise<AdmitResult> {
+  const admission = await d.registry.admit(d.job, sha256, name, o);
   if (admission.kind === "duplicate") {
     return setAside(join(d.folder.processing, name), d, sha256, original, admission.of.file);
   }

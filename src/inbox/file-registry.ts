@@ -27,7 +27,10 @@ const admit = defineScript<[string, string]>(
 local raw = redis.call('HGET', KEYS[1], ARGV[1])
 local rec = raw and cjson.decode(raw)
 -- The same file again (a restart, a rescan): its own import, queued or imported but not yet settled.
-if rec and rec.file == ARGV[2] and rec.state ~= 'rejected' then return {'mine', tostring(rec.gen)} end
+-- A fresh drop (ARGV[4]) of content already imported is a second drop, under any name: its first was settled.
+if rec and rec.file == ARGV[2] and rec.state ~= 'rejected' and (ARGV[4] ~= 'drop' or rec.state == 'queued') then
+  return {'mine', tostring(rec.gen)}
+end
 if rec and rec.state ~= 'rejected' then return {'duplicate', raw} end
 local gen = (rec and rec.gen or 0) + 1
 redis.call('HSET', KEYS[1], ARGV[1], cjson.encode({state = 'queued', file = ARGV[2], gen = gen, at = ARGV[3]}))
@@ -37,7 +40,11 @@ return {'new', tostring(gen)}
 
 /** Per job, the SHA-256 of every file content seen, and what became of it. */
 export interface FileRegistry {
-  admit(job: string, sha256: string, file: string): Promise<Admission>;
+  /**
+   * `drop`: the file was just dropped (not found in processing/): the same name with its content
+   * imported is a second drop, set aside as a duplicate, not the first drop's own import.
+   */
+  admit(job: string, sha256: string, file: string, o?: { drop?: boolean }): Promise<Admission>;
   settle(job: string, sha256: string, state: "done" | "rejected"): Promise<void>;
   /** Records `sha256` as imported (admitted or not, as with `vcw import`). */
   markDone(job: string, sha256: string, file: string): Promise<void>;
@@ -51,8 +58,9 @@ export interface FileRegistry {
 export function createFileRegistry(redis: RedisClient, keys: RedisKeys): FileRegistry {
   const key = keys.files;
   return {
-    async admit(job, sha256, file) {
-      const [kind, value] = await admit(redis, [key(job)], [sha256, file, new Date().toISOString()]);
+    async admit(job, sha256, file, o = {}) {
+      const at = new Date().toISOString();
+      const [kind, value] = await admit(redis, [key(job)], [sha256, file, at, o.drop ? "drop" : "found"]);
       if (kind === "duplicate") return { kind, of: JSON.parse(value) as FileRecord };
       return { kind: kind as "new" | "mine", gen: Number(value) };
     },

@@ -17,6 +17,7 @@ import { redisKeys } from "../src/lib/redis-keys.ts";
 import { createCampaignStore } from "../src/pipeline/results/campaign-store.ts";
 import { DEMO_ASSISTANT, DEMO_DIALER } from "../src/simulator/demo-records.ts";
 import type { SeededCampaign, SimCommand } from "./campaigns-sim-child.ts";
+import { cpuMsOf } from "./lib.ts";
 
 const KEY = "bench-key-0123456789";
 const PREFIX = "bench";
@@ -67,12 +68,6 @@ export interface CampaignsRun {
 const here = fileURLToPath(new URL(".", import.meta.url));
 
 /** utime + stime of a process, in ms (/proc: 100 ticks a second). */
-function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 const peakRssMbOf = (pid: number) =>
   Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024);
 
@@ -195,7 +190,7 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
     // A tick or so to start; the window opens at a tick.
     await sleep(PERIOD_MS - (Date.now() % PERIOD_MS) + PERIOD_MS - 500);
     const w0 = Date.now();
-    const cpu0 = cpuMsOf(pid);
+    const cpu0 = cpuMsOf(pid) ?? 0;
     const store = createCampaignStore(redis, redisKeys(PREFIX));
     let maxLagMs = -1;
     let maxEnqueueMs = -1;
@@ -212,7 +207,7 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
       }
     }
     const w1 = Date.now();
-    const cpu1 = cpuMsOf(pid);
+    const cpu1 = cpuMsOf(pid) ?? 0;
     const peakRssMb = peakRssMbOf(pid);
     const mem1 = await usedMemory(redis);
     const kept = await keptPollJobBytes(redis);

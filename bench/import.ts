@@ -35,7 +35,7 @@ import { averageLimit, parseRateSchedule, type RateSchedule } from "../src/simul
 import { type Simulator, startSimulator } from "../src/simulator/server.ts";
 import { writeContactsCsv } from "./contacts-csv.ts";
 import { compiledCli, OURS, spawnDaemon, stopDaemon, untilRunning } from "./daemon-process.ts";
-import { fmt, table } from "./lib.ts";
+import { cpuMsOf, fmt, table } from "./lib.ts";
 
 const KEY = "bench-key-0123456789";
 const LIMIT = 200;
@@ -271,21 +271,8 @@ async function measureImport(
   };
 }
 
-/** A process's CPU time so far (user + system, ms) from /proc; undefined where there is none. */
-function cpuMsOf(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime, in clock ticks (100 a second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The file's summary once it is in done/ (bounded: 10 minutes). */
-async function untilSummary(inbox: string): Promise<ImportSummary & ImportFileResult> {
+export async function untilSummary(inbox: string): Promise<ImportSummary & ImportFileResult> {
   const deadline = Date.now() + 600_000;
   const done = join(inbox, "done");
   while (Date.now() < deadline) {

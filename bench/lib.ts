@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 /** Small helpers shared by the benchmarks: timing, formatting, memory. */
 
 export async function timeIt(run: () => Promise<void>): Promise<number> {
@@ -31,4 +32,17 @@ export function table(rows: Record<string, string | number>[]): void {
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** A process's CPU time so far (user + system, ms) from /proc; undefined where there is none. */
+export function cpuMsOf(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime, in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }

@@ -8,6 +8,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   dashboard: () => import("./dashboard.ts"),
   ingest: () => import("./ingest.ts"),
   import: () => import("./import.ts"),
+  "file-campaigns": () => import("./file-campaigns.ts"),
   poll: () => import("./poll.ts"),
   campaigns: () => import("./campaigns.ts"),
   requests: () => import("./contact-requests.ts"),

@@ -19,6 +19,7 @@ import { networkErrorCode } from "./network-error.ts";
 import { observedFetch, type RequestObserver } from "./observer.ts";
 import { isIdempotent, type OperationName, operations, type ResponseOf } from "./operations.ts";
 import { readErrorBody } from "./read-error-body.ts";
+import { attemptTimedFetch, readTimeouts } from "./read-patience.ts";
 import { readResponse, requestIdOf } from "./read-response.ts";
 import {
   backoffDelay,
@@ -39,7 +40,10 @@ export interface TransportOptions {
   /** Base URL ending in `/api/v1`. */
   baseUrl: string;
   apiKey: string;
-  /** Per attempt, from sending to the last byte of the body. */
+  /**
+   * Per attempt, from sending to the last byte of the body. A read's retry after a timeout waits
+   * twice as long as the attempt before, up to 4 times this (read-patience.ts); a write's never.
+   */
   timeoutMs: number;
   /** Cap of a response body, counted as it streams. */
   maxResponseBytes: number;
@@ -152,6 +156,9 @@ export function createTransport(config: TransportOptions): Transport {
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     };
     const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+    // A read grows its timeout after each timeout; a write (a fenced create above all) keeps one.
+    const patience = op.effect === "read" && !options.fence ? readTimeouts(timeoutMs) : undefined;
+    const attemptTimeoutMs = () => patience?.current() ?? timeoutMs;
     const secrets = [config.apiKey, ...secretValuesOf(input.body)];
     const url = new URL(base + op.path);
     if (op.id) url.searchParams.set("id", input.id as string);
@@ -182,6 +189,17 @@ export function createTransport(config: TransportOptions): Transport {
     };
 
     const bodyReading = reading(secrets);
+    // The fence runs after the gate and after ky's retry sleep, the last step before fetch.
+    const attemptFetch = fencedFetch(
+      observing(
+        bodyReading.fetch({
+          operation: name,
+          maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
+          onHeaders: (response) => observe(response.status),
+        }),
+      ),
+      options.fence,
+    );
     try {
       const response = await ky(url, {
         method: op.method,
@@ -193,22 +211,13 @@ export function createTransport(config: TransportOptions): Transport {
             : {}),
         },
         ...(body === undefined ? {} : { json: body }),
-        // ky's timeout and signal cover its fetch; this one returns only once the body is in.
-        timeout: timeoutMs,
+        // ky's timeout and signal cover its fetch; this one returns only once the body is in. A
+        // read's attempts time themselves, each as long as `patience` says; ky's is their cap.
+        timeout: patience?.maxMs ?? timeoutMs,
         signal: options.signal,
         // ky 2 reads a failure's body into HTTPError.data: keep it as text, read tolerantly below.
         parseJson: (text) => text,
-        // The fence runs after the gate and after ky's retry sleep, the last step before fetch.
-        fetch: fencedFetch(
-          observing(
-            bodyReading.fetch({
-              operation: name,
-              maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
-              onHeaders: (response) => observe(response.status),
-            }),
-          ),
-          options.fence,
-        ),
+        fetch: patience ? attemptTimedFetch(attemptFetch, attemptTimeoutMs) : attemptFetch,
         retry: kyRetry(op, retry),
         // ky 2 runs beforeRequest once, before the first attempt; beforeRetry before each other one.
         hooks: {
@@ -217,6 +226,7 @@ export function createTransport(config: TransportOptions): Transport {
             async ({ error, retryCount }) => {
               attempts = retryCount + 1;
               observe(undefined, error);
+              if (error instanceof TimeoutError) patience?.timedOut();
               logger.debug(
                 { ...where, retry: retryCount, reason: describeFailure(classify(error)) },
                 "api retry",
@@ -237,7 +247,8 @@ export function createTransport(config: TransportOptions): Transport {
       // The reader's own failure (its storage, say) is neither the service's fault nor retried.
       if (error instanceof ItemCallbackError) throw error.cause;
       observe(undefined, error);
-      const apiError = error instanceof APIError ? error : await toApiError(name, error, timeoutMs, secrets);
+      const apiError =
+        error instanceof APIError ? error : await toApiError(name, error, attemptTimeoutMs(), secrets);
       const failure = classify(error);
       const final =
         !isIdempotent(op) && failure && isAmbiguous(failure) ? new AmbiguousWriteError(apiError) : apiError;

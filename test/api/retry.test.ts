@@ -137,13 +137,13 @@ describe("retries, timeouts and ambiguous writes against the simulator's faults"
     expect(t.sim.stats.peakInflight).toBe(1);
   });
 
-  it("a timeout is retried for a read and ends in APIConnectionTimeoutError", async () => {
+  it("a timeout is retried for a read and ends in APIConnectionTimeoutError (its last attempt's timeout)", async () => {
     t.sim.setFaults({ latencyMs: 300 });
     const counter = countingFetch();
     const client = testClient(t.sim, { fetch: counter.fetch, timeoutMs: 50, maxRetries: 2 });
     const error = await client.segments.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(APIConnectionTimeoutError);
-    expect((error as Error).message).toMatch(/segments\.list failed: timed out after 50 ms/);
+    expect((error as Error).message).toMatch(/segments\.list failed: timed out after 200 ms/);
     expect(counter.calls).toBe(3);
   });
 

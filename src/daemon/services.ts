@@ -31,7 +31,7 @@ export interface Services {
   stores: Stores;
   /** The import use case, for the daemon and `vcw import` alike. */
   imports: ImportUseCase;
-  /** Ledger lease: longer than any request can stay in flight. */
+  /** Ledger lease: longer than any create can stay in flight (a read may wait longer: decision 0053). */
   leaseMs: number;
   /** Cleanups run in reverse order by `close`; roles add their own. */
   onClose(cleanup: () => Promise<unknown>): void;
@@ -159,7 +159,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
   }
 }
 
-/** The ledger lease: longer than any request can stay in flight, so a live attempt is never overtaken. */
+/** The ledger lease: longer than any create can stay in flight, so a live attempt is never overtaken. */
 export const leaseMsOf = (s: Settings) =>
   s.requestTimeoutMs.value * (s.maxRetries.value + 1) + s.leaseMarginMs.value;
 

@@ -26,8 +26,10 @@ export function apiCommand(): Command {
     .option("--id <id>", "the ?id= parameter of the operation")
     .option("--data <json>", "request body as JSON, or @file.json")
     .option("--base-url <url>", "base URL ending in /api/v1 (default: VCS_BASE_URL)")
-    .option("--timeout-ms <ms>", "per-attempt timeout, from sending to the last byte of the response (a read's retry after a timeout waits twice as long, up to 4x)", (v) =>
-      Number(v),
+    .option(
+      "--timeout-ms <ms>",
+      "per-attempt timeout, from sending to the last byte of the response (a read's retry after a timeout waits twice as long, up to 4x)",
+      (v) => Number(v),
     )
     .addHelpText("after", "\nThe API key is read from VCS_API_KEY.")
     .action(async (name: string, o) => {

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- file-campaigns [--rows N] [--base DIR]`: the whole walk of a dropped file, not
  * just its import. The daemon (a compiled `vcw start` of this tree, in a process of its own) imports
- * a file of US contacts spread over six time zones into the simulator (25 ms latency, 200 requests
+ * a file of US contacts in six area codes of different time zones into the simulator (25 ms latency, 200 requests
  * a second), plans it with the callees' own hours (`timezone: callee`, no `calling:` section: the
  * example job's shape) and files each zone's contacts into a campaign of its own. Measured from the
  * drop until every valid row is in a campaign's segment: the daemon's CPU time (user + system, from
@@ -33,7 +33,7 @@ import { cpuMsOf, fmt, table } from "./lib.ts";
 const KEY = "bench-key-0123456789";
 const LIMIT = 200;
 const LATENCY_MS = 25;
-/** New York, Chicago, Denver, San Francisco, Anchorage, Honolulu: six zones, six campaigns. */
+/** New York, Chicago, Denver, San Francisco, Anchorage, Honolulu: a campaign per zone the planner finds. */
 const AREAS = ["212", "312", "303", "415", "907", "808"];
 const WAIT_MS = 300_000;
 
@@ -80,7 +80,7 @@ export async function run(argv: string[] = []): Promise<void> {
     if (!process.env.BENCH_KEEP) rmSync(home, { recursive: true, force: true });
   }
   console.log(
-    `${fmt(rows)} rows in six US time zones dropped into the inbox; service: ${LATENCY_MS} ms latency, ${LIMIT} requests/s; measured from the drop until every valid row is in its campaign's segment`,
+    `${fmt(rows)} rows in six US area codes of different zones dropped into the inbox; service: ${LATENCY_MS} ms latency, ${LIMIT} requests/s; measured from the drop until every valid row is in its campaign's segment`,
   );
   const ours = runs.find((r) => r.tree === "ours");
   const base = runs.find((r) => r.tree === "base");

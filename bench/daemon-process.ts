@@ -8,6 +8,9 @@ import { closeSync, existsSync, openSync, readFileSync, statSync } from "node:fs
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { Redis } from "ioredis";
+import { deleteMatching } from "../src/lib/delete-keys.ts";
+import { redisKeys } from "../src/lib/redis-keys.ts";
 
 /** This tree (the compiled bench runs from ROOT/dist/bench/). */
 export const OURS = fileURLToPath(new URL("../..", import.meta.url));
@@ -75,4 +78,16 @@ export async function stopDaemon(d: DaemonProcess, signal: NodeJS.Signals, grace
   const timer = setTimeout(() => d.child.kill("SIGKILL"), graceMs);
   await d.exited;
   clearTimeout(timer);
+}
+
+/** Deletes what a bench daemon left under `prefix` in Redis (kept with BENCH_KEEP, like its home). */
+export async function forgetPrefix(redisUrl: string, prefix: string): Promise<void> {
+  if (process.env.BENCH_KEEP) return;
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    await deleteMatching(redis, redisKeys(prefix).everything);
+  } finally {
+    redis.disconnect();
+  }
 }

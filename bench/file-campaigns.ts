@@ -24,9 +24,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
+import { DEFAULT_REDIS_URL } from "../src/config/settings.ts";
 import { type Simulator, startSimulator } from "../src/simulator/server.ts";
 import type { StoredCampaign } from "../src/simulator/store.ts";
-import { compiledCli, OURS, spawnDaemon, stopDaemon, untilRunning } from "./daemon-process.ts";
+import { compiledCli, forgetPrefix, OURS, spawnDaemon, stopDaemon, untilRunning } from "./daemon-process.ts";
 import { untilSummary } from "./import.ts";
 import { cpuMsOf, fmt, table } from "./lib.ts";
 
@@ -135,6 +136,7 @@ async function fileRun(
   const job = `bench${tree}`;
   writeFileSync(join(jobs, "bench.yaml"), jobYaml(job, inbox));
   const redisUrl = process.env.REDIS_URL;
+  const prefix = `vcw-bench-${randomBytes(4).toString("hex")}`;
   const daemon = spawnDaemon(
     root,
     {
@@ -143,7 +145,7 @@ async function fileRun(
       VCS_API_KEY: KEY,
       VCW_JOBS_DIR: jobs,
       VCW_HOME: join(home, `.vcw-${tree}`),
-      VCW_PREFIX: `vcw-bench-${randomBytes(4).toString("hex")}`,
+      VCW_PREFIX: prefix,
       VCW_STABLE_MS: "200",
       VCW_HTTP_ADDR: "off",
     },
@@ -172,6 +174,7 @@ async function fileRun(
     };
   } finally {
     await stopDaemon(daemon, "SIGTERM");
+    await forgetPrefix(redisUrl ?? DEFAULT_REDIS_URL, prefix);
   }
 }
 

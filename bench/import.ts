@@ -34,7 +34,7 @@ import type { ImportSummary } from "../src/queue/import-processor.ts";
 import { averageLimit, parseRateSchedule, type RateSchedule } from "../src/simulator/rate-schedule.ts";
 import { type Simulator, startSimulator } from "../src/simulator/server.ts";
 import { writeContactsCsv } from "./contacts-csv.ts";
-import { compiledCli, OURS, spawnDaemon, stopDaemon, untilRunning } from "./daemon-process.ts";
+import { compiledCli, forgetPrefix, OURS, spawnDaemon, stopDaemon, untilRunning } from "./daemon-process.ts";
 import { cpuMsOf, fmt, table } from "./lib.ts";
 
 const KEY = "bench-key-0123456789";
@@ -215,6 +215,7 @@ async function importRun(at: RunPlace, label: string, schedule: RateSchedule): P
     });
   } finally {
     await stopDaemon(daemon, "SIGTERM");
+    await forgetPrefix(redisUrl ?? DEFAULT_REDIS_URL, prefix);
   }
 }
 

@@ -17,10 +17,12 @@ const CR = 0x0d;
 const LF = 0x0a;
 /**
  * papaparse trims what follows a quote that closes nothing, up to the next delimiter and line end:
- * each such quote costs the spaces before them again. Past this many characters a character of the
- * record, the file's quoting is broken, and reading it would cost time growing as its square.
+ * each such quote scans the spaces before them again. Past this many scans a character of the record
+ * (and a few to begin with: a sloppy export's stray quotes before some padding), the quoting is
+ * broken, and reading on would cost time growing as the square of the record.
  */
 const SPACE_SCANS_PER_CHAR = 8;
+const SPACE_SCANS_FREE = 1024;
 
 /** What String.prototype.trim removes, the spaces papaparse allows between a closing quote and what follows. */
 const isSpace = (c: number) =>
@@ -143,8 +145,8 @@ export class RecordScanner {
     this.scans += (this.awaitingStop + (isBreak ? this.awaitingBreak : 0)) * spaces;
     this.awaitingStop = 0;
     if (isBreak) this.awaitingBreak = 0;
-    if (this.scans > SPACE_SCANS_PER_CHAR * (this.offset + at - this.recordStart + 1))
-      throw this.brokenQuotes();
+    const chars = this.offset + at - this.recordStart + 1;
+    if (this.scans > SPACE_SCANS_PER_CHAR * chars + SPACE_SCANS_FREE) throw this.brokenQuotes();
   }
 
   private tooLong(state: number, line: number): IngestFileError {

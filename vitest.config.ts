@@ -26,7 +26,7 @@ const REDIS = [
   "test/pipeline/files/**/*.test.ts",
   "test/pipeline/import/{import-contacts,kept-rows,resolve-segment,send-fence}.test.ts",
   "test/pipeline/resources/apply.test.ts",
-  "test/pipeline/results/{poll-campaign,poll-phone-spelling,poll-streaming}.test.ts",
+  "test/pipeline/results/{poll-campaign,poll-phone-spelling,poll-status-names,poll-streaming}.test.ts",
   "test/pipeline/stores/dnc/{do-not-call-lists,tree-layout}.test.ts",
   "test/queue/{read-model,report-scheduler,scheduler}.test.ts",
   "test/simulator/{outcome-mix,state-durability}.test.ts",

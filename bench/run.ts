@@ -7,6 +7,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   client: () => import("./client-throughput.ts"),
   dashboard: () => import("./dashboard.ts"),
   ingest: () => import("./ingest.ts"),
+  "csv-fields": () => import("./csv-fields.ts"),
   import: () => import("./import.ts"),
   "file-campaigns": () => import("./file-campaigns.ts"),
   poll: () => import("./poll.ts"),

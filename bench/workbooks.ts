@@ -6,18 +6,7 @@
  * private TMPDIR, polled every 100 ms for its size; killed after --timeout seconds (default 60).
  * With --base, the same passes run in another worktree (main's code), for ours vs base in one run.
  */
-import { spawn } from "node:child_process";
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -29,6 +18,7 @@ import {
 } from "../test/support/xlsx-bombs.ts";
 import { writeContactsXlsx } from "./ingest-xlsx.ts";
 import { fmt, mb, table } from "./lib.ts";
+import { type Pass, validatePass } from "./validate-pass.ts";
 
 const DATA = resolve("bench/.data");
 
@@ -40,86 +30,6 @@ const FILES: [name: string, make: (path: string) => Promise<unknown>][] = [
   ["bad-rows.xlsx", async (p) => writeFileSync(p, await badRows(200_000))],
   ["contacts-100000.xlsx", (p) => writeContactsXlsx(p, 100_000)],
 ];
-
-interface Pass {
-  outcome: string;
-  seconds: number;
-  rssMb: number;
-  tmpPeak: number;
-  tmpLeft: number;
-  reportBytes: number;
-}
-
-const folderBytes = (dir: string): number =>
-  readdirSync(dir, { withFileTypes: true }).reduce((sum, e) => {
-    // tsx's own cache is not the reader's doing.
-    if (e.name.startsWith("tsx-")) return sum;
-    const path = join(dir, e.name);
-    return (
-      sum + (e.isDirectory() ? folderBytes(path) : (statSync(path, { throwIfNoEntry: false })?.size ?? 0))
-    );
-  }, 0);
-
-/** Peak RSS as Linux keeps it, for a pass that dies before it can report its own; 0 once gone. */
-function peakRssKb(pid: number | undefined): number {
-  try {
-    const match = readFileSync(`/proc/${pid}/status`, "utf8").match(/VmHWM:\s+(\d+)/);
-    return match ? Number(match[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/** One `validate` pass in `root`'s code. */
-async function pass(root: string, file: string, timeoutS: number): Promise<Pass> {
-  const tmp = mkdtempSync(join(tmpdir(), "vcw-bench-wb-"));
-  const report = `${file}.errors.csv`;
-  rmSync(report, { force: true });
-  const started = performance.now();
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/ingest-child.ts", "validate", file], {
-    cwd: root,
-    env: { ...process.env, TMPDIR: tmp },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let out = "";
-  child.stdout.on("data", (b: Buffer) => {
-    out += b;
-  });
-  let tmpPeak = 0;
-  let hwmKb = 0;
-  let killed = false;
-  const poll = setInterval(() => {
-    tmpPeak = Math.max(tmpPeak, folderBytes(tmp));
-    hwmKb = Math.max(hwmKb, peakRssKb(child.pid));
-    if (performance.now() - started > timeoutS * 1000 && !killed) {
-      killed = true;
-      child.kill("SIGKILL");
-    }
-  }, 100);
-  const code = await new Promise<number | null>((r) => child.on("close", r));
-  clearInterval(poll);
-  const seconds = (performance.now() - started) / 1000;
-  const tmpLeft = folderBytes(tmp);
-  rmSync(tmp, { recursive: true, force: true });
-  const last = out.trim().split("\n").pop() ?? "";
-  const result = last.startsWith("{")
-    ? (JSON.parse(last) as { rows: number; maxRssMb: number; error?: string })
-    : undefined;
-  const reportBytes = existsSync(report) ? statSync(report).size : 0;
-  rmSync(report, { force: true });
-  return {
-    outcome: killed
-      ? `killed at ${timeoutS} s`
-      : result
-        ? (result.error ?? `${fmt(result.rows)} rows`)
-        : `exit ${code}`,
-    seconds,
-    rssMb: Math.max(result?.maxRssMb ?? 0, hwmKb / 1024),
-    tmpPeak,
-    tmpLeft,
-    reportBytes,
-  };
-}
 
 export async function run(argv: string[] = []): Promise<void> {
   const { values } = parseArgs({
@@ -136,8 +46,8 @@ export async function run(argv: string[] = []): Promise<void> {
     if (!existsSync(file)) await make(file);
     const show = (p: Pass) =>
       `${p.outcome}, ${fmt(p.seconds, 1)} s, RSS ${fmt(p.rssMb)} MB, TMPDIR peak ${mb(p.tmpPeak)} (left ${mb(p.tmpLeft)}), report ${mb(p.reportBytes)}`;
-    const ours = await pass(process.cwd(), file, timeoutS);
-    const theirs = base ? await pass(base, file, timeoutS) : undefined;
+    const ours = await validatePass(process.cwd(), file, timeoutS);
+    const theirs = base ? await validatePass(base, file, timeoutS) : undefined;
     rows.push({
       file: `${name} (${mb(statSync(file).size)})`,
       ours: show(ours),

@@ -43,7 +43,8 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
   const all = (await readdir(dir).catch(() => [] as string[])).filter((f) => /\.ya?ml$/.test(f)).sort();
   const result: LoadedJobs = {
     jobs: [],
-    sinks: { ...BUILTIN_SINKS },
+    // By the names the operator gives them: none meets Object.prototype.
+    sinks: Object.assign(Object.create(null) as Record<string, SinkDefinition>, BUILTIN_SINKS),
     sinkFiles: {},
     problems: [],
     warnings: [],
@@ -101,7 +102,7 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
       ...job.reports.flatMap((r, i) => r.sinks.map((sink, k) => ({ sink, path: `reports.${i}.sinks.${k}` }))),
     ];
     for (const { sink, path } of used) {
-      if (!result.sinks[sink]) {
+      if (!Object.hasOwn(result.sinks, sink)) {
         result.problems.push({
           file,
           path,

@@ -36,6 +36,8 @@ export interface DaemonOptions {
   oneOff?: boolean;
   /** Delete every key of the prefix once stopped (`vcw demo`: it leaves nothing in the Redis it used). */
   forgetOnClose?: boolean;
+  /** The daemon's clock (its workers' and the sign-in throttle's); tests move one by hand. Default: Date.now. */
+  now?: () => number;
 }
 
 export interface Daemon extends Omit<Services, "onClose"> {
@@ -53,6 +55,7 @@ export interface Daemon extends Omit<Services, "onClose"> {
 /** Wires the daemon's roles: embedded defaults, inbox watchers, scheduler, workers. */
 export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
   const { settings: s, logger } = o;
+  const now = o.now ?? Date.now;
   for (const line of describeSettings(s)) logger.info(line);
   // One-off runs (`vcw demo`) have no HTTP surface: nothing watches them.
   const httpAddr = o.oneOff ? undefined : s.httpAddr.value;
@@ -106,6 +109,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
           metrics: metrics!,
           security: httpSecurityOf(s),
           logger,
+          now,
         })
       : undefined;
     if (http) {
@@ -113,7 +117,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
       logger.info({ url: http.url }, `dashboard ${http.url}/, metrics ${http.url}/metrics`);
     }
     if (o.work) {
-      workers.push(...startWorkers(services, queues, s, logger));
+      workers.push(...startWorkers(services, queues, s, logger, now));
     }
     metrics?.watchWorkers({
       imports: workers.find((w) => w.name === queues.imports.name),
@@ -218,7 +222,13 @@ async function claimInboxes(services: Services, logger: Logger): Promise<void> {
 }
 
 /** The five workers, on a connection of their own (BullMQ blocks on it). */
-function startWorkers(services: Services, queues: Queues, s: Settings, logger: Logger): Worker[] {
+function startWorkers(
+  services: Services,
+  queues: Queues,
+  s: Settings,
+  logger: Logger,
+  now: () => number,
+): Worker[] {
   const stopping = new AbortController();
   // Every request waiting for the shared limit listens to it.
   setMaxListeners(0, stopping.signal);
@@ -230,7 +240,7 @@ function startWorkers(services: Services, queues: Queues, s: Settings, logger: L
     sinks: () => services.sinks,
     queues,
     logger,
-    now: Date.now,
+    now,
     stopping: stopping.signal,
     leaseMs: services.leaseMs,
     // The ledger's: 0 with idempotency keys (a late copy can't be made, nothing to wait for).

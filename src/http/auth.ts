@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
+import type { TokenWay } from "../lib/redis-keys.ts";
 import type { RevokedSessions } from "../pipeline/stores/revoked-sessions.ts";
 import type { SignInThrottle } from "../pipeline/stores/sign-in-throttle.ts";
 import { FAVICON_LINK } from "./favicon.ts";
@@ -50,22 +51,23 @@ async function sessionOf(req: FastifyRequest, o: AuthOptions): Promise<Session |
   return s && !(await o.revoked.has(s.id)) ? s : undefined;
 }
 
-/** A refused attempt: how long to wait, in the header and in words; logged. */
-function throttled(req: FastifyRequest, reply: FastifyReply, waitMs: number, logger: Logger) {
+/** A refused attempt: how long is left of the wait, in the header and in words; logged. */
+function throttled(req: FastifyRequest, reply: FastifyReply, way: TokenWay, waitMs: number, logger: Logger) {
   const seconds = Math.ceil(waitMs / 1000);
   logger.warn(
-    { client: req.ip, path: req.url.split("?")[0], waitSeconds: seconds },
+    { client: req.ip, path: req.url.split("?")[0], way, waitSeconds: seconds },
     "dashboard sign-in throttled: too many attempts from this client",
   );
+  const what = way === "bearer" ? "wrong bearer tokens" : "sign-in attempts";
   return reply
     .code(429)
     .header("retry-after", String(seconds))
-    .send({ error: `too many sign-in attempts from this address: try again in ${seconds} seconds` });
+    .send({ error: `too many ${what} from this address: try again in ${seconds} seconds` });
 }
 
 /**
  * Who a request comes from, or "" when it carries no valid credential. A bearer token is an
- * attempt like a sign-in: counted, refused while the client waits, a wrong one logged.
+ * attempt like a sign-in, counted apart from them: refused while the client waits, a wrong one logged.
  */
 async function identify(
   req: FastifyRequest,
@@ -77,7 +79,7 @@ async function identify(
   if (auth?.startsWith("Bearer ") && !open) {
     const wait = await o.throttle.bearer(req.ip);
     if (wait > 0) {
-      await throttled(req, reply, wait, o.logger);
+      await throttled(req, reply, "bearer", wait, o.logger);
       return "refused";
     }
     if (same(auth.slice(7).trim(), o.token)) return "token";
@@ -93,7 +95,7 @@ async function identify(
  * With a token, every path but the open ones needs it: `Authorization: Bearer <token>` (Prometheus,
  * curl), or the session cookie `/login` sets (a browser: signed, HttpOnly, SameSite=Strict, ends
  * after VCW_HTTP_SESSION_HOURS or at sign-out). Every presentation of the token (a sign-in, a bearer
- * header) is throttled per client address across daemons (pipeline/stores/sign-in-throttle.ts) and a wrong one logged.
+ * header) is throttled per client address and per way across daemons (pipeline/stores/sign-in-throttle.ts) and a wrong one logged.
  * Without a token the server listens on loopback only (server.ts) and nothing can be changed.
  */
 export async function installAuth(app: FastifyInstance, o: AuthOptions): Promise<void> {
@@ -132,7 +134,7 @@ export async function installAuth(app: FastifyInstance, o: AuthOptions): Promise
 async function signIn(req: FastifyRequest, reply: FastifyReply, o: AuthOptions) {
   if (!o.token) return reply.redirect("/", 303);
   const wait = await o.throttle.signIn(req.ip);
-  if (wait > 0) return throttled(req, reply, wait, o.logger);
+  if (wait > 0) return throttled(req, reply, "sign-in", wait, o.logger);
   const given = String((req.body as Record<string, unknown> | undefined)?.token ?? "");
   const right = same(given, o.token);
   await o.throttle.signedIn(req.ip, right);

@@ -1,5 +1,6 @@
 import { DEFAULT_REACHED, type JobDefinition } from "../config/job-definition.ts";
 import { zoneOf } from "../config/job-zone.ts";
+import { addTo, newTally, type Tally } from "../lib/tally.ts";
 import { instantOf, wallClock } from "../lib/time-zone.ts";
 import { campaignReach } from "../pipeline/reports/reach.ts";
 import type { StoredCampaign } from "../pipeline/results/campaign-store.ts";
@@ -128,10 +129,10 @@ export function queryRows(
 export function timeline(
   transitions: readonly { to: string; at: number }[],
 ): { at: number; to: Record<string, number> }[] {
-  const byPoll = new Map<number, Record<string, number>>();
+  const byPoll = new Map<number, Tally>();
   for (const t of transitions) {
-    const counts = byPoll.get(t.at) ?? {};
-    counts[t.to] = (counts[t.to] ?? 0) + 1;
+    const counts = byPoll.get(t.at) ?? newTally();
+    addTo(counts, t.to);
     byPoll.set(t.at, counts);
   }
   return [...byPoll.entries()].sort((a, b) => a[0] - b[0]).map(([at, to]) => ({ at, to }));

@@ -57,6 +57,8 @@ export interface HttpServerOptions {
   logger?: Logger;
   /** How often a live dashboard gets news; tests make it quicker. */
   dashboardEveryMs?: number;
+  /** The daemon's clock, which the sign-in throttle's waits are served on. */
+  now: () => number;
 }
 
 export interface HttpServer {
@@ -118,7 +120,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     revoked: revokedSessions(o.overview.redis, o.overview.keys),
     secure,
     logger,
-    throttle: signInThrottle(o.overview.redis, o.overview.keys),
+    throttle: signInThrottle(o.overview.redis, o.overview.keys, { now: o.now }),
   });
   await installCsrf(app, { secure, publicOrigin: sec.publicUrl && new URL(sec.publicUrl).origin, logger });
   installHealth(app, o.health);

@@ -2,8 +2,8 @@ import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { pipeline } from "node:stream";
 import Papa from "papaparse";
+import { recordGuard } from "./csv-records.ts";
 import { decoderStream, decodeSample, detectEncoding, type Encoding } from "./encoding.ts";
-import { lineGuard } from "./line-guard.ts";
 import type { RowSource } from "./row-source.ts";
 import { linesSpanned } from "./text.ts";
 
@@ -27,7 +27,7 @@ export function sniffDialect(sample: string): { delimiter: string; linebreak: st
   return { delimiter: meta.delimiter, linebreak: meta.linebreak };
 }
 
-/** A CSV file as a stream of records: decoded, guarded against endless lines, parsed by papaparse. */
+/** A CSV file as a stream of records: decoded, cut into whole records of bounded length, parsed by papaparse. */
 export async function openCsv(
   file: string,
   maxLineChars: number,
@@ -49,7 +49,7 @@ export async function openCsv(
   const stream = pipeline(
     input,
     decoderStream(encoding),
-    lineGuard(file, maxLineChars, linebreak.endsWith("\n") ? "\n" : "\r"),
+    recordGuard(file, { delimiter, linebreak, maxChars: maxLineChars }),
     parser,
     () => undefined,
   );

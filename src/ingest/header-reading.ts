@@ -11,7 +11,7 @@ import {
   segment,
   VALUE_WORDS,
 } from "./header-words.ts";
-import { isNever, KIND_WORDS, kindOfWords, type NeverKind, type PhoneKind, rankOf } from "./phone-kind.ts";
+import { isNever, kindOfWord, kindOfWords, type NeverKind, type PhoneKind, rankOf } from "./phone-kind.ts";
 
 export type HeaderReading =
   /** A phone number column; `group` pairs it with a label column ("phone1"). */
@@ -68,7 +68,7 @@ function sortWords(words: string[]): Words {
     else if (isDigits(word)) w.digits.push(word);
     else if (LABEL_COLUMN_WORDS.has(word)) w.labelColumn = true;
     else if (VALUE_WORDS.has(word)) continue;
-    else if (KIND_WORDS[word] !== undefined && !PHONE_WORDS.has(word)) w.kinds.push(word);
+    else if (kindOfWord(word) !== undefined && !PHONE_WORDS.has(word)) w.kinds.push(word);
     else w.head.push(word);
     if (!LABEL_COLUMN_WORDS.has(word) && !VALUE_WORDS.has(word)) w.group += word;
   }

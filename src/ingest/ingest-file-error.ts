@@ -7,6 +7,8 @@ export type FileErrorCode =
   | "binary"
   | "utf16_without_bom"
   | "line_too_long"
+  | "field_too_long"
+  | "broken_quotes"
   | "too_many_rows"
   | "no_phone_column"
   | "duplicate_mapping"

@@ -6,7 +6,7 @@ export interface IngestOptions extends RowOptions {
   maxFileBytes: number;
   /** Most data rows accepted. */
   maxRows: number;
-  /** Longest physical line accepted, in characters. */
+  /** Longest record accepted, in characters: a line, or the lines a quoted field joins (a workbook's cell or row). */
   maxLineChars: number;
   /** `field -> header`, wins over the synonyms. */
   mapping: ExplicitMapping;

@@ -68,6 +68,10 @@ export const KIND_WORDS: Record<string, PhoneKind | NeverKind> = {
   textphone: "text telephone",
 };
 
+/** The kind a word of a header or label names, if any (a label "constructor" names none). */
+export const kindOfWord = (word: string): PhoneKind | NeverKind | undefined =>
+  Object.hasOwn(KIND_WORDS, word) ? KIND_WORDS[word] : undefined;
+
 const NEVER = new Set<string>(["fax", "pager", "telex", "text telephone"]);
 export const isNever = (kind: string): kind is NeverKind => NEVER.has(kind);
 
@@ -75,7 +79,7 @@ export const isNever = (kind: string): kind is NeverKind => NEVER.has(kind);
 export function kindOfWords(words: readonly string[]): PhoneKind | NeverKind | undefined {
   let best: PhoneKind | undefined;
   for (const word of words) {
-    const kind = KIND_WORDS[word];
+    const kind = kindOfWord(word);
     if (kind === undefined) continue;
     if (isNever(kind)) return kind;
     if (best === undefined || rankOf(kind) < rankOf(best)) best = kind;

@@ -82,8 +82,8 @@ export function redisKeys(prefix: string) {
     migration: (name: string) => `${prefix}:migrated:${name}`,
     /** A dashboard session signed out before it expired (kept until it would have). */
     revokedSession: (id: string) => `${prefix}:http:revoked:{${id}}`,
-    /** Attempts to present the dashboard's token from one client address, and its wait (every daemon reads it). */
-    signInAttempts: (client: string) => `${prefix}:http:sign-in:{${client}}`,
+    /** Attempts to present the dashboard's token one way from one client address, and its wait (every daemon reads it). */
+    tokenAttempts: (way: TokenWay, client: string) => `${prefix}:http:${way}:{${client}}`,
     /** Resources as code: what was applied (`kind/name` -> JSON), and the lock of `vcw apply`. */
     resources: `${prefix}:resources:{state}`,
     resourcesLock: `${prefix}:resources:{state}:lock`,
@@ -115,3 +115,6 @@ export function redisKeys(prefix: string) {
 }
 
 export type RedisKeys = ReturnType<typeof redisKeys>;
+
+/** The ways the operator's token is presented, each throttled apart: a sign-in at /login, a bearer header. */
+export type TokenWay = "sign-in" | "bearer";

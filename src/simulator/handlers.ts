@@ -10,7 +10,7 @@ import {
   planCall,
 } from "./call-plan.ts";
 import type { SimClock } from "./clock.ts";
-import { outcomesFor } from "./outcome-mix.ts";
+import { outcomesFor, reportedStatus } from "./outcome-mix.ts";
 import { type PhoneSpelling, spellPhone } from "./phone-spelling.ts";
 import { SimError } from "./sim-error.ts";
 import type { Fields, Store, StoredCampaign, StoredContact, StoredRecord } from "./store.ts";
@@ -254,17 +254,18 @@ export const handlers: Record<OperationName, Handler> = {
     const mode = ctx.campaignSegment ?? "fixed";
     // A contact deleted before its turn is never dialled in `live` mode: its entry is left out.
     return ok(
-      (campaign.audience ?? []).flatMap(({ contact, plan, withdrawnAt }, index) =>
-        isDialled(plan, mode, withdrawnAt)
-          ? [
-              {
-                id: `${campaign.id}-${index}`,
-                ...audienceEntryAt(plan, contact, now, `${recordingBaseUrl}/${campaign.id}/${index}.mp3`),
-                phone: spellPhone(contact.phone, phoneSpelling, index),
-              },
-            ]
-          : [],
-      ),
+      (campaign.audience ?? []).flatMap(({ contact, plan, withdrawnAt }, index) => {
+        if (!isDialled(plan, mode, withdrawnAt)) return [];
+        const entry = audienceEntryAt(plan, contact, now, `${recordingBaseUrl}/${campaign.id}/${index}.mp3`);
+        return [
+          {
+            id: `${campaign.id}-${index}`,
+            ...entry,
+            phone: spellPhone(contact.phone, phoneSpelling, index),
+            status: reportedStatus(ctx.callModel.statusNames, String(entry.status)),
+          },
+        ];
+      }),
     );
   },
 

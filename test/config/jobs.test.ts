@@ -140,4 +140,24 @@ describe("job definitions", () => {
       expect.stringMatching(/typo\.yaml: summaries\.sinks\.0: no sink named "slak" .*the job is not loaded/),
     ]);
   });
+
+  it("a sink named like an object's own property is a sink like any other, or none (issue 43)", async () => {
+    const job = (name: string) =>
+      `name: ${name}\ninbox: inbox/${name}\nsegment: { id: seg_1 }\nsummaries: { sinks: [constructor] }\n`;
+    const none = tempDir("vcw-jobs-");
+    writeFixture(none, "a.yaml", job("a"));
+    const undefinedSink = await loadJobs(none);
+    expect(undefinedSink.jobs).toEqual([]);
+    expect(undefinedSink.problems.map(formatProblem)).toEqual([
+      expect.stringMatching(
+        /a\.yaml: summaries\.sinks\.0: no sink named "constructor" .*the job is not loaded/,
+      ),
+    ]);
+    const defined = tempDir("vcw-jobs-");
+    writeFixture(defined, "sinks.yaml", "sinks:\n  constructor: { type: log }\n");
+    writeFixture(defined, "b.yaml", job("b"));
+    const { jobs, sinks } = await loadJobs(defined);
+    expect(jobs.map((j) => j.job.name)).toEqual(["b"]);
+    expect(sinks.constructor).toEqual({ type: "log" });
+  });
 });

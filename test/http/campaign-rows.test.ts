@@ -116,4 +116,16 @@ describe("the campaigns view's rows", () => {
       { at: 5, to: { completed: 1, busy: 1 } },
     ]);
   });
+
+  it("counts a status named like an object's property as any other (issue 43)", () => {
+    const [poll] = timeline([
+      { to: "constructor", at: 2 },
+      { to: "__proto__", at: 2 },
+      { to: "constructor", at: 2 },
+    ]);
+    expect(Object.entries(poll!.to).sort()).toEqual([
+      ["__proto__", 1],
+      ["constructor", 2],
+    ]);
+  });
 });

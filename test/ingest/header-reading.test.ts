@@ -139,6 +139,9 @@ describe("kindOfLabel", () => {
     ["Main", "main"],
     ["", "main"],
     ["Grandma", "other"],
+    // A label cell is a file's: one named like an object's property is a label like any (issue 43).
+    ["constructor", "other"],
+    ["Constructor Mobile", "mobile"],
   ])("%j -> %s", (label, kind) => {
     expect(kindOfLabel(label)).toBe(kind);
   });

@@ -205,6 +205,47 @@ describe("files that cannot be read", () => {
     expect(error).toBeInstanceOf(IngestFileError);
   });
 
+  it("a quoted field of 200,000 lines is refused at once (within 2 s), naming the line it opens on (issue 43)", async () => {
+    // 16 MB: papaparse read it again from its start at every chunk (1.7 s, 335 MB), then the row was
+    // rejected; 1.1 million lines took 33 s and 1.3 GB.
+    const field = `${"x".repeat(79)}\n`.repeat(200_000);
+    const path = writeFixture(
+      dir,
+      "open-quote.csv",
+      `Name,Phone,Notes\nA,4155550101,ok\nB,4155550102,"${field}"\n`,
+    );
+    const started = performance.now();
+    const error = await readAll(path).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error).toBeInstanceOf(IngestFileError);
+    expect(error).toMatchObject({ code: "field_too_long" });
+    expect((error as Error).message).toMatch(
+      /: line 3: a quoted field runs on past 1000000 characters \(to line 12502\) without its closing quote/,
+    );
+  });
+
+  it("quotes that close nothing before long runs of spaces are refused within 2 s, not read in time growing as the square (issue 43)", async () => {
+    // 800,000 characters on one line: under the limit; papaparse alone takes about half a minute.
+    const notes = `${'a"b'.repeat(100_000)}${" ".repeat(500_000)},x`;
+    const path = writeFixture(dir, "broken-quotes.csv", `Name,Phone,Notes\nA,4155550101,"${notes}"\n`);
+    const started = performance.now();
+    const error = await readAll(path).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(error).toMatchObject({ code: "broken_quotes" });
+    expect((error as Error).message).toContain(": line 2: quotes inside a quoted field close nothing");
+  });
+
+  it("quoted fields of many lines under the limit are read, and the lines below them numbered right", async () => {
+    const notes = "line\n".repeat(1_000);
+    const text = `Name,Phone,Notes\r\nA,4155550101,"${notes}"\r\nB,4155550102,"say ""hi"""\r\nC,4155550103,x\r\n`;
+    const { outcomes } = await readAll(writeFixture(dir, "many-lines.csv", text));
+    expect(outcomes.map((o) => [o.kind, o.line])).toEqual([
+      ["valid", 2],
+      ["valid", 1_003],
+      ["valid", 1_004],
+    ]);
+  });
+
   it("a very long but allowed line is read", async () => {
     const notes = "n".repeat(50_000);
     const { outcomes } = await readAll(

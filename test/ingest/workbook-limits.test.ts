@@ -4,7 +4,14 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ContactFileReader, type IngestOptions, validateFile } from "../../src/ingest/index.ts";
 import { tempDir } from "../support/files.ts";
-import { badRows, sharedStringsBomb, whitespaceBomb, widestRows, zipBomb } from "../support/xlsx-bombs.ts";
+import {
+  badRows,
+  longText,
+  sharedStringsBomb,
+  whitespaceBomb,
+  widestRows,
+  zipBomb,
+} from "../support/xlsx-bombs.ts";
 
 const dir = tempDir("vcw-bombs-");
 const MB = 1024 * 1024;
@@ -122,6 +129,24 @@ describe("item 10: text inside the sheet", () => {
       `${path}: the sheet "Contacts" after row 1: a cell, a row or the space between two cells holds more than 1000000 characters, the limit (maxLineChars)`,
     );
   });
+
+  it.each([
+    ["cell", 'the sheet "Contacts", row 2'],
+    ["row", 'the sheet "Contacts", row 2'],
+    ["shared string", "the shared string 1"],
+  ] as const)(
+    "text of a %s past maxLineChars in short runs is refused at once (within 2 s), naming where (issue 43)",
+    async (where, named) => {
+      const path = await bomb(`long-${where.replace(" ", "-")}.xlsx`, longText(where, 1_200_000));
+      const started = performance.now();
+      const error = await failure(read(path));
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(error.code).toBe("text_too_long");
+      expect(error.message).toBe(
+        `${path}: ${named}: a cell, a row or the space between two cells holds more than 1000000 characters, the limit (maxLineChars)`,
+      );
+    },
+  );
 
   it("a cell past column XFD is refused, naming the row", async () => {
     const path = await bomb("past-xfd.xlsx", widestRows(3, "XFE"));

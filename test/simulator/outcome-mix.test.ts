@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Client } from "../../src/api/index.ts";
 import { DEFAULT_CALL_MODEL } from "../../src/simulator/call-plan.ts";
-import { outcomesFor, parseOutcomeMixes } from "../../src/simulator/outcome-mix.ts";
+import { outcomesFor, parseOutcomeMixes, parseStatusNames } from "../../src/simulator/outcome-mix.ts";
 import { startSimulator } from "../../src/simulator/server.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir } from "../support/files.ts";
@@ -86,5 +86,45 @@ describe("simulator: each assistant's own outcome mix", () => {
     ]);
     expect(cli.code).not.toBe(0);
     expect(cli.stderr).toMatch(/--outcomes-by-assistant.*Ava\.busy/);
+  });
+});
+
+describe("simulator: the service's own words for statuses (--status-names)", () => {
+  it("audiences report them, on the way and at the end; the others keep the simulator's", async () => {
+    const sim = await startSimulator({
+      apiKey: API_KEY,
+      callModel: {
+        outcomes: { completed: 1, busy: 1, "no-answer": 0, voicemail: 0, failed: 0, "opted-out": 0 },
+        statusNames: { completed: "constructor", queued: "waiting" },
+      },
+    });
+    try {
+      const client = testClient(sim);
+      const segment = await client.segments.create({ name: "names" });
+      for (const phone of phones(40)) await client.contacts.create(segment.id!, { phone });
+      const campaign = await client.campaigns.create({
+        campaigns_name: "names",
+        assistant_id: (await client.assistants.create(validAssistant())).id!,
+        contacts_id: segment.id!,
+        dialer_id: (await client.dialers.create(validDialer())).id!,
+      });
+      const statuses = async () =>
+        [...new Set((await client.campaigns.audiences(campaign.id!)).map((e) => e.status))].sort();
+      // Just started: most calls wait their turn (3 s apart).
+      expect(await statuses()).toContain("waiting");
+      expect(await statuses()).not.toContain("queued");
+      sim.clock.advance(86_400_000);
+      expect(await statuses()).toEqual(["busy", "constructor"]);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  it("the flag: JSON or @FILE; a status the simulator has not, or an empty word, is refused naming it", () => {
+    expect(parseStatusNames('{"busy":"line-busy"}')).toEqual({ busy: "line-busy" });
+    expect(() => parseStatusNames('{"answered":"x"}')).toThrow(
+      /answered: is not a status: one of queued, ringing/,
+    );
+    expect(() => parseStatusNames('{"busy":""}')).toThrow(/busy: must not be empty/);
   });
 });

@@ -202,6 +202,36 @@ export function whitespaceBomb(spaces: number): Promise<Buffer> {
   return zipArchive(workbookParts([{ name: "Contacts", xml: sheet }]));
 }
 
+/**
+ * Row 2 holds more than `chars` characters of text, in short pieces no run between two tags exceeds:
+ * in one cell of rich-text runs, in one shared string of runs, or in a row of cells of 1,000.
+ */
+export function longText(where: "cell" | "shared string" | "row", chars: number): Promise<Buffer> {
+  const run = "<r><t>abcdefghij</t></r>";
+  const runs = Math.ceil(chars / 10) + 1;
+  const phone = '<c r="B2" t="inlineStr"><is><t>+1 415 555 0100</t></is></c>';
+  const sheet = sheetXml(function* () {
+    yield HEADER;
+    if (where === "row") {
+      yield '<row r="2">';
+      yield* repeat(`<c t="inlineStr"><is><t>${"x".repeat(1000)}</t></is></c>`, Math.ceil(chars / 1000) + 1);
+      yield "</row>";
+    } else if (where === "cell") {
+      yield '<row r="2"><c r="A2" t="inlineStr"><is>';
+      yield* repeat(run, runs);
+      yield `</is></c>${phone}</row>`;
+    } else yield `<row r="2"><c r="A2" t="s"><v>0</v></c>${phone}</row>`;
+  });
+  const strings = function* () {
+    yield `<?xml version="1.0" encoding="UTF-8"?><sst ${NS} count="1" uniqueCount="1"><si>`;
+    yield* repeat(run, runs);
+    yield "</si></sst>";
+  };
+  return zipArchive(
+    workbookParts([{ name: "Contacts", xml: sheet }], where === "shared string" ? strings : undefined),
+  );
+}
+
 /** `rows` rows with a bad phone, each touching column `last` (XFD, Excel's last, by default). */
 export function widestRows(rows: number, last = "XFD"): Promise<Buffer> {
   const sheet = sheetXml(function* () {

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option } from "commander";
-import { parseOutcomeMixes } from "../../simulator/outcome-mix.ts";
+import { parseOutcomeMixes, parseStatusNames } from "../../simulator/outcome-mix.ts";
 import { parseRateSchedule } from "../../simulator/rate-schedule.ts";
 import { startSimulator } from "../../simulator/server.ts";
 import { integer, nonNegative, port, positive, share } from "../options.ts";
@@ -55,6 +55,11 @@ export function simulatorCommand(): Command {
       outcomeMixes,
     )
     .option(
+      "--status-names <json>",
+      'the service\'s own words for statuses, as audiences report them: JSON or @FILE, e.g. {"busy":"line-busy"}',
+      statusNames,
+    )
+    .option(
       "--demo-records",
       "start with the demo assistant and dialer the example job names (Demo assistant, dlr_demo), as the embedded one has",
     )
@@ -72,7 +77,10 @@ export function simulatorCommand(): Command {
         campaignSegment: o.campaignSegment,
         demoRecords: o.demoRecords === true,
         idempotencyKeys: o.idempotencyKeys === true,
-        ...(o.outcomesByAssistant ? { callModel: { outcomesByAssistant: o.outcomesByAssistant } } : {}),
+        callModel: {
+          ...(o.outcomesByAssistant ? { outcomesByAssistant: o.outcomesByAssistant } : {}),
+          ...(o.statusNames ? { statusNames: o.statusNames } : {}),
+        },
         faults: {
           latencyMs: o.latencyMs,
           jitterMs: o.jitterMs,
@@ -106,4 +114,5 @@ const asArgument =
   };
 
 const outcomeMixes = asArgument(parseOutcomeMixes);
+const statusNames = asArgument(parseStatusNames);
 const rateSchedule = asArgument(parseRateSchedule);

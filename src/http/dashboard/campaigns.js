@@ -11,14 +11,7 @@ const PHASE_TEXT = {
 function outcomes(byStatus) {
   return Object.entries(byStatus)
     .sort((a, b) => b[1] - a[1])
-    .map(([s, n]) =>
-      el(
-        "span",
-        { class: "chip", "data-status": s },
-        el("i", { style: `background:${STATUS_COLORS[s] || "#a0aec0"}` }),
-        `${s} ${num(n)}`,
-      ),
-    );
+    .map(([s, n]) => statusChip(s, n));
 }
 
 function phaseBadge(c) {

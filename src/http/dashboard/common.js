@@ -14,6 +14,17 @@ const STATUS_COLORS = {
   "in-progress": "#2f6fde",
 };
 
+/** A status and its count, as a chip; its colour is its own (a status named "constructor" has none). */
+function statusChip(status, n) {
+  const color = Object.hasOwn(STATUS_COLORS, status) ? STATUS_COLORS[status] : "#a0aec0";
+  return el(
+    "span",
+    { class: "chip", "data-status": status },
+    el("i", { style: `background:${color}` }),
+    `${status} ${num(n)}`,
+  );
+}
+
 /** An element with attributes and children (strings become text nodes). */
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);

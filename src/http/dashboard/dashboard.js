@@ -278,14 +278,7 @@ function renderCampaigns(o) {
         el(
           "div",
           { class: "outcomes" },
-          statuses.map(([s, n]) =>
-            el(
-              "span",
-              { class: "chip", "data-status": s },
-              el("i", { style: `background:${STATUS_COLORS[s] || "#a0aec0"}` }),
-              `${s} ${num(n)}`,
-            ),
-          ),
+          statuses.map(([s, n]) => statusChip(s, n)),
           c.meetings ? el("span", { class: "chip" }, `meetings ${num(c.meetings)}`) : null,
           c.transfers ? el("span", { class: "chip" }, `transfers ${num(c.transfers)}`) : null,
           c.contacts

@@ -1,4 +1,5 @@
 import type { ExperimentMetric } from "../../config/variant-definition.ts";
+import { addTo, newTally, type Tally } from "../../lib/tally.ts";
 import { round4, wilson } from "./experiment-stats.ts";
 import { compareVariants, experimentSummary } from "./experiment-verdict.ts";
 import type { CallFact } from "./figures.ts";
@@ -14,7 +15,7 @@ interface Running {
   contacts: Map<string, number>;
   calls: number;
   talkSec: number;
-  sentiment: Record<string, number>;
+  sentiment: Tally;
 }
 
 /**
@@ -31,14 +32,14 @@ export class ExperimentFigures {
     private readonly optedOut: ReadonlySet<string>,
   ) {
     for (const v of variants)
-      this.running.set(v, { contacts: new Map(), calls: 0, talkSec: 0, sentiment: {} });
+      this.running.set(v, { contacts: new Map(), calls: 0, talkSec: 0, sentiment: newTally() });
   }
 
   addCall(variant: string, c: CallFact): void {
     // A variant dropped from the job since: its calls still count, under its name.
     let r = this.running.get(variant);
     if (!r) {
-      r = { contacts: new Map(), calls: 0, talkSec: 0, sentiment: {} };
+      r = { contacts: new Map(), calls: 0, talkSec: 0, sentiment: newTally() };
       this.running.set(variant, r);
     }
     const bits =
@@ -49,7 +50,7 @@ export class ExperimentFigures {
     r.contacts.set(c.phone, (r.contacts.get(c.phone) ?? 0) | bits);
     r.calls += 1;
     r.talkSec += c.durationSec;
-    if (c.sentiment) r.sentiment[c.sentiment] = (r.sentiment[c.sentiment] ?? 0) + 1;
+    if (c.sentiment) addTo(r.sentiment, c.sentiment);
   }
 
   finish(): Pick<ReportModel, "variants" | "experiment"> {

@@ -1,3 +1,4 @@
+import { addTo, newTally } from "../../lib/tally.ts";
 import type { FileRepairs, ReportFiles, ReportTotals } from "./model.ts";
 
 /** One call that ended, as a poll saw it, with what its record says. */
@@ -61,8 +62,8 @@ export class PeriodFigures {
     meetings: 0,
     transfers: 0,
     messages: 0,
-    byStatus: {},
-    sentiment: {},
+    byStatus: newTally(),
+    sentiment: newTally(),
     talkTime: { totalSec: 0, medianSec: 0 },
     followUps: { campaigns: 0, calls: 0, reached: 0, meetings: 0 },
   };
@@ -88,7 +89,7 @@ export class PeriodFigures {
     const wasReached = this.reached.has(c.status);
     this.phones.add(c.phone);
     t.calls += 1;
-    t.byStatus[c.status] = (t.byStatus[c.status] ?? 0) + 1;
+    addTo(t.byStatus, c.status);
     if (wasReached) {
       t.reached += 1;
       this.reachedPhones.add(c.phone);
@@ -97,7 +98,7 @@ export class PeriodFigures {
     if (c.meeting) t.meetings += 1;
     if (c.transferred) t.transfers += 1;
     if (c.messageSent) t.messages += 1;
-    if (c.sentiment) t.sentiment[c.sentiment] = (t.sentiment[c.sentiment] ?? 0) + 1;
+    if (c.sentiment) addTo(t.sentiment, c.sentiment);
     if (c.durationSec > 0) {
       const sec = Math.round(c.durationSec);
       t.talkTime.totalSec += c.durationSec;
@@ -132,8 +133,8 @@ export class PeriodFigures {
     // Calling rules' other reasons (frequency_cap, outside_hours, call_by_passed), summed by reason.
     for (const [reason, n] of Object.entries(f.notCalled?.byReason ?? {})) {
       if (reason === "opted_out" || reason === "recently_called") continue;
-      const byReason = files.notCalled.byReason ?? {};
-      byReason[reason] = (byReason[reason] ?? 0) + n;
+      const byReason = files.notCalled.byReason ?? newTally();
+      addTo(byReason, reason, n);
       files.notCalled.byReason = byReason;
     }
   }

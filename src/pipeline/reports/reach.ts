@@ -1,4 +1,5 @@
 import { counted, plural } from "../../lib/plural.ts";
+import { countIn } from "../../lib/tally.ts";
 import { rate } from "./figures.ts";
 import type { ReportTotals } from "./model.ts";
 import { num, pct } from "./words.ts";
@@ -49,6 +50,6 @@ export function campaignReach(
   contacts: number,
   reached: readonly string[],
 ): { reached: number; reach: string } {
-  const n = reached.reduce((sum, status) => sum + (byStatus[status] ?? 0), 0);
+  const n = reached.reduce((sum, status) => sum + countIn(byStatus, status), 0);
   return { reached: n, reach: reachText(reachOf(n, contacts, "contact")) };
 }

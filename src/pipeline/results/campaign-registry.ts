@@ -1,7 +1,7 @@
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { defineScript } from "../../lib/scripts.ts";
-import { type CampaignTotals, emptyTotals } from "./campaign-totals.ts";
+import { type CampaignTotals, emptyTotals, totalsFromJson } from "./campaign-totals.ts";
 import type { CampaignInfo, StartCheckResult } from "./model.ts";
 import { firstPollAt } from "./poll-cadence.ts";
 
@@ -158,7 +158,7 @@ export function createCampaignRegistry(
       if (!h.info) return undefined;
       return {
         info: JSON.parse(h.info) as CampaignInfo,
-        totals: JSON.parse(h.totals ?? "null") ?? emptyTotals(),
+        totals: totalsFromJson(h.totals),
         version: Number(h.version ?? 0),
         digest: h.digest ?? "",
         createdAt: Number(h.createdAt ?? 0),

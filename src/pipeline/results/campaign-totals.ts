@@ -1,3 +1,4 @@
+import { addTo, newTally, type Tally, tallyOf } from "../../lib/tally.ts";
 import type { CampaignInfo, CampaignSummary, ResultRecord, Unreadable } from "./model.ts";
 
 /**
@@ -24,21 +25,21 @@ export const isUnknownStatus = (status: string, c: StatusClasses) =>
 export const isFinalStatus = (status: string, c: StatusClasses) =>
   c.final.includes(status) || (c.unknownIs === "final" && isUnknownStatus(status, c));
 
-/** Running totals of a campaign's results, kept up to date change by change. */
+/** Running totals of a campaign's results, kept up to date change by change; counts by the service's words are tallies. */
 export interface CampaignTotals {
   contacts: number;
   final: number;
-  byStatus: Record<string, number>;
-  sentiment: Record<string, number>;
+  byStatus: Tally;
+  sentiment: Tally;
   /** Entries with a call that lasted (duration > 0). */
   calls: number;
   durationSec: number;
   meetings: number;
   transfers: number;
   messages: number;
-  errors: Record<string, number>;
+  errors: Tally;
   /** Records whose status is in no list, by status. */
-  unknown?: Record<string, number>;
+  unknown?: Tally;
   /** Every unknown status a poll has seen in this campaign (each is warned about once). */
   unknownSeen?: string[];
   /** What the last poll that changed something could not read (kept entries lost these fields). */
@@ -48,20 +49,27 @@ export interface CampaignTotals {
 export const emptyTotals = (): CampaignTotals => ({
   contacts: 0,
   final: 0,
-  byStatus: {},
-  sentiment: {},
+  byStatus: newTally(),
+  sentiment: newTally(),
   calls: 0,
   durationSec: 0,
   meetings: 0,
   transfers: 0,
   messages: 0,
-  errors: {},
+  errors: newTally(),
 });
 
-function bump(map: Record<string, number>, key: string, by: number): void {
-  const next = (map[key] ?? 0) + by;
-  if (next === 0) delete map[key];
-  else map[key] = next;
+/** Totals as stored (JSON), their counts made tallies again. */
+export function totalsFromJson(json: string | undefined): CampaignTotals {
+  const stored = json ? (JSON.parse(json) as CampaignTotals | null) : null;
+  if (!stored) return emptyTotals();
+  return {
+    ...stored,
+    byStatus: tallyOf(stored.byStatus),
+    sentiment: tallyOf(stored.sentiment),
+    errors: tallyOf(stored.errors),
+    ...(stored.unknown ? { unknown: tallyOf(stored.unknown) } : {}),
+  };
 }
 
 /** Adds (`sign` 1) or removes (`sign` -1) one record. Pure apart from mutating `totals`. */
@@ -73,12 +81,12 @@ export function applyRecord(
 ): void {
   totals.contacts += sign;
   if (isFinalStatus(r.status, classes)) totals.final += sign;
-  bump(totals.byStatus, r.status || "none", sign);
+  addTo(totals.byStatus, r.status || "none", sign);
   if (isUnknownStatus(r.status, classes)) {
-    totals.unknown ??= {};
-    bump(totals.unknown, r.status, sign);
+    totals.unknown ??= newTally();
+    addTo(totals.unknown, r.status, sign);
   }
-  if (r.sentiment) bump(totals.sentiment, r.sentiment, sign);
+  if (r.sentiment) addTo(totals.sentiment, r.sentiment, sign);
   if (r.durationSec > 0) {
     totals.calls += sign;
     totals.durationSec += sign * r.durationSec;
@@ -86,7 +94,7 @@ export function applyRecord(
   if (r.meeting) totals.meetings += sign;
   if (r.transferred) totals.transfers += sign;
   if (r.messageSent) totals.messages += sign;
-  if (r.error) bump(totals.errors, errorKey(totals.errors, r.error, sign), sign);
+  if (r.error) addTo(totals.errors, errorKey(totals.errors, r.error, sign), sign);
 }
 
 /** Distinct error messages counted apart; more are counted together, so totals stay small. */
@@ -98,8 +106,8 @@ export const OTHER_ERRORS = "(other errors)";
  * under OTHER_ERRORS (a service that puts ids in its messages would otherwise grow the totals with
  * the audience). A removal takes from the message's own count when it has one, else from the rest.
  */
-function errorKey(errors: Record<string, number>, message: string, sign: 1 | -1): string {
-  if (message in errors) return message;
+function errorKey(errors: Tally, message: string, sign: 1 | -1): string {
+  if (Object.hasOwn(errors, message)) return message;
   if (sign === 1 && Object.keys(errors).length < MAX_ERROR_KINDS) return message;
   return OTHER_ERRORS;
 }
@@ -119,8 +127,8 @@ export function summarize(
     version,
     campaign: info,
     contacts: totals.contacts,
-    callsByStatus: { ...totals.byStatus },
-    sentiment: { ...totals.sentiment },
+    callsByStatus: tallyOf(totals.byStatus),
+    sentiment: tallyOf(totals.sentiment),
     duration: {
       totalSec: totals.durationSec,
       averageSec: totals.calls > 0 ? Math.round((10 * totals.durationSec) / totals.calls) / 10 : 0,
@@ -135,7 +143,7 @@ export function summarize(
     completion: totals.contacts > 0 ? Math.round((10_000 * totals.final) / totals.contacts) / 10_000 : 0,
     ...(totals.unreadable ? { unreadable: totals.unreadable } : {}),
     ...(totals.unknown && Object.keys(totals.unknown).length > 0
-      ? { unknownStatuses: { ...totals.unknown } }
+      ? { unknownStatuses: tallyOf(totals.unknown) }
       : {}),
     generatedAt: new Date(now).toISOString(),
   };

@@ -1,5 +1,6 @@
 import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../api/client.ts";
+import { countIn } from "../../lib/tally.ts";
 import { inSpan } from "../../telemetry/span.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
@@ -113,7 +114,7 @@ export interface PollOptions {
 
 /** The outcome's pace: is a call under way, since when nothing changed, when the campaign starts. */
 const paceOf = (o: PollOptions, totals: CampaignTotals, lastChangeAt: number, scheduledAt: string) => ({
-  inFlight: (o.inFlight ?? []).some((status) => (totals.byStatus[status] ?? 0) > 0),
+  inFlight: (o.inFlight ?? []).some((status) => countIn(totals.byStatus, status) > 0),
   lastChangeAt,
   scheduledAtMs: Date.parse(scheduledAt),
 });

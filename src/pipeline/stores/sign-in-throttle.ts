@@ -1,62 +1,49 @@
 import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { defineScript, LUA_NOW_MS } from "../../lib/scripts.ts";
+import type { RedisKeys, TokenWay } from "../../lib/redis-keys.ts";
+import { defineScript } from "../../lib/scripts.ts";
 import { withTimeout } from "../../lib/with-timeout.ts";
 
 /**
- * Attempts to present the token (a sign-in, a bearer header) per client address: `max` in a
- * `windowMs`, then a wait of `windowMs` that each attempt made while waiting doubles, up to `capMs`.
+ * Attempts to present the token per client address and per way (sign-in, bearer header): `max`
+ * wrong in a `windowMs`, then a wait of `windowMs`, doubled at each new wait up to `capMs`.
  */
 export const SIGN_IN_LIMIT = { max: 10, windowMs: 60_000, capMs: 86_400_000 };
 
 /**
- * One step of an attempt, in Redis (every daemon counts the same, on Redis' clock). While the
- * client waits, any attempt is refused and doubles the wait (returns the ms to wait). Otherwise:
+ * One attempt, in Redis (every daemon counts the same), at `now`. While the client waits, any
+ * attempt is refused and told what is left of the wait, which it never moves. Otherwise:
  * `count` counts a sign-in before its check, so concurrent guesses can't pass the limit (a right one
  * is handed back by `settle`; a wrong one `close`s); `peek` lets a bearer header be checked, and
  * `fail` counts a wrong one after its check (many requests in flight with the right token are never
- * held back). The `max`-th failure starts a wait, silently: the next attempt is the first refused,
- * told a wait of `window`, then doubled at each attempt. Once a wait is served the next attempt is
- * checked; a wrong one starts the wait again, as long as the last.
+ * held back). The `max`-th failure within a window starts a wait, silently. A wait served, the next
+ * attempt is checked, and a wrong one starts the next wait, twice as long as the last; a window after
+ * a wait ends, the client is forgotten. Times are the caller's clock; the key's expiry only tidies.
  */
-const step = defineScript<number>(
-  "sign_in_step",
+const attempt = defineScript<number>(
+  "sign_in_attempt",
   1,
-  `${LUA_NOW_MS}
-local k, op = KEYS[1], ARGV[4]
+  `local k, op, now = KEYS[1], ARGV[4], tonumber(ARGV[5])
 local max, window, cap = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local n = tonumber(redis.call('HGET', k, 'n') or '0')
-local untilMs = tonumber(redis.call('HGET', k, 'until') or '0')
-local level = tonumber(redis.call('HGET', k, 'level') or '-1')
-local function waitFor(lvl)
-  local w = math.min(cap, window * 2 ^ math.max(lvl, 0))
-  redis.call('HSET', k, 'n', n, 'until', now_ms + w, 'level', lvl)
-  redis.call('PEXPIRE', k, w + window)
-  return w
-end
-local function keep()
-  redis.call('HSET', k, 'n', n, 'until', 0)
-  if n == 1 then redis.call('PEXPIRE', k, window) end
-  return 0
-end
-if untilMs > now_ms then
-  if op == 'fail' or op == 'close' then return 0 end
-  n = n + 1
-  return waitFor(level + 1)
-end
+local h = redis.call('HMGET', k, 'n', 'since', 'until', 'level')
+local n, since = tonumber(h[1] or '0'), tonumber(h[2] or '0')
+local untilMs, level = tonumber(h[3] or '0'), tonumber(h[4] or '-1')
+if untilMs > now then return untilMs - now end
+if untilMs > 0 and now >= untilMs + window then n, since, untilMs, level = 0, 0, 0, -1 end
+if untilMs == 0 and now >= since + window then n, since = 0, 0 end
 if op == 'peek' then return 0 end
 if untilMs > 0 then n = math.min(n, max - 1) end
-if op == 'count' then
-  n = n + 1
-  if n > max then return waitFor(level + 1) end
-  return keep()
+if op ~= 'close' then n = n + 1 end
+if since == 0 then since = now end
+local wait = 0
+if (op == 'count' and n > max) or (op ~= 'count' and n >= max) then
+  level = level + 1
+  wait = math.min(cap, window * 2 ^ level)
+  untilMs = now + wait
 end
-if op == 'fail' then n = n + 1 end
-if n >= max then
-  waitFor(level)
-  return 0
-end
-return keep()
+redis.call('HSET', k, 'n', n, 'since', since, 'until', untilMs, 'level', level)
+redis.call('PEXPIRE', k, math.max(1, (untilMs > 0 and untilMs or since) + window - now))
+if op == 'count' then return wait end
+return 0
 `,
 );
 
@@ -79,36 +66,41 @@ export interface SignInThrottle {
   wrongBearer(client: string): Promise<void>;
 }
 
+export interface ThrottleOptions {
+  /** The clock the waits are told and served on (every daemon's is the host's). */
+  now: () => number;
+  limit?: typeof SIGN_IN_LIMIT;
+}
+
 /**
- * The throttle every daemon shares through Redis. A Redis that does not answer within half a
- * second is not waited for: the attempt is checked (sign-in must work while Redis is down).
+ * The throttle every daemon shares through Redis. Sign-ins and bearer headers count apart, so that
+ * a scraper with a stale token never locks the operator out, nor the other way round. A Redis that
+ * does not answer within half a second is not waited for: the attempt is checked (sign-in must
+ * work while Redis is down).
  */
-export function signInThrottle(redis: RedisClient, keys: RedisKeys, limit = SIGN_IN_LIMIT): SignInThrottle {
-  const run = async (client: string, op: "count" | "close" | "peek" | "fail") => {
-    if (redis.status !== "ready") return 0;
-    const answer = step(redis, [keys.signInAttempts(client)], [limit.max, limit.windowMs, limit.capMs, op]);
-    return Number(
-      await withTimeout(
-        answer.catch(() => 0),
-        500,
-        0,
-      ),
+export function signInThrottle(redis: RedisClient, keys: RedisKeys, o: ThrottleOptions): SignInThrottle {
+  const limit = o.limit ?? SIGN_IN_LIMIT;
+  const unwaited = <T>(answer: Promise<T>, otherwise: T) =>
+    withTimeout(
+      answer.catch(() => otherwise),
+      500,
+      otherwise,
     );
+  const run = async (way: TokenWay, client: string, op: "count" | "close" | "peek" | "fail") => {
+    if (redis.status !== "ready") return 0;
+    const args = [limit.max, limit.windowMs, limit.capMs, op, Math.round(o.now())];
+    return Number(await unwaited(attempt(redis, [keys.tokenAttempts(way, client)], args), 0));
   };
   return {
-    signIn: (client) => run(client, "count"),
+    signIn: (client) => run("sign-in", client, "count"),
     async signedIn(client, right) {
-      if (!right) await run(client, "close");
+      if (!right) await run("sign-in", client, "close");
       else if (redis.status === "ready")
-        await withTimeout(
-          settle(redis, [keys.signInAttempts(client)]).catch(() => 0),
-          500,
-          0,
-        );
+        await unwaited(settle(redis, [keys.tokenAttempts("sign-in", client)]), 0);
     },
-    bearer: (client) => run(client, "peek"),
+    bearer: (client) => run("bearer", client, "peek"),
     async wrongBearer(client) {
-      await run(client, "fail");
+      await run("bearer", client, "fail");
     },
   };
 }

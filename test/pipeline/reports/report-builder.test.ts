@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { tallyOf } from "../../../src/lib/tally.ts";
 import { CallEnds } from "../../../src/pipeline/reports/call-ends.ts";
 import type { CallFact } from "../../../src/pipeline/reports/figures.ts";
 import { fileFactOf } from "../../../src/pipeline/reports/import-facts.ts";
 import { askedPeriod, parseDuration, scheduledPeriod } from "../../../src/pipeline/reports/period.ts";
 import { ReportBuilder } from "../../../src/pipeline/reports/report-builder.ts";
+import { reportText } from "../../../src/pipeline/reports/report-text.ts";
 import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import type { CampaignInfo } from "../../../src/pipeline/results/model.ts";
 
@@ -43,12 +45,11 @@ const call = (phone: string, status: string, at: number, over: Partial<CallFact>
   ...over,
 });
 
-const builder = () =>
+const builder = (statuses = { reached: ["completed"], optedOut: ["opted-out"] }) =>
   new ReportBuilder({
     job: "leads",
     period,
-    reached: ["completed"],
-    optedOut: ["opted-out"],
+    ...statuses,
     now: T0 + 24 * H,
     resultsOf: (id) => `vcw report ${id}`,
   });
@@ -110,6 +111,37 @@ describe("the report builder", () => {
     expect(r.callsByHour).toHaveLength(24);
     expect(r.callsByHour[14]).toEqual({ hour: "2026-11-20T22:00", calls: 2, reached: 2 });
     expect(r.timesNote).toMatch(/as observed by polling/);
+  });
+
+  it("statuses and sentiments named like Object.prototype's properties are counted as any other (issue 43)", () => {
+    const b = builder({ reached: ["constructor"], optedOut: ["__proto__"] });
+    const byStatus = Object.fromEntries([
+      ["constructor", 2],
+      ["__proto__", 1],
+      ["toString", 1],
+    ]);
+    b.addCampaign({
+      info: info("c1"),
+      totals: { ...emptyTotals(), contacts: 4, byStatus: tallyOf(byStatus) },
+      zone: "UTC",
+      calls: [
+        call("+15550001", "constructor", T0 + H, { sentiment: "toString" }),
+        call("+15550002", "constructor", T0 + 2 * H, { sentiment: "valueOf" }),
+        call("+15550003", "__proto__", T0 + 3 * H, { sentiment: "toString" }),
+        call("+15550004", "toString", T0 + 4 * H),
+      ],
+    });
+    const r = b.build();
+    expect(Object.entries(r.totals.byStatus).sort()).toEqual(Object.entries(byStatus).sort());
+    expect(Object.entries(r.totals.sentiment).sort()).toEqual([
+      ["toString", 2],
+      ["valueOf", 1],
+    ]);
+    expect(r.totals).toMatchObject({ calls: 4, reached: 2, optedOut: 1 });
+    expect(r.campaigns[0]).toMatchObject({ reached: 2 });
+    const text = reportText(r);
+    expect(text).toContain("Calls by outcome: constructor 2, __proto__ 1, toString 1");
+    expect(text).not.toContain("native code");
   });
 
   it("counts files of the period, rejection reasons, and lists problems", () => {

@@ -11,6 +11,7 @@ import {
   OTHER_ERRORS,
   type StatusClasses,
   summarize,
+  totalsFromJson,
 } from "../../../src/pipeline/results/campaign-totals.ts";
 import { parseFingerprint } from "../../../src/pipeline/results/entry-fingerprint.ts";
 import { FingerprintIndex } from "../../../src/pipeline/results/fingerprint-index.ts";
@@ -171,6 +172,39 @@ describe("error messages in the totals", () => {
       expect(Object.values(totals.errors).every((n) => n > 0)).toBe(true);
     }
     expect(totals).toEqual(emptyTotals());
+  });
+});
+
+describe("statuses, sentiments and errors named like Object.prototype's properties (issue 43)", () => {
+  const NAMES = ["constructor", "__proto__", "toString", "valueOf", "hasOwnProperty"];
+  /** A count's own entries, sorted: what JSON and every page show. */
+  const entries = (counts: Record<string, number> | undefined) => Object.entries(counts ?? {}).sort();
+  const each = (n: number) => NAMES.map((name) => [name, n]).sort();
+
+  it("are counted as ordinary ones, kept through storage and taken out again; the summary says them", () => {
+    const records = NAMES.flatMap((name, i) => [
+      record(`+1415555${1000 + i}`, { status: name, sentiment: name, error: name }),
+      record(`+1415555${2000 + i}`, { status: name }),
+    ]);
+    const totals = fromScratch(records);
+    expect(entries(totals.byStatus)).toEqual(each(2));
+    expect(entries(totals.unknown)).toEqual(each(2)); // in no list of the job's
+    expect(entries(totals.sentiment)).toEqual(each(1));
+    expect(entries(totals.errors)).toEqual(each(1));
+    expect(totals).toMatchObject({ contacts: 10, final: 10 });
+
+    const stored = totalsFromJson(JSON.stringify(totals));
+    expect(entries(stored.byStatus)).toEqual(each(2));
+    expect(entries(stored.errors)).toEqual(each(1));
+    for (const r of records) applyRecord(stored, r, -1, classes);
+    for (const counts of [stored.byStatus, stored.unknown, stored.sentiment, stored.errors])
+      expect(entries(counts)).toEqual([]);
+
+    const sent = JSON.parse(JSON.stringify(summarize(campaignInfo(), totals, 1, "final", 0)));
+    expect(entries(sent.callsByStatus)).toEqual(each(2));
+    expect(entries(sent.unknownStatuses)).toEqual(each(2));
+    expect(entries(sent.sentiment)).toEqual(each(1));
+    expect(sent.errors).toHaveLength(5);
   });
 });
 

@@ -18,7 +18,8 @@ export const METRIC_WORDS: Record<ExperimentMetric, string> = {
   transfers: "contacts transferred",
 };
 
-const points = (d: number) => `${d > 0 ? "+" : d < 0 ? "−" : ""}${Math.abs(Math.round(d * 1000) / 10)} pts`;
+export const points = (d: number) =>
+  `${d > 0 ? "+" : d < 0 ? "−" : ""}${Math.abs(Math.round(d * 1000) / 10)} pts`;
 
 /** `v` against `other` on the metric: the difference, its 95% interval, and what it says. */
 export function compareVariants(

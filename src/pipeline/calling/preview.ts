@@ -1,4 +1,5 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { experimentSeed } from "../../config/variant-definition.ts";
 import type { AssignmentState } from "../variant-assignment.ts";
 import { type FactSources, gatherFacts } from "./gather-facts.ts";
 import { type Plan, planCampaigns } from "./plan-campaigns.ts";
@@ -52,7 +53,7 @@ export async function previewFile(
       learned: learned !== undefined,
     },
     campaigns: campaignsByVariant(
-      def.name,
+      experimentSeed(def.name, def.campaign?.experiment),
       plan.campaigns,
       def.campaign?.variants,
       await sources.assignment?.(),

@@ -1,6 +1,7 @@
 import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { experimentSeed } from "../../config/variant-definition.ts";
 import type { Plan } from "../calling/plan-campaigns.ts";
 import { inCalleeZone } from "../calling/plan-settings.ts";
 import type { ContactToImport } from "../contacts/import-contacts.ts";
@@ -176,7 +177,11 @@ async function zoneVariantGroups(def: JobDefinition, plan: Plan, d: Pick<Audienc
   if (!variants) return zones.map((z) => ({ ...z, variant: undefined }));
   const state = await d.experiments.assignment(def.name);
   return zones.flatMap(({ zone, at, phones }) =>
-    splitByVariant(def.name, phones, variants, state).map((g) => ({ zone, at, ...g })),
+    splitByVariant(experimentSeed(def.name, def.campaign?.experiment), phones, variants, state).map((g) => ({
+      zone,
+      at,
+      ...g,
+    })),
   );
 }
 

@@ -1,5 +1,6 @@
 import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { experimentSeed } from "../../config/variant-definition.ts";
 import { appendToErrorReport } from "../../ingest/report-append.ts";
 import { factsOf } from "../calling/gather-facts.ts";
 import { type Plan, planCampaigns } from "../calling/plan-campaigns.ts";
@@ -76,7 +77,12 @@ export async function plannedAudiencesOf(
   const callBy = callByOf(def, f.admittedAt);
   const variants = def.campaign?.variants;
   const state = variants ? await d.experiments.assignment(def.name) : undefined;
-  for (const c of campaignsByVariant(def.name, plan.campaigns, variants, state)) {
+  for (const c of campaignsByVariant(
+    experimentSeed(def.name, def.campaign?.experiment),
+    plan.campaigns,
+    variants,
+    state,
+  )) {
     const request = requestOf(f, c, name(c.label, c.variant), callBy);
     const key = campaignKey(request);
     const callable = new Set<string>();

@@ -101,3 +101,10 @@ export type ExperimentSettings = z.output<typeof experimentDefinition>;
 /** The seed of a job's assignment: its experiment's name, else the job's (docs/decisions/0060-experiments-a-statistician-signs.md). */
 export const experimentSeed = (job: string, experiment: { name?: string | undefined } | undefined) =>
   experiment?.name ?? job;
+
+/**
+ * Whose decisions, people and assignments the stores keep (the job's experiment): the job, and its
+ * experiment's name when it has one, so a new experiment in a job starts with none.
+ */
+export const experimentId = (job: string, experiment: { name?: string | undefined } | undefined) =>
+  experiment?.name ? `${job}/${experiment.name}` : job;

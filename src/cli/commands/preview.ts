@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
+import { experimentId } from "../../config/variant-definition.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
@@ -42,7 +43,8 @@ export function previewCommand(): Command {
             lastCalled: (phones) => history.lastCalls(phones),
             callTimes: (phones, now) => frequency.callTimes(phones, now),
             pace: () => pace.pace(dialerKeyOf(def)),
-            assignment: () => createExperimentStore(redis, keys).assignment(def.name),
+            assignment: () =>
+              createExperimentStore(redis, keys).assignment(experimentId(def.name, def.campaign?.experiment)),
           },
           at,
         );

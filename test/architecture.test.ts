@@ -75,7 +75,7 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
   calling: ["stores", "variant-assignment.ts", "stats"],
   /** results/model.ts re-exports the reports' model type (one exception, a type). */
   results: ["stores", "contacts", "reports/model.ts", "create-once.ts", "errors.ts", "name-pattern.ts"],
-  reports: ["results", "errors.ts", "stats"],
+  reports: ["results", "errors.ts", "stats", "variant-assignment.ts"],
   campaign: [
     "stores",
     "contacts",

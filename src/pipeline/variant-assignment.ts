@@ -77,3 +77,16 @@ export function splitByVariant(
     .filter(([, list]) => list.length > 0)
     .map(([variant, list]) => ({ variant, phones: list }));
 }
+
+/**
+ * The planned campaign an assignment belongs to, and its follow-ups and hand-backs: the file's
+ * content and generation, its zone or slot, its variant. The experiment's record of who was given
+ * a variant is kept under it, and the report finds the campaigns made for it by it.
+ */
+export const assignmentKey = (c: {
+  sha256: string;
+  gen: number;
+  zone?: string | undefined;
+  slot?: string | undefined;
+  variant?: string | undefined;
+}) => `${c.sha256}:${c.gen}:${c.slot ?? c.zone ?? ""}:${c.variant ?? ""}`;

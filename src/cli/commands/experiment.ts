@@ -3,9 +3,11 @@ import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import { retentionMsOf } from "../../config/settings.ts";
+import { experimentId } from "../../config/variant-definition.ts";
 import { createLogger } from "../../daemon/logger.ts";
+import { experimentSection } from "../../pipeline/reports/experiment-section.ts";
 import { experimentLines } from "../../pipeline/reports/experiment-text.ts";
-import { gatherExperiment } from "../../pipeline/reports/gather-report.ts";
+import { gatherExperiment } from "../../pipeline/reports/gather-experiment.ts";
 import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { createActionContext } from "../../queue/operator/action-context.ts";
@@ -23,25 +25,28 @@ export function experimentCommand(): Command {
   command
     .command("status")
     .description(
-      "Each variant's figures over the job's kept campaigns, the comparison in words, and the decisions",
+      "Each variant's figures over the experiment (its kept campaigns), the comparison in words, the sample ratio checks, and the decisions",
     )
     .argument("<job>", "the job")
     .option("--json", "print { job, variants, experiment, decisions } as one JSON object")
     .action((job: string, o: { json?: boolean }) =>
       withExperiment(job, async (c, def) => {
-        const report = await gatherExperiment(
+        const experiments = createExperimentStore(c.redis, c.keys, {
+          retentionMs: retentionMsOf(c.settings),
+        });
+        const gathered = (await gatherExperiment(
           def,
-          { store: createCampaignStore(c.redis, c.keys) },
-          Date.now(),
-          retentionMsOf(c.settings),
-        );
-        const decisions = await createExperimentStore(c.redis, c.keys).decisions(def.name);
+          { store: createCampaignStore(c.redis, c.keys), experiments },
+          Date.now() + 1,
+        ))!;
+        const report = experimentSection(gathered.figures, gathered.setup);
+        const decisions = await experiments.decisions(experimentId(def.name, def.campaign?.experiment));
         if (o.json) {
           const { variants, experiment } = report;
           process.stdout.write(`${JSON.stringify({ job: def.name, variants, experiment, decisions })}\n`);
           return;
         }
-        const lines = [`Job ${def.name}: ${report.period.label}`, ...experimentLines(report).slice(1), ""];
+        const lines = [`Job ${def.name}: the experiment so far`, ...experimentLines(report).slice(1), ""];
         lines.push(
           decisions.length === 0 ? "Decisions: none (every variant gets new contacts)" : "Decisions:",
         );

@@ -155,7 +155,7 @@ export async function audiencesOf(
         callable.add(phone);
       else report.recentlyCalled += 1;
     }
-    if (variant) await assignVariant(def, d.experiments, { key, variant, phones, callable, at: now });
+    if (variant) await assignVariant(def, d.experiments, { request, variant, phones, callable, at: now });
     if (callable.size === 0) continue;
     requests.push({ ...request, segmentId: await fileContacts(request, callable) });
     report.campaigns.push({

@@ -102,7 +102,7 @@ export async function plannedAudiencesOf(
     }
     if (c.variant)
       await assignVariant(def, d.experiments, {
-        key,
+        request,
         variant: c.variant,
         phones: c.phones,
         callable,

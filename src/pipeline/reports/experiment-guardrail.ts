@@ -7,7 +7,7 @@ import {
   testDifferences,
   testLimit,
 } from "./experiment-tests.ts";
-import { METRIC_WORDS, points } from "./experiment-verdict.ts";
+import { levelWords, METRIC_WORDS, points } from "./experiment-verdict.ts";
 import { num, pct } from "./format.ts";
 
 type Guardrail = NonNullable<ExperimentSettings["guardrail"]>;
@@ -146,9 +146,3 @@ export function guardrailStops(
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
-
-/** The level a comparison was held to, in words: "at 5%", or "at 1.7%, Holm over 3 comparisons". */
-export function levelWords(level: number, comparisons: number): string {
-  const at = `${Math.round(level * 10_000) / 100}%`;
-  return comparisons > 1 ? `at ${at}, Holm over ${comparisons} comparisons` : `at ${at}`;
-}

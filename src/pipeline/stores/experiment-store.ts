@@ -20,7 +20,7 @@ export interface ExperimentDecision {
  * (called within the cooldown, or over a frequency cap), so it was made for the rest.
  */
 export interface Assignment {
-  /** The campaign's key (campaign/lifecycle.ts `campaignKey`). */
+  /** The planned campaign's `assignmentKey` (variant-assignment.ts). */
   key: string;
   variant: string;
   assigned: number;

@@ -117,7 +117,15 @@ function guardrailReadings(
       for (const t of tested)
         out
           .get(t.name)!
-          .push({ metric: m, value: t.rate, low: t.low, high: t.high, level: t.level, flagged: t.rejected });
+          .push({
+            metric: m,
+            limit: s.maxOptOutRate,
+            value: t.rate,
+            low: t.low,
+            high: t.high,
+            level: t.level,
+            flagged: t.rejected,
+          });
       continue;
     }
     const diffs: Difference[] = rest.map((name) => {

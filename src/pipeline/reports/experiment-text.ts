@@ -23,8 +23,8 @@ export const missingWords = (m: Partial<Record<MissingReason, number>>) =>
 /** A guardrail metric in words: "opt-outs 1.2% (always-valid 0.8%–2.9%)", "talk time +12 s (−3 s to +27 s)". */
 export function guardrailWords(g: GuardrailReading): string {
   const flag = g.flagged ? " [flagged]" : "";
-  if (g.metric === "optOuts" && g.value >= 0 && g.low >= 0 && g.high <= 1 && g.value <= 1 && g.low <= g.value)
-    return `opt-outs ${pct(g.value)} (always-valid ${pct(g.low)}–${pct(g.high)})${flag}`;
+  if (g.limit !== undefined)
+    return `opt-outs ${pct(g.value)} (always-valid ${pct(g.low)}–${pct(g.high)}; limit ${pct(g.limit)})${flag}`;
   if (g.metric === "talkTime") {
     const s = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${Math.round(Math.abs(x))} s`;
     return `talk time ${s(g.value)} (always-valid ${Number.isFinite(g.low) ? `${s(g.low)} to ${s(g.high)}` : "not yet"})${flag}`;

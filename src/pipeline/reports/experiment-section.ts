@@ -115,17 +115,15 @@ function guardrailReadings(
         alpha,
       );
       for (const t of tested)
-        out
-          .get(t.name)!
-          .push({
-            metric: m,
-            limit: s.maxOptOutRate,
-            value: t.rate,
-            low: t.low,
-            high: t.high,
-            level: t.level,
-            flagged: t.rejected,
-          });
+        out.get(t.name)!.push({
+          metric: m,
+          limit: s.maxOptOutRate,
+          value: t.rate,
+          low: t.low,
+          high: t.high,
+          level: t.level,
+          flagged: t.rejected,
+        });
       continue;
     }
     const diffs: Difference[] = rest.map((name) => {

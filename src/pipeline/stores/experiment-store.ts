@@ -57,7 +57,9 @@ export function createExperimentStore(redis: RedisClient, keys: RedisKeys, o: { 
       for (let i = 0; i < phones.length; i += BATCH) {
         const batch = phones.slice(i, i + BATCH);
         const found = await redis.hmget(keys.experimentPeople(id), ...batch);
-        batch.forEach((p, j) => found[j] && earlier.set(p, found[j]!));
+        batch.forEach((p, j) => {
+          if (found[j]) earlier.set(p, found[j]!);
+        });
       }
       return {
         stopped: new Set(decisions.filter((d) => d.action === "stop").map((d) => d.variant)),

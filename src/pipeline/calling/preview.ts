@@ -24,6 +24,13 @@ export interface PreviewReport {
   skipped: Record<string, number>;
 }
 
+/** What a preview reads: the facts, the dialer's pace, the experiment's decisions. */
+export type PreviewSources = FactSources & {
+  pace(): Promise<number | undefined>;
+  /** The experiment's stops and promotion (`campaign.variants`), as assignment honours them. */
+  assignment?(): Promise<AssignmentState>;
+};
+
 /**
  * The campaigns a file would get if dropped at `at`: the same facts and the same pure planner as
  * the daemon, through reads only. Every valid row counts as new (the daemon plans the file's new
@@ -32,11 +39,7 @@ export interface PreviewReport {
 export async function previewFile(
   def: JobDefinition,
   path: string,
-  sources: FactSources & {
-    pace(): Promise<number | undefined>;
-    /** The experiment's stops and promotion (`campaign.variants`), as assignment honours them. */
-    assignment?(): Promise<AssignmentState>;
-  },
+  sources: PreviewSources,
   at: number,
 ): Promise<PreviewReport> {
   const learned = await sources.pace();

@@ -21,14 +21,23 @@ export async function guardExperiment(
   def: JobDefinition,
   ended: boolean,
 ): Promise<void> {
-  const rule = def.campaign?.experiment?.guardrail;
-  if (!rule || !def.campaign?.variants) return;
+  if (!def.campaign?.variants) return;
+  const rule = def.campaign.experiment?.guardrail;
   const id = experimentId(def.name, def.campaign.experiment);
-  if (!ended && !(await d.experiments.mayLook(id, LOOK_EVERY_MS))) return;
-  const now = d.now();
   const { experiments } = d;
+  // Without a guardrail, only the first look of a deployment is taken: it keeps the people called before.
+  if (!rule && !(await experiments.needsBackfill(id))) return;
+  if (!ended && !(await experiments.mayLook(id, LOOK_EVERY_MS))) return;
+  const now = d.now();
   const gathered = await gatherExperiment(def, { store: d.store, experiments }, now + 1);
   if (!gathered) return;
+  const kept = await experiments.backfill(id, () => gathered.figures.firstVariants());
+  if (kept > 0)
+    d.logger.info(
+      { job: def.name, people: kept },
+      `experiment ${def.name}: the variants of people called before are kept`,
+    );
+  if (!rule) return;
   const state = await experiments.assignment(id);
   const input = guardrailInputOf(gathered.figures, gathered.setup, state.stopped);
   const stops = guardrailStops(input, rule, gathered.setup.metric);

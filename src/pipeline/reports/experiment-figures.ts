@@ -153,6 +153,11 @@ export class ExperimentFigures {
     return names;
   }
 
+  /** Each contact called and the variant it was first called under. */
+  *firstVariants(): Iterable<[string, string]> {
+    for (const [phone, p] of this.people) yield [phone, p.variant];
+  }
+
   /** Contacts called under two variants. */
   exposedToTwo(): number {
     let n = 0;

@@ -88,6 +88,27 @@ export function createExperimentStore(redis: RedisClient, keys: RedisKeys, o: { 
         .pexpire(keys.experimentAssigned(id), keepMs)
         .exec();
     },
+    /**
+     * Once per experiment and deployment: the variants of people called before this store kept them
+     * (campaigns made before issue 41), so they keep theirs too. Repeatable: HSETNX, then the mark.
+     */
+    needsBackfill: async (id: string) =>
+      (await redis.exists(keys.migration(`experiment-people:${id}`))) === 0,
+    async backfill(id: string, people: () => Iterable<[string, string]>): Promise<number> {
+      const mark = keys.migration(`experiment-people:${id}`);
+      if ((await redis.exists(mark)) === 1) return 0;
+      let n = 0;
+      let m = redis.multi();
+      for (const [phone, variant] of people()) {
+        m.hsetnx(keys.experimentPeople(id), phone, variant);
+        if (++n % BATCH === 0) {
+          await m.exec();
+          m = redis.multi();
+        }
+      }
+      await m.pexpire(keys.experimentPeople(id), keepMs).set(mark, String(Date.now())).exec();
+      return n;
+    },
     /** Every planned campaign's assignment. */
     assignments: async (id: string): Promise<Assignment[]> =>
       Object.values(await redis.hgetall(keys.experimentAssigned(id))).map((j) => JSON.parse(j) as Assignment),

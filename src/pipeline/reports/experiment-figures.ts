@@ -62,12 +62,15 @@ export class ExperimentFigures {
   private readonly callsOf = new Map<string, number>();
   private readonly sentiment = new Map<string, Record<string, number>>();
   private readonly facts: MissingFacts = new Map();
+  /** Counts already made, by their cut-off: every comparison of a section reads the same few. */
+  private readonly counted = new Map<number, Map<string, ArmFigures>>();
 
   constructor(private readonly setup: ExperimentSetup) {}
 
   addCampaign(c: ExperimentCampaign): void {
     const variant = c.info.variant;
     if (!variant) return;
+    this.counted.clear();
     const at = Date.parse(c.info.scheduledAt);
     const family = assignmentKey(c.info);
     const f = this.facts.get(family) ?? { variant, audience: 0, called: 0, active: false, stops: new Set() };
@@ -107,8 +110,10 @@ export class ExperimentFigures {
     return this.setup.decisions.find((d) => d.variant === variant)?.at ?? Number.POSITIVE_INFINITY;
   }
 
-  /** Each variant's counts over its contacts planned before `until` (all: Infinity). */
+  /** Each variant's counts over its contacts planned before `until` (all: Infinity). Read only. */
   arms(until = Number.POSITIVE_INFINITY): Map<string, ArmFigures> {
+    const done = this.counted.get(until);
+    if (done) return done;
     const total = this.setup.variants.reduce((s, v) => s + v.share, 0);
     const arms = new Map<string, ArmFigures>(
       this.names().map((name) => [
@@ -136,6 +141,7 @@ export class ExperimentFigures {
       a.talk.sum += p.talkSec;
       a.talk.squares += p.talkSec * p.talkSec;
     }
+    this.counted.set(until, arms);
     return arms;
   }
 

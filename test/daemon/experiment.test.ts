@@ -274,7 +274,7 @@ describe("an experiment whose variant lost a campaign: the sample ratio alarm, a
     };
     const status = await runCli(["experiment", "status", name], env);
     expect(status.stdout).toMatch(
-      /The comparison is unreliable: Sample ratio mismatch \(p = [^)]+ < 0\.001\): contacts called a \d+ of \d+ given it \(100%\), b \d+ of \d+ given it \(\d+%\); missing: b: \d+ in no campaign made \(refused, failed or not made yet\)/,
+      /The comparison is unreliable: Sample ratio mismatch \(p = [^)]+ < 0\.001\): contacts called a \d+ of \d+ given it \([\d.]+%\), b \d+ of \d+ given it \([\d.]+%\); missing: b: \d+ in no campaign made \(refused, failed or not made yet\)/,
     );
     expect(status.stdout).toContain("Decisions: none");
     const json = JSON.parse((await runCli(["experiment", "status", name, "--json"], env)).stdout);

@@ -187,7 +187,7 @@ export function experimentSection(
   const mismatch = sampleRatio.find((c) => c.mismatch);
   const k = s.variants.length;
   const family = guardrailMetricsOf(metric);
-  const corrections = `Decisions read always-valid intervals: they hold however often vcw looks. ${METRIC_WORDS[metric]}: 5% over ${tested.length === 1 ? "the one pair" : `the ${tested.length} pairs of ${k} variants (Holm)`}. Guardrail metrics (${family.map((m) => GUARDRAIL_WORDS[m]).join(", ")}) share another 5%: ${Math.round((10_000 * ALPHA) / family.length) / 100}% each (Bonferroni), Holm across variants. Fixed-horizon 95% intervals are right for one look planned in advance only.`;
+  const corrections = `Decisions read always-valid intervals: they hold however often vcw looks. The primary metric (${METRIC_WORDS[metric]}) keeps 5% over ${tested.length === 1 ? "the one pair" : `the ${tested.length} pairs of ${k} variants (Holm)`}. Guardrail metrics (${family.map((m) => GUARDRAIL_WORDS[m]).join(", ")}) share another 5%: ${Math.round((10_000 * ALPHA) / family.length) / 100}% each (Bonferroni), Holm across variants. Fixed-horizon 95% intervals are right for one look planned in advance only.`;
   const called = variants.filter((v) => v.contactsCalled > 0);
   const words =
     called.length < 2

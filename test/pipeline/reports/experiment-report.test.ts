@@ -127,7 +127,7 @@ describe("the experiment's section", () => {
       /^b vs a on contacts reached: 80% of 70 vs 60% of 80 \(difference \+20 pts; always-valid interval −[\d.]+ pts to \+[\d.]+ pts, at 5%; fixed-horizon 95% interval \+5\.2 pts to \+33\.4 pts\); the data cannot tell them apart yet\.$/,
     );
     expect(r.experiment.corrections).toMatch(
-      /always-valid intervals.*contacts reached: 5% over the one pair\. Guardrail metrics \(opt-outs, transfers, talk time\) share another 5%: 1\.67% each/,
+      /always-valid intervals.*The primary metric \(contacts reached\) keeps 5% over the one pair\. Guardrail metrics \(opt-outs, transfers, talk time\) share another 5%: 1\.67% each/,
     );
     // The post-hoc "about N more contacts per variant" line is gone.
     expect(JSON.stringify(r)).not.toMatch(/more contacts per variant|moreContactsPerVariant/);

@@ -28,6 +28,7 @@ const REDIS = [
   "test/pipeline/resources/apply.test.ts",
   "test/pipeline/results/{poll-campaign,poll-phone-spelling,poll-status-names,poll-streaming}.test.ts",
   "test/pipeline/stores/dnc/{do-not-call-lists,tree-layout}.test.ts",
+  "test/pipeline/stores/experiment-store.test.ts",
   "test/queue/{read-model,report-scheduler,scheduler}.test.ts",
   "test/simulator/{outcome-mix,state-durability}.test.ts",
   "test/sinks/{sinks,slow-sink,smtp-replies,standard-webhooks}.test.ts",
@@ -35,9 +36,11 @@ const REDIS = [
 /**
  * Pure tests too long for the quick run: the calling oracle's random cases (about 3.5 minutes), and
  * files that take seconds by nature: real-time waits (a stalled stream closed after 2 s, a rate
- * limit that moves after 2.5 s) or inflating zip bombs of 100-200 MB.
+ * limit that moves after 2.5 s) or inflating zip bombs of 100-200 MB; the guardrail's 14,000 simulated
+ * experiments (about 8 s).
  */
 const SLOW = [
+  "test/pipeline/reports/experiment-sequential.test.ts",
   "test/pipeline/calling/oracle.test.ts",
   "test/http/event-streams.test.ts",
   "test/simulator/rate-schedule-live.test.ts",

@@ -66,14 +66,16 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
   "name-pattern.ts": [],
   /** Sticky experiment assignment (issue 33): pure, read by the stores, the planner and the campaigns. */
   "variant-assignment.ts": [],
+  /** The experiments' statistics (issue 41): pure, read by the reports and the planner. */
+  stats: [],
   stores: ["variant-assignment.ts"],
   contacts: ["stores", "create-once.ts", "name-pattern.ts", "errors.ts"],
   import: ["contacts", "stores", "name-pattern.ts", "errors.ts"],
   /** Calling rules and the planner (issue 20): pure, with its stores below it. */
-  calling: ["stores", "variant-assignment.ts"],
+  calling: ["stores", "variant-assignment.ts", "stats"],
   /** results/model.ts re-exports the reports' model type (one exception, a type). */
   results: ["stores", "contacts", "reports/model.ts", "create-once.ts", "errors.ts", "name-pattern.ts"],
-  reports: ["results", "errors.ts"],
+  reports: ["results", "errors.ts", "stats", "variant-assignment.ts"],
   campaign: [
     "stores",
     "contacts",

@@ -35,7 +35,7 @@ export const variantsDefinition = <A extends z.ZodType<AssistantRef>>(assistant:
     })
     .meta({
       description:
-        "An experiment: two or more assistants, each contact given one for good by a hash of the job and its number (docs/decisions/0044-experiments.md).",
+        "An experiment: two or more assistants, each contact given one for good by a hash of the experiment's name (or the job's) and its number (docs/decisions/0060-experiments-a-statistician-signs.md).",
     });
 
 export interface VariantSpec {
@@ -60,6 +60,18 @@ export type ExperimentMetric = (typeof EXPERIMENT_METRICS)[number];
 /** `campaign.experiment`: the metric the report decides on, and the optional guardrail. */
 export const experimentDefinition = z
   .strictObject({
+    name: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,63}$/, "must be lower-case letters, digits and dashes (at most 64)")
+      .optional()
+      .meta({
+        description:
+          "The experiment's name, the seed of its assignment: a new name draws everyone afresh; the same name keeps each person's variant when the job is renamed (default: the job's name).",
+      }),
+    plannedContacts: z.number().int().min(100).default(5000).meta({
+      description:
+        "Contacts the experiment is planned to have, every variant together: its always-valid intervals are narrowest there (vcw experiment plan tells what it can find).",
+    }),
     metric: z
       .enum(EXPERIMENT_METRICS, { error: `must be one of ${EXPERIMENT_METRICS.join(", ")}` })
       .default("reached")
@@ -85,3 +97,14 @@ export const experimentDefinition = z
   })
   .meta({ description: "How the variants are compared (needs campaign.variants)." });
 export type ExperimentSettings = z.output<typeof experimentDefinition>;
+
+/** The seed of a job's assignment: its experiment's name, else the job's (docs/decisions/0060-experiments-a-statistician-signs.md). */
+export const experimentSeed = (job: string, experiment: { name?: string | undefined } | undefined) =>
+  experiment?.name ?? job;
+
+/**
+ * Whose decisions, people and assignments the stores keep (the job's experiment): the job, and its
+ * experiment's name when it has one, so a new experiment in a job starts with none.
+ */
+export const experimentId = (job: string, experiment: { name?: string | undefined } | undefined) =>
+  experiment?.name ? `${job}/${experiment.name}` : job;

@@ -174,6 +174,7 @@ async function startWatching(
     jobs,
     queues,
     store: services.stores.store,
+    experiments: services.stores.experiments,
     redis,
     keys,
     logger,

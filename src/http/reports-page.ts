@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from "fastify";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { zoneOf } from "../config/job-zone.ts";
 import { maskPhonesDeep } from "../lib/mask-phone.ts";
+import type { ExperimentFacts } from "../pipeline/reports/gather-experiment.ts";
 import { gatherReport } from "../pipeline/reports/gather-report.ts";
 import { esc } from "../pipeline/reports/html-escape.ts";
 import { askedPeriod } from "../pipeline/reports/period.ts";
@@ -14,6 +15,8 @@ import { HEAD_EXTRAS, pageHeader } from "./page-header.ts";
 
 export interface ReportsPageOptions {
   store: CampaignStore;
+  /** A job's experiment decisions and assignments, for its section. */
+  experiments?: ExperimentFacts | undefined;
   queues?: Queues;
   jobs: () => ReadonlyMap<string, JobDefinition>;
   publicUrl?: string | undefined;
@@ -90,6 +93,7 @@ ${HEAD_EXTRAS}<link rel="stylesheet" href="/dashboard.css"></head>
     if (!hit || Date.now() - hit.at > cacheMs) {
       const sources = {
         store: o.store,
+        experiments: o.experiments,
         publicUrl: o.publicUrl,
         // The page is on the dashboard: its campaigns link to their pages beside it.
         pagesAt: o.publicUrl ?? "",

@@ -156,6 +156,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   });
   installReportsPage(app, {
     store: o.overview.store,
+    experiments: o.overview.experiments,
     queues: o.queues,
     jobs: o.jobs,
     publicUrl: sec.publicUrl,

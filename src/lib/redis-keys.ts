@@ -59,6 +59,10 @@ export function redisKeys(prefix: string) {
     experiment: (job: string) => `${prefix}:experiment:{${job}}`,
     /** The guardrail's last look at a job's experiment: one look per few seconds across workers. */
     experimentChecked: (job: string) => `${prefix}:experiment:{${job}}:checked`,
+    /** An experiment's people: number -> the variant it was first given, so it keeps it (issue 41). */
+    experimentPeople: (job: string) => `${prefix}:experiment:{${job}}:people`,
+    /** An experiment's assignments: campaign key -> its variant, contacts assigned and set aside, as JSON. */
+    experimentAssigned: (job: string) => `${prefix}:experiment:{${job}}:assigned`,
     /** The pace learned of one dialer: calls ending per minute while its campaigns run. */
     pace: (dialer: string) => `${prefix}:pace:{${dialer}}`,
     /** The calling plan made once for one imported file (its identity), reused by a retry. */

@@ -55,7 +55,7 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     /** The valid rows each import kept (read once, at import), for its campaigns. */
     fileRows: createFileRowsStore(redis, keys),
     plans: createPlanStore(redis, keys),
-    experiments: createExperimentStore(redis, keys),
+    experiments: createExperimentStore(redis, keys, { retentionMs }),
     /** Started campaigns' stops: the withdrawn contacts live as long as the campaign's data. */
     stops: createStopStore(redis, keys, { retentionMs }),
     /** The operator's pauses and cancel marks. */

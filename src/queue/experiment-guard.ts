@@ -1,6 +1,8 @@
 import type { JobDefinition } from "../config/job-definition.ts";
+import { experimentId } from "../config/variant-definition.ts";
 import { guardrailStops } from "../pipeline/reports/experiment-guardrail.ts";
-import { gatherExperiment } from "../pipeline/reports/gather-report.ts";
+import { guardrailInputOf } from "../pipeline/reports/experiment-section.ts";
+import { gatherExperiment } from "../pipeline/reports/gather-experiment.ts";
 import type { WorkDeps } from "./work-deps.ts";
 
 /** The guardrail looks at a job's experiment at most this often (across workers). */
@@ -8,26 +10,39 @@ const LOOK_EVERY_MS = 5_000;
 
 /**
  * The experiment guardrail (`campaign.experiment.guardrail`), after a poll that changed something:
- * the job's figures over its kept campaigns judged, each stop recorded once (the first decision
- * about a variant stands) and logged with its figures. New files then give that variant nobody.
- * A campaign's end is always looked at (`ended`): a look skipped mid-campaign is never the last.
+ * the experiment's figures over its kept campaigns judged with always-valid tests (so looking after
+ * every poll is sound), each stop recorded once (the first decision about a variant stands) and
+ * logged with its figures. New files then give that variant nobody. A sample ratio mismatch holds
+ * the comparisons. A campaign's end is always looked at (`ended`): a look skipped mid-campaign is
+ * never the last.
  */
 export async function guardExperiment(
-  d: Pick<WorkDeps, "store" | "experiments" | "logger" | "now" | "retentionMs">,
+  d: Pick<WorkDeps, "store" | "experiments" | "logger" | "now">,
   def: JobDefinition,
   ended: boolean,
 ): Promise<void> {
-  const rule = def.campaign?.experiment?.guardrail;
-  if (!rule || !def.campaign?.variants) return;
-  if (!ended && !(await d.experiments.mayLook(def.name, LOOK_EVERY_MS))) return;
-  const now = d.now();
+  if (!def.campaign?.variants) return;
+  const rule = def.campaign.experiment?.guardrail;
+  const id = experimentId(def.name, def.campaign.experiment);
   const { experiments } = d;
-  const report = await gatherExperiment(def, { store: d.store }, now, d.retentionMs);
-  const state = await experiments.assignment(def.name);
-  const metric = def.campaign.experiment?.metric ?? "reached";
-  const stops = guardrailStops(report.variants ?? [], rule, metric, state.stopped);
+  // Without a guardrail, only the first look of a deployment is taken: it keeps the people called before.
+  if (!rule && !(await experiments.needsBackfill(id))) return;
+  if (!ended && !(await experiments.mayLook(id, LOOK_EVERY_MS))) return;
+  const now = d.now();
+  const gathered = await gatherExperiment(def, { store: d.store, experiments }, now + 1);
+  if (!gathered) return;
+  const kept = await experiments.backfill(id, () => gathered.figures.firstVariants());
+  if (kept > 0)
+    d.logger.info(
+      { job: def.name, people: kept },
+      `experiment ${def.name}: the variants of people called before are kept`,
+    );
+  if (!rule) return;
+  const state = await experiments.assignment(id);
+  const input = guardrailInputOf(gathered.figures, gathered.setup, state.stopped);
+  const stops = guardrailStops(input, rule, gathered.setup.metric);
   const added = await experiments.decide(
-    def.name,
+    id,
     stops.map((s) => ({ ...s, action: "stop" as const, by: "guardrail" as const, at: now })),
   );
   for (const s of added)

@@ -7,6 +7,7 @@ import { zoneOf } from "../config/job-zone.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import { defineScript } from "../lib/scripts.ts";
+import type { ExperimentFacts } from "../pipeline/reports/gather-experiment.ts";
 import { gatherReport } from "../pipeline/reports/gather-report.ts";
 import { scheduledPeriod } from "../pipeline/reports/period.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
@@ -17,6 +18,8 @@ export interface ReportSchedulerDeps {
   jobs: ReadonlyMap<string, JobDefinition>;
   queues: Queues;
   store: CampaignStore;
+  /** A job's experiment decisions and assignments, for its section. */
+  experiments?: ExperimentFacts | undefined;
   redis: RedisClient;
   keys: RedisKeys;
   logger: Logger;
@@ -117,6 +120,7 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
         const period = scheduledPeriod(entry.period, tick, zone, after);
         const sources = {
           store: d.store,
+          experiments: d.experiments,
           publicUrl: d.publicUrl,
           failedDeliveries: failedDeliveriesOf(d.queues),
         };

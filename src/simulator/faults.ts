@@ -25,6 +25,8 @@ export interface FaultOptions {
    * proxy's), or 500 and drop at random.
    */
   commitThenFailMode: "500" | "drop" | "html" | "mixed";
+  /** Campaigns whose name holds one of these are refused (400): a service that rejects one campaign. */
+  refuseCampaigns: readonly string[];
 }
 
 export const NO_FAULTS: FaultOptions = {
@@ -36,6 +38,7 @@ export const NO_FAULTS: FaultOptions = {
   errorRate: 0,
   commitThenFailRate: 0,
   commitThenFailMode: "mixed",
+  refuseCampaigns: [],
 };
 
 export type Rejection = { status: 429 | 500 | 502 | 503; message: string; retryAfterSec?: number };

@@ -166,6 +166,9 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
         body = parsed.data as Record<string, unknown>;
       }
 
+      const name = op.name === "campaigns.create" ? String(body?.campaigns_name) : undefined;
+      if (name !== undefined && active.options.refuseCampaigns.some((s) => name.includes(s)))
+        return fail(reply, 400, `campaigns_name: campaign ${name} is refused`);
       startDueCampaigns(ctx);
       const replayed = idempotency.seen(op, req);
       if (replayed) return reply.code(replayed.status).send(replayed.body);

@@ -150,6 +150,36 @@ describe("vcw preview", () => {
     }
     const text = await runCli(["preview", MIXED, "--job", "mixed", ...at], env);
     expect(text.stdout).toMatch(/variant [ab]: \d+ contacts?,/);
+    // What the file can find, and vcw experiment plan with the same file's callable contacts.
+    const contacts = split.reduce((n, c) => n + c.phones.length, 0);
+    expect(text.stdout).toMatch(
+      /^experiment: b against a can find (\d+(\.\d)? pts|nothing) at 80% power \(always-valid, base rate 30% assumed; vcw experiment plan mixed --file/m,
+    );
+    const plan = await runCli(
+      ["experiment", "plan", "mixed", "--file", MIXED, "--base-rate", "0.2", "--effect", "10"],
+      env,
+    );
+    expect(plan.stderr).toBe("");
+    expect(plan.stdout).toContain(
+      `Job mixed: experiment plan on contacts reached, for ${MIXED}'s callable contacts`,
+    );
+    expect(plan.stdout).toContain(
+      `${contacts} contacts, base rate 20%; always-valid intervals tuned for 5,000 contacts`,
+    );
+    expect(plan.stdout).toMatch(
+      /^- b \(\d+\) against a \(\d+\): [\d.]+ pts as the guardrail decides \(always-valid, looking after every poll\); [\d.]+ pts fixed-horizon \(one look at the end\)$/m,
+    );
+    expect(plan.stdout).toMatch(
+      /^To find 10 pts with 80% power: [\d,]+ contacts in all as the guardrail decides; [\d,]+ fixed-horizon\.$/m,
+    );
+    const json2 = JSON.parse(
+      (await runCli(["experiment", "plan", "mixed", "--contacts", "4000", "--json"], env)).stdout,
+    );
+    expect(json2).toMatchObject({ job: "mixed", contacts: 4000, baseRate: 0.3, comparisons: 1, alpha: 0.05 });
+    expect(json2.rows[0].sequential).toBeGreaterThan(json2.rows[0].fixed);
+    const wrong = await runCli(["experiment", "plan", "mixed", "--base-rate", "30"], env);
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain("--base-rate 30 is not a rate between 0 and 1 (such as 0.3 or 30%)");
   });
 
   it("a job without calling: says it is not paced, and gives no expected end (a campaign takes all its contacts at its opening)", async () => {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -107,8 +107,8 @@ describe("an experiment on the simulator: sticky by person, compared, the worse 
         VCW_JOBS_DIR: s.settings.jobsDir.value,
       };
       const st = await runCli(["experiment", "status", s.name, "--json"], env);
-      writeFileSync("/work/scratch/h33/exp.log", `${st.stdout}\n${st.stderr}\n${logs()}`);
-      throw e;
+      // What the guardrail saw, in the failure itself (a path of one machine helps no one else).
+      throw new Error(`${(e as Error).message}\n${st.stdout}\n${st.stderr}\n${logs()}`);
     });
     expect(stop).toMatchObject({ action: "stop", by: "guardrail" });
     expect(stop.reason).toMatch(/^a is worse than b on contacts reached: .*the data tells them apart\.$/);
@@ -195,6 +195,119 @@ describe("an experiment on the simulator: sticky by person, compared, the worse 
     const promote = await runCli(["experiment", "promote", s.name, "b"], env);
     expect(promote.code).toBe(0);
     expect(promote.stdout).toMatch(/b: promoted by the operator/);
+  }, 180_000);
+});
+
+// The first file's campaign for b is refused by the service: half of b's contacts are never called.
+const REFUSED_CSV = contactsCsv(200, { from: 72_000 });
+const REFUSED_SHA = createHash("sha256").update(REFUSED_CSV).digest("hex");
+
+describe("an experiment whose variant lost a campaign: the sample ratio alarm, and no stop for it", () => {
+  const h = useCallingDaemon({
+    timeScale: 600,
+    callModel: {
+      outcomesByAssistant: {
+        [POOR]: { completed: 20, "no-answer": 60, "opted-out": 20 },
+        [GOOD]: { completed: 80, "no-answer": 20 },
+      },
+    },
+    faults: { refuseCampaigns: [`#${REFUSED_SHA.slice(0, 8)} (variant b)`] },
+  });
+  const { t } = h;
+  const { redis } = useRedis();
+
+  it("b's refused campaign raises the alarm in the report, the page and vcw experiment status; the guardrail holds its stop of b", async () => {
+    await t.client.assistants.create(validAssistant({ name: POOR }));
+    await t.client.assistants.create(validAssistant({ name: GOOD }));
+    const home = tempDir("vcw-exp-srm-");
+    const inbox = join(home, "inbox");
+    mkdirSync(join(home, "jobs"));
+    const name = "experiment-srm";
+    writeFileSync(
+      join(home, "jobs", "exp.yaml"),
+      [
+        `name: ${name}`,
+        `inbox: ${inbox}`,
+        "segment: { name: '{job} {file} {sha}' }",
+        "contacts: { country: US, recallAfterDays: 0 }",
+        "campaign:",
+        "  variants:",
+        // b is truly worse: without the alarm, the guardrail would stop it.
+        `    - { name: a, assistant: { name: ${GOOD} }, share: 1 }`,
+        `    - { name: b, assistant: { name: ${POOR} }, share: 1 }`,
+        `  dialer: { id: ${h.made.dialerId} }`,
+        "  start: asap",
+        "  experiment:",
+        "    guardrail: { stopWorse: true, minContacts: 55 }",
+        "polling:",
+        '  schedule: "* * * * * *"',
+      ].join("\n"),
+    );
+    const settings = testSettings(home, t.sim.url);
+    const { logger, text: logs } = captureLogs();
+    await h.start(settings, logger);
+    const keys = redisKeys(settings.prefix.value);
+    const store = createCampaignStore(redis, keys);
+    drop(inbox, "one.csv", REFUSED_CSV);
+    await waitFor(() => summaryOf(inbox, "one.csv"), 30_000, "one.csv imported");
+    drop(inbox, "two.csv", contactsCsv(200, { from: 73_000 }));
+    await waitFor(() => summaryOf(inbox, "two.csv"), 30_000, "two.csv imported");
+    // Three campaigns made (b's of one.csv refused), every one ended; the guardrail looks at each end.
+    await waitFor(
+      async () => {
+        const infos = (await Promise.all((await store.allOf(name)).map((id) => store.get(id)))).flatMap(
+          (x) => (x ? [x.info] : []),
+        );
+        return infos.length === 3 && infos.every((i) => i.state !== "active") ? infos : undefined;
+      },
+      90_000,
+      "the three campaigns made, ended",
+    );
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(await createExperimentStore(redis, keys).decisions(name)).toEqual([]);
+    expect(logs()).not.toContain("gets no new contacts");
+
+    const env = {
+      REDIS_URL: inject("redisUrl"),
+      VCW_PREFIX: settings.prefix.value,
+      VCW_JOBS_DIR: settings.jobsDir.value,
+    };
+    const status = await runCli(["experiment", "status", name], env);
+    expect(status.stdout).toMatch(
+      /The comparison is unreliable: Sample ratio mismatch \(p = [^)]+ < 0\.001\): contacts called a \d+ of \d+ given it \([\d.]+%\), b \d+ of \d+ given it \([\d.]+%\); missing: b: \d+ in no campaign made \(refused, failed or not made yet\)/,
+    );
+    expect(status.stdout).toContain("Decisions: none");
+    const json = JSON.parse((await runCli(["experiment", "status", name, "--json"], env)).stdout);
+    const b = json.variants.find((v: { name: string }) => v.name === "b");
+    const refused = AB.map(
+      (v) =>
+        contactsCsv(200, { from: 72_000 })
+          .trim()
+          .split("\n")
+          .slice(1)
+          .filter((l) => variantOf(name, `+1${l.split(",")[0]}`, AB) === v.name).length,
+    );
+    expect(b.missing).toEqual({ "no-campaign": refused[1] });
+    expect(json.experiment.sampleRatio.find((c: { of: string }) => c.of === "called")).toMatchObject({
+      mismatch: true,
+    });
+    const text = (await runCli(["report", "--job", name, "--since", "1d"], env)).stdout;
+    expect(text).toContain("The comparison is unreliable: Sample ratio mismatch");
+    const html = join(tempDir("vcw-exp-srm-page-"), "report.html");
+    expect((await runCli(["report", "--job", name, "--since", "1d", "--html", html], env)).code).toBe(0);
+    const browser = await launchChromium({ width: 900, height: 900 });
+    try {
+      const page = await browser.context.newPage();
+      await page.goto(pathToFileURL(html).href);
+      const alarm = page.locator("#experiment .srm");
+      await expect(alarm.count()).resolves.toBe(1);
+      await expect(alarm.textContent()).resolves.toMatch(
+        /^Sample ratio mismatch \(p = .*b: \d+ in no campaign made/,
+      );
+      expect((await alarm.boundingBox())!.height).toBeGreaterThan(10);
+    } finally {
+      await browser.close();
+    }
   }, 180_000);
 });
 

@@ -1,11 +1,15 @@
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
+import { experimentId } from "../../config/variant-definition.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
+import type { RedisClient } from "../../lib/redis.ts";
+import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
 import { dialerKeyOf } from "../../pipeline/calling/plan-settings.ts";
-import { type PreviewReport, previewFile } from "../../pipeline/calling/preview.ts";
+import { type PreviewReport, type PreviewSources, previewFile } from "../../pipeline/calling/preview.ts";
+import { experimentPlan } from "../../pipeline/reports/experiment-plan.ts";
 import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../pipeline/stores/call-history.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
@@ -30,25 +34,26 @@ export function previewCommand(): Command {
         throw new CliError(`--at ${o.at} is not an ISO 8601 time such as 2026-11-23T20:30:00Z`, 2);
       await withRedis(async ({ redis, keys, settings }) => {
         const def = await jobNamed(settings.jobsDir.value, o.job);
-        const history = createCallHistory(redis, keys, { keepMs: 0 });
-        const suppression = createSuppressionList(redis, keys);
-        const frequency = createCallFrequency(redis, keys, { keepMs: 0 });
-        const pace = createPaceStore(redis, keys);
-        const report = await previewFile(
-          def,
-          file,
-          {
-            suppressed: (phones) => suppression.which(phones),
-            lastCalled: (phones) => history.lastCalls(phones),
-            callTimes: (phones, now) => frequency.callTimes(phones, now),
-            pace: () => pace.pace(dialerKeyOf(def)),
-            assignment: () => createExperimentStore(redis, keys).assignment(def.name),
-          },
-          at,
-        );
-        process.stdout.write(o.json ? `${JSON.stringify(report)}\n` : previewText(report));
+        const report = await previewFile(def, file, previewSources(redis, keys, def), at);
+        process.stdout.write(o.json ? `${JSON.stringify(report)}\n` : previewText(report, def));
       });
     });
+}
+
+/** What a preview reads of Redis, writing nothing: suppression, calls, pace, the experiment's decisions. */
+export function previewSources(redis: RedisClient, keys: RedisKeys, def: JobDefinition): PreviewSources {
+  const history = createCallHistory(redis, keys, { keepMs: 0 });
+  const suppression = createSuppressionList(redis, keys);
+  const frequency = createCallFrequency(redis, keys, { keepMs: 0 });
+  const pace = createPaceStore(redis, keys);
+  return {
+    suppressed: (phones) => suppression.which(phones),
+    lastCalled: (phones) => history.lastCalls(phones),
+    callTimes: (phones, now) => frequency.callTimes(phones, now),
+    pace: () => pace.pace(dialerKeyOf(def)),
+    assignment: () =>
+      createExperimentStore(redis, keys).assignment(experimentId(def.name, def.campaign?.experiment)),
+  };
 }
 
 async function jobNamed(dir: string, name: string): Promise<JobDefinition> {
@@ -58,7 +63,7 @@ async function jobNamed(dir: string, name: string): Promise<JobDefinition> {
 }
 
 /** The plan for a person: phones masked, a line per campaign, its times in its zone. */
-export function previewText(r: PreviewReport): string {
+export function previewText(r: PreviewReport, def?: JobDefinition): string {
   const lines = [
     `${r.file} for job ${r.job}, as if dropped at ${zonedTime(r.at, "UTC")}`,
     r.pace.callsPerMinute === null
@@ -81,5 +86,18 @@ export function previewText(r: PreviewReport): string {
   lines.push(
     skipped.length === 0 ? "skipped: none" : `skipped: ${skipped.map(([k, n]) => `${k} ${n}`).join(", ")}`,
   );
+  const variants = def?.campaign?.variants;
+  if (variants) {
+    // What the experiment can find at this file's size (vcw experiment plan says more).
+    const contacts = r.campaigns.reduce((n, c) => n + c.contacts, 0);
+    const plan = experimentPlan(variants, {
+      contacts,
+      baseRate: 0.3,
+      plannedContacts: def.campaign?.experiment?.plannedContacts ?? 5000,
+    });
+    lines.push(
+      `experiment: ${plan.rows.map((x) => `${x.variant} against ${x.against} can find ${Number.isFinite(x.sequential) ? `${Math.round(x.sequential * 1000) / 10} pts` : "nothing"}`).join(", ")} at 80% power (always-valid, base rate 30% assumed; vcw experiment plan ${def.name} --file ... --base-rate ... for yours)`,
+    );
+  }
   return `${lines.join("\n")}\n`;
 }

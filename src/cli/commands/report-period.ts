@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
+import type { ExperimentFacts } from "../../pipeline/reports/gather-experiment.ts";
 import { gatherReport } from "../../pipeline/reports/gather-report.ts";
 import { askedPeriod } from "../../pipeline/reports/period.ts";
 import { reportText } from "../../pipeline/reports/report-text.ts";
@@ -22,6 +23,7 @@ export async function printPeriodReport(
   defs: ReadonlyMap<string, JobDefinition>,
   store: CampaignStore,
   publicUrl: string | undefined,
+  experiments?: ExperimentFacts,
 ): Promise<void> {
   // The caller has found the job named (or said what is wrong with its file).
   const chosen = o.job ? [defs.get(o.job)!] : [...defs.values()];
@@ -30,7 +32,7 @@ export async function printPeriodReport(
   const now = Date.now();
   const period = askedPeriod(o, now, zone);
   if ("error" in period) throw new CliError(period.error, 2);
-  const report = await gatherReport(chosen, period, { store, publicUrl }, now, o.job ?? "all");
+  const report = await gatherReport(chosen, period, { store, publicUrl, experiments }, now, o.job ?? "all");
   if (o.html) {
     const { renderReportPage } = await import("../../pipeline/reports/render.ts");
     await writeFile(o.html, await renderReportPage(report));

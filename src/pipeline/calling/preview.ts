@@ -1,4 +1,5 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { experimentSeed } from "../../config/variant-definition.ts";
 import type { AssignmentState } from "../variant-assignment.ts";
 import { type FactSources, gatherFacts } from "./gather-facts.ts";
 import { type Plan, planCampaigns } from "./plan-campaigns.ts";
@@ -23,6 +24,13 @@ export interface PreviewReport {
   skipped: Record<string, number>;
 }
 
+/** What a preview reads: the facts, the dialer's pace, the experiment's decisions. */
+export type PreviewSources = FactSources & {
+  pace(): Promise<number | undefined>;
+  /** The experiment's stops and promotion (`campaign.variants`), as assignment honours them. */
+  assignment?(): Promise<AssignmentState>;
+};
+
 /**
  * The campaigns a file would get if dropped at `at`: the same facts and the same pure planner as
  * the daemon, through reads only. Every valid row counts as new (the daemon plans the file's new
@@ -31,11 +39,7 @@ export interface PreviewReport {
 export async function previewFile(
   def: JobDefinition,
   path: string,
-  sources: FactSources & {
-    pace(): Promise<number | undefined>;
-    /** The experiment's stops and promotion (`campaign.variants`), as assignment honours them. */
-    assignment?(): Promise<AssignmentState>;
-  },
+  sources: PreviewSources,
   at: number,
 ): Promise<PreviewReport> {
   const learned = await sources.pace();
@@ -52,7 +56,7 @@ export async function previewFile(
       learned: learned !== undefined,
     },
     campaigns: campaignsByVariant(
-      def.name,
+      experimentSeed(def.name, def.campaign?.experiment),
       plan.campaigns,
       def.campaign?.variants,
       await sources.assignment?.(),

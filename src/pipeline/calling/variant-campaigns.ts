@@ -9,14 +9,14 @@ export type VariantCampaign = PlannedCampaign & { variant?: string };
  * per variant (the daemon and `vcw preview` both split this way). Without variants, as planned.
  */
 export function campaignsByVariant(
-  job: string,
+  seed: string,
   campaigns: readonly PlannedCampaign[],
   variants: readonly VariantShare[] | undefined,
   state?: AssignmentState,
 ): VariantCampaign[] {
   if (!variants) return [...campaigns];
   return campaigns.flatMap((c) =>
-    splitByVariant(job, c.phones, variants, state).map((g) => ({
+    splitByVariant(seed, c.phones, variants, state).map((g) => ({
       ...c,
       phones: g.phones,
       variant: g.variant,

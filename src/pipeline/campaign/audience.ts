@@ -1,6 +1,7 @@
 import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { experimentId, experimentSeed } from "../../config/variant-definition.ts";
 import type { Plan } from "../calling/plan-campaigns.ts";
 import { inCalleeZone } from "../calling/plan-settings.ts";
 import type { ContactToImport } from "../contacts/import-contacts.ts";
@@ -12,6 +13,7 @@ import type { PaceStore } from "../stores/pace-store.ts";
 import type { PlanStore } from "../stores/plan-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { splitByVariant } from "../variant-assignment.ts";
+import { assignVariant } from "./assign-variant.ts";
 import { campaignName, scheduledAtFor } from "./create-campaign.ts";
 import { keptRows } from "./kept-rows.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
@@ -30,7 +32,7 @@ export interface AudienceDeps extends OwnSegmentDeps {
   fileRows: Pick<FileRowsStore, "read">;
   /** Each file's calling plan, made once; the experiments' decisions that assignment honours. */
   plans: PlanStore;
-  experiments: Pick<ExperimentStore, "assignment">;
+  experiments: Pick<ExperimentStore, "assignment" | "assign">;
 }
 
 /** An imported file, as its campaigns need it. */
@@ -153,6 +155,7 @@ export async function audiencesOf(
         callable.add(phone);
       else report.recentlyCalled += 1;
     }
+    if (variant) await assignVariant(def, d.experiments, { request, variant, phones, callable, at: now });
     if (callable.size === 0) continue;
     requests.push({ ...request, segmentId: await fileContacts(request, callable) });
     report.campaigns.push({
@@ -174,9 +177,16 @@ async function zoneVariantGroups(def: JobDefinition, plan: Plan, d: Pick<Audienc
     .sort((a, b) => String(a.zone).localeCompare(String(b.zone)));
   const variants = def.campaign?.variants;
   if (!variants) return zones.map((z) => ({ ...z, variant: undefined }));
-  const state = await d.experiments.assignment(def.name);
+  const state = await d.experiments.assignment(
+    experimentId(def.name, def.campaign?.experiment),
+    zones.flatMap((z) => z.phones),
+  );
   return zones.flatMap(({ zone, at, phones }) =>
-    splitByVariant(def.name, phones, variants, state).map((g) => ({ zone, at, ...g })),
+    splitByVariant(experimentSeed(def.name, def.campaign?.experiment), phones, variants, state).map((g) => ({
+      zone,
+      at,
+      ...g,
+    })),
   );
 }
 

@@ -1,5 +1,6 @@
 import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { experimentId, experimentSeed } from "../../config/variant-definition.ts";
 import { appendToErrorReport } from "../../ingest/report-append.ts";
 import { factsOf } from "../calling/gather-facts.ts";
 import { type Plan, planCampaigns } from "../calling/plan-campaigns.ts";
@@ -13,12 +14,13 @@ import type { FileRows } from "../stores/file-rows.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import type { PlanStore } from "../stores/plan-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
+import { assignVariant } from "./assign-variant.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 
 export interface PlannedAudienceDeps {
   /** Each file's plan, made once; the experiments' decisions that assignment honours. */
   plans: PlanStore;
-  experiments: Pick<ExperimentStore, "assignment">;
+  experiments: Pick<ExperimentStore, "assignment" | "assign">;
   suppression: SuppressionList;
   history: CallHistory;
   frequency: CallFrequency;
@@ -75,8 +77,18 @@ export async function plannedAudiencesOf(
   const requests: CampaignRequest[] = [];
   const callBy = callByOf(def, f.admittedAt);
   const variants = def.campaign?.variants;
-  const state = variants ? await d.experiments.assignment(def.name) : undefined;
-  for (const c of campaignsByVariant(def.name, plan.campaigns, variants, state)) {
+  const state = variants
+    ? await d.experiments.assignment(
+        experimentId(def.name, def.campaign?.experiment),
+        plan.campaigns.flatMap((c) => c.phones),
+      )
+    : undefined;
+  for (const c of campaignsByVariant(
+    experimentSeed(def.name, def.campaign?.experiment),
+    plan.campaigns,
+    variants,
+    state,
+  )) {
     const request = requestOf(f, c, name(c.label, c.variant), callBy);
     const key = campaignKey(request);
     const callable = new Set<string>();
@@ -88,6 +100,14 @@ export async function plannedAudiencesOf(
         report.skipped[reason] = (report.skipped[reason] ?? 0) + 1;
       }
     }
+    if (c.variant)
+      await assignVariant(def, d.experiments, {
+        request,
+        variant: c.variant,
+        phones: c.phones,
+        callable,
+        at: now,
+      });
     if (callable.size === 0) continue;
     requests.push({ ...request, segmentId: await fileContacts(request, callable) });
     report.campaigns.push({

@@ -1,5 +1,6 @@
 import type { ExperimentMetric } from "../../config/variant-definition.ts";
-import { contactsPerVariant, newcombe, round4 } from "./experiment-stats.ts";
+import { newcombe, round4 } from "./experiment-stats.ts";
+import type { TestedDifference } from "./experiment-tests.ts";
 import { num, pct } from "./format.ts";
 import type { ReportVariant, VariantComparison } from "./model.ts";
 
@@ -18,55 +19,59 @@ export const METRIC_WORDS: Record<ExperimentMetric, string> = {
   transfers: "contacts transferred",
 };
 
-const points = (d: number) => `${d > 0 ? "+" : d < 0 ? "−" : ""}${Math.abs(Math.round(d * 1000) / 10)} pts`;
+export const points = (d: number) =>
+  `${d > 0 ? "+" : d < 0 ? "−" : ""}${Math.abs(Math.round(d * 1000) / 10)} pts`;
 
-/** `v` against `other` on the metric: the difference, its 95% interval, and what it says. */
+/** The level a comparison was held to, in words: "at 5%", or "at 1.67%, Holm over 3 comparisons". */
+export function levelWords(level: number, comparisons: number): string {
+  const at = `${Math.round(level * 10_000) / 100}%`;
+  return comparisons > 1 ? `at ${at}, Holm over ${comparisons} comparisons` : `at ${at}`;
+}
+
+/** Counts of one side of a comparison: contacts, and those counted on the metric. */
+export interface Side {
+  name: string;
+  contacts: number;
+  count: number;
+}
+
+/**
+ * `v` against `other` on the metric, over the time both were open: the difference, its always-valid
+ * interval at Holm's level (what decides: better or worse when it is clear of zero), and the
+ * fixed-horizon 95% interval (Newcombe's, right for one look planned in advance), labelled so.
+ */
 export function compareVariants(
-  v: ReportVariant,
-  other: ReportVariant,
+  v: Side,
+  other: Side,
   metric: ExperimentMetric,
+  tested: TestedDifference,
+  comparisons: number,
 ): VariantComparison {
-  const a = metricOf(v, metric);
-  const b = metricOf(other, metric);
-  const d = newcombe(a.count, v.contactsCalled, b.count, other.contactsCalled);
-  const difference = { value: round4(d.value), low: round4(d.low), high: round4(d.high) };
-  const verdict = d.low > 0 ? "better" : d.high < 0 ? "worse" : "undecided";
-  const figures = `${pct(a.rate.rate)} of ${num(v.contactsCalled)} vs ${pct(b.rate.rate)} of ${num(other.contactsCalled)} (difference ${points(d.value)}, 95% interval ${points(d.low)} to ${points(d.high)})`;
-  if (verdict !== "undecided")
-    return {
-      against: other.name,
-      metric,
-      difference,
-      verdict,
-      words: `${v.name} is ${verdict} than ${other.name} on ${METRIC_WORDS[metric]}: ${figures}; the data tells them apart.`,
-    };
-  const needed =
-    v.contactsCalled > 0 && other.contactsCalled > 0
-      ? contactsPerVariant(a.rate.rate, b.rate.rate)
-      : undefined;
-  const more =
-    needed === undefined ? undefined : Math.max(0, needed - Math.min(v.contactsCalled, other.contactsCalled));
-  return {
+  // `tested` is other -> v or v -> other: turned to v less other.
+  const sign = tested.b === v.name ? 1 : -1;
+  const [low, high] = sign > 0 ? [tested.low, tested.high] : [-tested.high, -tested.low];
+  const fixed = newcombe(v.count, v.contacts, other.count, other.contacts);
+  const difference = { value: round4(fixed.value), low: round4(fixed.low), high: round4(fixed.high) };
+  const verdict: VariantComparison["verdict"] = tested.rejected
+    ? fixed.value > 0
+      ? "better"
+      : "worse"
+    : "undecided";
+  const rate = (s: Side) => pct(s.contacts > 0 ? s.count / s.contacts : 0);
+  const figures = `${rate(v)} of ${num(v.contacts)} vs ${rate(other)} of ${num(other.contacts)} (difference ${points(fixed.value)}; always-valid interval ${Number.isFinite(low) ? `${points(low)} to ${points(high)}` : "not yet"}, ${levelWords(tested.level, comparisons)}; fixed-horizon 95% interval ${points(fixed.low)} to ${points(fixed.high)})`;
+  const sequential = { low: round4(low), high: round4(high), level: tested.level, p: tested.p };
+  const base = {
     against: other.name,
     metric,
     difference,
     verdict,
-    ...(more !== undefined ? { moreContactsPerVariant: more } : {}),
-    words: `${v.name} vs ${other.name} on ${METRIC_WORDS[metric]}: ${figures}; the data cannot tell them apart yet${
-      more === undefined
-        ? " (no difference seen so far)"
-        : `: about ${num(more)} more contacts per variant would, if the difference holds`
-    }.`,
+    ...(Number.isFinite(low) ? { sequential } : {}),
   };
-}
-
-/** The experiment in a sentence or two: each comparison's words, or why there is none yet. */
-export function experimentSummary(variants: readonly ReportVariant[], metric: ExperimentMetric): string {
-  const called = variants.filter((v) => v.contactsCalled > 0);
-  if (called.length < 2)
-    return `No comparison yet: ${called.length === 0 ? "no variant has" : `only ${called[0]!.name} has`} calls in this period (compared on ${METRIC_WORDS[metric]}).`;
-  return variants
-    .map((v) => v.versus?.words)
-    .filter((w): w is string => w !== undefined)
-    .join(" ");
+  return {
+    ...base,
+    words:
+      verdict === "undecided"
+        ? `${v.name} vs ${other.name} on ${METRIC_WORDS[metric]}: ${figures}; the data cannot tell them apart yet.`
+        : `${v.name} is ${verdict} than ${other.name} on ${METRIC_WORDS[metric]}: ${figures}; the data tells them apart.`,
+  };
 }

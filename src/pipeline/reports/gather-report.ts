@@ -2,17 +2,20 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
-import type { ResultRecord } from "../results/model.ts";
 import { CallEnds } from "./call-ends.ts";
-import type { CallFact } from "./figures.ts";
+import { experimentSection } from "./experiment-section.ts";
+import { type ExperimentFacts, gatherExperiment } from "./gather-experiment.ts";
 import { importFacts } from "./import-facts.ts";
 import type { ReportModel, ReportPeriod } from "./model.ts";
+import { callFacts } from "./read-calls.ts";
 import { ReportBuilder } from "./report-builder.ts";
 
 export interface ReportSources {
   store: CampaignStore;
   /** Deliveries that failed for good, when the caller can read them (the queue layer). */
   failedDeliveries?: (since: number) => Promise<{ sink: string; reason: string; at: number }[]>;
+  /** The experiment store's decisions and assignments (a job with `campaign.variants`). */
+  experiments?: ExperimentFacts | undefined;
   /** VCW_PUBLIC_URL: campaigns link to their results there. */
   publicUrl?: string | undefined;
   /** Where campaign pages are, when not at the public URL: "" on the dashboard's own pages (relative links). */
@@ -53,7 +56,6 @@ export async function gatherReport(
     now,
     resultsOf: resultsOf(sources.publicUrl),
     linksOf: linksOf(sources.pagesAt ?? sources.publicUrl),
-    experiment: experimentOf(defs),
   });
   const from = Date.parse(period.from);
   const to = Date.parse(period.to);
@@ -87,14 +89,12 @@ export async function gatherReport(
     if (def.campaign || def.inbox) for await (const f of importFacts(def.inbox, since)) builder.addFile(f);
   }
   for (const d of (await sources.failedDeliveries?.(from)) ?? []) builder.addFailedDelivery(d);
-  return builder.build();
-}
-
-/** The variants compared in a one-job report of a job with `campaign.variants`. */
-function experimentOf(defs: readonly JobDefinition[]) {
-  const c = defs.length === 1 ? defs[0]!.campaign : undefined;
-  if (!c?.variants) return undefined;
-  return { variants: c.variants.map((v) => v.name), metric: c.experiment?.metric ?? ("reached" as const) };
+  // A one-job report of an experiment: its section over the experiment up to the period's end, not the period.
+  const experiment = defs.length === 1 ? await gatherExperiment(defs[0]!, sources, to) : undefined;
+  return {
+    ...builder.build(),
+    ...(experiment ? experimentSection(experiment.figures, experiment.setup) : {}),
+  };
 }
 
 /** Campaigns read at once, at most; the first batch is smaller, until their size is known. */
@@ -133,49 +133,4 @@ async function campaignFacts(
     calls: await callFacts(store, id, ends.ends, o.pause),
     ...(stored.stop?.ranPastWindow ? { ranPastWindow: true } : {}),
   };
-}
-
-/** The calls that ended, with what their records say (read in batches). */
-async function callFacts(
-  store: CampaignStore,
-  id: string,
-  ends: Map<string, { at: number; status: string }>,
-  pause: (calls: number) => Promise<void>,
-): Promise<CallFact[]> {
-  const phones = [...ends.keys()];
-  const records = phones.length > 0 ? await store.records(id, phones) : [];
-  await pause(phones.length);
-  return phones.map((phone, i) => {
-    const end = ends.get(phone)!;
-    const r: Partial<ResultRecord> = records[i] ?? {};
-    return {
-      phone,
-      status: end.status,
-      at: end.at,
-      durationSec: r.durationSec ?? 0,
-      sentiment: r.sentiment ?? "",
-      meeting: r.meeting ?? false,
-      transferred: r.transferred ?? false,
-      messageSent: r.messageSent ?? false,
-    };
-  });
-}
-
-/**
- * A job's experiment over every campaign vcw still keeps of it (`keptMs`, the retention): the
- * report the guardrail judges and `vcw experiment status` prints.
- */
-export function gatherExperiment(
-  def: JobDefinition,
-  sources: ReportSources,
-  now: number,
-  keptMs: number,
-): Promise<ReportModel> {
-  const period = {
-    from: new Date(now - keptMs).toISOString(),
-    to: new Date(now + 1).toISOString(),
-    timezone: zoneOf(def),
-    label: "the experiment so far",
-  };
-  return gatherReport([def], period, sources, now);
 }

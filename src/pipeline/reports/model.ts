@@ -127,7 +127,10 @@ export interface RateInterval {
   high: number;
 }
 
-/** One experiment variant's figures in the period (`campaign.variants`): per contact, the unit of assignment. */
+/**
+ * One experiment variant's figures (`campaign.variants`): per contact, the unit of assignment,
+ * cumulative over the experiment (every call of a contact, follow-ups too), whatever the period.
+ */
 export interface ReportVariant {
   name: string;
   contactsCalled: number;
@@ -147,6 +150,48 @@ export interface ReportVariant {
   sentiment: Record<string, number>;
   /** Its comparison with the first variant on the experiment's metric (absent on the first). */
   versus?: VariantComparison;
+  /** Its planned share of the contacts (0..1). */
+  share?: number;
+  /** Contacts given this variant (the intention to treat), and why those not called are missing. */
+  assigned?: number;
+  missing?: Partial<Record<MissingReason, number>>;
+  /** Its guardrail metrics, against the limit or the first variant, always-valid and corrected. */
+  guardrails?: GuardrailReading[];
+}
+
+/** Why a contact given a variant has no call that ended (experiment-missing.ts). */
+export type MissingReason =
+  | "set-aside"
+  | "no-campaign"
+  | "waiting"
+  | "window-closed"
+  | "opted-out"
+  | "frequency-cap"
+  | "operator"
+  | "not-called";
+
+/** A guardrail metric of one variant: its value, and its always-valid interval at the level it was held to. */
+export interface GuardrailReading {
+  metric: "optOuts" | "transfers" | "talkTime";
+  /** Opt-outs against `maxOptOutRate`: the limit, and `value` is the variant's rate; else a difference from the first variant. */
+  limit?: number;
+  value: number;
+  low: number;
+  high: number;
+  level: number;
+  /** Opt-outs surely above the limit; a difference clear of zero. */
+  flagged: boolean;
+}
+
+/** The sample ratio check (experiment-sample-ratio.ts): the split of contacts against the plan. */
+export interface SampleRatioCheck {
+  /** Which split: contacts given each variant against the shares, or contacts called against those given. */
+  of: "assigned" | "called";
+  chiSquare: number;
+  p: number;
+  mismatch: boolean;
+  /** In words: the counts, and why contacts are missing where they are. */
+  words: string;
 }
 
 export interface VariantComparison {
@@ -154,10 +199,13 @@ export interface VariantComparison {
   metric: "reached" | "meetings" | "transfers";
   /** This variant's rate less the other's, with Newcombe's 95% interval. */
   difference: { value: number; low: number; high: number };
-  /** better or worse: the interval is clear of zero; undecided: it holds zero. */
+  /** better or worse: the always-valid interval is clear of zero; undecided: it holds zero. */
   verdict: "better" | "worse" | "undecided";
-  /** Undecided: about how many more contacts each variant needs, if the difference holds. */
-  moreContactsPerVariant?: number;
+  /**
+   * The always-valid interval of the difference at the level Holm held it to (the decisions'), and
+   * its p; `difference` above is the fixed-horizon one, right at one planned look only.
+   */
+  sequential?: { low: number; high: number; level: number; p: number };
   /** The comparison in words. */
   words: string;
 }
@@ -190,8 +238,24 @@ export interface ReportModel {
   };
   /** A job with `campaign.variants`: each variant's figures, and the comparison in words. */
   variants?: ReportVariant[];
-  experiment?: { metric: VariantComparison["metric"]; summary: string };
+  experiment?: ExperimentSummary;
 }
 
 export const TIMES_NOTE =
   "Times are as observed by polling: a call counts when a poll first saw its final status, up to one polling interval after it ended.";
+
+/** The experiment as a whole: its verdict, and what a reader must know to trust it. */
+export interface ExperimentSummary {
+  metric: VariantComparison["metric"];
+  summary: string;
+  /** `campaign.experiment.name`, when set. */
+  name?: string;
+  /** The corrections made, in words: across variants and across metrics. */
+  corrections?: string;
+  /** The sample ratio checks; a mismatch makes the comparison unreliable (the guardrail holds). */
+  sampleRatio?: SampleRatioCheck[];
+  /** After a stop or promote: the comparisons are over the time both variants were open, said here. */
+  concurrent?: string;
+  /** Contacts called under two variants (counted under the first). */
+  exposedToTwo?: number;
+}

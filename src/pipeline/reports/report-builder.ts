@@ -1,9 +1,7 @@
-import type { ExperimentMetric } from "../../config/variant-definition.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
 import type { CampaignTotals } from "../results/campaign-totals.ts";
 import type { CampaignInfo } from "../results/model.ts";
-import { ExperimentFigures } from "./experiment-figures.ts";
 import { type CallFact, type FileFact, PeriodFigures, rate } from "./figures.ts";
 import { HourlyCounts } from "./hourly.ts";
 import {
@@ -26,8 +24,6 @@ export interface ReportOptions {
   resultsOf: (campaignId: string) => string;
   /** Its page and CSV, where there is a page to link to. */
   linksOf?: ((campaignId: string) => { page: string; csv: string }) | undefined;
-  /** A job with `campaign.variants`: its variants, in order, and the metric they are compared on. */
-  experiment?: { variants: readonly string[]; metric: ExperimentMetric } | undefined;
 }
 
 /** One campaign with the calls of it that ended in the report's two periods. */
@@ -58,7 +54,6 @@ export class ReportBuilder {
   private readonly rows: ReportCampaign[] = [];
   private readonly problems: ReportModel["problems"] = [];
   private readonly reached: Set<string>;
-  private readonly experiment: ExperimentFigures | undefined;
 
   constructor(private readonly o: ReportOptions) {
     this.from = Date.parse(o.period.from);
@@ -69,9 +64,6 @@ export class ReportBuilder {
     this.current = new PeriodFigures(this.reached, optedOut);
     this.previous = new PeriodFigures(this.reached, optedOut);
     this.hourly = new HourlyCounts(this.from, this.to, o.period.timezone);
-    this.experiment =
-      o.experiment &&
-      new ExperimentFigures(o.experiment.variants, o.experiment.metric, this.reached, optedOut);
   }
 
   /** Whether a campaign can have calls in the report's periods (else it need not be read). */
@@ -86,7 +78,6 @@ export class ReportBuilder {
         inPeriod += 1;
         const reached = this.current.addCall(call, c.info);
         this.hourly.add(call.at, c.zone, reached);
-        if (c.info.variant) this.experiment?.addCall(c.info.variant, call);
       } else if (call.at >= this.previousFrom && call.at < this.from) this.previous.addCall(call, c.info);
     }
     const reached = Object.entries(c.totals.byStatus).reduce(
@@ -179,7 +170,6 @@ export class ReportBuilder {
         optedOut: change("optedOut"),
         meetings: change("meetings"),
       },
-      ...this.experiment?.finish(),
     };
   }
 }

@@ -1,3 +1,4 @@
+import { experimentId } from "../../config/variant-definition.ts";
 import { operatorDecisions } from "../../pipeline/stores/experiment-actions.ts";
 import type { ExperimentDecision } from "../../pipeline/stores/experiment-store.ts";
 import type { Action, ActionResult } from "./action.ts";
@@ -16,14 +17,15 @@ export async function experimentAction(
   if (!variants)
     return { ok: false, count: 0, message: `job ${a.job} runs no experiment: it names no campaign.variants` };
   const store = ctx.experiments;
+  const id = experimentId(a.job, ctx.jobs().get(a.job)?.campaign?.experiment);
   const asked = operatorDecisions(
     a.kind === "experiment-stop" ? "stop" : "promote",
     a.variant,
     variants.map((v) => v.name),
-    await store.decisions(a.job),
+    await store.decisions(id),
     Date.now(),
   );
   if ("error" in asked) return { ok: false, count: 0, message: asked.error };
-  const added = await store.decide(a.job, asked);
+  const added = await store.decide(id, asked);
   return { ok: true, count: added.length, message: added.map(decisionLine).join("\n") };
 }

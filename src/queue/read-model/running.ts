@@ -1,3 +1,4 @@
+import { experimentId } from "../../config/variant-definition.ts";
 import { type PreflightRecord, readPreflights } from "../../pipeline/resources/preflight.ts";
 import {
   type CampaignCount,
@@ -60,7 +61,9 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
           watched,
           paused: await src.controls.isPaused(def.name),
           store: src.store,
-          ...(def.campaign?.variants ? { decisions: await src.experiments.decisions(def.name) } : {}),
+          ...(def.campaign?.variants
+            ? { decisions: await src.experiments.decisions(experimentId(def.name, def.campaign.experiment)) }
+            : {}),
         }),
       ),
     ),

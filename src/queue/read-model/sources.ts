@@ -14,7 +14,7 @@ export interface ReadModelSources {
   queues: Queues;
   store: CampaignStore;
   /** Each job's experiment decisions (daemon/services.ts builds the store once). */
-  experiments: Pick<ExperimentStore, "decisions">;
+  experiments: Pick<ExperimentStore, "decisions" | "assignments">;
   /** Which jobs are paused. */
   controls: Pick<Controls, "isPaused">;
   /** Each job's last test call. */

@@ -1,60 +1,70 @@
 import { describe, expect, it } from "vitest";
-import { guardrailStops } from "../../../src/pipeline/reports/experiment-guardrail.ts";
-import type { ReportVariant } from "../../../src/pipeline/reports/model.ts";
+import { type GuardrailArm, guardrailStops } from "../../../src/pipeline/reports/experiment-guardrail.ts";
 import { operatorDecisions } from "../../../src/pipeline/stores/experiment-actions.ts";
 
-/** A variant with `n` contacts, `reached` of them reached and `optedOut` opted out (rates only as the guardrail reads them). */
-function variant(name: string, n: number, reached: number, optedOut = 0, optOutLow = 0): ReportVariant {
-  const share = (k: number, low = k / n) => ({ rate: k / n, low, high: k / n });
-  return {
-    name,
-    contactsCalled: n,
-    calls: n,
-    reached,
-    reachedRate: share(reached),
-    meetings: 0,
-    meetingRate: share(0),
-    transfers: 0,
-    transferRate: share(0),
-    optedOut,
-    optOutRate: share(optedOut, optOutLow),
-    talkTime: { totalSec: 0, perContactSec: 0 },
-    sentiment: {},
-  };
-}
+/** A variant with `n` contacts, `reached` of them reached and `optedOut` opted out. */
+const arm = (name: string, contacts: number, metric: number, optedOut = 0): GuardrailArm => ({
+  name,
+  share: 1,
+  contacts,
+  metric,
+  optedOut,
+});
 
 const rule = { stopWorse: true, minContacts: 50 };
+const judge = (arms: GuardrailArm[], r: Parameters<typeof guardrailStops>[1] = rule, o = {}) =>
+  guardrailStops({ arms, stopped: new Set(), plannedContacts: 5000, ...o }, r, "reached");
 
 describe("the experiment guardrail", () => {
-  it("stops a variant worse than the best with the interval clear of zero (48/80 vs 56/70), not a close one", () => {
-    const stops = guardrailStops([variant("a", 80, 48), variant("b", 70, 56)], rule, "reached", new Set());
+  it("stops a variant surely worse by the always-valid interval (300/1000 vs 380/1000), not one a fixed 95% interval alone would (48/80 vs 56/70)", () => {
+    const stops = judge([arm("a", 1000, 300), arm("b", 1000, 380)]);
     expect(stops.map((s) => s.variant)).toEqual(["a"]);
-    expect(stops[0]!.figures).toMatchObject({ against: "b", low: -0.3339, high: -0.0524 });
-    expect(guardrailStops([variant("a", 80, 48), variant("b", 70, 45)], rule, "reached", new Set())).toEqual(
-      [],
+    // z = 0.08 / 0.0211 = 3.79 against the boundary's 3.04 at 2,000 of a pair planned for 5,000.
+    expect(stops[0]!.figures).toMatchObject({ against: "b", difference: -0.08, level: 0.05 });
+    expect(Number(stops[0]!.figures.high)).toBeLessThan(0);
+    expect(Number(stops[0]!.figures.low)).toBeGreaterThan(-0.16);
+    expect(stops[0]!.reason).toMatch(
+      /^a is worse than b on contacts reached: 30% of 1,000 vs 38% of 1,000 \(always-valid interval of the difference −\d+(\.\d)? pts to −\d+(\.\d)? pts, at 5%\); the data tells them apart\.$/,
     );
+    // Newcombe's fixed 95% interval of 48/80 vs 56/70 is clear of zero (−33 to −5 pts): one look's answer, not a guardrail's.
+    expect(judge([arm("a", 80, 48), arm("b", 70, 56)])).toEqual([]);
+    expect(judge([arm("a", 1000, 300), arm("b", 1000, 340)])).toEqual([]);
+  });
+
+  it("three variants: every pair tested, Holm over the three", () => {
+    const stops = judge([arm("a", 1000, 300), arm("b", 1000, 380), arm("c", 1000, 385)]);
+    expect(stops.map((s) => s.variant)).toEqual(["a"]);
+    expect(stops[0]!.reason).toMatch(/Holm over 3 comparisons/);
+    expect(Number(stops[0]!.figures.level)).toBeCloseTo(0.05 / 3, 10);
   });
 
   it("judges only variants with minContacts called; never stops the last open one; stopWorse off: only opt-outs", () => {
-    expect(guardrailStops([variant("a", 40, 4), variant("b", 70, 56)], rule, "reached", new Set())).toEqual(
-      [],
-    );
+    expect(judge([arm("a", 40, 4), arm("b", 70, 56)])).toEqual([]);
     expect(
-      guardrailStops([variant("a", 80, 8), variant("b", 70, 56)], rule, "reached", new Set(["b"])),
+      guardrailStops(
+        { arms: [arm("a", 2000, 200), arm("b", 2000, 1600)], stopped: new Set(["b"]), plannedContacts: 5000 },
+        rule,
+        "reached",
+      ),
     ).toEqual([]);
     const optOut = { stopWorse: false, minContacts: 50, maxOptOutRate: 0.1 };
-    const stops = guardrailStops(
-      [variant("a", 80, 60, 16, 0.13), variant("b", 80, 40, 9, 0.06), variant("c", 80, 48, 10, 0.07)],
-      optOut,
-      "reached",
-      new Set(),
-    );
+    const stops = judge([arm("a", 400, 300, 80), arm("b", 400, 200, 44), arm("c", 400, 240, 40)], optOut);
     // a is the best on reach, but its opt-out rate is surely above 10%: the limit protects people first.
     expect(stops.map((s) => s.variant)).toEqual(["a"]);
-    expect(stops[0]!.reason).toBe("opt-out rate 20% of 80 contacts (95%: 13%–20%) is above the limit 10%");
+    expect(stops[0]!.reason).toMatch(
+      /^opt-out rate 20% of 400 contacts \(always-valid interval 1\d(\.\d)?%–2\d(\.\d)?%\) is above the limit 10%$/,
+    );
     // Every variant over the limit: one is kept, so someone is still called.
-    const all = [variant("a", 80, 60, 16, 0.13), variant("b", 80, 40, 16, 0.13)];
-    expect(guardrailStops(all, optOut, "reached", new Set())).toHaveLength(1);
+    expect(judge([arm("a", 400, 300, 80), arm("b", 400, 200, 80)], optOut)).toHaveLength(1);
+  });
+
+  it("a sample ratio mismatch holds the comparisons, not the opt-out limit", () => {
+    const both = { stopWorse: true, minContacts: 50, maxOptOutRate: 0.1 };
+    const arms = [arm("a", 1000, 300, 200), arm("b", 1000, 380, 10), arm("c", 1000, 500, 10)];
+    expect(judge(arms, both).map((s) => s.variant)).toEqual(["a", "b"]);
+    const held = judge(arms, both, { mismatch: "b got 30% fewer contacts than its share" });
+    expect(held.map((s) => s.variant)).toEqual(["a"]);
+    expect(held[0]!.reason).toMatch(/^opt-out rate/);
   });
 });
 

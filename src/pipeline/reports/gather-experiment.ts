@@ -1,0 +1,55 @@
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { experimentId } from "../../config/variant-definition.ts";
+import type { CampaignStore } from "../results/campaign-store.ts";
+import { CallEnds } from "./call-ends.ts";
+import { ExperimentFigures } from "./experiment-figures.ts";
+import type { AssignmentFacts } from "./experiment-missing.ts";
+import type { SectionSetup } from "./experiment-section.ts";
+import { callFacts } from "./read-calls.ts";
+
+/** What the experiment store tells a report (stores/experiment-store.ts), by the experiment's id. */
+export interface ExperimentFacts {
+  decisions: (id: string) => Promise<readonly { variant: string; at: number; action: string }[]>;
+  assignments: (id: string) => Promise<readonly (AssignmentFacts & { at: number })[]>;
+}
+
+/**
+ * A job's experiment up to `upTo`, cumulative per contact over every campaign vcw keeps of it
+ * (every call of a contact, follow-ups too, whatever a report's period): the figures, and the
+ * setup its section and the guardrail read. Without `facts`, no decision or assignment is known.
+ */
+export async function gatherExperiment(
+  def: JobDefinition,
+  sources: { store: CampaignStore; experiments?: ExperimentFacts | undefined },
+  upTo: number,
+): Promise<{ figures: ExperimentFigures; setup: SectionSetup } | undefined> {
+  const c = def.campaign;
+  if (!c?.variants) return undefined;
+  const id = experimentId(def.name, c.experiment);
+  const setup: SectionSetup = {
+    variants: c.variants.map((v) => ({ name: v.name, share: v.share })),
+    metric: c.experiment?.metric ?? "reached",
+    reached: new Set(def.polling.statuses.reached),
+    optedOut: new Set(def.polling.statuses.optedOut),
+    decisions: (await sources.experiments?.decisions(id)) ?? [],
+    assignments: await sources.experiments?.assignments(id),
+    name: c.experiment?.name,
+    plannedContacts: c.experiment?.plannedContacts ?? 5000,
+    maxOptOutRate: c.experiment?.guardrail?.maxOptOutRate,
+  };
+  const figures = new ExperimentFigures(setup);
+  const pause = async () => {};
+  for (const campaignId of (await sources.store.allOf(def.name)).sort()) {
+    const stored = await sources.store.get(campaignId);
+    if (!stored?.info.variant || stored.createdAt >= upTo) continue;
+    const ends = new CallEnds(def.polling.statuses);
+    for await (const t of sources.store.transitionsBetween(campaignId, 0, upTo)) ends.add(t);
+    figures.addCampaign({
+      info: stored.info,
+      stopReasons: stored.stop?.reasons,
+      withdrawnAtStart: stored.startCheck?.withdrawn,
+      calls: await callFacts(sources.store, campaignId, ends.ends, pause),
+    });
+  }
+  return { figures, setup };
+}

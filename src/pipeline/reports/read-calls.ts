@@ -1,0 +1,29 @@
+import type { CampaignStore } from "../results/campaign-store.ts";
+import type { ResultRecord } from "../results/model.ts";
+import type { CallFact } from "./figures.ts";
+
+/** The calls that ended, with what their records say (read in batches). */
+export async function callFacts(
+  store: CampaignStore,
+  id: string,
+  ends: Map<string, { at: number; status: string }>,
+  pause: (calls: number) => Promise<void>,
+): Promise<CallFact[]> {
+  const phones = [...ends.keys()];
+  const records = phones.length > 0 ? await store.records(id, phones) : [];
+  await pause(phones.length);
+  return phones.map((phone, i) => {
+    const end = ends.get(phone)!;
+    const r: Partial<ResultRecord> = records[i] ?? {};
+    return {
+      phone,
+      status: end.status,
+      at: end.at,
+      durationSec: r.durationSec ?? 0,
+      sentiment: r.sentiment ?? "",
+      meeting: r.meeting ?? false,
+      transferred: r.transferred ?? false,
+      messageSent: r.messageSent ?? false,
+    };
+  });
+}

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { zoneOf } from "../config/job-zone.ts";
+import type { InboxStores } from "../inbox/inbox-store.ts";
 import { maskPhonesDeep } from "../lib/mask-phone.ts";
 import { gatherReport } from "../pipeline/reports/gather-report.ts";
 import { esc } from "../pipeline/reports/html-escape.ts";
@@ -14,6 +15,7 @@ import { HEAD_EXTRAS, pageHeader } from "./page-header.ts";
 
 export interface ReportsPageOptions {
   store: CampaignStore;
+  inboxes: InboxStores;
   queues?: Queues;
   jobs: () => ReadonlyMap<string, JobDefinition>;
   publicUrl?: string | undefined;
@@ -90,6 +92,7 @@ ${HEAD_EXTRAS}<link rel="stylesheet" href="/dashboard.css"></head>
     if (!hit || Date.now() - hit.at > cacheMs) {
       const sources = {
         store: o.store,
+        inboxes: o.inboxes,
         publicUrl: o.publicUrl,
         // The page is on the dashboard: its campaigns link to their pages beside it.
         pagesAt: o.publicUrl ?? "",

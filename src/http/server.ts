@@ -135,6 +135,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
       keys: o.overview.keys,
       queues: o.queues,
       jobs: o.jobs,
+      inboxes: o.overview.inboxes,
       logger,
     }),
     o.token !== undefined,
@@ -143,6 +144,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   const dashboard = installDashboard(app, {
     live,
     jobs: o.jobs,
+    inboxes: o.overview.inboxes,
     canReveal: o.token !== undefined,
     maxStreams: sec.maxStreams,
     ...(o.dashboardEveryMs ? { everyMs: o.dashboardEveryMs } : {}),
@@ -154,6 +156,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   });
   installReportsPage(app, {
     store: o.overview.store,
+    inboxes: o.overview.inboxes,
     queues: o.queues,
     jobs: o.jobs,
     publicUrl: sec.publicUrl,

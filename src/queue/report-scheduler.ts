@@ -4,6 +4,7 @@ import cron, { type ScheduledTask } from "node-cron";
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { zoneOf } from "../config/job-zone.ts";
+import type { InboxStores } from "../inbox/inbox-store.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import { defineScript } from "../lib/scripts.ts";
@@ -17,6 +18,8 @@ export interface ReportSchedulerDeps {
   jobs: ReadonlyMap<string, JobDefinition>;
   queues: Queues;
   store: CampaignStore;
+  /** Each job's inbox: its import summaries are read there. */
+  inboxes: InboxStores;
   redis: RedisClient;
   keys: RedisKeys;
   logger: Logger;
@@ -117,6 +120,7 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
         const period = scheduledPeriod(entry.period, tick, zone, after);
         const sources = {
           store: d.store,
+          inboxes: d.inboxes,
           publicUrl: d.publicUrl,
           failedDeliveries: failedDeliveriesOf(d.queues),
         };

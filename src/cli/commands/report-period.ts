@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
+import type { InboxStores } from "../../inbox/inbox-store.ts";
 import { gatherReport } from "../../pipeline/reports/gather-report.ts";
 import { askedPeriod } from "../../pipeline/reports/period.ts";
 import { reportText } from "../../pipeline/reports/report-text.ts";
@@ -20,7 +21,7 @@ export interface PeriodReportOptions {
 export async function printPeriodReport(
   o: PeriodReportOptions,
   defs: ReadonlyMap<string, JobDefinition>,
-  store: CampaignStore,
+  sources: { store: CampaignStore; inboxes: InboxStores },
   publicUrl: string | undefined,
 ): Promise<void> {
   // The caller has found the job named (or said what is wrong with its file).
@@ -30,7 +31,7 @@ export async function printPeriodReport(
   const now = Date.now();
   const period = askedPeriod(o, now, zone);
   if ("error" in period) throw new CliError(period.error, 2);
-  const report = await gatherReport(chosen, period, { store, publicUrl }, now, o.job ?? "all");
+  const report = await gatherReport(chosen, period, { ...sources, publicUrl }, now, o.job ?? "all");
   if (o.html) {
     const { renderReportPage } = await import("../../pipeline/reports/render.ts");
     await writeFile(o.html, await renderReportPage(report));

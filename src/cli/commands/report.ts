@@ -35,13 +35,14 @@ export function reportCommand(): Command {
     .option("--to <iso>", "... to this one (default: now)")
     .option("--html <file>", "also write the report's page (self-contained HTML)")
     .action(async (idOrName: string | undefined, o) => {
-      await withRedis(async ({ redis, keys, settings }) => {
+      await withRedis(async ({ redis, keys, settings, inboxes }) => {
         const store = createCampaignStore(redis, keys);
         const loaded = await loadJobs(settings.jobsDir.value);
         const asked = o.job ? findJob(loaded, o.job, settings.jobsDir.value) : undefined;
         if (asked && "error" in asked) throw new CliError(asked.error, 2);
         const defs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));
-        if (idOrName === undefined) return printPeriodReport(o, defs, store, settings.publicUrl.value);
+        if (idOrName === undefined)
+          return printPeriodReport(o, defs, { store, inboxes }, settings.publicUrl.value);
         const stored = await findCampaign(store, [...defs.keys()], idOrName);
         if (!stored)
           throw new CliError(

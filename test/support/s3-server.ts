@@ -25,7 +25,10 @@ const S3RVER_KEYS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 export async function startS3rver(): Promise<S3Server> {
   const dir = mkdtempSync(join(tmpdir(), "vcw-s3-"));
   const bin = createRequire(import.meta.url).resolve("s3rver/bin/s3rver.js");
-  const child: ChildProcess = spawn(process.execPath, [bin, "-d", dir, "-a", "127.0.0.1", "-p", "0", "-s"], {
+  // s3rver makes its continuation tokens with DES, which OpenSSL 3 keeps in its legacy provider:
+  // without it, a listing of more than a page fails with an InternalError.
+  const args = ["--openssl-legacy-provider", bin, "-d", dir, "-a", "127.0.0.1", "-p", "0", "-s"];
+  const child: ChildProcess = spawn(process.execPath, args, {
     stdio: ["ignore", "pipe", "inherit"],
   });
   const port = await new Promise<number>((resolve, reject) => {

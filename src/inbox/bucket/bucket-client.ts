@@ -9,7 +9,7 @@ import {
   S3Client,
 } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
-import { bucketError, isExpiredCredentials, isMissing } from "./bucket-errors.ts";
+import { bucketError, isChanged, isExpiredCredentials, isMissing } from "./bucket-errors.ts";
 
 /** Where the buckets are and how to reach them; credentials come from AWS's own chain, never from here. */
 export interface BucketSettings {
@@ -36,7 +36,7 @@ export interface ObjectInfo {
 /** The S3 calls a bucket inbox makes, each error said plainly (bucket-errors.ts). */
 export interface BucketClient {
   /** The objects directly under `prefix` (a delimiter rolls up its subfolders), every page followed. */
-  list(bucket: string, prefix: string, o?: { startAfter?: string }): AsyncGenerator<ObjectInfo>;
+  list(bucket: string, prefix: string): AsyncGenerator<ObjectInfo>;
   head(bucket: string, key: string): Promise<ObjectInfo | undefined>;
   /** The object's bytes from `from` on; undefined when it is not there. */
   get(
@@ -80,6 +80,8 @@ export function createBucketClient(s: BucketSettings): BucketClient {
     try {
       return await send();
     } catch (error) {
+      // An object not there, or changed: the caller's answer, not a failure.
+      if (isMissing(error) || isChanged(error)) throw error;
       if (!isExpiredCredentials(error)) throw bucketError(error, what, address, where);
       try {
         await s3.config.credentials({ forceRefresh: true });
@@ -91,7 +93,7 @@ export function createBucketClient(s: BucketSettings): BucketClient {
   }
   const url = (bucket: string, key: string) => `s3://${bucket}/${key}`;
   return {
-    async *list(bucket, prefix, o = {}) {
+    async *list(bucket, prefix) {
       let token: string | undefined;
       do {
         const page = await call("list", url(bucket, prefix), () =>
@@ -100,7 +102,7 @@ export function createBucketClient(s: BucketSettings): BucketClient {
               Bucket: bucket,
               Prefix: prefix,
               Delimiter: "/",
-              ...(token ? { ContinuationToken: token } : o.startAfter ? { StartAfter: o.startAfter } : {}),
+              ...(token ? { ContinuationToken: token } : {}),
             }),
           ),
         );

@@ -60,9 +60,9 @@ export function inboxProblem(
     return `${path} is the home folder: give the job a folder of its own, such as ${home}${sep}inbox`;
   if (inside(resolve(at.cwd), path))
     return `${path} is the working directory or one of its parents: give the job a folder of its own, such as inbox/<job>`;
-  const shared = at.others?.filter((other) => !isBucketAddress(other)).find(
-    (other) => inside(path, resolve(at.cwd, other)) || inside(resolve(at.cwd, other), path),
-  );
+  const shared = at.others
+    ?.filter((other) => !isBucketAddress(other))
+    .find((other) => inside(path, resolve(at.cwd, other)) || inside(resolve(at.cwd, other), path));
   if (shared)
     return `${path} overlaps the inbox of another job (${shared}): each job needs a folder of its own`;
   return undefined;
@@ -77,7 +77,11 @@ function bucketProblem(inbox: string, others: readonly string[]): string | undef
   if ("problem" in a) return `${inbox}: ${a.problem}`;
   const shared = others.find((other) => {
     const b = parseBucketAddress(other);
-    return !("problem" in b) && b.bucket === a.bucket && (b.prefix.startsWith(a.prefix) || a.prefix.startsWith(b.prefix));
+    return (
+      !("problem" in b) &&
+      b.bucket === a.bucket &&
+      (b.prefix.startsWith(a.prefix) || a.prefix.startsWith(b.prefix))
+    );
   });
   if (shared)
     return `${formatBucketAddress(a)} overlaps the inbox of another job (${shared}): each job needs a prefix of its own`;

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { s3Env, useBucket } from "../support/bucket.ts";
 import type { VcwProcess } from "../support/cli.ts";
 import { contactsCsv, waitFor } from "../support/daemon.ts";
-import { s3Env, useBucket } from "../support/bucket.ts";
 import { useSimulator } from "../support/simulator.ts";
 import { chaosJob, copiesOf, keepLogs, killAll, untilContacts, untilStopped } from "./chaos-setup.ts";
 
@@ -34,7 +34,8 @@ describe("chaos: a fleet of workers sharing one bucket inbox", () => {
     const first = job.start("start");
     job.start("start");
     job.start("worker");
-    for (let i = 0; i < 20; i++) await b.put(bucket, `fleet/export-${i}.csv`, contactsCsv(500, { from: 300_000 + i * 500 }));
+    for (let i = 0; i < 20; i++)
+      await b.put(bucket, `fleet/export-${i}.csv`, contactsCsv(500, { from: 300_000 + i * 500 }));
     await untilContacts(t.sim, job.segmentId, 1_500);
     first.child.kill("SIGKILL");
     const done = await waitFor(

@@ -62,7 +62,8 @@ describe("a bucket inbox", () => {
   it("three workers over one prefix take each upload once: copied to processing/, deleted from the inbox", async () => {
     const name = await b.bucket();
     const inbox = `s3://${name}/crm/leads/`;
-    for (let i = 0; i < 30; i++) await b.put(name, `crm/leads/f${i}.csv`, `phone\n+1415555${String(i).padStart(4, "0")}\n`);
+    for (let i = 0; i < 30; i++)
+      await b.put(name, `crm/leads/f${i}.csv`, `phone\n+1415555${String(i).padStart(4, "0")}\n`);
     const k = keys();
     const queued: string[] = [];
     const workers = [0, 1, 2].map(() => worker(inbox, k));
@@ -96,15 +97,22 @@ describe("a bucket inbox", () => {
     const [again] = await arrivals(w);
     const dup = await admit(w, again!, d);
     expect(dup.kind).toBe("duplicate");
-    const dupSummary = (await b.keys(name, "in/done/")).find((key) => key.includes("-dup") && key.endsWith(".summary.json"));
-    expect(JSON.parse((await b.text(name, dupSummary!))!)).toMatchObject({ status: "duplicate", file: "leads.csv" });
+    const dupSummary = (await b.keys(name, "in/done/")).find(
+      (key) => key.includes("-dup") && key.endsWith(".summary.json"),
+    );
+    expect(JSON.parse((await b.text(name, dupSummary!))!)).toMatchObject({
+      status: "duplicate",
+      file: "leads.csv",
+    });
 
     await b.put(name, "in/leads.csv", "phone\n+14155550199\n");
     const [changed] = await arrivals(w);
     const fresh = await admit(w, changed!, d);
     expect(fresh.kind).toBe("queued");
     if (fresh.kind === "queued") expect(fresh.sha256).not.toBe(taken.sha256);
-    expect(await b.keys(name, "in/processing/")).toEqual([`in/processing/${fresh.kind === "queued" ? fresh.file : ""}`]);
+    expect(await b.keys(name, "in/processing/")).toEqual([
+      `in/processing/${fresh.kind === "queued" ? fresh.file : ""}`,
+    ]);
   }, 30_000);
 
   it("an upload replaced after it was listed is not taken (the new one is), and is never deleted", async () => {
@@ -130,7 +138,10 @@ describe("a bucket inbox", () => {
     await b.put(name, "in/leads.csv", "phone\n+14155550100\n");
     const [a] = await arrivals(w);
     await b.remove(name, "in/leads.csv");
-    expect(await admit(w, a!, admitter(w))).toMatchObject({ kind: "ignored", reason: expect.stringContaining("gone") });
+    expect(await admit(w, a!, admitter(w))).toMatchObject({
+      kind: "ignored",
+      reason: expect.stringContaining("gone"),
+    });
   });
 
   it("temporary names (.part) and hidden files are never reported; other files are, to be told of", async () => {
@@ -167,7 +178,9 @@ describe("a bucket inbox", () => {
       expect(listed).toBe(1_100);
       // Two pages of the inbox (S3 gives 1,000 keys a page); done/ is one common prefix of them.
       expect(proxy.seen.map((r) => r.method)).toEqual(["GET", "GET"]);
-      expect(proxy.seen.every((r) => r.url.includes("delimiter=%2F") && r.url.includes("prefix=in%2F"))).toBe(true);
+      expect(proxy.seen.every((r) => r.url.includes("delimiter=%2F") && r.url.includes("prefix=in%2F"))).toBe(
+        true,
+      );
     } finally {
       await proxy.close();
     }
@@ -202,20 +215,24 @@ describe("a bucket inbox", () => {
     // A second proxy in front that drops the first body half-way.
     const { createServer, request } = await import("node:http");
     const front = createServer((req, res) => {
-      const up = request(`${proxy.endpoint}${req.url}`, { method: req.method, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        let sent = 0;
-        answer.on("data", (chunk: Buffer) => {
-          sent += chunk.length;
-          res.write(chunk);
-          if (cut && sent > body.length / 2) {
-            cut = false;
-            res.destroy();
-            answer.destroy();
-          }
-        });
-        answer.on("end", () => res.end());
-      });
+      const up = request(
+        `${proxy.endpoint}${req.url}`,
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          let sent = 0;
+          answer.on("data", (chunk: Buffer) => {
+            sent += chunk.length;
+            res.write(chunk);
+            if (cut && sent > body.length / 2) {
+              cut = false;
+              res.destroy();
+              answer.destroy();
+            }
+          });
+          answer.on("end", () => res.end());
+        },
+      );
       req.pipe(up);
     });
     await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
@@ -236,7 +253,9 @@ describe("a bucket inbox", () => {
   }, 60_000);
 
   it("an address that is not one is said so", () => {
-    expect(parseBucketAddress("s3://Bad_Bucket/x")).toMatchObject({ problem: expect.stringContaining("not a bucket name") });
+    expect(parseBucketAddress("s3://Bad_Bucket/x")).toMatchObject({
+      problem: expect.stringContaining("not a bucket name"),
+    });
     expect(parseBucketAddress("s3://good-bucket/leads")).toEqual({ bucket: "good-bucket", prefix: "leads/" });
   });
 });

@@ -24,9 +24,9 @@ export function s3Env(): NodeJS.ProcessEnv {
  * The suite's S3 server for one test file: a client of its own (to upload, list, read as a CRM
  * or an operator would) and a fresh bucket per call of `bucket()`. The SDK's credential chain reads
  * the process's environment, so the file's in-process daemons find the server's test keys there
- * (set for this file, put back after it).
+ * (set for this file, put back after it), unless `env: false` (a test of the chain itself).
  */
-export function useBucket() {
+export function useBucket(o: { env?: boolean } = {}) {
   const s3 = inject("s3");
   const client = new S3Client({
     endpoint: s3.endpoint,
@@ -36,6 +36,7 @@ export function useBucket() {
   });
   const saved: NodeJS.ProcessEnv = {};
   beforeAll(() => {
+    if (o.env === false) return;
     for (const [k, v] of Object.entries(s3Env())) {
       saved[k] = process.env[k];
       process.env[k] = v;

@@ -70,7 +70,7 @@ describe("chaos: a fleet of workers sharing one bucket inbox", () => {
     expect(halfway.filter((k) => k.startsWith("moves/processing/"))).toHaveLength(1);
     expect(halfway.filter((k) => k.startsWith("moves/done/") && k.endsWith("leads.csv"))).toHaveLength(1);
     moving.child.kill("SIGKILL");
-    job.start("worker");
+    const next = job.start("worker");
     await waitFor(
       async () => ((await b.keys(bucket, "moves/processing/")).length === 0 ? true : undefined),
       60_000,
@@ -80,5 +80,7 @@ describe("chaos: a fleet of workers sharing one bucket inbox", () => {
     expect(s.get("leads.csv")?.status).toBe("imported");
     expect(copiesOf(t.sim, job.segmentId)).toEqual({ total: 40, distinct: 40 });
     expect((await b.keys(bucket, "moves/done/")).filter((k) => k.endsWith("leads.csv"))).toHaveLength(1);
+    // It took the outcome the move had reached: the file was not imported again.
+    expect(next.logs()).not.toMatch(/"msg":"(import started|resuming import)"/);
   }, 90_000);
 });

@@ -1,5 +1,3 @@
-import { rename, stat } from "node:fs/promises";
-import { join } from "node:path";
 import type { Job } from "bullmq";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { plural } from "../../lib/plural.ts";

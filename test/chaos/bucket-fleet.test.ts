@@ -38,6 +38,8 @@ describe("chaos: a fleet of workers sharing one bucket inbox", () => {
       await b.put(bucket, `fleet/export-${i}.csv`, contactsCsv(500, { from: 300_000 + i * 500 }));
     await untilContacts(t.sim, job.segmentId, 1_500);
     first.child.kill("SIGKILL");
+    // It was importing when it died: its files are taken over by the others.
+    expect(first.logs()).toMatch(/"msg":"(import started|resuming import)"/);
     const done = await waitFor(
       async () => {
         const s = await summaries(b, bucket, "fleet/");
@@ -54,10 +56,16 @@ describe("chaos: a fleet of workers sharing one bucket inbox", () => {
       expect(s.status, name).toBe("imported");
       expect(s.totals.valid, name).toBe(500);
     }
+    // Summaries are written first, objects moved last.
+    await waitFor(
+      async () =>
+        (await b.keys(bucket, "fleet/")).every((k) => k.startsWith("fleet/done/")) ? true : undefined,
+      30_000,
+      "every object moved",
+    );
     // Each object in done/ beside its summary; nothing left where it arrived or in processing/.
-    for (let i = 0; i < 20; i++)
-      expect(done.keys.filter((k) => k.endsWith(`-export-${i}.csv`))).toHaveLength(1);
-    expect((await b.keys(bucket, "fleet/")).filter((k) => !k.startsWith("fleet/done/"))).toEqual([]);
+    const moved = await b.keys(bucket, "fleet/done/");
+    for (let i = 0; i < 20; i++) expect(moved.filter((k) => k.endsWith(`-export-${i}.csv`))).toHaveLength(1);
   }, 150_000);
 
   it("a worker killed mid-move (its copy in done/ made, the original in processing/ not yet deleted): the next finishes the move, nothing twice", async () => {

@@ -57,8 +57,15 @@ describe("a bucket inbox, watched by a daemon on real Redis against the simulato
       totals: { valid: 8, rejected: 1 },
     });
     expect(summary.errorsFile).toMatch(new RegExp(`^s3://${bucket}/crm/done/.*-leads\\.csv\\.errors\\.csv$`));
-    const keys = await b.keys(bucket, "crm/");
-    expect(keys.filter((k) => !k.startsWith("crm/done/"))).toEqual([]);
+    // The summary is written first, the object moved last.
+    const keys = await waitFor(
+      async () => {
+        const all = await b.keys(bucket, "crm/");
+        return all.every((k) => k.startsWith("crm/done/")) ? all : undefined;
+      },
+      30_000,
+      "leads.csv moved",
+    );
     const name = key.slice("crm/done/".length, -".summary.json".length);
     expect(keys).toEqual([
       `crm/done/${name}`,

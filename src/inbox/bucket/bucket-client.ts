@@ -1,15 +1,7 @@
 import type { Readable } from "node:stream";
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
-import { Upload } from "@aws-sdk/lib-storage";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { bucketError, isChanged, isExpiredCredentials, isMissing } from "./bucket-errors.ts";
+import { missingBucketPackage } from "./bucket-packages.ts";
 
 /** Where the buckets are and how to reach them; credentials come from AWS's own chain, never from here. */
 export interface BucketSettings {
@@ -60,32 +52,59 @@ export interface BucketClient {
 
 const CONTENT_TYPES: Record<string, string> = { json: "application/json", csv: "text/csv" };
 
+/** The SDK's modules, loaded at the first call (optional peers: bucket-packages.ts). */
+async function loadSdk() {
+  const [s3, storage] = await Promise.all([
+    import("@aws-sdk/client-s3"),
+    import("@aws-sdk/lib-storage"),
+  ]).catch((error: unknown) => {
+    throw missingBucketPackage(error) ?? error;
+  });
+  return { ...s3, Upload: storage.Upload };
+}
+type Sdk = Awaited<ReturnType<typeof loadSdk>>;
+
 /**
  * The AWS SDK v3 client (decision 0061): the standard credential chain (environment, profile, SSO,
  * web identity, container and instance roles), the SDK's retries with backoff for 503 SlowDown and
- * 5xx, and credentials renewed once when the bucket says they expired.
+ * 5xx, and credentials renewed once when the bucket says they expired. The SDK is loaded at the
+ * first call: a process with no bucket inbox never loads it.
  */
 export function createBucketClient(s: BucketSettings): BucketClient {
-  const s3 = new S3Client({
-    ...(s.endpoint ? { endpoint: s.endpoint } : {}),
-    region: s.region ?? "us-east-1",
-    followRegionRedirects: true,
-    forcePathStyle: s.pathStyle,
-    maxAttempts: 5,
-    requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
-  });
+  let made: Promise<{ sdk: Sdk; s3: S3Client }> | undefined;
+  const client = () => {
+    made ??= loadSdk().then((sdk) => ({
+      sdk,
+      s3: new sdk.S3Client({
+        ...(s.endpoint ? { endpoint: s.endpoint } : {}),
+        region: s.region ?? "us-east-1",
+        followRegionRedirects: true,
+        forcePathStyle: s.pathStyle,
+        maxAttempts: 5,
+        requestHandler: { connectionTimeout: 5_000, requestTimeout: 60_000 },
+      }),
+    }));
+    return made;
+  };
   const where = s.endpoint ?? "AWS S3";
   /** One call; expired credentials are renewed and the call made once more. */
-  async function call<T>(what: string, address: string, send: () => Promise<T>): Promise<T> {
+  async function call<T>(
+    what: string,
+    address: string,
+    send: (c: { sdk: Sdk; s3: S3Client }) => Promise<T>,
+  ): Promise<T> {
+    const c = await client().catch((error: unknown) => {
+      throw bucketError(error, what, address, where);
+    });
     try {
-      return await send();
+      return await send(c);
     } catch (error) {
       // An object not there, or changed: the caller's answer, not a failure.
       if (isMissing(error) || isChanged(error)) throw error;
       if (!isExpiredCredentials(error)) throw bucketError(error, what, address, where);
       try {
-        await s3.config.credentials({ forceRefresh: true });
-        return await send();
+        await c.s3.config.credentials({ forceRefresh: true });
+        return await send(c);
       } catch (again) {
         throw bucketError(again, what, address, where);
       }
@@ -96,9 +115,9 @@ export function createBucketClient(s: BucketSettings): BucketClient {
     async *list(bucket, prefix) {
       let token: string | undefined;
       do {
-        const page = await call("list", url(bucket, prefix), () =>
+        const page = await call("list", url(bucket, prefix), ({ sdk, s3 }) =>
           s3.send(
-            new ListObjectsV2Command({
+            new sdk.ListObjectsV2Command({
               Bucket: bucket,
               Prefix: prefix,
               Delimiter: "/",
@@ -119,8 +138,8 @@ export function createBucketClient(s: BucketSettings): BucketClient {
     },
     async head(bucket, key) {
       try {
-        const h = await call("look at", url(bucket, key), () =>
-          s3.send(new HeadObjectCommand({ Bucket: bucket, Key: key })),
+        const h = await call("look at", url(bucket, key), ({ sdk, s3 }) =>
+          s3.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key })),
         );
         return {
           key,
@@ -136,9 +155,9 @@ export function createBucketClient(s: BucketSettings): BucketClient {
     },
     async get(bucket, key, o = {}) {
       try {
-        const r = await call("read", url(bucket, key), () =>
+        const r = await call("read", url(bucket, key), ({ sdk, s3 }) =>
           s3.send(
-            new GetObjectCommand({
+            new sdk.GetObjectCommand({
               Bucket: bucket,
               Key: key,
               ...(o.from ? { Range: `bytes=${o.from}-` } : {}),
@@ -159,9 +178,9 @@ export function createBucketClient(s: BucketSettings): BucketClient {
     },
     async copy(bucket, from, to, o = {}) {
       try {
-        await call("copy", url(bucket, from), () =>
+        await call("copy", url(bucket, from), ({ sdk, s3 }) =>
           s3.send(
-            new CopyObjectCommand({
+            new sdk.CopyObjectCommand({
               Bucket: bucket,
               Key: to,
               CopySource: encodeURI(`${bucket}/${from}`),
@@ -177,25 +196,36 @@ export function createBucketClient(s: BucketSettings): BucketClient {
       }
     },
     async delete(bucket, key, o = {}) {
-      await call("delete", url(bucket, key), () =>
+      await call("delete", url(bucket, key), ({ sdk, s3 }) =>
         s3.send(
-          new DeleteObjectCommand({ Bucket: bucket, Key: key, ...(o.ifMatch ? { IfMatch: o.ifMatch } : {}) }),
+          new sdk.DeleteObjectCommand({
+            Bucket: bucket,
+            Key: key,
+            ...(o.ifMatch ? { IfMatch: o.ifMatch } : {}),
+          }),
         ),
       );
     },
     async put(bucket, key, body) {
       const ContentType = CONTENT_TYPES[key.slice(key.lastIndexOf(".") + 1)] ?? "application/octet-stream";
       if (typeof body === "string") {
-        await call("write", url(bucket, key), () =>
-          s3.send(new PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType })),
+        await call("write", url(bucket, key), ({ sdk, s3 }) =>
+          s3.send(new sdk.PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ContentType })),
         );
         return;
       }
       // A stream of unknown length (an error report): in parts, never held whole.
-      await call("write", url(bucket, key), () =>
-        new Upload({ client: s3, params: { Bucket: bucket, Key: key, Body: body(), ContentType } }).done(),
+      await call("write", url(bucket, key), ({ sdk, s3 }) =>
+        new sdk.Upload({
+          client: s3,
+          params: { Bucket: bucket, Key: key, Body: body(), ContentType },
+        }).done(),
       );
     },
-    close: () => s3.destroy(),
+    close: () =>
+      void made?.then(
+        ({ s3 }) => s3.destroy(),
+        () => undefined,
+      ),
   };
 }

@@ -26,7 +26,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund \
  && node -e "const fs = require('fs'); const p = require('./package.json'); for (const n of Object.keys(p.peerDependencies)) { p.dependencies[n] = p.devDependencies[n]; delete p.devDependencies[n]; } fs.writeFileSync('package.json', JSON.stringify(p))" \
  && npm install --omit=dev --no-audit --no-fund \
- && test -e node_modules/@opentelemetry/sdk-node \
+ && test -e node_modules/@opentelemetry/sdk-node && test -e node_modules/@aws-sdk/client-s3 \
  && test ! -e node_modules/tsx && test ! -e node_modules/esbuild && test ! -e node_modules/vitest
 
 FROM ${NODE_IMAGE}

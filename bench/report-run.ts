@@ -9,6 +9,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Redis } from "ioredis";
 import nodemailer from "nodemailer";
 import { JobDefinition } from "../src/config/job-definition.ts";
+import { folderInbox } from "../src/inbox/folder-inbox.ts";
 import { redisKeys } from "../src/lib/redis-keys.ts";
 import { gatherReport } from "../src/pipeline/reports/gather-report.ts";
 import { reportEmail } from "../src/pipeline/reports/report-email.ts";
@@ -152,7 +153,7 @@ async function main(): Promise<void> {
     };
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
-    const report = await gatherReport([def], period, { store }, now);
+    const report = await gatherReport([def], period, { store, inboxes: folderInbox }, now);
     const msBuild = performance.now() - started;
     loop.disable();
     started = performance.now();

@@ -1,5 +1,7 @@
-import { resolveSettings, type Settings } from "../config/settings.ts";
+import { downloadsDir, resolveSettings, type Settings } from "../config/settings.ts";
 import { findRedis } from "../daemon/redis-connection.ts";
+import type { InboxStores } from "../inbox/inbox-store.ts";
+import { createInboxStores } from "../inbox/inbox-stores.ts";
 import { connectRedis, describeTarget, type RedisClient } from "../lib/redis.ts";
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { CliError } from "./cli-error.ts";
@@ -10,6 +12,8 @@ export interface RedisContext {
   settings: Settings;
   /** Where Redis is, fit to print (no password). */
   where: string;
+  /** Each job's inbox: a drop folder or a bucket prefix. */
+  inboxes: InboxStores;
 }
 
 /**
@@ -26,14 +30,18 @@ export async function withRedis<T>(run: (c: RedisContext) => Promise<T>): Promis
     throw new CliError("no Redis is running (start the daemon with `vcw start`, or set REDIS_URL)", 1);
   const redis = connectRedis(target, { maxRetriesPerRequest: 2, connectTimeout: 2_000 });
   redis.on("error", () => undefined);
+  const keys = redisKeys(settings.prefix.value);
+  const inboxes = createInboxStores({
+    redis,
+    keys,
+    bucket: settings.bucket.value,
+    downloads: downloadsDir(settings),
+    claimMs: settings.lockMs.value,
+  });
   try {
-    return await run({
-      redis,
-      keys: redisKeys(settings.prefix.value),
-      settings,
-      where: describeTarget(target),
-    });
+    return await run({ redis, keys, settings, where: describeTarget(target), inboxes });
   } finally {
+    inboxes.close();
     redis.disconnect();
   }
 }

@@ -217,9 +217,12 @@ const JobShape = z
       ),
     description: z.string().optional(),
     inbox: z
-      .string({ error: "is required: the folder to watch for CSV files" })
+      .string({ error: "is required: the folder (or s3://bucket/prefix/) to watch for contact files" })
       .min(1, "must not be empty")
-      .meta({ description: "Drop folder, relative to the working directory. Default layout: inbox/<job>." }),
+      .meta({
+        description:
+          "Drop folder, relative to the working directory (default layout: inbox/<job>), or a bucket prefix s3://bucket/prefix/ that every worker watches (endpoint, region and credentials from the AWS environment: docs/bucket-inbox.md).",
+      }),
     segment: z
       .union(
         [

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
+import type { BucketSettings } from "../inbox/bucket/bucket-client.ts";
 import { formatAddress, type ListenAddress, parseListenAddress } from "../lib/listen-address.ts";
 import { clusterTarget, describeTarget, type RedisTarget, redactUrl } from "../lib/redis.ts";
 import { DEFAULT_ADAPTIVE, type RateLimitOptions } from "../limiter/rate-limit-options.ts";
@@ -34,6 +35,11 @@ export interface Settings {
   stableMs: Setting<number>;
   /** How often processing/ is looked at again for files whose job was lost or not settled. */
   rescanMs: Setting<number>;
+  /**
+   * Bucket inboxes (`inbox: s3://...`): endpoint and region from AWS's variables, path-style and the
+   * listing interval from vcw's. Credentials are never settings: the SDK's standard chain finds them.
+   */
+  bucket: Setting<BucketSettings>;
   /** Ledger lease = request timeout × attempts + this margin. */
   leaseMarginMs: Setting<number>;
   /**
@@ -129,9 +135,15 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     importBackoffMs: int("VCW_IMPORT_BACKOFF_MS", 5_000),
     stableMs: int("VCW_STABLE_MS", 1_000),
     rescanMs: int("VCW_RESCAN_MS", 60_000),
+    bucket: bucketSettings(env),
     leaseMarginMs: int("VCW_LEASE_MARGIN_MS", 15_000, 0),
     settleMs: int("VCW_SETTLE_MS", 60_000, 0),
-    idempotencyKeys: from("VCW_IDEMPOTENCY_KEYS", parseOnOff, false, "default: off (the spec has none)"),
+    idempotencyKeys: from(
+      "VCW_IDEMPOTENCY_KEYS",
+      (v) => parseOnOff("VCW_IDEMPOTENCY_KEYS", v),
+      false,
+      "default: off (the spec has none)",
+    ),
     lockMs: int("VCW_LOCK_MS", 30_000),
     stalledIntervalMs: int("VCW_STALLED_INTERVAL_MS", 30_000),
     maxStalledCount: int("VCW_MAX_STALLED", 10, 0),
@@ -152,6 +164,41 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
   };
 }
 
+/**
+ * Where bucket inboxes are: `AWS_ENDPOINT_URL_S3` (else `AWS_ENDPOINT_URL`) for an S3-compatible
+ * store, `AWS_REGION` (else `AWS_DEFAULT_REGION`); path-style addressing (`VCW_S3_PATH_STYLE`, on by
+ * default with an endpoint of one's own: local stores rarely have a name per bucket); and how often
+ * an inbox is listed (`VCW_BUCKET_SCAN_MS`, 10 s).
+ */
+function bucketSettings(env: NodeJS.ProcessEnv): Setting<BucketSettings> {
+  const pick = (...names: string[]) => names.find((n) => env[n]);
+  const endpointVar = pick("AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL");
+  const regionVar = pick("AWS_REGION", "AWS_DEFAULT_REGION");
+  const endpoint = endpointVar ? parseEndpoint(endpointVar, env[endpointVar]!) : undefined;
+  const pathStyle = env.VCW_S3_PATH_STYLE
+    ? parseOnOff("VCW_S3_PATH_STYLE", env.VCW_S3_PATH_STYLE)
+    : endpoint !== undefined;
+  const scanMs = env.VCW_BUCKET_SCAN_MS ? positiveInt("VCW_BUCKET_SCAN_MS", env.VCW_BUCKET_SCAN_MS) : 10_000;
+  const from = [endpointVar, regionVar, "VCW_S3_PATH_STYLE", "VCW_BUCKET_SCAN_MS"].filter((n) => n && env[n]);
+  return {
+    value: { endpoint, region: regionVar ? env[regionVar] : undefined, pathStyle, scanMs },
+    source: from.length > 0 ? from.map((n) => `$${n}`).join(", ") : "default: AWS S3",
+  };
+}
+
+/** An http(s) URL without credentials (an access key belongs in the credential chain). */
+function parseEndpoint(name: string, text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`${name} must be a URL such as http://127.0.0.1:9000, not "${text}"`);
+  }
+  if (!["http:", "https:"].includes(url.protocol) || url.username || url.password)
+    throw new Error(`${name} must be an http(s) URL without credentials in it`);
+  return url.href.replace(/\/$/, "");
+}
+
 /** `adaptive`, or a number: that many requests per second, fixed. */
 export function parseRate(text: string): RateLimitOptions {
   if (text === "adaptive") return DEFAULT_ADAPTIVE;
@@ -162,10 +209,10 @@ export function parseRate(text: string): RateLimitOptions {
   return { mode: "fixed", perSecond: n };
 }
 
-function parseOnOff(text: string): boolean {
+function parseOnOff(name: string, text: string): boolean {
   if (text === "on") return true;
   if (text === "off") return false;
-  throw new Error(`VCW_IDEMPOTENCY_KEYS must be "on" or "off", not "${text}"`);
+  throw new Error(`${name} must be "on" or "off", not "${text}"`);
 }
 
 /** `a.example.com, b.example.com:9400`: host names, lowercased, each with or without a port. */
@@ -210,6 +257,9 @@ function positiveInt(name: string, text: string, min = 1): number {
 export const simulatorStateFile = (s: Settings) => join(s.home.value, "simulator.json");
 
 export const retentionMsOf = (s: Settings) => s.retentionDays.value * 86_400_000;
+
+/** Where a bucket inbox's objects are downloaded to be read. */
+export const downloadsDir = (s: Settings) => join(s.home.value, "downloads");
 
 /** The lines printed at start: every setting and its source. Secrets show only their source. */
 export function describeSettings(s: Settings): string[] {

@@ -1,9 +1,11 @@
 import { setMaxListeners } from "node:events";
 import type { Worker } from "bullmq";
 import type { Logger } from "pino";
+import type { JobDefinition } from "../config/job-definition.ts";
 import { describeSettings, retentionMsOf, type Settings } from "../config/settings.ts";
 import { createMetrics, type Metrics } from "../http/metrics.ts";
 import { type HttpServer, httpSecurityOf, startHttpServer } from "../http/server.ts";
+import { isBucketAddress } from "../inbox/bucket/bucket-address.ts";
 import { deleteMatching } from "../lib/delete-keys.ts";
 import { duplicateClient } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
@@ -72,7 +74,9 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     // Registered first, so it runs last: after the workers, queues and scheduler have stopped writing.
     if (o.forgetOnClose) services.onClose(() => deleteMatching(redis, keys.everything));
     if (jobs.size === 0) logger.warn(`no valid job definition in ${s.jobsDir.value}: nothing to import`);
-    if (o.watch) await claimInboxes(services, logger);
+    const bucketJobs = [...jobs.values()].filter((def) => isBucketAddress(def.inbox));
+    if (o.watch) await claimInboxes(services, logger, jobs.values());
+    else if (o.work) await claimInboxes(services, logger, bucketJobs);
     const queues = createQueues({
       connection: redis,
       keys,
@@ -101,6 +105,7 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
             experiments: services.stores.experiments,
             controls: services.stores.controls,
             resources: services.stores.resources,
+            inboxes: services.stores.inboxes,
             jobs: () => jobs,
             watched: () => watched,
           },
@@ -131,7 +136,15 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
       services.onClose(() => presence.stop());
     }
 
-    const roles = o.watch ? await startWatching(services, queues, s, logger, watched) : [];
+    const roles = o.watch
+      ? await startWatching(services, queues, s, logger, watched)
+      : o.work
+        ? await startInboxRoles(services, queues, s, logger, watched, {
+            defs: bucketJobs,
+            // No epoch watch here: what a lost Redis left in processing/ waits a lease, as at a fresh start.
+            firstRescanAfterMs: services.leaseMs,
+          })
+        : [];
 
     services.onClose(async () => {
       stopping = true; // registered last, so it runs first
@@ -175,6 +188,7 @@ async function startWatching(
     queues,
     store: services.stores.store,
     experiments: services.stores.experiments,
+    inboxes: services.stores.inboxes,
     redis,
     keys,
     logger,
@@ -189,21 +203,45 @@ async function startWatching(
     onLoss: () => setTimeout(() => void Promise.all(roles.map((r) => r.rescan())), services.leaseMs).unref(),
   });
   services.onClose(async () => epoch.stop());
-  for (const def of jobs.values()) {
-    const role = await startInboxRole({
+  roles.push(
+    ...(await startInboxRoles(services, queues, s, logger, watched, {
+      defs: [...jobs.values()],
       firstRescanAfterMs: epoch.fresh ? services.leaseMs : 0,
+    })),
+  );
+  return roles;
+}
+
+/**
+ * An inbox role per job of `defs`, watched from this process. A `vcw worker` watches the bucket
+ * inboxes (every worker of a fleet shares them), never a folder (local to its `vcw start`).
+ */
+async function startInboxRoles(
+  services: Services,
+  queues: Queues,
+  s: Settings,
+  logger: Logger,
+  watched: Set<string>,
+  o: { defs: JobDefinition[]; firstRescanAfterMs: number },
+): Promise<InboxRole[]> {
+  const roles: InboxRole[] = [];
+  services.onClose(() => Promise.all(roles.map((r) => r.close())));
+  for (const def of o.defs) {
+    const role = await startInboxRole({
+      firstRescanAfterMs: o.firstRescanAfterMs,
       def,
+      inbox: services.stores.inboxes(def.inbox),
       registry: services.stores.registry,
       queues,
       logger,
       stableMs: s.stableMs.value,
+      scanMs: s.bucket.value.scanMs,
       rescanMs: s.rescanMs.value,
       retentionMs: retentionMsOf(s),
     });
     roles.push(role);
     watched.add(def.name);
   }
-  services.onClose(() => Promise.all(roles.map((r) => r.close())));
   return roles;
 }
 
@@ -211,8 +249,12 @@ async function startWatching(
  * Every inbox claimed before anything runs: a folder another daemon watches for another job refuses
  * the start (StartupError). Claims are given up when the daemon stops.
  */
-async function claimInboxes(services: Services, logger: Logger): Promise<void> {
-  for (const def of services.jobs.values()) {
+async function claimInboxes(
+  services: Services,
+  logger: Logger,
+  defs: Iterable<JobDefinition>,
+): Promise<void> {
+  for (const def of defs) {
     const claim = await claimInbox(services.redis, services.keys, {
       inbox: def.inbox,
       job: def.name,

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { resolve } from "node:path";
 import type { Logger } from "pino";
+import { formatBucketAddress, isBucketAddress, parseBucketAddress } from "../inbox/bucket/bucket-address.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import { defineScript, LUA_NOW_MS } from "../lib/scripts.ts";
@@ -30,6 +31,13 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
 return ''`,
 );
 
+/** One spelling per inbox on every machine: a folder's absolute path, a bucket's s3:// address. */
+function inboxIdentity(inbox: string): string {
+  if (!isBucketAddress(inbox)) return resolve(inbox);
+  const address = parseBucketAddress(inbox);
+  return "problem" in address ? inbox : formatBucketAddress(address);
+}
+
 export interface InboxClaim {
   stop(): Promise<void>;
 }
@@ -44,7 +52,7 @@ export async function claimInbox(
   keys: RedisKeys,
   o: { inbox: string; job: string; logger: Logger; ttlMs?: number },
 ): Promise<InboxClaim> {
-  const path = resolve(o.inbox);
+  const path = inboxIdentity(o.inbox);
   const key = keys.inboxClaim(createHash("sha256").update(path).digest("hex").slice(0, 32));
   const me = randomBytes(8).toString("hex");
   const ttlMs = o.ttlMs ?? 30_000;

@@ -1,20 +1,23 @@
-import { readdir } from "node:fs/promises";
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { type AdmitDeps, type AdmitResult, admitFile, recoverFile } from "../inbox/admit-file.ts";
-import { dropFolder, isCandidate, isDuplicateName } from "../inbox/drop-folder.ts";
+import { isCandidate, isDuplicateName } from "../inbox/drop-folder.ts";
 import type { FileRegistry } from "../inbox/file-registry.ts";
-import { type InboxWatcher, watchInbox } from "../inbox/watcher.ts";
-import { sweepTemporaryFiles } from "../lib/atomic-file.ts";
+import type { InboxStore } from "../inbox/inbox-store.ts";
+import type { InboxWatcher } from "../inbox/watcher.ts";
 import { enqueueImport } from "../queue/enqueue-import.ts";
 import type { Queues } from "../queue/queues.ts";
 
 export interface InboxRoleOptions {
   def: JobDefinition;
+  /** The job's inbox: a drop folder or a bucket prefix. */
+  inbox: InboxStore;
   registry: FileRegistry;
   queues: Queues;
   logger: Logger;
   stableMs: number;
+  /** How often a bucket inbox is listed. */
+  scanMs: number;
   /** How often processing/ is looked at again. */
   rescanMs: number;
   /** Records of contents settled longer ago than this are forgotten (checked hourly). */
@@ -38,7 +41,7 @@ export interface InboxRole {
 export async function startInboxRole(o: InboxRoleOptions): Promise<InboxRole> {
   const d: AdmitDeps = {
     job: o.def.name,
-    folder: dropFolder(o.def.inbox),
+    inbox: o.inbox,
     registry: o.registry,
     enqueue: (file, gen) => enqueueImport(o.queues, file, gen),
   };
@@ -70,9 +73,15 @@ export async function startInboxRole(o: InboxRoleOptions): Promise<InboxRole> {
   };
 
   const rescan = async () => {
-    const names = (await readdir(d.folder.processing).catch(() => [] as string[])).filter(
-      (n) => isCandidate(n) || isDuplicateName(n),
-    );
+    const names: string[] = [];
+    try {
+      for await (const f of o.inbox.list("processing"))
+        if (isCandidate(f.name) || isDuplicateName(f.name)) names.push(f.name);
+    } catch (error) {
+      // A bucket out of reach: the next rescan looks again.
+      log.error({ err: String(error) }, "could not list processing/ of the inbox");
+      return;
+    }
     for (const name of said.keys()) if (!names.includes(name)) said.delete(name);
     await Promise.all(names.map((name) => admit(name, () => recoverFile(name, d))));
     await prune().catch((error: unknown) =>
@@ -87,20 +96,22 @@ export async function startInboxRole(o: InboxRoleOptions): Promise<InboxRole> {
     const removed = await o.registry.prune(o.def.name, Date.now() - o.retentionMs);
     if (removed > 0) log.info({ removed }, "forgot file contents settled before the retention period");
   };
-  // Left by a process killed while writing. Other processes may share the folder: only files
-  // untouched for an hour go (a live error report grows as its import runs).
-  for (const dir of [d.folder.processing, d.folder.done, d.folder.rejected]) {
-    const removed = await sweepTemporaryFiles(dir, "", 3_600_000);
-    if (removed > 0) log.info({ dir, removed }, "removed temporary files left by a stopped process");
-  }
+  // Left by a process killed while writing; other processes may share the inbox (inbox-store.ts).
+  const removed = await o.inbox.sweep();
+  if (removed > 0) log.info({ removed }, "removed temporary files left by a stopped process");
   const first = setTimeout(() => void rescan(), o.firstRescanAfterMs ?? 0);
   const timer = setInterval(() => void rescan(), o.rescanMs);
   timer.unref();
   if (!o.firstRescanAfterMs) await rescan();
-  const watcher = await watchInbox(o.def.inbox, (path) => admit(path, () => admitFile(path, d)), {
-    stableMs: o.stableMs,
-  });
-  log.info({ inbox: o.def.inbox, segment: o.def.segment }, "watching");
+  const watcher = await o.inbox.watch(
+    (a) =>
+      admit(a.where, async () => {
+        const result = await o.inbox.claim(a, () => admitFile(a, d));
+        return result ?? { kind: "ignored", reason: "being taken by another worker" };
+      }),
+    { stableMs: o.stableMs, scanMs: o.scanMs, logger: log },
+  );
+  log.info({ inbox: o.inbox.where, segment: o.def.segment }, "watching");
   return {
     watcher,
     rescan,

@@ -3,7 +3,7 @@ import { type Client, createClient } from "../api/client.ts";
 import type { RequestObserver } from "../api/observer.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { formatProblem, type LoadedJobs, loadJobs, unsetSinkVariables } from "../config/load-jobs.ts";
-import { retentionMsOf, type Settings, simulatorStateFile } from "../config/settings.ts";
+import { downloadsDir, retentionMsOf, type Settings, simulatorStateFile } from "../config/settings.ts";
 import type { SinkDefinition } from "../config/sink-definition.ts";
 import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from "../lib/redis.ts";
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
@@ -137,7 +137,9 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       // With idempotency keys a re-sent create can't make a second record: no settle wait.
       settleMs: s.idempotencyKeys.value ? 0 : s.settleMs.value,
       onExpiredList: (list) => logger.warn({ source: list.source }, expiredText(list, Date.now())),
+      inboxes: { bucket: s.bucket.value, downloads: downloadsDir(s), claimMs: s.lockMs.value },
     });
+    cleanups.push(async () => stores.inboxes.close());
     return {
       redis,
       redisTarget: redisAt.target,

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { JobDefinition } from "../config/job-definition.ts";
+import type { InboxStores } from "../inbox/inbox-store.ts";
 import { eventStreams, type ReadEvent } from "./event-streams.ts";
 import { type LiveOverview, present } from "./live-overview.ts";
 import type { Overview } from "./overview.ts";
@@ -28,6 +29,7 @@ export const PAGE_HEADERS = {
 export interface DashboardOptions {
   live: LiveOverview;
   jobs: () => ReadonlyMap<string, JobDefinition>;
+  inboxes: InboxStores;
   /** Phones may be shown on request: only behind a token (an authenticated operator). */
   canReveal: boolean;
   /** How often a live page is sent a new overview (when it changed). */
@@ -82,10 +84,12 @@ export function installDashboard(app: FastifyInstance, o: DashboardOptions): { c
     const { job = "", folder = "", name = "" } = req.params as Record<string, string | undefined>;
     const show = reveal(req, reply);
     if (show === undefined) return reply;
-    const file = await findReport(o.jobs(), job, folder, name);
+    const file = await findReport(o.jobs(), o.inboxes, job, folder, name);
     if (!file) return reply.code(404).send({ error: "no such report" });
     if (file.size > MAX_SERVED_BYTES)
-      return reply.code(413).send({ error: "this report is too large to serve: read it on the disk" });
+      return reply
+        .code(413)
+        .send({ error: "this report is too large to serve: read it where it is (the disk or the bucket)" });
     return reply
       .headers({ "x-content-type-options": "nosniff", "cache-control": "no-store" })
       .header("content-disposition", `inline; filename*=UTF-8''${encodeURIComponent(name)}`)

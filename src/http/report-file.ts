@@ -1,8 +1,7 @@
-import { lstat, readFile, realpath } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { basename } from "node:path";
 import Papa from "papaparse";
 import type { JobDefinition } from "../config/job-definition.ts";
-import { dropFolder } from "../inbox/drop-folder.ts";
+import type { InboxStore, InboxStores } from "../inbox/inbox-store.ts";
 import { maskPhonesIn } from "../lib/mask-phone.ts";
 
 /** The folders whose reports the dashboard links to; nothing else of the disk is served. */
@@ -17,18 +16,21 @@ export const reportUrl = (job: string, folder: ReportFolder, name: string) =>
   `/files/${encodeURIComponent(job)}/${folder}/${encodeURIComponent(name)}`;
 
 export interface ReportFile {
-  path: string;
+  inbox: InboxStore;
+  folder: ReportFolder;
+  name: string;
   kind: "csv" | "json";
   size: number;
 }
 
 /**
  * The report a link names, or undefined: only a `.errors.csv` or `.summary.json` directly in a
- * known job's done/ or rejected/ folder. The name is a plain file name (no separator, no leading
- * dot), and the file's real path must still be in that folder, so a symbolic link leads nowhere else.
+ * known job's done/ or rejected/ folder (or a bucket inbox's prefix). The name is a plain file name
+ * (no separator, no leading dot), and a link leads nowhere else (the inbox's `stat` refuses one).
  */
 export async function findReport(
   jobs: ReadonlyMap<string, JobDefinition>,
+  inboxes: InboxStores,
   job: string,
   folder: string,
   name: string,
@@ -36,20 +38,17 @@ export async function findReport(
   const def = jobs.get(job);
   if (!def || !(REPORT_FOLDERS as readonly string[]).includes(folder)) return undefined;
   if (name !== basename(name) || !REPORT_NAME.test(name)) return undefined;
-  const dir = dropFolder(def.inbox)[folder as ReportFolder];
-  const path = join(dir, name);
-  try {
-    const [real, realDir, stats] = await Promise.all([realpath(path), realpath(dir), lstat(path)]);
-    if (dirname(real) !== realDir || !stats.isFile()) return undefined;
-    return { path: real, kind: name.endsWith(".csv") ? "csv" : "json", size: stats.size };
-  } catch {
-    return undefined;
-  }
+  const inbox = inboxes(def.inbox);
+  const area = folder as ReportFolder;
+  const stats = await inbox.stat(area, name).catch(() => undefined);
+  if (!stats) return undefined;
+  return { inbox, folder: area, name, kind: name.endsWith(".csv") ? "csv" : "json", size: stats.bytes };
 }
 
 /** The report's text; phone numbers masked in every cell unless `reveal`. */
 export async function reportText(file: ReportFile, reveal: boolean): Promise<string> {
-  const text = await readFile(file.path, "utf8");
+  const text = await file.inbox.readText(file.folder, file.name, MAX_SERVED_BYTES);
+  if (text === undefined) throw new Error(`${file.inbox.whereIs(file.folder, file.name)} is no longer there`);
   if (reveal) return text;
   if (file.kind === "json") return maskPhonesIn(text);
   const parsed = Papa.parse<string[]>(text, { skipEmptyLines: false });

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { zoneOf } from "../config/job-zone.ts";
+import type { InboxStores } from "../inbox/inbox-store.ts";
 import { maskPhonesDeep } from "../lib/mask-phone.ts";
 import type { ExperimentFacts } from "../pipeline/reports/gather-experiment.ts";
 import { gatherReport } from "../pipeline/reports/gather-report.ts";
@@ -17,6 +18,7 @@ export interface ReportsPageOptions {
   store: CampaignStore;
   /** A job's experiment decisions and assignments, for its section. */
   experiments?: ExperimentFacts | undefined;
+  inboxes: InboxStores;
   queues?: Queues;
   jobs: () => ReadonlyMap<string, JobDefinition>;
   publicUrl?: string | undefined;
@@ -94,6 +96,7 @@ ${HEAD_EXTRAS}<link rel="stylesheet" href="/dashboard.css"></head>
       const sources = {
         store: o.store,
         experiments: o.experiments,
+        inboxes: o.inboxes,
         publicUrl: o.publicUrl,
         // The page is on the dashboard: its campaigns link to their pages beside it.
         pagesAt: o.publicUrl ?? "",

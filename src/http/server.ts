@@ -137,6 +137,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
       keys: o.overview.keys,
       queues: o.queues,
       jobs: o.jobs,
+      inboxes: o.overview.inboxes,
       logger,
     }),
     o.token !== undefined,
@@ -145,6 +146,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   const dashboard = installDashboard(app, {
     live,
     jobs: o.jobs,
+    inboxes: o.overview.inboxes,
     canReveal: o.token !== undefined,
     maxStreams: sec.maxStreams,
     ...(o.dashboardEveryMs ? { everyMs: o.dashboardEveryMs } : {}),
@@ -157,6 +159,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   installReportsPage(app, {
     store: o.overview.store,
     experiments: o.overview.experiments,
+    inboxes: o.overview.inboxes,
     queues: o.queues,
     jobs: o.jobs,
     publicUrl: sec.publicUrl,

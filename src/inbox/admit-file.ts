@@ -1,17 +1,14 @@
-import { link, lstat, mkdir, stat, unlink } from "node:fs/promises";
-import { basename, join } from "node:path";
 import {
   admittedName,
   CONTACT_FILE_EXTENSIONS,
   candidacy,
-  type DropFolder,
   duplicateName,
   isDuplicateName,
   originalOf,
   settleFile,
-  sha256File,
 } from "./drop-folder.ts";
 import type { FileRegistry } from "./file-registry.ts";
+import type { Arrival, InboxStore } from "./inbox-store.ts";
 
 /** A file taken into a job's processing/ folder: what its import job carries. Never rows, never secrets. */
 export interface AdmittedFile {
@@ -33,7 +30,8 @@ export type AdmitResult =
 
 export interface AdmitDeps {
   job: string;
-  folder: DropFolder;
+  /** The job's inbox: a drop folder or a bucket prefix. */
+  inbox: InboxStore;
   registry: FileRegistry;
   /**
    * Enqueues the file's import (generation `gen`), or sends its failed job back to the queue;
@@ -45,11 +43,11 @@ export interface AdmitDeps {
 /**
  * Takes a file that arrived in a job's inbox: hashes it, moves it to processing/ under a name of
  * ours, and enqueues its import, or sets it aside as a duplicate when the same content was
- * imported before. Safe against two daemons watching the same folder, and against a crash
+ * imported before. Safe against two daemons watching the same inbox, and against a crash
  * anywhere (processing/ is recovered at start).
  */
-export async function admitFile(path: string, d: AdmitDeps): Promise<AdmitResult> {
-  const original = basename(path);
+export async function admitFile(a: Arrival, d: AdmitDeps): Promise<AdmitResult> {
+  const original = a.name;
   const kind = candidacy(original);
   if (kind === "foreign")
     return {
@@ -57,31 +55,13 @@ export async function admitFile(path: string, d: AdmitDeps): Promise<AdmitResult
       reason: `not a contact file: left where it is (only ${CONTACT_FILE_EXTENSIONS.join(", ")} files are imported)`,
     };
   if (kind === "skip") return { kind: "ignored", reason: "hidden, temporary or a report of ours" };
-  const stats = await lstat(path).catch(() => undefined);
-  if (!stats) return { kind: "ignored", reason: GONE };
-  if (!stats.isFile()) return { kind: "ignored", reason: "not a regular file" };
-  // Another daemon watching this inbox (the same job, in a rolling deploy) may take it meanwhile.
-  const sha256 = await sha256File(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return undefined;
-    throw error;
-  });
-  if (!sha256) return { kind: "ignored", reason: GONE };
+  const hashed = await d.inbox.hashArrival(a);
+  if ("ignored" in hashed) return { kind: "ignored", reason: hashed.ignored };
+  const { sha256 } = hashed;
   const name = admittedName(sha256, original);
-  await mkdir(d.folder.processing, { recursive: true });
-  const target = join(d.folder.processing, name);
-  try {
-    // A hard link never replaces an existing file, unlike rename: the same content already in
-    // processing/ under this name is a duplicate, not something to overwrite.
-    await link(path, target);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return { kind: "ignored", reason: GONE };
-    if (code !== "EEXIST") throw error;
-    // The very file another daemon has just linked in: its admission, not a second drop.
-    if (await sameFile(path, target)) return { kind: "ignored", reason: GONE };
-    return setAside(path, d, sha256, original, `${name} (being imported)`);
-  }
-  await unlink(path).catch(() => undefined);
+  const taken = await d.inbox.take(a, name);
+  if (taken === "gone") return { kind: "ignored", reason: GONE };
+  if (taken === "exists") return setAside(a, d, sha256, original, `${name} (being imported)`);
   return enqueue(d, name, sha256, original, { drop: true });
 }
 
@@ -92,8 +72,8 @@ export async function admitFile(path: string, d: AdmitDeps): Promise<AdmitResult
  */
 export async function recoverFile(name: string, d: AdmitDeps): Promise<AdmitResult> {
   // Known by the content it was admitted with: the file may have grown since (a writer still at it).
-  const hash =
-    (await d.registry.admittedAs(d.job, name)) ?? (await sha256File(join(d.folder.processing, name)));
+  const hash = (await d.registry.admittedAs(d.job, name)) ?? (await d.inbox.hash("processing", name));
+  if (hash === undefined) return { kind: "ignored", reason: GONE };
   if (isDuplicateName(name)) {
     await settleDuplicate(d, name, hash, originalOf(name), "an earlier import");
     return { kind: "duplicate", file: name, sha256: hash, of: "an earlier import" };
@@ -110,50 +90,39 @@ async function enqueue(
 ): Promise<AdmitResult> {
   const admission = await d.registry.admit(d.job, sha256, name, o);
   if (admission.kind === "duplicate") {
-    return setAside(join(d.folder.processing, name), d, sha256, original, admission.of.file);
+    const admitted = { name, where: d.inbox.whereIs("processing", name) };
+    return setAside(admitted, d, sha256, original, admission.of.file, { from: "processing" });
   }
   const jobId = await d.enqueue({ job: d.job, file: name, sha256, original }, admission.gen);
   return { kind: "queued", file: name, sha256, jobId };
 }
 
+/**
+ * Sets content imported before aside: under its duplicate name through processing/, so settleFile
+ * can finish the move to done/ (or a rescan, if settling fails). `from: processing`: it was admitted
+ * under `a.name` already (the registry found its content imported meanwhile).
+ */
 async function setAside(
-  path: string,
+  a: Arrival,
   d: AdmitDeps,
   sha256: string,
   original: string,
   of: string,
+  o: { from?: "processing" } = {},
 ): Promise<AdmitResult> {
   const name = duplicateName(sha256, original, Date.now());
-  await mkdir(d.folder.processing, { recursive: true });
-  // Move it under its duplicate name through processing/, so settleFile can finish the move (or a
-  // rescan, if settling fails).
-  const staged = join(d.folder.processing, name);
-  try {
-    await link(path, staged);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "ignored", reason: GONE };
-    throw error;
-  }
-  try {
-    await unlink(path);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    // Another daemon set the same drop aside first: one copy in done/ is enough.
-    await unlink(staged).catch(() => undefined);
+  if (o.from) {
+    if (!(await d.inbox.move("processing", a.name, "processing", name)))
+      return { kind: "ignored", reason: GONE };
+  } else if ((await d.inbox.take(a, name, { aside: true })) === "gone") {
     return { kind: "ignored", reason: GONE };
   }
   await settleDuplicate(d, name, sha256, original, of);
   return { kind: "duplicate", file: name, sha256, of };
 }
 
-/** Whether two paths are links to one file (a hard link made by another admitter). */
-async function sameFile(a: string, b: string): Promise<boolean> {
-  const [x, y] = await Promise.all([stat(a).catch(() => undefined), stat(b).catch(() => undefined)]);
-  return !x || (x.ino === y?.ino && x.dev === y.dev);
-}
-
 async function settleDuplicate(d: AdmitDeps, name: string, sha256: string, original: string, of: string) {
-  await settleFile(d.folder, name, "done", {
+  await settleFile(d.inbox, name, "done", {
     status: "duplicate",
     job: d.job,
     file: original,

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { writeFileAtomic } from "../lib/atomic-file.ts";
 import { safeFileName } from "../lib/safe-file-name.ts";
+import type { InboxStore } from "./inbox-store.ts";
 
 /** A job's drop folder: files arrive in `inbox`, move to `processing`, end in `done` or `rejected`. */
 export interface DropFolder {
@@ -76,27 +75,14 @@ export async function sha256File(path: string): Promise<string> {
  * `done` or `rejected`. The file moves last, so a file found there is complete. Repeatable.
  */
 export async function settleFile(
-  folder: DropFolder,
+  inbox: InboxStore,
   name: string,
   outcome: "done" | "rejected",
   summary: object,
   errorsFile?: string,
-): Promise<{ path: string; summaryPath: string; errorsPath: string | undefined }> {
-  const dir = folder[outcome];
-  await mkdir(dir, { recursive: true });
-  const path = join(dir, name);
-  const summaryPath = `${path}.summary.json`;
-  await writeFileAtomic(summaryPath, `${JSON.stringify(summary, null, 2)}\n`);
-  let errorsPath: string | undefined;
-  if (errorsFile) {
-    errorsPath = `${path}.errors.csv`;
-    await rename(errorsFile, errorsPath).catch(ignoreMissing);
-  }
-  await rename(join(folder.processing, name), path).catch(ignoreMissing);
-  await rm(join(folder.processing, `${name}.errors.csv`), { force: true });
-  return { path, summaryPath, errorsPath };
-}
-
-function ignoreMissing(error: NodeJS.ErrnoException): void {
-  if (error.code !== "ENOENT") throw error;
+): Promise<void> {
+  await inbox.writeText(outcome, `${name}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
+  if (errorsFile) await inbox.putFile(outcome, `${name}.errors.csv`, errorsFile);
+  await inbox.move("processing", name, outcome);
+  await inbox.remove("processing", `${name}.errors.csv`);
 }

@@ -1,6 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import { watch } from "chokidar";
+import type { Logger } from "pino";
 import { candidacy } from "./drop-folder.ts";
 
 export interface InboxWatcherOptions {
@@ -8,6 +9,10 @@ export interface InboxWatcherOptions {
   stableMs?: number;
   /** Poll the folder instead of OS events (network shares, some containers). */
   polling?: boolean;
+  /** How often a bucket inbox is listed (a folder is watched through OS events). */
+  scanMs?: number;
+  /** Where a bucket's listing says why it failed. */
+  logger?: Logger;
 }
 
 export interface InboxWatcher {
@@ -23,7 +28,7 @@ export interface InboxWatcher {
  */
 export async function watchInbox(
   inbox: string,
-  onFile: (path: string) => void,
+  onFile: (path: string) => unknown,
   o: InboxWatcherOptions = {},
 ): Promise<InboxWatcher> {
   const root = resolve(inbox);

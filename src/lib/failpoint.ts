@@ -12,7 +12,9 @@ export type FailpointName =
   | "send.after-fence"
   | "campaign.before-create"
   | "follow-up.before-create"
-  | "hand-back.before-create";
+  | "hand-back.before-create"
+  /** A bucket inbox's move: the copy made, the original not yet deleted. */
+  | "bucket.after-copy";
 
 export function failpoint(name: FailpointName): void {
   const at = points.get(name);

@@ -80,6 +80,8 @@ export function redisKeys(prefix: string) {
     daemons: `${prefix}:daemons`,
     /** The daemons watching one inbox (by a hash of its path), with the job each watches it for. */
     inboxClaim: (pathHash: string) => `${prefix}:inbox:{${pathHash}}`,
+    /** The one worker taking an upload of a bucket inbox in (by a hash of its address, key and ETag): a lease. */
+    objectClaim: (uploadHash: string) => `${prefix}:object:{${uploadHash}}`,
     /** A SCAN pattern matching every key of this prefix (a one-off run forgets what it wrote). */
     everything: `${prefix}:*`,
     /** Done once per deployment: a data migration that ran to its end. */

@@ -1,4 +1,5 @@
 import { createFileRegistry } from "../inbox/file-registry.ts";
+import { createInboxStores, type InboxStoresOptions } from "../inbox/inbox-stores.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import { createCampaignTraces } from "../telemetry/campaign-trace.ts";
@@ -27,6 +28,8 @@ export interface StoreOptions {
   leaseMs: number;
   /** How long a create whose answer was lost may still land (0 with idempotency keys). */
   settleMs: number;
+  /** Bucket inboxes: where they are, where their objects are read, how long an admitter's lease holds. */
+  inboxes: Omit<InboxStoresOptions, "redis" | "keys">;
   /** An expired do-not-call list still suppresses; told when an import consults it. */
   onExpiredList?: (list: DoNotCallList) => void;
 }
@@ -40,6 +43,8 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
   return {
     /** Imported contents per job: admitted, importing, done, rejected. */
     registry: createFileRegistry(redis, keys),
+    /** Each job's inbox, a drop folder or a bucket prefix, by its `inbox`. */
+    inboxes: createInboxStores({ redis, keys, ...o.inboxes }),
     /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
     ledger: createContactLedger(redis, { keys, leaseMs: o.leaseMs, settleMs: o.settleMs, retentionMs }),
     /** What vcw creates once (campaigns, segments): ids, sent marks, locks. */

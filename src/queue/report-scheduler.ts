@@ -4,6 +4,7 @@ import cron, { type ScheduledTask } from "node-cron";
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { zoneOf } from "../config/job-zone.ts";
+import type { InboxStores } from "../inbox/inbox-store.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import { defineScript } from "../lib/scripts.ts";
@@ -20,6 +21,8 @@ export interface ReportSchedulerDeps {
   store: CampaignStore;
   /** A job's experiment decisions and assignments, for its section. */
   experiments?: ExperimentFacts | undefined;
+  /** Each job's inbox: its import summaries are read there. */
+  inboxes: InboxStores;
   redis: RedisClient;
   keys: RedisKeys;
   logger: Logger;
@@ -121,6 +124,7 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
         const sources = {
           store: d.store,
           experiments: d.experiments,
+          inboxes: d.inboxes,
           publicUrl: d.publicUrl,
           failedDeliveries: failedDeliveriesOf(d.queues),
         };

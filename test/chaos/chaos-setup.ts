@@ -41,10 +41,17 @@ export interface ChaosJob {
 export async function chaosJob(
   sim: Simulator,
   running: VcwProcess[],
-  o: { env?: NodeJS.ProcessEnv; redisUrl?: string; concurrency?: number; defaults?: boolean } = {},
+  o: {
+    env?: NodeJS.ProcessEnv;
+    redisUrl?: string;
+    concurrency?: number;
+    defaults?: boolean;
+    /** Another inbox than a folder of its own: a bucket prefix (s3://...). */
+    inbox?: string;
+  } = {},
 ): Promise<ChaosJob> {
   const home = tempDir("vcw-chaos-");
-  const inbox = join(home, "inbox");
+  const inbox = o.inbox ?? join(home, "inbox");
   const segmentId = sim.store.add("segments", {
     id: sim.store.newId("segments"),
     fields: { name: `chaos-${randomBytes(3).toString("hex")}`, description: "" },

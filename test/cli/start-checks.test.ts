@@ -170,6 +170,7 @@ describe("mistakes caught at start", () => {
       const overview = await waitFor(
         async () => {
           const o = await readOverview({
+            inboxes: d.stores.inboxes,
             redis: d.redis,
             keys: d.keys,
             queues: d.queues,

@@ -3,8 +3,8 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AdmitDeps, type AdmitResult, admitFile } from "../../src/inbox/admit-file.ts";
-import { dropFolder } from "../../src/inbox/drop-folder.ts";
 import { createFileRegistry } from "../../src/inbox/file-registry.ts";
+import { folderArrival, folderInbox } from "../../src/inbox/folder-inbox.ts";
 import { tempDir } from "../support/files.ts";
 import { useRedis } from "../support/redis.ts";
 
@@ -20,7 +20,7 @@ describe("two admitters racing over one inbox", () => {
     const queued: string[] = [];
     const deps = (): AdmitDeps => ({
       job: "race",
-      folder: dropFolder(inbox),
+      inbox: folderInbox(inbox),
       registry: createFileRegistry(redis, k),
       enqueue: async (file) => {
         queued.push(file.file);
@@ -37,7 +37,7 @@ describe("two admitters racing over one inbox", () => {
     await Promise.all(
       files.flatMap((f) =>
         [a, b].map((d) =>
-          admitFile(join(inbox, f), d).then(
+          admitFile(folderArrival(join(inbox, f)), d).then(
             (r) => results.push(r),
             (e: unknown) => errors.push(e),
           ),

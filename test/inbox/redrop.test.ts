@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { type AdmitDeps, admitFile } from "../../src/inbox/admit-file.ts";
 import { dropFolder, settleFile } from "../../src/inbox/drop-folder.ts";
 import { createFileRegistry } from "../../src/inbox/file-registry.ts";
+import { folderArrival, folderInbox } from "../../src/inbox/folder-inbox.ts";
 import { tempDir } from "../support/files.ts";
 import { useRedis } from "../support/redis.ts";
 
@@ -17,7 +18,7 @@ describe("the same file dropped again under the same name", () => {
     const queued: string[] = [];
     const d: AdmitDeps = {
       job: "redrop",
-      folder: dropFolder(inbox),
+      inbox: folderInbox(inbox),
       registry: createFileRegistry(redis, keys()),
       enqueue: async (file) => {
         queued.push(file.file);
@@ -26,20 +27,22 @@ describe("the same file dropped again under the same name", () => {
     };
     const drop = () => writeFileSync(join(inbox, "leads.csv"), "phone\n+14155550100\n");
     drop();
-    const first = await admitFile(join(inbox, "leads.csv"), d);
+    const first = await admitFile(folderArrival(join(inbox, "leads.csv")), d);
     expect(first.kind).toBe("queued");
     if (first.kind !== "queued") return;
     // Its import ran and settled it: moved to done/, the registry told.
-    await settleFile(d.folder, first.file, "done", { status: "imported" });
+    await settleFile(d.inbox, first.file, "done", { status: "imported" });
     await d.registry.settle("redrop", first.sha256, "done");
 
     drop();
-    const again = await admitFile(join(inbox, "leads.csv"), d);
+    const again = await admitFile(folderArrival(join(inbox, "leads.csv")), d);
     expect(again.kind).toBe("duplicate");
     expect(queued).toEqual([first.file]);
-    expect(readdirSync(d.folder.processing)).toEqual([]);
+    expect(readdirSync(dropFolder(inbox).processing)).toEqual([]);
     expect(
-      readdirSync(d.folder.done).filter((f) => f.includes("-dup") && f.endsWith("leads.csv.summary.json")),
+      readdirSync(dropFolder(inbox).done).filter(
+        (f) => f.includes("-dup") && f.endsWith("leads.csv.summary.json"),
+      ),
     ).toHaveLength(1);
   });
 });

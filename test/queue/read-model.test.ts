@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { JobDefinition } from "../../src/config/job-definition.ts";
 import { campaignIndex } from "../../src/http/campaign-index.ts";
 import { readOverview } from "../../src/http/overview.ts";
+import { folderInbox } from "../../src/inbox/folder-inbox.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createResourceState } from "../../src/pipeline/resources/state-store.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
@@ -56,6 +57,7 @@ describe("the read model", () => {
       controls: createControls(redis, keys),
       resources: createResourceState(redis, keys),
       jobs: () => new Map([[def.name, def]]),
+      inboxes: folderInbox,
       watched: () => new Set<string>(),
     };
     const overview = await readOverview(src);

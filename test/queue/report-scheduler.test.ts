@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { JobDefinition } from "../../src/config/job-definition.ts";
+import { folderInbox } from "../../src/inbox/folder-inbox.ts";
 import { type RedisKeys, redisKeys } from "../../src/lib/redis-keys.ts";
 import type { ReportModel } from "../../src/pipeline/reports/model.ts";
 import { type CampaignStore, createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
@@ -60,7 +61,15 @@ describe("scheduled reports", () => {
   const quiet = pino({ level: "silent" });
   /** A report scheduler (a daemon's) of `def`. */
   const schedulerOf = (def: JobDefinition, keys: RedisKeys, queues: Queues, store: CampaignStore) =>
-    startReportScheduler({ jobs: new Map([[def.name, def]]), queues, store, redis, keys, logger: quiet });
+    startReportScheduler({
+      jobs: new Map([[def.name, def]]),
+      queues,
+      store,
+      inboxes: folderInbox,
+      redis,
+      keys,
+      logger: quiet,
+    });
 
   it("lists the ticks of a cron in a zone between two instants", () => {
     const at = (s: string) => Date.parse(s);

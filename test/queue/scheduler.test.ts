@@ -6,6 +6,7 @@ import { afterAll, describe, expect, inject, it } from "vitest";
 import { JobDefinition } from "../../src/config/job-definition.ts";
 import { createMetrics } from "../../src/http/metrics.ts";
 import { readOverview } from "../../src/http/overview.ts";
+import { folderInbox } from "../../src/inbox/folder-inbox.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createResourceState } from "../../src/pipeline/resources/state-store.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
@@ -134,6 +135,7 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
     for (const r of replicas) await r.scheduler.stop();
     const jobs = await replicas[0]!.queues.polls.getJobs(["waiting"]);
     const overview = await readOverview({
+      inboxes: folderInbox,
       redis,
       keys: redisKeys(p),
       queues: replicas[0]!.queues,

@@ -2,11 +2,14 @@ import type { TestProject } from "vitest/node";
 import "./provided-context.ts";
 import { startRedisServer } from "../../src/daemon/redis-server.ts";
 import { startLocalCluster } from "./redis-cluster.ts";
+import { type S3Server, startMinio, startS3rver } from "./s3-server.ts";
 
 /**
  * Test Redis, in this order: REDIS_URL when set; else a Redis container when a Docker engine
  * answers (testcontainers); else a private redis-server from PATH on a free port. And a Redis
  * Cluster for the cluster suite: REDIS_CLUSTER_NODES, else three local cluster-enabled servers.
+ * And an S3-compatible server for bucket inboxes: MinIO in a container when a Docker engine answers,
+ * else s3rver from node_modules (what CI runs).
  */
 export default async function setup(project: TestProject) {
   held[HELD] ??= startAll();
@@ -14,6 +17,8 @@ export default async function setup(project: TestProject) {
   redis.users++;
   project.provide("redisUrl", redis.url);
   project.provide("clusterNodes", redis.nodes);
+  const { stop: _, ...s3 } = redis.s3;
+  project.provide("s3", s3);
   return async () => {
     if (--redis.users > 0) return;
     delete held[HELD];
@@ -29,6 +34,7 @@ export default async function setup(project: TestProject) {
 interface SharedRedis {
   url: string;
   nodes: string;
+  s3: S3Server;
   stops: (() => Promise<void>)[];
   users: number;
 }
@@ -39,7 +45,9 @@ async function startAll(): Promise<SharedRedis> {
   const stops: (() => Promise<void>)[] = [];
   const url = await singleRedis(stops);
   const nodes = await cluster(stops);
-  return { url, nodes, stops, users: 0 };
+  const s3 = (await startMinio()) ?? (await startS3rver());
+  stops.push(s3.stop);
+  return { url, nodes, s3, stops, users: 0 };
 }
 
 async function singleRedis(stops: (() => Promise<void>)[]): Promise<string> {

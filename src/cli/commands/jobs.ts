@@ -2,6 +2,9 @@ import { Command } from "commander";
 import { type Client, createClient } from "../../api/client.ts";
 import { formatProblem, loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
+import { resolveSettings } from "../../config/settings.ts";
+import { type BucketClient, createBucketClient } from "../../inbox/bucket/bucket-client.ts";
+import { bucketInboxProblem } from "../../inbox/bucket/check-bucket.ts";
 import { callingWarnings } from "../../pipeline/calling/rule-warnings.ts";
 import { checkDisclosures, type DisclosureFinding } from "../../pipeline/resources/disclosure-check.ts";
 import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
@@ -40,6 +43,22 @@ async function expiredLists(): Promise<{ kind: "expired_list"; source: string; m
   }
 }
 
+/** Bucket inboxes that don't list now (out of reach, not there, no right): a problem each. */
+async function bucketProblems(loaded: Awaited<ReturnType<typeof loadJobs>>) {
+  let client: BucketClient | undefined;
+  const lazily = () => {
+    client ??= createBucketClient(resolveSettings(process.env).bucket.value);
+    return client;
+  };
+  const problems = [];
+  for (const { file, job } of loaded.jobs) {
+    const problem = await bucketInboxProblem(lazily, job.inbox);
+    if (problem) problems.push({ file, path: "inbox", message: problem });
+  }
+  client?.close();
+  return problems;
+}
+
 const findingLine = (f: DisclosureFinding) =>
   `${f.kind === "missing" ? "warn" : "note"} ${f.file}: ${f.message}`;
 
@@ -55,7 +74,11 @@ export function jobsCommand(): Command {
     .action(async (given: string | undefined, o: { json?: boolean }) => {
       const dir = given ?? (process.env.VCW_JOBS_DIR || "jobs");
       const loaded = await loadJobs(dir);
-      const problems = [...loaded.problems, ...unsetSinkVariables(loaded, process.env)];
+      const problems = [
+        ...loaded.problems,
+        ...unsetSinkVariables(loaded, process.env),
+        ...(await bucketProblems(loaded)),
+      ];
       const findings = await checkDisclosures(loaded.jobs, {
         resources: () => loadResources(resourcesDir(undefined)),
         client: serviceClient(process.env),

@@ -1,6 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
+import type { InboxStores } from "../../inbox/inbox-store.ts";
 import type { ExperimentFacts } from "../../pipeline/reports/gather-experiment.ts";
 import { gatherReport } from "../../pipeline/reports/gather-report.ts";
 import { askedPeriod } from "../../pipeline/reports/period.ts";
@@ -21,7 +22,7 @@ export interface PeriodReportOptions {
 export async function printPeriodReport(
   o: PeriodReportOptions,
   defs: ReadonlyMap<string, JobDefinition>,
-  store: CampaignStore,
+  sources: { store: CampaignStore; inboxes: InboxStores },
   publicUrl: string | undefined,
   experiments?: ExperimentFacts,
 ): Promise<void> {
@@ -32,7 +33,13 @@ export async function printPeriodReport(
   const now = Date.now();
   const period = askedPeriod(o, now, zone);
   if ("error" in period) throw new CliError(period.error, 2);
-  const report = await gatherReport(chosen, period, { store, publicUrl, experiments }, now, o.job ?? "all");
+  const report = await gatherReport(
+    chosen,
+    period,
+    { ...sources, publicUrl, experiments },
+    now,
+    o.job ?? "all",
+  );
   if (o.html) {
     const { renderReportPage } = await import("../../pipeline/reports/render.ts");
     await writeFile(o.html, await renderReportPage(report));

@@ -36,7 +36,7 @@ export function reportCommand(): Command {
     .option("--to <iso>", "... to this one (default: now)")
     .option("--html <file>", "also write the report's page (self-contained HTML)")
     .action(async (idOrName: string | undefined, o) => {
-      await withRedis(async ({ redis, keys, settings }) => {
+      await withRedis(async ({ redis, keys, settings, inboxes }) => {
         const store = createCampaignStore(redis, keys);
         const loaded = await loadJobs(settings.jobsDir.value);
         const asked = o.job ? findJob(loaded, o.job, settings.jobsDir.value) : undefined;
@@ -46,7 +46,7 @@ export function reportCommand(): Command {
           return printPeriodReport(
             o,
             defs,
-            store,
+            { store, inboxes },
             settings.publicUrl.value,
             createExperimentStore(redis, keys),
           );

@@ -2,6 +2,7 @@ import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { loadJobs } from "../../config/load-jobs.ts";
 import { listDaemons } from "../../daemon/presence.ts";
+import type { InboxStores } from "../../inbox/inbox-store.ts";
 import { counted } from "../../lib/plural.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
@@ -29,11 +30,18 @@ export function statusCommand(): Command {
     .description("Show the import queue, the files in flight with their progress, and recent failures")
     .option("--json", "print one JSON object")
     .action(async (o) => {
-      await withRedis(async ({ redis, keys, settings, where }) => {
+      await withRedis(async ({ redis, keys, settings, where, inboxes }) => {
         const queues = createQueues({ connection: redis, keys });
         try {
           const { jobs } = await loadJobs(settings.jobsDir.value);
-          const status = await readStatus({ redis, keys, queues, where, jobs: jobs.map((j) => j.job) });
+          const status = await readStatus({
+            redis,
+            keys,
+            queues,
+            where,
+            inboxes,
+            jobs: jobs.map((j) => j.job),
+          });
           if (o.json) process.stdout.write(`${JSON.stringify(status)}\n`);
           else printStatus(status);
         } finally {
@@ -49,6 +57,7 @@ async function readStatus(s: {
   keys: RedisKeys;
   queues: Queues;
   where: string;
+  inboxes: InboxStores;
   jobs: JobDefinition[];
 }) {
   const { redis, keys, queues } = s;
@@ -63,7 +72,7 @@ async function readStatus(s: {
     ),
     queue: await queues.imports.getJobCounts(...STATUS_STATES),
     rate: (await sharedRate({ redis, keys })) ?? undefined,
-    folders: await Promise.all(s.jobs.map(folderOf)),
+    folders: await Promise.all(s.jobs.map((def) => folderOf(def, s.inboxes))),
     files: await importsInFlight(queues, 51),
     failures: await failedImports(queues, 10),
     queues: queuesCounts,
@@ -101,7 +110,11 @@ function printStatus(status: Status): void {
   console.log(`import queue: ${countsLine(status.queue)}`);
   if (status.rate !== undefined) console.log(`shared request rate: ${status.rate.toFixed(1)} req/s`);
   for (const f of status.folders)
-    console.log(`job ${f.job}: ${counted(f.waiting, "file")} in ${f.inbox}, ${f.processing} processing`);
+    console.log(
+      f.problem
+        ? `job ${f.job}: ${f.inbox} can't be read: ${visible(f.problem)}`
+        : `job ${f.job}: ${counted(f.waiting, "file")} in ${f.inbox}, ${f.processing} processing`,
+    );
   printFiles(status);
   for (const [name, c] of Object.entries(status.queues)) console.log(`${name} queue: ${countsLine(c)}`);
   for (const f of status.otherFailures)

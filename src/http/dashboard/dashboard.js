@@ -91,7 +91,13 @@ function renderJobs(o) {
           j.polls?.behind ? badge(`polls behind ${num(Math.round(j.polls.lagSeconds))} s`, "bad") : null,
           j.experiment ? experimentBadges(j) : null,
         ),
-        el("td", {}, j.inbox),
+        el(
+          "td",
+          {},
+          j.inbox,
+          // A bucket out of reach: its files can't be counted, and the reason is what to fix.
+          j.problem ? el("div", { title: j.problem }, badge("can't be read", "bad")) : null,
+        ),
         el("td", { class: "num" }, num(j.waiting)),
         el("td", { class: "num" }, num(j.processing)),
         el(

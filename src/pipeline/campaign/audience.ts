@@ -119,7 +119,7 @@ export async function audiencesOf(
 
   const created = await d.ledger.createdBy(f.segmentId, f.creator);
   report.new = created.length;
-  const rows = f.rows ?? keptRows(def, f, d.fileRows);
+  const rows = f.rows ?? keptRows(def, { creator: f.creator, path: async () => f.path }, d.fileRows);
   const fileContacts = async (request: CampaignRequest, phones: ReadonlySet<string>) =>
     fileInOwnSegment(def, f, d, request, (await rows()).rows, phones);
   if (underCallingRules(def)) {

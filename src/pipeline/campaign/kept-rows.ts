@@ -9,12 +9,13 @@ import type { FileRows, FileRowsStore } from "../stores/file-rows.ts";
  */
 export function keptRows(
   def: JobDefinition,
-  f: { creator: string; path: string },
+  /** `path`: where the file is readable now (a bucket's object is downloaded only when asked). */
+  f: { creator: string; path: () => Promise<string> },
   kept: Pick<FileRowsStore, "read">,
 ): () => Promise<FileRows> {
   let rows: Promise<FileRows> | undefined;
   return () => {
-    rows ??= kept.read(f.creator).then((found) => found ?? readFileRows(def, f.path));
+    rows ??= kept.read(f.creator).then((found) => found ?? f.path().then((path) => readFileRows(def, path)));
     return rows;
   };
 }

@@ -1,11 +1,10 @@
 import { setMaxListeners } from "node:events";
-import { join } from "node:path";
 import type { Logger } from "pino";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { type DropFolder, dropFolder, sha256File } from "../../inbox/drop-folder.ts";
+import { sha256File } from "../../inbox/drop-folder.ts";
+import type { InboxStore, LocalCopy } from "../../inbox/inbox-store.ts";
 import { waitUntilStable } from "../../inbox/stable-file.ts";
 import { validateFile } from "../../ingest/validate-file.ts";
-import { fileExists } from "../../lib/file-exists.ts";
 import { givesUp, JobLockLostError } from "../errors.ts";
 import type { ImportCheckpoint } from "../import/import-file.ts";
 import {
@@ -18,6 +17,7 @@ import { abortWhenPaused, type Controls } from "../stores/controls.ts";
 import type { ImportOutcome, ImportProgress, ImportSummary } from "./import-outcome.ts";
 import {
   type DroppedFile,
+  rejectedEarlier,
   type SettleDeps,
   settledEarlier,
   settleImported,
@@ -59,8 +59,9 @@ export interface ImportAttempt {
 interface Run {
   def: JobDefinition;
   f: DroppedFile;
-  folder: DropFolder;
-  path: string;
+  inbox: InboxStore;
+  /** The file, readable on this machine (a bucket's object downloaded). */
+  local: LocalCopy;
   attempt: ImportAttempt;
   log: Logger;
   d: DroppedFileDeps;
@@ -79,15 +80,32 @@ export async function importDroppedFile(
   attempt: ImportAttempt,
   d: DroppedFileDeps,
 ): Promise<ImportOutcome> {
-  const folder = dropFolder(def.inbox);
-  const path = join(folder.processing, f.file);
+  const inbox = d.inboxes(def.inbox);
   const log = d.logger.child({ job: f.job, file: f.original });
-  const run: Run = { def, f, folder, path, attempt, log, d };
-  if (!(await fileExists(path))) {
-    const summary = await settledEarlier(def, f, folder, d);
-    if (summary) return { kind: "settled-earlier", summary };
-    return { kind: "gone", reason: `the file ${f.file} is no longer in ${folder.processing}` };
+  // A move into done/ or rejected/ that an attempt began and could not finish (a bucket's copy made,
+  // its delete not): the outcome it had reached stands.
+  const summary = await settledEarlier(def, f, inbox, d);
+  if (summary) return { kind: "settled-earlier", summary };
+  const rejected = await rejectedEarlier(f, inbox, d);
+  if (rejected) return { kind: "rejected", summary: rejected, reason: rejected.reason ?? "rejected" };
+  const gone = {
+    kind: "gone",
+    reason: `the file ${f.file} is no longer in ${inbox.whereIs("processing", "")}`,
+  } as const;
+  if (!(await inbox.exists("processing", f.file))) return gone;
+  if ((await d.controls.isPaused(f.job)) && (attempt.progress as Partial<ImportProgress>)?.phase === "paused")
+    return { kind: "paused" };
+  const local = await inbox.local("processing", f.file);
+  if (!local) return gone;
+  try {
+    return await importLocal({ def, f, inbox, local, attempt, log, d });
+  } finally {
+    await local.release();
   }
+}
+
+async function importLocal(run: Run): Promise<ImportOutcome> {
+  const { f, attempt, d } = run;
   if (await d.controls.isPaused(f.job)) return paused(run);
   const pause = abortWhenPaused(d.controls, f.job);
   let imported: Awaited<ReturnType<typeof importUntilStable>>;
@@ -104,32 +122,33 @@ export async function importDroppedFile(
 
 /** Imports the file, again (new rows only) each time a writer changed it meanwhile. */
 async function importUntilStable(run: Run, signal: AbortSignal) {
-  const { path, d, log } = run;
+  const { d, log } = run;
+  const { path } = run.local;
   // Every request in flight (and every wait for the shared limit) listens to it.
   setMaxListeners(0, signal);
+  // A downloaded copy was hashed as it was made, and nobody writes to it.
+  const contentNow = () =>
+    run.local.sha256 === undefined ? sha256File(path) : Promise.resolve(run.local.sha256);
   let content = run.f.sha256;
   let changes = 0;
   let file = await importOnce(run, signal);
   // A writer may still hold the file open: the summary must describe the file it sits beside.
-  for (
-    let now = await sha256File(path);
-    now !== content && changes < MAX_CHANGES;
-    now = await sha256File(path)
-  ) {
+  for (let now = await contentNow(); now !== content && changes < MAX_CHANGES; now = await contentNow()) {
     changes += 1;
     log.warn(
       { round: changes },
       "the file changed while it was imported: importing it again (new rows only)",
     );
     await waitUntilStable(path, d.stableMs, d.stopping);
-    content = await sha256File(path);
+    content = await contentNow();
     file = await importOnce(run, signal);
   }
   return { file, content, changes };
 }
 
 function importOnce(run: Run, signal: AbortSignal): Promise<ImportedFile> {
-  const { def, f, path, attempt, d } = run;
+  const { def, f, attempt, d } = run;
+  const { path } = run.local;
   const resume = asCheckpoint(attempt.progress);
   run.log.info(resume ? { cursor: resume.cursor } : {}, resume ? "resuming import" : "import started");
   return d.imports.run({
@@ -155,7 +174,8 @@ function importOnce(run: Run, signal: AbortSignal): Promise<ImportedFile> {
 
 /** Paused: the file is validated (once), nothing is sent, and the job looks again later. */
 async function paused(run: Run): Promise<ImportOutcome> {
-  const { attempt, path } = run;
+  const { attempt } = run;
+  const { path } = run.local;
   if ((attempt.progress as Partial<ImportProgress>)?.phase === "paused") return { kind: "paused" };
   const validated = await validateFile(path, importSpecOf(run.def).ingest, {
     errorsPath: `${path}.errors.csv`,
@@ -204,7 +224,7 @@ async function failed(run: Run, error: unknown, pausedSignal: AbortSignal): Prom
     attempts: attempt.attemptsStarted,
     finishedAt: new Date().toISOString(),
   };
-  await settleRejected(f, run.folder, summary, d);
+  await settleRejected(f, run.inbox, summary, d);
   log.error({ err: reason }, "file rejected");
   return { kind: "rejected", summary, reason };
 }
@@ -217,13 +237,13 @@ async function settled(
   run: Run,
   { file, content, changes }: Awaited<ReturnType<typeof importUntilStable>>,
 ): Promise<ImportOutcome> {
-  const { f, folder, log } = run;
+  const { f, inbox, log } = run;
   const summary: ImportSummary = {
     status: "imported",
     ...base(f),
     sha256: content,
     ...file,
-    errorsFile: file.errorsFile && join(folder.done, `${f.file}.errors.csv`),
+    errorsFile: file.errorsFile && inbox.whereIs("done", `${f.file}.errors.csv`),
     ...(changes > 0 ? { changedWhileImporting: changes } : {}),
     ...(changes >= MAX_CHANGES
       ? { warning: "the file kept changing while it was imported: write it elsewhere and move it in whole" }
@@ -232,7 +252,7 @@ async function settled(
     finishedAt: new Date().toISOString(),
   };
   try {
-    await settleImported(run.def, f, folder, summary, file.errorsFile, run.d);
+    await settleImported(run.def, f, inbox, run.local.path, summary, file.errorsFile, run.d);
   } catch (error) {
     log.error(
       { err: String(error) },

@@ -1,8 +1,7 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { type DropFolder, settleFile } from "../../inbox/drop-folder.ts";
+import { settleFile } from "../../inbox/drop-folder.ts";
 import type { FileRegistry } from "../../inbox/file-registry.ts";
+import type { InboxStore, InboxStores } from "../../inbox/inbox-store.ts";
 import { fileExists } from "../../lib/file-exists.ts";
 import { type AudienceDeps, type AudienceReport, audiencesOf } from "../campaign/audience.ts";
 import { keptRows } from "../campaign/kept-rows.ts";
@@ -15,6 +14,8 @@ import { countFromListing } from "./listed-counts.ts";
 /** What settling a file needs: where it goes, who records it, who asks for its campaigns. */
 export interface SettleDeps extends AudienceDeps {
   registry: Pick<FileRegistry, "settle" | "markDone">;
+  /** Each job's inbox, a drop folder or a bucket prefix, by its `inbox`. */
+  inboxes: InboxStores;
   /** Acts on the lifecycle's intents (the queue layer turns them into jobs, idempotently). */
   request: (intents: Intent[]) => Promise<void>;
   now: () => number;
@@ -43,7 +44,7 @@ export async function requestCampaigns(
   summary: ImportSummary,
   at: string,
   d: SettleDeps,
-  rows = keptRows(def, { creator: fileIdentity(f.job, f.sha256, f.gen), path: at }, d.fileRows),
+  rows = keptRows(def, { creator: fileIdentity(f.job, f.sha256, f.gen), path: async () => at }, d.fileRows),
 ): Promise<AudienceReport> {
   const { requests, report } = await audiencesOf(
     def,
@@ -68,29 +69,29 @@ export async function requestCampaigns(
 
 /**
  * Imported: its campaigns asked for, then the file into done/ (with `errorsFile`, its rejected rows)
- * and the registry told.
+ * and the registry told. `at`: the file, readable here.
  */
 export async function settleImported(
   def: JobDefinition,
   f: DroppedFile,
-  folder: DropFolder,
+  inbox: InboxStore,
+  at: string,
   summary: ImportSummary,
   errorsFile: string | undefined,
   d: SettleDeps,
 ): Promise<ImportSummary> {
   if (summary.sha256 !== f.sha256) await d.registry.markDone(f.job, summary.sha256, f.file);
-  const at = join(folder.processing, f.file);
   const creator = fileIdentity(f.job, f.sha256, f.gen);
-  const rows = keptRows(def, { creator, path: at }, d.fileRows);
+  const rows = keptRows(def, { creator, path: async () => at }, d.fileRows);
   await countFromListing(def, summary, { creator, rows }, d);
   summary.audience = await requestCampaigns(def, f, summary, at, d, rows);
   // The calling plan may have written the report of a file whose rows were all good.
   const errors = errorsFile ?? ((await fileExists(`${at}.errors.csv`)) ? `${at}.errors.csv` : undefined);
-  if (errors && !summary.errorsFile) summary.errorsFile = join(folder.done, `${f.file}.errors.csv`);
+  if (errors && !summary.errorsFile) summary.errorsFile = inbox.whereIs("done", `${f.file}.errors.csv`);
   // A report counts the file in the period its summary lands in: stamped as it is written, not
   // before the listing and the campaigns (seconds), when a report gathered between missed it for good.
   summary.finishedAt = new Date().toISOString();
-  await settleFile(folder, f.file, "done", summary, errors);
+  await settleFile(inbox, f.file, "done", summary, errors);
   await d.registry.settle(f.job, f.sha256, "done");
   await d.fileRows.drop(creator);
   return summary;
@@ -99,13 +100,32 @@ export async function settleImported(
 /** Rejected: the file into rejected/ with its summary, the registry told. */
 export async function settleRejected(
   f: DroppedFile,
-  folder: DropFolder,
+  inbox: InboxStore,
   summary: ImportSummary,
   d: Pick<SettleDeps, "registry" | "fileRows">,
 ): Promise<void> {
-  await settleFile(folder, f.file, "rejected", summary);
+  await settleFile(inbox, f.file, "rejected", summary);
   await d.registry.settle(f.job, f.sha256, "rejected");
   await d.fileRows.drop(fileIdentity(f.job, f.sha256, f.gen));
+}
+
+/**
+ * The summary an attempt of this admission left in `outcome`/ beside the file itself: the move
+ * there happened (a bucket's copy may be left in processing/: removed). A summary older than the
+ * admission is an earlier life's (the same content dropped again after its record was forgotten).
+ */
+async function settledSummary(
+  f: DroppedFile,
+  inbox: InboxStore,
+  outcome: "done" | "rejected",
+): Promise<ImportSummary | undefined> {
+  if (!(await inbox.exists(outcome, f.file))) return undefined;
+  const text = await inbox.readText(outcome, `${f.file}.summary.json`);
+  if (!text) return undefined;
+  const summary = JSON.parse(text) as ImportSummary;
+  if (Date.parse(summary.finishedAt) < f.admittedAt) return undefined;
+  await inbox.remove("processing", f.file);
+  return summary;
 }
 
 /**
@@ -115,14 +135,39 @@ export async function settleRejected(
 export async function settledEarlier(
   def: JobDefinition,
   f: DroppedFile,
-  folder: DropFolder,
+  inbox: InboxStore,
   d: SettleDeps,
 ): Promise<ImportSummary | undefined> {
-  const previous = await readFile(join(folder.done, `${f.file}.summary.json`), "utf8").catch(() => "");
-  if (!previous) return undefined;
-  const summary = JSON.parse(previous) as ImportSummary;
-  await requestCampaigns(def, f, summary, join(folder.done, f.file), d);
+  const summary = await settledSummary(f, inbox, "done");
+  if (!summary) return undefined;
+  // Its rows as its import kept them; else read from the file in done/ (downloaded only then).
+  let copy: Awaited<ReturnType<InboxStore["local"]>>;
+  const path = async () => {
+    copy ??= await inbox.local("done", f.file);
+    if (!copy) throw new Error(`${inbox.whereIs("done", f.file)} is gone: its rows can't be read again`);
+    return copy.path;
+  };
+  const creator = fileIdentity(f.job, f.sha256, f.gen);
+  try {
+    const at = inbox.whereIs("done", f.file);
+    await requestCampaigns(def, f, summary, at, d, keptRows(def, { creator, path }, d.fileRows));
+  } finally {
+    await copy?.release();
+  }
   await d.registry.settle(f.job, f.sha256, "done");
+  return summary;
+}
+
+/** A file settled in rejected/ by an attempt that died before it could report: the registry told. */
+export async function rejectedEarlier(
+  f: DroppedFile,
+  inbox: InboxStore,
+  d: Pick<SettleDeps, "registry" | "fileRows">,
+): Promise<ImportSummary | undefined> {
+  const summary = await settledSummary(f, inbox, "rejected");
+  if (!summary) return undefined;
+  await d.registry.settle(f.job, f.sha256, "rejected");
+  await d.fileRows.drop(fileIdentity(f.job, f.sha256, f.gen));
   return summary;
 }
 

@@ -1,9 +1,6 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { dropFolder } from "../../inbox/drop-folder.ts";
 import type { FileRegistry } from "../../inbox/file-registry.ts";
-import { writeFileAtomic } from "../../lib/atomic-file.ts";
+import type { InboxStores } from "../../inbox/inbox-store.ts";
 import type { StartCheck } from "../campaign/start-check.ts";
 import type { StartCheckStore } from "../stores/start-check-store.ts";
 import type { ImportSummary } from "./import-outcome.ts";
@@ -37,6 +34,7 @@ export function withCheck(
 export interface SummaryChecksDeps {
   startChecks: Pick<StartCheckStore, "noting">;
   registry: Pick<FileRegistry, "get">;
+  inboxes: InboxStores;
 }
 
 /**
@@ -53,13 +51,14 @@ export async function noteCheckInSummary(
   const record = await d.registry.get(info.job, info.sha256);
   if (!record || record.gen !== info.gen || record.state === "rejected") return "no-summary";
   if (record.state !== "done") return "not-yet";
-  const path = join(dropFolder(def.inbox).done, `${record.file}.summary.json`);
+  const inbox = d.inboxes(def.inbox);
+  const name = `${record.file}.summary.json`;
   const locked = await d.startChecks.noting(info.job, info.sha256, async () => {
-    const text = await readFile(path, "utf8").catch(() => "");
+    const text = await inbox.readText("done", name);
     if (!text) return "no-summary" as const;
     const summary = JSON.parse(text) as ImportSummary;
     summary.checksBeforeStart = withCheck(summary.checksBeforeStart, info.name, result);
-    await writeFileAtomic(path, `${JSON.stringify(summary, null, 2)}\n`);
+    await inbox.writeText("done", name, `${JSON.stringify(summary, null, 2)}\n`);
     return "noted" as const;
   });
   return locked.acquired ? locked.value : "not-yet";

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
+import type { InboxStores } from "../../inbox/inbox-store.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
 import { CallEnds } from "./call-ends.ts";
 import { experimentSection } from "./experiment-section.ts";
@@ -12,6 +13,8 @@ import { ReportBuilder } from "./report-builder.ts";
 
 export interface ReportSources {
   store: CampaignStore;
+  /** Each job's inbox: its import summaries are read there (without, files are not counted: an experiment's look). */
+  inboxes?: InboxStores;
   /** Deliveries that failed for good, when the caller can read them (the queue layer). */
   failedDeliveries?: (since: number) => Promise<{ sink: string; reason: string; at: number }[]>;
   /** The experiment store's decisions and assignments (a job with `campaign.variants`). */
@@ -86,7 +89,8 @@ export async function gatherReport(
         Math.min(READ_AT_ONCE, Math.floor((CALLS_AT_ONCE * batch.length) / Math.max(1, calls))),
       );
     }
-    if (def.campaign || def.inbox) for await (const f of importFacts(def.inbox, since)) builder.addFile(f);
+    if (sources.inboxes)
+      for await (const f of importFacts(sources.inboxes(def.inbox), since)) builder.addFile(f);
   }
   for (const d of (await sources.failedDeliveries?.(from)) ?? []) builder.addFailedDelivery(d);
   // A one-job report of an experiment: its section over the experiment up to the period's end, not the period.

@@ -1,6 +1,4 @@
-import { opendir, readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
-import { dropFolder } from "../../inbox/drop-folder.ts";
+import type { InboxStore } from "../../inbox/inbox-store.ts";
 import type { FileFact } from "./figures.ts";
 import type { FileRepairs } from "./model.ts";
 
@@ -76,20 +74,15 @@ const repairsOf = (s: SummaryJson): FileRepairs => ({
 });
 
 /**
- * The import summaries a job's drop folder keeps (done/ and rejected/), one at a time, skipping
- * those last written before `since` (a summary is written when its file settles).
+ * The import summaries a job's inbox keeps (done/ and rejected/), one at a time, skipping those
+ * last written before `since` (a summary is written when its file settles).
  */
-export async function* importFacts(inbox: string, since: number): AsyncGenerator<FileFact> {
-  const folder = dropFolder(inbox);
-  for (const dir of [folder.done, folder.rejected]) {
-    const entries = await opendir(dir).catch(() => undefined);
-    if (!entries) continue;
-    for await (const entry of entries) {
-      if (!entry.isFile() || !entry.name.endsWith(SUMMARY)) continue;
-      const path = join(dir, entry.name);
-      const info = await stat(path).catch(() => undefined);
-      if (!info || info.mtimeMs < since || info.size > MAX_SUMMARY_BYTES) continue;
-      const fact = fileFactOf(await readFile(path, "utf8").catch(() => ""));
+export async function* importFacts(inbox: InboxStore, since: number): AsyncGenerator<FileFact> {
+  for (const area of ["done", "rejected"] as const) {
+    for await (const entry of inbox.list(area)) {
+      if (!entry.name.endsWith(SUMMARY) || entry.modifiedMs < since || entry.bytes > MAX_SUMMARY_BYTES)
+        continue;
+      const fact = fileFactOf((await inbox.readText(area, entry.name, MAX_SUMMARY_BYTES)) ?? "");
       if (fact) yield fact;
     }
   }

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { JobDefinition } from "../../config/job-definition.ts";
+import type { InboxStores } from "../../inbox/inbox-store.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { type CampaignRegistry, createCampaignRegistry } from "../../pipeline/results/campaign-registry.ts";
@@ -13,6 +14,8 @@ import type { Queues } from "../queues.ts";
 export interface ActionContext {
   queues: Queues;
   jobs: () => ReadonlyMap<string, JobDefinition>;
+  /** Each job's inbox (a rejected file is dropped in again). */
+  inboxes: InboxStores;
   logger: Logger;
   /** Started campaigns' stops (an operator's stop asks for one; `vcw stop` waits for it). */
   stops: StopStore;

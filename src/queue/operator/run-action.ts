@@ -1,7 +1,4 @@
-import { rename, stat } from "node:fs/promises";
-import { join } from "node:path";
 import type { Job } from "bullmq";
-import { dropFolder } from "../../inbox/drop-folder.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { plural } from "../../lib/plural.ts";
 import { type CancelOutcome, cancelCampaigns } from "../../pipeline/campaign/cancel-campaign.ts";
@@ -166,18 +163,13 @@ async function rerunFile(ctx: ActionContext, id: string): Promise<ActionResult> 
   if (!job || !(await job.isFailed())) return refused(`no rejected file with import ${id}`);
   const def = ctx.jobs().get(job.data.job);
   if (!def) return refused(`the job ${job.data.job} of ${job.data.original} is not loaded`);
-  const folder = dropFolder(def.inbox);
-  const from = join(folder.rejected, job.data.file);
-  const to = join(folder.inbox, job.data.original);
-  if (!(await exists(from))) return refused(`${job.data.original} is no longer in ${folder.rejected}`);
-  if (await exists(to)) return refused(`a file named ${job.data.original} is waiting in the inbox already`);
-  await rename(from, to);
+  const inbox = ctx.inboxes(def.inbox);
+  const { file, original } = job.data;
+  if (!(await inbox.exists("rejected", file)))
+    return refused(`${original} is no longer in ${inbox.whereIs("rejected", "")}`);
+  if (await inbox.exists("inbox", original))
+    return refused(`a file named ${original} is waiting in the inbox already`);
+  await inbox.move("rejected", file, "inbox", original);
   await job.remove().catch(() => undefined);
-  return done(1, `${job.data.original} dropped into ${def.inbox} again: it is imported afresh`);
+  return done(1, `${original} dropped into ${inbox.where} again: it is imported afresh`);
 }
-
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );

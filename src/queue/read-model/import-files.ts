@@ -1,8 +1,7 @@
-import { stat } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename } from "node:path";
 import type { Job } from "bullmq";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { dropFolder } from "../../inbox/drop-folder.ts";
+import type { InboxStores } from "../../inbox/inbox-store.ts";
 import { type ImportProgressRead, importProgressOf, importResultOf } from "../job-results.ts";
 import type { ImportJobData, Queues } from "../queues.ts";
 
@@ -84,6 +83,7 @@ export async function failedImports(queues: Queues, n: number): Promise<FailedIm
 export async function recentFiles(
   queues: Queues,
   defs: ReadonlyMap<string, JobDefinition>,
+  inboxes: InboxStores,
   n: number,
 ): Promise<RecentFile[]> {
   const done = await queues.imports.getJobs(["completed"], 0, n - 1);
@@ -94,15 +94,24 @@ export async function recentFiles(
   ]
     .sort((a, b) => (b.j.finishedOn ?? 0) - (a.j.finishedOn ?? 0))
     .slice(0, n);
-  return Promise.all(all.map(({ j, imported }) => recentFile(j, imported, defs.get(j.data.job))));
+  return Promise.all(all.map(({ j, imported }) => recentFile(j, imported, defs.get(j.data.job), inboxes)));
 }
 
-async function recentFile(j: Job<ImportJobData>, imported: boolean, def: JobDefinition | undefined) {
+async function recentFile(
+  j: Job<ImportJobData>,
+  imported: boolean,
+  def: JobDefinition | undefined,
+  inboxes: InboxStores,
+) {
   const s = importResultOf(j) ?? {};
   const folder = imported ? "done" : "rejected";
   // The error report when there is one, else the summary (a rejected file's says why).
   const name = s.errorsFile ? basename(s.errorsFile) : `${j.data.file}.summary.json`;
-  const there = def ? await isFile(join(dropFolder(def.inbox)[folder], name)) : false;
+  const there = def
+    ? await inboxes(def.inbox)
+        .exists(folder, name)
+        .catch(() => false)
+    : false;
   const t = s.totals;
   return {
     id: j.id,
@@ -119,9 +128,3 @@ async function recentFile(j: Job<ImportJobData>, imported: boolean, def: JobDefi
     report: there ? { job: j.data.job, folder, name } : null,
   } satisfies RecentFile;
 }
-
-const isFile = (path: string) =>
-  stat(path).then(
-    (s) => s.isFile(),
-    () => false,
-  );

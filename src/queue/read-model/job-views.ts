@@ -1,15 +1,17 @@
-import { readdir } from "node:fs/promises";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { dropFolder, isCandidate } from "../../inbox/drop-folder.ts";
+import { isCandidate } from "../../inbox/drop-folder.ts";
+import type { Area, InboxStore, InboxStores } from "../../inbox/inbox-store.ts";
 import type { CampaignRegistry, PollLag } from "../../pipeline/results/campaign-registry.ts";
 import type { ExperimentDecision } from "../../pipeline/stores/experiment-store.ts";
 
-/** A job's drop folder: files waiting in its inbox and in processing/. */
+/** A job's inbox (a drop folder or a bucket prefix): files waiting in it and in processing/. */
 export interface FolderView {
   job: string;
   inbox: string;
   waiting: number;
   processing: number;
+  /** Why the files could not be counted (a bucket out of reach); the counts are 0 then. */
+  problem?: string;
 }
 
 export interface JobView {
@@ -22,6 +24,8 @@ export interface JobView {
   paused: boolean;
   waiting: number;
   processing: number;
+  /** Why the inbox's files could not be counted (a bucket out of reach). */
+  problem?: string;
   /** The job's last poll tick as the scheduler recorded it: behind when polls wait or campaigns are overdue. */
   polls?: { at: string; due: number; lagSeconds: number; behind: boolean } | undefined;
   /** A job with `campaign.variants`: each variant and whether it gets new contacts (the decisions). */
@@ -30,41 +34,48 @@ export interface JobView {
   };
 }
 
-const countFiles = async (dir: string) =>
-  (await readdir(dir, { withFileTypes: true }).catch(() => [])).filter(
-    (e) => e.isFile() && isCandidate(e.name),
-  ).length;
+async function countFiles(inbox: InboxStore, area: Area): Promise<number> {
+  let n = 0;
+  for await (const f of inbox.list(area)) if (isCandidate(f.name)) n += 1;
+  return n;
+}
 
-/** The files waiting in a job's inbox and in its processing/ folder. */
-export async function folderOf(def: JobDefinition): Promise<FolderView> {
-  const f = dropFolder(def.inbox);
-  return {
-    job: def.name,
-    inbox: def.inbox,
-    waiting: await countFiles(f.inbox),
-    processing: await countFiles(f.processing),
-  };
+/** The files waiting in a job's inbox and in its processing/ folder (or prefix). */
+export async function folderOf(def: JobDefinition, inboxes: InboxStores): Promise<FolderView> {
+  const inbox = inboxes(def.inbox);
+  try {
+    const [waiting, processing] = await Promise.all([
+      countFiles(inbox, "inbox"),
+      countFiles(inbox, "processing"),
+    ]);
+    return { job: def.name, inbox: inbox.where, waiting, processing };
+  } catch (error) {
+    const problem = error instanceof Error ? error.message : String(error);
+    return { job: def.name, inbox: inbox.where, waiting: 0, processing: 0, problem };
+  }
 }
 
 /** One job as the dashboard shows it: its folder, whether it is paused or watched, its polls. */
 export async function jobView(
   def: JobDefinition,
   o: {
+    inboxes: InboxStores;
     watched: ReadonlySet<string>;
     paused: boolean;
     store: Pick<CampaignRegistry, "pollLag">;
     decisions?: readonly ExperimentDecision[];
   },
 ): Promise<JobView> {
-  const folder = await folderOf(def);
+  const folder = await folderOf(def, o.inboxes);
   return {
     name: def.name,
     description: def.description,
-    inbox: def.inbox,
+    inbox: folder.inbox,
     watched: o.watched.has(def.name),
     paused: o.paused,
     waiting: folder.waiting,
     processing: folder.processing,
+    ...(folder.problem ? { problem: folder.problem } : {}),
     polls: pollsOf(await o.store.pollLag(def.name)),
     ...experimentOf(def, o.decisions ?? []),
   };

@@ -58,6 +58,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
     jobs: await Promise.all(
       defs.map(async (def) =>
         jobView(def, {
+          inboxes: src.inboxes,
           watched,
           paused: await src.controls.isPaused(def.name),
           store: src.store,
@@ -68,7 +69,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
       ),
     ),
     inFlight: await filesInFlight(src.queues, LISTED.inFlight),
-    recentFiles: await recentFiles(src.queues, src.jobs(), LISTED.recentFiles),
+    recentFiles: await recentFiles(src.queues, src.jobs(), src.inboxes, LISTED.recentFiles),
     campaigns: await latestCampaigns(kept, { n: LISTED.campaigns, store: src.store, jobs: src.jobs() }),
     campaignCounts: campaignCounts(kept),
     failedDeliveries: await failedDeliveries(src.queues, LISTED.failedDeliveries),

@@ -1,4 +1,5 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
+import type { InboxStores } from "../../inbox/inbox-store.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { ResourceState } from "../../pipeline/resources/state-store.ts";
@@ -20,6 +21,8 @@ export interface ReadModelSources {
   /** Each job's last test call. */
   resources: Pick<ResourceState, "preflights">;
   jobs: () => ReadonlyMap<string, JobDefinition>;
+  /** Each job's inbox: a drop folder or a bucket prefix. */
+  inboxes: InboxStores;
   /** Jobs whose inbox this process watches. */
   watched: () => ReadonlySet<string>;
 }

@@ -66,9 +66,11 @@ describe("a file's rows kept by its import", () => {
     expect(await store.read(creator)).toEqual({ headers: fromFile.headers, rows: fromFile.rows });
     rmSync(path);
     // Planning and the campaigns' segments take them from Redis: the file is gone.
-    expect((await keptRows(job(false), { creator, path }, store)()).rows).toEqual(fromFile.rows);
+    expect((await keptRows(job(false), { creator, path: async () => path }, store)()).rows).toEqual(
+      fromFile.rows,
+    );
     await store.drop(creator);
-    await expect(keptRows(job(false), { creator, path }, store)()).rejects.toThrow();
+    await expect(keptRows(job(false), { creator, path: async () => path }, store)()).rejects.toThrow();
   });
 
   it("under calling rules a row keeps its location cells, as the planner reads them", async () => {

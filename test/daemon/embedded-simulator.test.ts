@@ -86,6 +86,56 @@ describe("two vcw processes on embedded defaults under one home", () => {
   }, 120_000);
 });
 
+describe("processes that only join the embedded simulator", () => {
+  it("a worker and `vcw jobs check` join the daemon's; without one, the worker refuses and jobs check is offline", async () => {
+    const home = tempDir("vcw-embedded-join-");
+    writeJob(join(home, "jobs"), "joined", join(home, "inbox"));
+    // A job naming the embedded simulator's demo assistant: jobs check reads it when it can.
+    writeFileSync(
+      join(home, "jobs", "named.yaml"),
+      `name: named\ninbox: ${join(home, "inbox-named")}\nsegment:\n  name: named\ncontacts:\n  country: US\ncampaign:\n  assistant: { name: Demo assistant }\n  dialer: { id: dlr_demo }\n`,
+    );
+    const env = { ...embeddedEnv(home, `vcw-test-${randomBytes(4).toString("hex")}`), VCW_HTTP_ADDR: "off" };
+
+    // Nothing runs: a worker never starts a simulator of its own, and makes nothing under the home.
+    const alone = await runCli(["worker"], env, 30_000);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain(
+      `VCS_BASE_URL is not set and no embedded simulator runs under ${join(home, ".vcw")} (\`vcw start\` runs one); a worker never starts its own`,
+    );
+    expect(existsSync(join(home, ".vcw", "simulator.key"))).toBe(false);
+    const offline = await runCli(["jobs", "check"], env, 30_000, home);
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stderr).toMatch(
+      /note .*named\.yaml: disclosure not checked: the assistant is on the service, and VCS_BASE_URL is not set and no embedded simulator runs under .*\(offline\)/,
+    );
+    expect(existsSync(join(home, ".vcw", "simulator.address.json"))).toBe(false);
+
+    const daemon = spawnVcw(["start"], env);
+    running.push(daemon);
+    await waitFor(
+      () => (daemon.logs().includes("vcw daemon running") ? true : undefined),
+      30_000,
+      "the daemon",
+    );
+    const worker = spawnVcw(["worker"], env);
+    running.push(worker);
+    await waitFor(
+      () => (worker.logs().includes("vcw worker running") ? true : undefined),
+      30_000,
+      "the worker",
+    );
+    expect(worker.logs()).toContain("embedded simulator joined");
+    expect(worker.logs()).not.toContain("embedded simulator started");
+    // jobs check reads the demo assistant from the running simulator: its greeting says no AI.
+    const joined = await runCli(["jobs", "check"], env, 30_000, home);
+    expect(joined.stderr).toMatch(
+      /warn .*named\.yaml: campaign\.assistant: assistant "Demo assistant" does not say/,
+    );
+    expect(joined.stderr).not.toContain("offline");
+  }, 120_000);
+});
+
 describe("processes taking the embedded simulator at the same moment", () => {
   it("start one simulator: the others wait for it and join it, past a record a dead process left", async () => {
     const home = join(tempDir("vcw-embedded-race-"), ".vcw");

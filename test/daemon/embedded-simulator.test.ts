@@ -26,6 +26,14 @@ function embeddedEnv(home: string, prefix: string): NodeJS.ProcessEnv {
 }
 
 const running: VcwProcess[] = [];
+
+/** `vcw ARGS` spawned (stopped after the test), once it logged `line`. */
+async function runningVcw(args: string[], env: NodeJS.ProcessEnv, line: string): Promise<VcwProcess> {
+  const p = spawnVcw(args, env);
+  running.push(p);
+  await waitFor(() => (p.logs().includes(line) ? true : undefined), 30_000, line);
+  return p;
+}
 afterEach(async () => {
   for (const p of running.splice(0)) {
     if (p.child.exitCode === null) p.child.kill("SIGKILL");
@@ -111,20 +119,8 @@ describe("processes that only join the embedded simulator", () => {
     );
     expect(existsSync(join(home, ".vcw", "simulator.address.json"))).toBe(false);
 
-    const daemon = spawnVcw(["start"], env);
-    running.push(daemon);
-    await waitFor(
-      () => (daemon.logs().includes("vcw daemon running") ? true : undefined),
-      30_000,
-      "the daemon",
-    );
-    const worker = spawnVcw(["worker"], env);
-    running.push(worker);
-    await waitFor(
-      () => (worker.logs().includes("vcw worker running") ? true : undefined),
-      30_000,
-      "the worker",
-    );
+    await runningVcw(["start"], env, "vcw daemon running");
+    const worker = await runningVcw(["worker"], env, "vcw worker running");
     expect(worker.logs()).toContain("embedded simulator joined");
     expect(worker.logs()).not.toContain("embedded simulator started");
     // jobs check reads the demo assistant from the running simulator: its greeting says no AI.

@@ -11,6 +11,7 @@ import type { RequestObserver } from "./observer.ts";
 import type { OperationName, RequestOf, ResponseOf } from "./operations.ts";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy.ts";
 import { createTransport, type RequestOptions } from "./transport.ts";
+import type { Fetch } from "./web-types.ts";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "./whole-body-fetch.ts";
 
 export interface ClientOptions {
@@ -27,7 +28,7 @@ export interface ClientOptions {
   retry?: Partial<RetryOptions>;
   logger?: ClientLogger;
   /** A fetch implementation to use instead of the global one. */
-  fetch?: typeof globalThis.fetch;
+  fetch?: Fetch;
   /** Admits every attempt before it is sent: a shared rate limit. */
   gate?: RequestGate;
   /** Hears every attempt of every request (operation, status, duration), e.g. for metrics. */

@@ -1,3 +1,5 @@
+import type { Signal } from "./web-types.ts";
+
 /** What one attempt of a request looked like, for a gate that adapts its rate. */
 export interface AttemptOutcome {
   /** HTTP status, or undefined when no response came (timeout, connection error). */
@@ -13,6 +15,6 @@ export interface AttemptOutcome {
  * `acquire` runs before the attempt's timeout starts, so waiting here never looks like a timeout.
  */
 export interface RequestGate {
-  acquire(signal?: AbortSignal): Promise<void>;
+  acquire(signal?: Signal): Promise<void>;
   observe(outcome: AttemptOutcome): void;
 }

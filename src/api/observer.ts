@@ -1,5 +1,6 @@
 import { ResponseTooLargeError } from "./errors/index.ts";
 import type { OperationName } from "./operations.ts";
+import type { Fetch, Signal } from "./web-types.ts";
 
 /**
  * One attempt of a request as it ended: for metrics. It carries no URL, id, header or body, so
@@ -20,11 +21,11 @@ export type RequestObserver = (attempt: AttemptRecord) => void;
 
 /** Wraps the fetch ky calls, so each attempt is timed up to its whole body. */
 export function observedFetch(
-  fetch: typeof globalThis.fetch,
+  fetch: Fetch,
   operation: OperationName,
   observer: RequestObserver,
-  userSignal: AbortSignal | undefined,
-): typeof globalThis.fetch {
+  userSignal: Signal | undefined,
+): Fetch {
   let attempts = 0;
   return async (input, init) => {
     const started = performance.now();
@@ -47,7 +48,7 @@ export function observedFetch(
   };
 }
 
-function endedHow(error: unknown, userSignal: AbortSignal | undefined): string {
+function endedHow(error: unknown, userSignal: Signal | undefined): string {
   if (error instanceof ResponseTooLargeError) return "too_large";
   const name = (error as { name?: string })?.name;
   // ky's timeout aborts the attempt; the caller's own signal is an abort, not a timeout.

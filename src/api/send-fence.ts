@@ -3,6 +3,7 @@ import { subscribe } from "node:diagnostics_channel";
 import { failpoint } from "../lib/failpoint.ts";
 import { currentHold } from "../lib/job-hold.ts";
 import { OwnershipLostError } from "./errors/index.ts";
+import type { Fetch } from "./web-types.ts";
 
 /**
  * Ownership of a create, checked at the moment it leaves: `beforeSend` runs after the rate gate and
@@ -47,7 +48,7 @@ function watchWrites(): void {
 }
 
 /** `fetch` that runs the fence right before the request goes, and again if the check went stale before the write. */
-export function fencedFetch(inner: typeof fetch, fence: SendFence | undefined): typeof fetch {
+export function fencedFetch(inner: Fetch, fence: SendFence | undefined): Fetch {
   if (!fence) return inner;
   watchWrites();
   return async (input, init) => {

@@ -1,6 +1,7 @@
 import { ResponseTooLargeError, UnexpectedResponseError } from "./errors/index.ts";
 import { JsonItemTooLarge, NotAJsonArray, readJsonArray } from "./json-array-stream.ts";
 import { requestIdOf } from "./read-response.ts";
+import type { Fetch, FetchResponse } from "./web-types.ts";
 import { readWholeBody, signalOf } from "./whole-body-fetch.ts";
 
 /** What reads a streamed JSON array: told when each attempt starts, then fed element by element. */
@@ -15,11 +16,11 @@ export interface JsonArrayReader<T> {
 }
 
 export interface StreamingFetchOptions {
-  fetch: typeof globalThis.fetch;
+  fetch: Fetch;
   operation: string;
   /** For a streamed body, the cap of one element (the body itself is never held). */
   maxResponseBytes: number;
-  onHeaders?: (response: Response) => void;
+  onHeaders?: (response: FetchResponse) => void;
   reader: JsonArrayReader<unknown>;
   /** Scrubs what the service wrote before it goes into an error message. */
   scrub: (message: string) => string;
@@ -32,7 +33,7 @@ export interface StreamingFetchOptions {
  * previous attempt's reading has stopped (ky's timeout rejects without waiting for it). A failure's
  * body is read whole, cut at its limit, as elsewhere.
  */
-export function streamingFetch(o: StreamingFetchOptions): typeof globalThis.fetch {
+export function streamingFetch(o: StreamingFetchOptions): Fetch {
   let previous: Promise<unknown> = Promise.resolve();
   return async (input, init) => {
     const response = await o.fetch(input, init);

@@ -33,6 +33,7 @@ import {
 import { scrubSecrets, secretValuesOf } from "./secrets.ts";
 import { fencedFetch, keptAlive, type SendFence } from "./send-fence.ts";
 import { type JsonArrayReader, streamingFetch } from "./streaming-fetch.ts";
+import type { Fetch, Signal } from "./web-types.ts";
 import { wholeBodyFetch } from "./whole-body-fetch.ts";
 import { toFieldIssues } from "./zod-issues.ts";
 
@@ -49,7 +50,7 @@ export interface TransportOptions {
   maxResponseBytes: number;
   retry: RetryOptions;
   logger: ClientLogger;
-  fetch?: typeof globalThis.fetch | undefined;
+  fetch?: Fetch | undefined;
   gate?: RequestGate | undefined;
   /** Hears every attempt (operation, status, duration): request metrics. */
   observer?: RequestObserver | undefined;
@@ -64,7 +65,7 @@ export interface RequestOptions {
   maxResponseBytes?: number;
   maxRetries?: number;
   retry?: Partial<RetryOptions>;
-  signal?: AbortSignal;
+  signal?: Signal;
   /** Checked at the moment each attempt leaves (see SendFence): a create whose owner may have changed. */
   fence?: SendFence;
   /** A stable key of this create, sent when the client is configured for idempotency keys. */

@@ -1,4 +1,5 @@
 import { ResponseTooLargeError } from "./errors/index.ts";
+import type { Fetch, FetchInit, FetchInput, FetchResponse, Signal } from "./web-types.ts";
 
 /**
  * Default cap of a response body: 512 MiB. An audience entry with a transcript is 1 to 2 kB, so
@@ -14,12 +15,12 @@ const FAILURE_BODY_BYTES = 1024 * 1024;
 const NULL_BODY_STATUSES: ReadonlySet<number> = new Set([101, 103, 204, 205, 304]);
 
 export interface WholeBodyFetchOptions {
-  fetch: typeof globalThis.fetch;
+  fetch: Fetch;
   /** Named by the error when the body is over the cap. */
   operation: string;
   maxResponseBytes: number;
   /** Called as soon as the headers are in, before the body is read. */
-  onHeaders?: (response: Response) => void;
+  onHeaders?: (response: FetchResponse) => void;
 }
 
 /**
@@ -31,7 +32,7 @@ export interface WholeBodyFetchOptions {
  * fails with ResponseTooLargeError. A failure's body is cut at its limit instead: its status is
  * what counts.
  */
-export function wholeBodyFetch(o: WholeBodyFetchOptions): typeof globalThis.fetch {
+export function wholeBodyFetch(o: WholeBodyFetchOptions): Fetch {
   return async (input, init) => {
     const response = await o.fetch(input, init);
     o.onHeaders?.(response);
@@ -40,15 +41,15 @@ export function wholeBodyFetch(o: WholeBodyFetchOptions): typeof globalThis.fetc
 }
 
 /** The signal a fetch was given, on its Request or in its init. */
-export const signalOf = (input: Parameters<typeof fetch>[0], init: RequestInit | undefined) =>
+export const signalOf = (input: FetchInput, init: FetchInit | undefined): Signal | undefined =>
   input instanceof Request ? input.signal : (init?.signal ?? undefined);
 
 /** `response` again, its body read whole first (a success under the cap, a failure cut at its limit). */
 export async function readWholeBody(
-  response: Response,
+  response: FetchResponse,
   o: Pick<WholeBodyFetchOptions, "operation" | "maxResponseBytes">,
-  signal: AbortSignal | undefined,
-): Promise<Response> {
+  signal: Signal | undefined,
+): Promise<FetchResponse> {
   if (!response.body) return response;
   const tooLarge = () =>
     new ResponseTooLargeError({

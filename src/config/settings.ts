@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { join, resolve } from "node:path";
 import type { BucketSettings } from "../inbox/bucket/bucket-client.ts";
 import { formatAddress, type ListenAddress, parseListenAddress } from "../lib/listen-address.ts";
@@ -18,7 +17,8 @@ export interface Settings {
   redisCluster: Setting<RedisTarget | undefined>;
   /** undefined: the embedded simulator. */
   baseUrl: Setting<string | undefined>;
-  apiKey: Setting<string>;
+  /** undefined: the embedded simulator's key is the home's own (daemon/embedded-key.ts). */
+  apiKey: Setting<string | undefined>;
   jobsDir: Setting<string>;
   /** Working folder of the embedded defaults (private Redis data, simulator state). */
   home: Setting<string>;
@@ -106,9 +106,12 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     ),
     redisCluster: from("REDIS_CLUSTER_NODES", clusterTarget, undefined, "not set: a single Redis"),
     baseUrl: from("VCS_BASE_URL", String, undefined, "embedded simulator (VCS_BASE_URL not set)"),
-    apiKey: env.VCS_API_KEY
-      ? { value: env.VCS_API_KEY, source: "$VCS_API_KEY" }
-      : { value: `sim-${randomBytes(12).toString("hex")}`, source: "generated for the embedded simulator" },
+    apiKey: from(
+      "VCS_API_KEY",
+      String,
+      undefined,
+      "not set: the embedded simulator's key is the home's (simulator.key)",
+    ),
     jobsDir: from("VCW_JOBS_DIR", (v) => resolve(cwd, v), resolve(cwd, "jobs"), "default ./jobs"),
     home,
     prefix: from("VCW_PREFIX", String, "vcw", "default"),
@@ -254,7 +257,7 @@ function positiveInt(name: string, text: string, min = 1): number {
   return n;
 }
 
-export const simulatorStateFile = (s: Settings) => join(s.home.value, "simulator.json");
+export const simulatorStateFile = (s: Pick<Settings, "home">) => join(s.home.value, "simulator.json");
 
 export const retentionMsOf = (s: Settings) => s.retentionDays.value * 86_400_000;
 
@@ -265,7 +268,7 @@ export const downloadsDir = (s: Settings) => join(s.home.value, "downloads");
 export function describeSettings(s: Settings): string[] {
   const show = (v: unknown) => (typeof v === "object" ? JSON.stringify(v) : String(v ?? "auto"));
   return Object.entries(s).map(([name, setting]: [string, Setting<unknown>]) => {
-    if (name === "apiKey") return `apiKey: (hidden) from ${setting.source}`;
+    if (name === "apiKey") return `apiKey: ${setting.value ? "(hidden) from " : ""}${setting.source}`;
     if (name === "httpToken") return `httpToken: ${setting.value ? "(hidden) from " : ""}${setting.source}`;
     if (name === "httpAddr")
       return `${name}: ${setting.value ? formatAddress(setting.value as ListenAddress) : "off"} (${setting.source})`;

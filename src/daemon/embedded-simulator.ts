@@ -1,85 +1,101 @@
-import { link, mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { createOwnFile, ensurePrivateFolder, writeOwnFile } from "../lib/own-file.ts";
 import { type Simulator, type SimulatorOptions, startSimulator } from "../simulator/server.ts";
+import { StartupError } from "./errors.ts";
+import { type HomeRecord, type RecordFound, readHomeRecord } from "./home-record.ts";
 
 /** The embedded simulator a process uses: the one it started, or one another vcw under the same home runs. */
 export interface EmbeddedSimulator {
   url: string;
-  /** The key it accepts: ours when we started it, the starter's when we joined it. */
-  apiKey: string;
   /** The pid of the process that runs it, when that is another one. */
   joinedPid?: number;
+  /** Why a record found was replaced, when it was: its process had gone. */
+  replaced?: string;
   close(): Promise<void>;
 }
 
-/** The record: a claim (pid only) while its simulator starts, then its address and key. */
-interface Record {
-  pid: number;
-  url?: string;
-  apiKey?: string;
-}
-
-/** Where a running embedded simulator is written down (mode 0600: it holds the simulator's key). */
+/** Where a running embedded simulator is written down: a claim (pid only) while it starts, then its address. */
 export const embeddedRecordOf = (home: string) => join(home, "simulator.address.json");
 
 /** How long a process waits for a live claimant's simulator to answer before taking the record over. */
 const CLAIM_WAIT_MS = 15_000;
 
 /**
- * The embedded simulator of `home`: the one another vcw process runs there, when it answers;
- * else one started here on the state file, and written down for the next process. Two simulators
- * on one state file would each hand out the same ids and overwrite each other's snapshot, so a
- * second daemon, `vcw import` or `vcw apply` beside a running daemon joins its simulator. The
- * record is created exclusively before the simulator starts: of processes starting at once, one
- * starts it and the others wait for it to answer.
+ * The embedded simulator of `home`: the one another vcw process runs there, when its record is
+ * trusted (daemon/home-record.ts) and it answers `options.apiKey`, vcw's own key (never one from
+ * the record); else one started here on the state file, and written down for the next process.
+ * Two simulators on one state file would each hand out the same ids and overwrite each other's
+ * snapshot, so a second daemon, `vcw import` or `vcw api` beside a running daemon joins its
+ * simulator. The record is created exclusively before the simulator starts: of processes starting
+ * at once, one starts it and the others wait for it to answer. With `join` alone, none is started.
  */
 export async function embeddedSimulator(
   home: string,
   options: Omit<SimulatorOptions, "port">,
-): Promise<EmbeddedSimulator> {
+  mode?: "join-or-start",
+): Promise<EmbeddedSimulator>;
+export async function embeddedSimulator(
+  home: string,
+  options: Omit<SimulatorOptions, "port">,
+  mode: "join-or-start" | "join",
+): Promise<EmbeddedSimulator | undefined>;
+export async function embeddedSimulator(
+  home: string,
+  options: Omit<SimulatorOptions, "port">,
+  mode: "join-or-start" | "join" = "join-or-start",
+): Promise<EmbeddedSimulator | undefined> {
   const record = embeddedRecordOf(home);
-  await mkdir(home, { recursive: true });
+  if (mode === "join") return joinOnly(record, await readHomeRecord(record), options.apiKey);
+  await ensurePrivateFolder(home);
   const waitUntil = Date.now() + CLAIM_WAIT_MS;
+  let replaced: string | undefined;
   for (;;) {
-    if (await claim(record)) return startOwn(record, options);
-    const running = await readRecord(record);
-    // Ours already (a second use in one process): a simulator of its own, as before.
-    if (running?.pid === process.pid) return startOwn(record, options);
-    if (running?.url && running.apiKey && (await answers(running.url, running.apiKey)))
-      return { url: running.url, apiKey: running.apiKey, joinedPid: running.pid, close: async () => {} };
-    // A claim of a live process is starting its simulator: wait for it, within bounds.
-    if (running && alive(running.pid) && Date.now() < waitUntil) {
-      await sleep(100);
-      continue;
+    if (await createOwnFile(record, claimText())) return startOwn(record, options, replaced);
+    const found = await readHomeRecord(record);
+    if (found.kind === "live") {
+      const { pid, url } = found.record;
+      // Ours already (a second use in one process): a simulator of its own, as before.
+      if (pid === process.pid) return startOwn(record, options, replaced);
+      if (url && (await answers(url, options.apiKey, record, pid))) return joined(found.record, url);
+      // A live claim is starting its simulator: wait for it, within bounds.
+      if (Date.now() < waitUntil) {
+        await sleep(100);
+        continue;
+      }
     }
     // An unreadable record is taken over only once it is old: no writer is half-way through it.
-    if (!running && (await ageMs(record)) < 2_000 && Date.now() < waitUntil) {
+    if (found.kind === "unreadable" && (await ageMs(record)) < 2_000 && Date.now() < waitUntil) {
       await sleep(100);
       continue;
     }
-    // Left by a process that died (or unreadable for long): take it over.
-    await removeStale(record, running?.pid);
+    if (found.kind === "stale") replaced = `${record} was replaced: ${found.reason}`;
+    // Left by a process that died (or unreadable, or silent, for long): take it over.
+    await removeStale(
+      record,
+      found.kind === "live" ? found.record.pid : found.kind === "stale" ? found.pid : undefined,
+    );
   }
 }
 
-/**
- * Creates the record with this pid only if none exists: the one process that may start the
- * simulator. Written whole, then linked in (link fails if the record exists), so no reader sees a
- * half-written record.
- */
-async function claim(record: string): Promise<boolean> {
-  const draft = `${record}.${process.pid}.tmp`;
-  await writeFile(draft, `${JSON.stringify({ pid: process.pid } satisfies Record)}\n`, { mode: 0o600 });
-  try {
-    await link(draft, record);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw error;
-  } finally {
-    await rm(draft, { force: true });
-  }
+const claimText = () => `${JSON.stringify({ pid: process.pid } satisfies HomeRecord)}\n`;
+
+const joined = (r: HomeRecord, url: string): EmbeddedSimulator => ({
+  url,
+  joinedPid: r.pid,
+  close: async () => {},
+});
+
+/** A running simulator to join, or undefined (none, or its process gone); never one started here. */
+async function joinOnly(
+  record: string,
+  found: RecordFound,
+  apiKey: string,
+): Promise<EmbeddedSimulator | undefined> {
+  if (found.kind !== "live" || !found.record.url) return undefined;
+  const { url, pid } = found.record;
+  return (await answers(url, apiKey, record, pid)) ? joined(found.record, url) : undefined;
 }
 
 /**
@@ -97,21 +113,23 @@ async function removeStale(record: string, stalePid: number | undefined): Promis
     return sleep(50);
   }
   try {
-    const still = await readRecord(record);
-    if (still?.pid === stalePid) await rm(record, { force: true });
+    if ((await pidOf(record)) === stalePid) await rm(record, { force: true });
   } finally {
     await rm(lock, { recursive: true, force: true });
   }
 }
 
-/** Replaces the record whole (a rename), so a reader sees the claim or the address, never half. */
-async function writeRecord(record: string, r: Record): Promise<void> {
-  const draft = `${record}.${process.pid}.tmp`;
-  await writeFile(draft, `${JSON.stringify(r)}\n`, { mode: 0o600 });
-  await rename(draft, record);
+/** The pid a record holds, stale or live; undefined when there is none or it is unreadable. */
+async function pidOf(record: string): Promise<number | undefined> {
+  const found = await readHomeRecord(record);
+  return found.kind === "live" ? found.record.pid : found.kind === "stale" ? found.pid : undefined;
 }
 
-async function startOwn(record: string, options: Omit<SimulatorOptions, "port">): Promise<EmbeddedSimulator> {
+async function startOwn(
+  record: string,
+  options: Omit<SimulatorOptions, "port">,
+  replaced: string | undefined,
+): Promise<EmbeddedSimulator> {
   let sim: Simulator;
   try {
     sim = await startSimulator({ ...options, port: 0 });
@@ -119,28 +137,16 @@ async function startOwn(record: string, options: Omit<SimulatorOptions, "port">)
     await rm(record, { force: true });
     throw error;
   }
-  await writeRecord(record, { url: sim.url, pid: process.pid, apiKey: options.apiKey });
+  await writeOwnFile(record, `${JSON.stringify({ pid: process.pid, url: sim.url } satisfies HomeRecord)}\n`);
   return {
     url: sim.url,
-    apiKey: options.apiKey,
+    ...(replaced ? { replaced } : {}),
     close: async () => {
       // Only our own record goes: a process that took over a record we left keeps its.
-      if ((await readRecord(record))?.pid === process.pid) await rm(record, { force: true });
+      if ((await pidOf(record).catch(() => undefined)) === process.pid) await rm(record, { force: true });
       await sim.close();
     },
   };
-}
-
-async function readRecord(path: string): Promise<Record | undefined> {
-  try {
-    const r = JSON.parse(await readFile(path, "utf8")) as Partial<Record>;
-    if (typeof r.pid !== "number") return undefined;
-    return typeof r.url === "string" && typeof r.apiKey === "string"
-      ? { pid: r.pid, url: r.url, apiKey: r.apiKey }
-      : { pid: r.pid };
-  } catch {
-    return undefined;
-  }
 }
 
 async function ageMs(path: string): Promise<number> {
@@ -151,26 +157,26 @@ async function ageMs(path: string): Promise<number> {
   }
 }
 
-/** Whether a process with this pid runs (EPERM: it does, as another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** Whether the recorded simulator answers an authorised list within a second. */
-async function answers(url: string, apiKey: string): Promise<boolean> {
+/**
+ * Whether the recorded simulator answers an authorised list within a second. One that answers and
+ * refuses our key runs with another (VCS_API_KEY set in one process and not in the other): joining
+ * it would fail every request, and starting a second on the same state would corrupt it.
+ */
+async function answers(url: string, apiKey: string, record: string, pid: number): Promise<boolean> {
+  let status: number;
   try {
     const res = await fetch(`${url}/segment/list`, {
       headers: { "x-api-key": apiKey },
       signal: AbortSignal.timeout(1_000),
     });
     await res.body?.cancel();
-    return res.ok;
+    status = res.status;
   } catch {
     return false;
   }
+  if (status === 401 || status === 403)
+    throw new StartupError(
+      `the embedded simulator at ${url} (pid ${pid}, ${record}) refuses this process's key: it was started with another. Run with the VCS_API_KEY it was started with (or with none, if it had none), or stop it first`,
+    );
+  return status >= 200 && status < 300;
 }

@@ -1,10 +1,11 @@
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
 import { delimiter, join } from "node:path";
 import { Cluster } from "ioredis";
 import { DEFAULT_REDIS_URL, type Settings } from "../config/settings.ts";
-import { describeTarget, type RedisTarget } from "../lib/redis.ts";
+import { ensurePrivateFolder, writeOwnFile } from "../lib/own-file.ts";
+import { describeTarget, type RedisTarget, redactUrl } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
+import { readHomeRecord } from "./home-record.ts";
 import { pings, type RedisServer, startRedisServer } from "./redis-server.ts";
 
 export interface ResolvedRedis {
@@ -18,8 +19,9 @@ type RedisSettings = Pick<Settings, "redisUrl" | "redisCluster">;
 
 /**
  * The Redis to use: a Cluster (`REDIS_CLUSTER_NODES`); `REDIS_URL`; else the default URL when it
- * answers; else a private redis-server (found again through ./.vcw/redis.json, started when none
- * answers). A given Redis that doesn't answer is an error naming it, without its password.
+ * answers; else a private redis-server (found again through ./.vcw/redis.json when that record is
+ * trusted, started when none answers). A given Redis that doesn't answer is an error naming it,
+ * without its password; a record anyone else could have written is refused, naming the check.
  */
 export async function resolveRedis(
   s: RedisSettings,
@@ -34,19 +36,20 @@ export async function resolveRedis(
     return given;
   }
   if (await pings(defaultUrl)) return { target: { url: defaultUrl }, source: "default URL, it answered" };
-  const record = join(home, "redis.json");
-  const previous = await runningPrivateRedis(home);
-  if (previous) return { target: { url: previous }, source: `private redis-server (${record})` };
+  const record = redisRecordOf(home);
+  const previous = await privateRedis(home);
+  if (previous.url) return { target: { url: previous.url }, source: `private redis-server (${record})` };
   if (!onPath("redis-server")) {
     throw new Error(
       `No Redis answers at ${defaultUrl} and redis-server is not on PATH: start Redis or set REDIS_URL`,
     );
   }
+  await ensurePrivateFolder(home);
   const server = await startRedisServer({ dir: join(home, "redis"), persist: true });
-  await writeFile(record, `${JSON.stringify({ url: server.url, pid: server.process.pid })}\n`);
+  await writeOwnFile(record, `${JSON.stringify({ url: server.url, pid: server.process.pid })}\n`);
   return {
     target: { url: server.url },
-    source: `private redis-server started, data in ${join(home, "redis")}`,
+    source: `private redis-server started, data in ${join(home, "redis")}${previous.why ? ` (${record}: ${previous.why})` : ""}`,
     server,
   };
 }
@@ -67,7 +70,7 @@ export async function findRedis(
     return given.target;
   }
   if (await pings(DEFAULT_REDIS_URL)) return { url: DEFAULT_REDIS_URL };
-  const url = await runningPrivateRedis(home);
+  const { url } = await privateRedis(home);
   return url ? { url } : undefined;
 }
 
@@ -106,13 +109,21 @@ export async function answers(target: RedisTarget, timeoutMs: number): Promise<b
   }
 }
 
-/** The URL of a private redis-server an earlier `vcw` started under `home`, if it still answers. */
-async function runningPrivateRedis(home: string): Promise<string | undefined> {
-  const url = await readFile(join(home, "redis.json"), "utf8").then(
-    (t) => (JSON.parse(t) as { url?: string }).url,
-    () => undefined,
-  );
-  return url && (await pings(url)) ? url : undefined;
+/** Where the private redis-server a vcw started under `home` is written down. */
+export const redisRecordOf = (home: string) => join(home, "redis.json");
+
+/**
+ * The private redis-server an earlier `vcw` started under `home`, when its record is trusted
+ * (daemon/home-record.ts: a record anyone else could have written is refused) and it answers;
+ * else why there is none to use.
+ */
+async function privateRedis(home: string): Promise<{ url?: string; why?: string }> {
+  const found = await readHomeRecord(redisRecordOf(home));
+  if (found.kind === "none") return {};
+  if (found.kind === "stale") return { why: found.reason };
+  if (found.kind === "unreadable" || !found.record.url) return { why: "it is unreadable" };
+  const { url } = found.record;
+  return (await pings(url)) ? { url } : { why: `it does not answer at ${redactUrl(url)}` };
 }
 
 function onPath(binary: string): boolean {

@@ -3,7 +3,7 @@ import { type Client, createClient } from "../api/client.ts";
 import type { RequestObserver } from "../api/observer.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { formatProblem, type LoadedJobs, loadJobs, unsetSinkVariables } from "../config/load-jobs.ts";
-import { downloadsDir, retentionMsOf, type Settings, simulatorStateFile } from "../config/settings.ts";
+import { downloadsDir, retentionMsOf, type Settings } from "../config/settings.ts";
 import type { SinkDefinition } from "../config/sink-definition.ts";
 import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from "../lib/redis.ts";
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
@@ -12,7 +12,7 @@ import { createImportUseCase, type ImportUseCase } from "../pipeline/import/impo
 import { openStores, type Stores } from "../pipeline/open-stores.ts";
 import { expiredText } from "../pipeline/stores/dnc/list-facts.ts";
 import { withRequestSpans } from "../telemetry/request-spans.ts";
-import { embeddedSimulator } from "./embedded-simulator.ts";
+import { callingService, noEmbeddedSimulator } from "./calling-service.ts";
 import { StartupError } from "./errors.ts";
 import { resolveRedis } from "./redis-connection.ts";
 import { checkRedis } from "./redis-health.ts";
@@ -39,46 +39,12 @@ export interface Services {
 }
 
 export interface ServicesOptions {
-  /** Start the embedded simulator when no VCS_BASE_URL is set (the `start` and `import` roles). */
+  /** Start the embedded simulator when no VCS_BASE_URL is set and none runs (the `start` and `import` roles); else join one only. */
   embeddedSimulator: boolean;
   /** A long-running role (false for one-off commands such as `vcw import`): Redis' risks said loudly. */
   daemon?: boolean;
   /** Hears every API attempt (the daemon's request metrics). */
   requestObserver?: RequestObserver;
-}
-
-/**
- * The calling service: VCS_BASE_URL with VCS_API_KEY, or the embedded simulator of the home (its
- * stop in `cleanups`) for a process allowed one; a worker never starts its own.
- */
-async function serviceOf(
-  s: Settings,
-  logger: Logger,
-  o: ServicesOptions,
-  cleanups: (() => Promise<unknown>)[],
-): Promise<{ url: string; apiKey: string }> {
-  if (s.baseUrl.value) return { url: s.baseUrl.value, apiKey: s.apiKey.value };
-  if (!o.embeddedSimulator) {
-    throw new Error("Set VCS_BASE_URL to the calling service (workers never start their own simulator)");
-  }
-  const stateFile = simulatorStateFile(s);
-  const sim = await embeddedSimulator(s.home.value, {
-    apiKey: s.apiKey.value,
-    stateFile,
-    demoRecords: true,
-    timeScale: s.simTimeScale.value,
-    idempotencyKeys: s.idempotencyKeys.value,
-  });
-  cleanups.push(() => sim.close());
-  if (sim.joinedPid !== undefined) {
-    logger.info(
-      { url: sim.url, pid: sim.joinedPid, stateFile },
-      "embedded simulator joined: another vcw runs it under this home (it stops when that process stops)",
-    );
-  } else {
-    logger.info({ url: sim.url, stateFile }, "embedded simulator started");
-  }
-  return sim;
 }
 
 export async function openServices(s: Settings, logger: Logger, o: ServicesOptions): Promise<Services> {
@@ -103,7 +69,10 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     await checkRedis(redis, logger, o.daemon === false ? "info" : "warn");
     const keys = redisKeys(s.prefix.value);
 
-    const service = await serviceOf(s, logger, o, cleanups);
+    // Workers never start their own simulator: they join the one a daemon runs under this home.
+    const service = await callingService(s, logger, o.embeddedSimulator ? "join-or-start" : "join");
+    if (!service) throw new StartupError(`${noEmbeddedSimulator(s)}; a worker never starts its own`);
+    cleanups.push(() => service.close());
     const baseUrl = service.url;
 
     const limiter = createSharedRateLimiter({

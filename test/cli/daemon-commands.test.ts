@@ -103,7 +103,9 @@ describe("vcw import, status and start", () => {
     try {
       await waitFor(() => (daemon.logs().includes("daemon running") ? true : undefined), 20_000, "daemon up");
       expect(daemon.logs()).toMatch(/embedded simulator started/);
-      expect(daemon.logs()).toMatch(/apiKey: \(hidden\) from generated for the embedded simulator/);
+      expect(daemon.logs()).toMatch(
+        /apiKey: not set: the embedded simulator's key is the home's \(simulator\.key\)/,
+      );
       const inbox = join(home, "inbox", "example-leads");
       mkdirSync(inbox, { recursive: true });
       cpSync("jobs/samples/example-leads.csv", join(inbox, "example-leads.csv"));

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, inject, it } from "vitest";
@@ -26,6 +26,14 @@ function embeddedEnv(home: string, prefix: string): NodeJS.ProcessEnv {
 }
 
 const running: VcwProcess[] = [];
+
+/** `vcw ARGS` spawned (stopped after the test), once it logged `line`. */
+async function runningVcw(args: string[], env: NodeJS.ProcessEnv, line: string): Promise<VcwProcess> {
+  const p = spawnVcw(args, env);
+  running.push(p);
+  await waitFor(() => (p.logs().includes(line) ? true : undefined), 30_000, line);
+  return p;
+}
 afterEach(async () => {
   for (const p of running.splice(0)) {
     if (p.child.exitCode === null) p.child.kill("SIGKILL");
@@ -46,8 +54,9 @@ describe("two vcw processes on embedded defaults under one home", () => {
     running.push(first);
     await started(first);
     const record = embeddedRecordOf(join(home, ".vcw"));
-    // It holds the simulator's key: readable by its owner alone.
+    // Its owner's alone (daemon/home-record.ts), and no key in it: the key is the home's own.
     expect(statSync(record).mode & 0o777).toBe(0o600);
+    expect(Object.keys(JSON.parse(readFileSync(record, "utf8"))).sort()).toEqual(["pid", "url"]);
 
     const second = spawnVcw(["start"], env);
     running.push(second);
@@ -65,6 +74,11 @@ describe("two vcw processes on embedded defaults under one home", () => {
     writeFileSync(csv, contactsCsv(10, { from: 40 }));
     const imported = await runCli(["import", csv, "--job", "embedded"], env, 60_000);
     expect(imported.code, imported.stderr).toBe(0);
+    // `vcw api` finds the running simulator the same way (it asked for VCS_BASE_URL before).
+    const listed = await runCli(["api", "segments.list"], { ...env, LOG_LEVEL: "info" }, 60_000);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stderr).toContain("embedded simulator joined");
+    expect(JSON.parse(listed.stdout).map((s: { name: string }) => s.name)).toEqual(["seg-embedded"]);
 
     second.child.kill("SIGTERM");
     await second.exited;
@@ -77,6 +91,44 @@ describe("two vcw processes on embedded defaults under one home", () => {
     const phones = (state?.data?.contacts ?? []).map((c) => String(c.fields.phone));
     expect(new Set(phones).size).toBe(50);
     expect(phones.length).toBe(50);
+  }, 120_000);
+});
+
+describe("processes that only join the embedded simulator", () => {
+  it("a worker and `vcw jobs check` join the daemon's; without one, the worker refuses and jobs check is offline", async () => {
+    const home = tempDir("vcw-embedded-join-");
+    writeJob(join(home, "jobs"), "joined", join(home, "inbox"));
+    // A job naming the embedded simulator's demo assistant: jobs check reads it when it can.
+    writeFileSync(
+      join(home, "jobs", "named.yaml"),
+      `name: named\ninbox: ${join(home, "inbox-named")}\nsegment:\n  name: named\ncontacts:\n  country: US\ncampaign:\n  assistant: { name: Demo assistant }\n  dialer: { id: dlr_demo }\n`,
+    );
+    const env = { ...embeddedEnv(home, `vcw-test-${randomBytes(4).toString("hex")}`), VCW_HTTP_ADDR: "off" };
+
+    // Nothing runs: a worker never starts a simulator of its own, and makes nothing under the home.
+    const alone = await runCli(["worker"], env, 30_000);
+    expect(alone.code).toBe(1);
+    expect(alone.stderr).toContain(
+      `VCS_BASE_URL is not set and no embedded simulator runs under ${join(home, ".vcw")} (\`vcw start\` runs one); a worker never starts its own`,
+    );
+    expect(existsSync(join(home, ".vcw", "simulator.key"))).toBe(false);
+    const offline = await runCli(["jobs", "check"], env, 30_000, home);
+    expect(offline.code, offline.stderr).toBe(0);
+    expect(offline.stderr).toMatch(
+      /note .*named\.yaml: disclosure not checked: the assistant is on the service, and VCS_BASE_URL is not set and no embedded simulator runs under .*\(offline\)/,
+    );
+    expect(existsSync(join(home, ".vcw", "simulator.address.json"))).toBe(false);
+
+    await runningVcw(["start"], env, "vcw daemon running");
+    const worker = await runningVcw(["worker"], env, "vcw worker running");
+    expect(worker.logs()).toContain("embedded simulator joined");
+    expect(worker.logs()).not.toContain("embedded simulator started");
+    // jobs check reads the demo assistant from the running simulator: its greeting says no AI.
+    const joined = await runCli(["jobs", "check"], env, 30_000, home);
+    expect(joined.stderr).toMatch(
+      /warn .*named\.yaml: campaign\.assistant: assistant "Demo assistant" does not say/,
+    );
+    expect(joined.stderr).not.toContain("offline");
   }, 120_000);
 });
 

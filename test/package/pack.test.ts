@@ -185,29 +185,54 @@ describe("the package as a consumer installs it from its tarball", () => {
     expect(refused.stdout).toMatch(/use\.ts\(\d+,\d+\): error TS2322/);
   });
 
-  it('type-checks in a plain "type": "module" TypeScript project: default options, no @types/node', async () => {
-    const plain = join(consumer, "plain-ts");
-    mkdirSync(plain);
+  it("type-checks strict in an empty project with only typescript: no @types/node, no skipLibCheck, with or without the DOM lib", async () => {
+    const strict = join(tempDir("vcw-strict-ts-"), "project");
+    mkdirSync(strict);
     writeFileSync(
-      join(plain, "package.json"),
-      JSON.stringify({ name: "plain", private: true, type: "module" }),
+      join(strict, "package.json"),
+      JSON.stringify({ name: "strict", private: true, type: "module" }),
     );
+    const typescript = (
+      JSON.parse(readFileSync(join(ROOT, "node_modules/typescript/package.json"), "utf8")) as {
+        version: string;
+      }
+    ).version;
+    await sh(
+      "npm",
+      [
+        "install",
+        tarball,
+        `typescript@${typescript}`,
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        "--omit=dev",
+        "--loglevel=error",
+      ],
+      strict,
+    );
+    expect(existsSync(join(strict, "node_modules", "@types", "node"))).toBe(false);
     writeFileSync(
-      join(plain, "use.ts"),
+      join(strict, "use.ts"),
       `${TS_CONSUMER}\nimport { startSimulator } from "voice-campaign-worker";\nexport const sim = startSimulator;\n`,
     );
-    // What `tsc --init` leaves that matters: nodenext, strict, and the library checks on (no skipLibCheck).
-    writeFileSync(
-      join(plain, "tsconfig.json"),
-      JSON.stringify({
-        compilerOptions: { module: "nodenext", target: "es2022", strict: true, noEmit: true },
-        files: ["use.ts"],
-      }),
-    );
-    expect(existsSync(join(consumer, "node_modules", "@types", "node"))).toBe(false);
-    const checked = await sh(TSC, ["-p", "."], plain, 120_000).catch((e: { stdout: string }) => e);
-    expect(checked.stdout).toBe("");
-  });
+    // What `tsc --init` leaves that matters (nodenext, strict), library checks on; then its lib for
+    // Node ("esnext", no DOM) without @types/node, where `typeof globalThis.fetch` failed (TS7017).
+    const base = { module: "nodenext", strict: true, noEmit: true, noUncheckedIndexedAccess: true };
+    for (const options of [{ target: "es2022" }, { target: "esnext", lib: ["esnext"], types: [] }]) {
+      writeFileSync(
+        join(strict, "tsconfig.json"),
+        JSON.stringify({ compilerOptions: { ...base, ...options }, files: ["use.ts"] }),
+      );
+      const checked = await sh(
+        join(strict, "node_modules", ".bin", "tsc"),
+        ["-p", "."],
+        strict,
+        120_000,
+      ).catch((e: { stdout: string }) => e);
+      expect(`${JSON.stringify(options)}: ${checked.stdout}`).toBe(`${JSON.stringify(options)}: `);
+    }
+  }, 300_000);
 
   it("`npx vcw demo` runs the whole path from the project, with the package's own sample", async () => {
     const env = { ...outsideEnv(), REDIS_URL: inject("redisUrl") };

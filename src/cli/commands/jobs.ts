@@ -3,6 +3,8 @@ import { type Client, createClient } from "../../api/client.ts";
 import { formatProblem, loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
 import { resolveSettings } from "../../config/settings.ts";
+import { callingService, noEmbeddedSimulator } from "../../daemon/calling-service.ts";
+import { createLogger } from "../../daemon/logger.ts";
 import { type BucketClient, createBucketClient } from "../../inbox/bucket/bucket-client.ts";
 import { bucketInboxProblem } from "../../inbox/bucket/check-bucket.ts";
 import { callingWarnings } from "../../pipeline/calling/rule-warnings.ts";
@@ -12,17 +14,17 @@ import { expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts"
 import { withRedis } from "../with-redis.ts";
 import { resourcesDir } from "./resource-services.ts";
 
-/** The service's client for reading assistants, or why there is none (jobs check works offline). */
-function serviceClient(env: NodeJS.ProcessEnv): Client | string {
-  if (!env.VCS_BASE_URL) return "VCS_BASE_URL is not set (offline)";
-  if (!env.VCS_API_KEY) return "VCS_API_KEY is not set";
+/**
+ * The service's client for reading assistants, or why there is none (jobs check works offline):
+ * VCS_BASE_URL, else the embedded simulator a running vcw has under this home (never one started
+ * for a check).
+ */
+async function serviceClient(): Promise<Client | string> {
   try {
-    return createClient({
-      baseUrl: env.VCS_BASE_URL,
-      apiKey: env.VCS_API_KEY,
-      timeoutMs: 5_000,
-      maxRetries: 0,
-    });
+    const settings = resolveSettings();
+    const service = await callingService(settings, createLogger({ level: "warn" }), "join");
+    if (!service) return `${noEmbeddedSimulator(settings)} (offline)`;
+    return createClient({ baseUrl: service.url, apiKey: service.apiKey, timeoutMs: 5_000, maxRetries: 0 });
   } catch (error) {
     return (error as Error).message;
   }
@@ -81,7 +83,7 @@ export function jobsCommand(): Command {
       ];
       const findings = await checkDisclosures(loaded.jobs, {
         resources: () => loadResources(resourcesDir(undefined)),
-        client: serviceClient(process.env),
+        client: await serviceClient(),
       });
       const expired = await expiredLists();
       const spellings = loaded.warnings.map((w) => ({

@@ -38,6 +38,8 @@ export function startCommand(): Command {
 
 export function workerCommand(): Command {
   return new Command("worker")
-    .description("Run import workers only (scale out: run more of them); needs REDIS_URL and VCS_BASE_URL")
+    .description(
+      "Run import workers only (scale out: run more of them): REDIS_URL and VCS_BASE_URL, or the embedded simulator a `vcw start` runs under this home",
+    )
     .action(() => runDaemon(false));
 }

@@ -1,0 +1,91 @@
+import { type Settings, simulatorStateFile } from "../config/settings.ts";
+import { embeddedKey, embeddedKeyFileOf, existingEmbeddedKey } from "./embedded-key.ts";
+import { embeddedSimulator } from "./embedded-simulator.ts";
+
+/** The calling service a process talks to, and how it stops using it. */
+export interface CallingService {
+  url: string;
+  apiKey: string;
+  /** Where it came from, fit to print. */
+  source: string;
+  close(): Promise<void>;
+}
+
+/**
+ * What a process may do when VCS_BASE_URL is not set: start the home's embedded simulator when
+ * none runs (the daemon, `vcw import`, `vcw apply`, `vcw api`), or only join one that runs (a
+ * worker, `vcw jobs check`).
+ */
+export type EmbeddedUse = "join-or-start" | "join";
+
+type ServiceSettings = Pick<Settings, "baseUrl" | "apiKey" | "home" | "simTimeScale" | "idempotencyKeys">;
+
+/** Where it says what it found: a pino logger, or a command's stderr (no pino for `vcw api`). */
+export interface ServiceLog {
+  info(facts: object, message: string): void;
+  warn(facts: object, message: string): void;
+}
+
+/**
+ * The one way every process finds the calling service: VCS_BASE_URL with VCS_API_KEY; else the
+ * embedded simulator of the home, joined when another vcw runs it (its record trusted, our key
+ * answered), else started here when `use` allows. Undefined: none runs and none may be started.
+ */
+export async function callingService(
+  s: ServiceSettings,
+  logger: ServiceLog,
+  use: "join-or-start",
+): Promise<CallingService>;
+export async function callingService(
+  s: ServiceSettings,
+  logger: ServiceLog,
+  use: EmbeddedUse,
+): Promise<CallingService | undefined>;
+export async function callingService(
+  s: ServiceSettings,
+  logger: ServiceLog,
+  use: EmbeddedUse,
+): Promise<CallingService | undefined> {
+  if (s.baseUrl.value) {
+    if (!s.apiKey.value)
+      throw new Error("VCS_BASE_URL is set and VCS_API_KEY is not: set the service's API key");
+    return { url: s.baseUrl.value, apiKey: s.apiKey.value, source: s.baseUrl.source, close: async () => {} };
+  }
+  const home = s.home.value;
+  // A process that only joins makes nothing under the home, not even a key; without one, a running
+  // simulator refuses it, and says to use the VCS_API_KEY it was started with.
+  const apiKey =
+    use === "join"
+      ? ((await existingEmbeddedKey(home, s.apiKey.value)) ?? "")
+      : await embeddedKey(home, s.apiKey.value);
+  const stateFile = simulatorStateFile(s);
+  const sim = await embeddedSimulator(
+    home,
+    {
+      apiKey,
+      stateFile,
+      demoRecords: true,
+      timeScale: s.simTimeScale.value,
+      idempotencyKeys: s.idempotencyKeys.value,
+    },
+    use,
+  );
+  if (!sim) return undefined;
+  const keyFrom = s.apiKey.value ? "VCS_API_KEY" : embeddedKeyFileOf(home);
+  if (sim.joinedPid !== undefined) {
+    logger.info(
+      { url: sim.url, pid: sim.joinedPid, stateFile, key: keyFrom },
+      "embedded simulator joined: another vcw runs it under this home (it stops when that process stops)",
+    );
+    return { url: sim.url, apiKey, source: `embedded simulator of pid ${sim.joinedPid}`, close: sim.close };
+  }
+  // A record left by a process that died was replaced: said, since something crashed.
+  if (sim.replaced)
+    logger.warn({ url: sim.url, stateFile, key: keyFrom }, `embedded simulator started: ${sim.replaced}`);
+  else logger.info({ url: sim.url, stateFile, key: keyFrom }, "embedded simulator started");
+  return { url: sim.url, apiKey, source: "embedded simulator", close: sim.close };
+}
+
+/** Why a process that may only join has no service: fit for an error or an "offline" note. */
+export const noEmbeddedSimulator = (s: Pick<Settings, "home">) =>
+  `VCS_BASE_URL is not set and no embedded simulator runs under ${s.home.value} (\`vcw start\` runs one)`;

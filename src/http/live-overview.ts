@@ -9,6 +9,7 @@ const EMPTY: Omit<Overview, "generatedAt" | "redis"> = {
   inFlight: [],
   recentFiles: [],
   campaigns: [],
+  campaignsNotMade: [],
   campaignCounts: [],
   failedDeliveries: [],
   retryingDeliveries: [],
@@ -86,6 +87,12 @@ export function present(o: Overview, reveal: boolean): Overview & { phones: "mas
       name: maskPhonesIn(c.name),
       file: maskPhonesIn(c.file),
       recent: c.recent.map((t) => ({ ...t, phone: maskPhone(t.phone) })),
+    })),
+    campaignsNotMade: o.campaignsNotMade.map((c) => ({
+      ...c,
+      name: maskPhonesIn(c.name),
+      file: maskPhonesIn(c.file),
+      reason: maskPhonesIn(c.reason),
     })),
     inFlight: o.inFlight.map((f) => ({ ...f, file: maskPhonesIn(f.file) })),
     pendingCampaigns: o.pendingCampaigns.map((c) => ({

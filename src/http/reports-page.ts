@@ -9,7 +9,7 @@ import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { summarize } from "../pipeline/results/campaign-totals.ts";
 import { kindOf } from "../pipeline/results/model.ts";
 import type { Queues } from "../queue/queues.ts";
-import { failedDeliveriesOf } from "../queue/report-scheduler.ts";
+import { queueReportSources } from "../queue/read-model/report-sources.ts";
 import { HEAD_EXTRAS, pageHeader } from "./page-header.ts";
 
 export interface ReportsPageOptions {
@@ -81,8 +81,9 @@ ${HEAD_EXTRAS}<link rel="stylesheet" href="/dashboard.css"></head>
     const range = q.range ?? "24h";
     if (!q.from && !(range in REPORT_RANGES))
       return reply.code(400).send({ error: `range must be one of ${Object.keys(REPORT_RANGES).join(", ")}` });
-    // A range's page is the same for a minute (ending at the next whole minute): many viewers, one build.
-    const now = Math.ceil(Date.now() / 60_000) * 60_000;
+    // A range's page is the same for a minute (ending at the last whole minute): many viewers, one
+    // build. Its period never ends after it was made: the header's end and the footer's "Made" agree.
+    const now = Math.floor(Date.now() / 60_000) * 60_000;
     const period = askedPeriod(q.from ? { from: q.from, to: q.to } : { since: range }, now, zoneOf(def));
     if ("error" in period) return reply.code(400).send({ error: period.error.replace(/--/g, "") });
     const key = `${job} ${period.from} ${period.to}`;
@@ -93,7 +94,7 @@ ${HEAD_EXTRAS}<link rel="stylesheet" href="/dashboard.css"></head>
         publicUrl: o.publicUrl,
         // The page is on the dashboard: its campaigns link to their pages beside it.
         pagesAt: o.publicUrl ?? "",
-        ...(o.queues ? { failedDeliveries: failedDeliveriesOf(o.queues) } : {}),
+        ...(o.queues ? queueReportSources(o.queues) : {}),
       };
       // Charts load Vega: on the first page asked, not at every start.
       const html = Promise.all([

@@ -12,6 +12,7 @@ import { scheduledPeriod } from "../pipeline/reports/period.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { enqueueDeliveries } from "./deliveries.ts";
 import type { Queues } from "./queues.ts";
+import { queueReportSources } from "./read-model/report-sources.ts";
 
 export interface ReportSchedulerDeps {
   jobs: ReadonlyMap<string, JobDefinition>;
@@ -55,12 +56,6 @@ return 1
 );
 
 const KEEP_MARK_MS = 400 * 86_400_000;
-
-/** Deliveries that failed for good since `since` (the latest 100): a report lists them as problems. */
-export const failedDeliveriesOf = (queues: Queues) => async (since: number) =>
-  (await queues.deliveries.getJobs(["failed"], 0, 99))
-    .filter((j) => j && (j.finishedOn ?? 0) >= since)
-    .map((j) => ({ sink: j.data.sink, reason: j.failedReason, at: j.finishedOn ?? 0 }));
 
 /** The tick of `expression` in `zone` just before `tick`. */
 export function previousTick(expression: string, zone: string, tick: number): number {
@@ -115,11 +110,7 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
         if (early > 0) await sleep(early, undefined, { signal: stopping.signal });
         const after = Math.max(last, previousTick(entry.cron, zone, tick));
         const period = scheduledPeriod(entry.period, tick, zone, after);
-        const sources = {
-          store: d.store,
-          publicUrl: d.publicUrl,
-          failedDeliveries: failedDeliveriesOf(d.queues),
-        };
+        const sources = { store: d.store, publicUrl: d.publicUrl, ...queueReportSources(d.queues) };
         const report = await gatherReport([def], period, sources, now());
         if (d.publicUrl)
           report.pageUrl = `${d.publicUrl}/reports/${encodeURIComponent(def.name)}?from=${period.from}&to=${period.to}`;

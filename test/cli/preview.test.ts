@@ -97,7 +97,7 @@ describe("vcw preview", () => {
     );
     expect(text.stdout).toContain("as if dropped at 2026-11-23 22:30 UTC");
     expect(text.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
-    expect(text.stdout).toMatch(/skipped: .*opted_out 1/);
+    expect(text.stdout).toMatch(/skipped: .*opted out 1/);
     // Phones masked in the text, whole in the JSON.
     expect(text.stdout).not.toContain("+13055550101");
     expect(text.stdout).toContain("+13•••••••01");

@@ -1,6 +1,7 @@
 import { userInfo } from "node:os";
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { zoneOf } from "../../config/job-zone.ts";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import { retentionMsOf } from "../../config/settings.ts";
 import { createLogger } from "../../daemon/logger.ts";
@@ -12,6 +13,7 @@ import { createActionContext } from "../../queue/operator/action-context.ts";
 import { decisionLine } from "../../queue/operator/experiment-action.ts";
 import { runAction } from "../../queue/operator/run-action.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
+import { queueReportSources } from "../../queue/read-model/report-sources.ts";
 import { CliError } from "../cli-error.ts";
 import { type RedisContext, withRedis } from "../with-redis.ts";
 
@@ -29,12 +31,13 @@ export function experimentCommand(): Command {
     .option("--json", "print { job, variants, experiment, decisions } as one JSON object")
     .action((job: string, o: { json?: boolean }) =>
       withExperiment(job, async (c, def) => {
+        const queues = createQueues({ connection: c.redis, keys: c.keys });
         const report = await gatherExperiment(
           def,
-          { store: createCampaignStore(c.redis, c.keys) },
+          { store: createCampaignStore(c.redis, c.keys), ...queueReportSources(queues) },
           Date.now(),
           retentionMsOf(c.settings),
-        );
+        ).finally(() => closeQueues(queues));
         const decisions = await createExperimentStore(c.redis, c.keys).decisions(def.name);
         if (o.json) {
           const { variants, experiment } = report;
@@ -43,9 +46,9 @@ export function experimentCommand(): Command {
         }
         const lines = [`Job ${def.name}: ${report.period.label}`, ...experimentLines(report).slice(1), ""];
         lines.push(
-          decisions.length === 0 ? "Decisions: none (every variant gets new contacts)" : "Decisions:",
+          decisions.length === 0 ? "Decisions: none (every variant is given new contacts)" : "Decisions:",
         );
-        for (const d of decisions) lines.push(`- ${decisionLine(d)}`);
+        for (const d of decisions) lines.push(`- ${decisionLine(d, zoneOf(def))}`);
         process.stdout.write(`${lines.join("\n")}\n`);
       }),
     );

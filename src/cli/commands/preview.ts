@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
+import { reasonWords } from "../../ingest/reason-words.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
@@ -79,7 +80,9 @@ export function previewText(r: PreviewReport): string {
   );
   const skipped = Object.entries(r.skipped);
   lines.push(
-    skipped.length === 0 ? "skipped: none" : `skipped: ${skipped.map(([k, n]) => `${k} ${n}`).join(", ")}`,
+    skipped.length === 0
+      ? "skipped: none"
+      : `skipped: ${skipped.map(([k, n]) => `${reasonWords(k)} ${n}`).join(", ")}`,
   );
   return `${lines.join("\n")}\n`;
 }

@@ -186,7 +186,19 @@ function renderRecentFiles(o) {
         el("td", {}, time(f.finishedAt)),
         el("td", {}, f.job),
         el("td", {}, f.file),
-        el("td", {}, badge(f.outcome), f.reason ? el("div", { class: "reason" }, f.reason) : null),
+        el(
+          "td",
+          {},
+          badge(f.outcome, f.campaignsNotMade ? "stuck" : f.outcome),
+          f.campaignsNotMade
+            ? el(
+                "span",
+                { class: "badge failed", "data-not-made": f.campaignsNotMade },
+                `${counted(f.campaignsNotMade, "campaign")} not made`,
+              )
+            : null,
+          f.reason ? el("div", { class: "reason" }, f.reason) : null,
+        ),
         el(
           "td",
           { class: "num" },
@@ -301,6 +313,38 @@ function renderCampaigns(o) {
           : null,
       );
     }),
+  );
+}
+
+/** Campaigns asked for and never made: failed for good (the service refused them), or refused as too late. */
+function renderCampaignsNotMade(o) {
+  fillTable(
+    "campaigns-not-made",
+    (o.campaignsNotMade || []).map((c) =>
+      el(
+        "tr",
+        { "data-not-made": c.id },
+        el("td", {}, time(c.at)),
+        el("td", {}, c.job),
+        el("td", {}, c.file),
+        el("td", {}, c.name, c.variant ? el("div", { class: "muted" }, `variant ${c.variant}`) : null),
+        el("td", {}, badge(c.outcome === "failed" ? "failed" : "refused", "failed")),
+        el("td", { class: "num" }, c.contacts === null ? "–" : num(c.contacts)),
+        el("td", { class: "reason" }, c.reason),
+        el(
+          "td",
+          {},
+          c.outcome === "failed" && c.id
+            ? actionButton(
+                "retry",
+                { kind: "retry", queue: "campaigns", id: c.id },
+                `Try to create campaign ${c.name} again? Correct what its reason names first.`,
+              )
+            : null,
+        ),
+      ),
+    ),
+    "none: every campaign asked for was made",
   );
 }
 
@@ -423,6 +467,7 @@ function render(o) {
   renderInFlight(o);
   renderRecentFiles(o);
   renderCampaigns(o);
+  renderCampaignsNotMade(o);
   renderFailedDeliveries(o);
   renderRetryingDeliveries(o);
   renderPreflights(o);

@@ -106,7 +106,7 @@ export async function audiencesOf(
       variant,
     });
   if (c.audience === "segment") {
-    const request = { ...base, segmentId: f.segmentId, name: name() };
+    const request = { ...base, segmentId: f.segmentId, name: name(), contacts: f.contacts };
     report.campaigns.push({
       name: request.name,
       contacts: f.contacts,
@@ -154,7 +154,7 @@ export async function audiencesOf(
       else report.recentlyCalled += 1;
     }
     if (callable.size === 0) continue;
-    requests.push({ ...request, segmentId: await fileContacts(request, callable) });
+    requests.push({ ...request, segmentId: await fileContacts(request, callable), contacts: callable.size });
     report.campaigns.push({
       ...(zone ? { zone } : {}),
       ...(variant ? { variant } : {}),

@@ -15,7 +15,17 @@ interface Running {
   calls: number;
   talkSec: number;
   sentiment: Record<string, number>;
+  /** Its campaigns never made, their contacts (never called), and why. */
+  notMade: { campaigns: number; contacts: number; reasons: string[] };
 }
+
+const running = (): Running => ({
+  contacts: new Map(),
+  calls: 0,
+  talkSec: 0,
+  sentiment: {},
+  notMade: { campaigns: 0, contacts: 0, reasons: [] },
+});
 
 /**
  * An experiment's figures, fed call by call with each call's variant: per contact (a contact is
@@ -30,17 +40,29 @@ export class ExperimentFigures {
     private readonly reached: ReadonlySet<string>,
     private readonly optedOut: ReadonlySet<string>,
   ) {
-    for (const v of variants)
-      this.running.set(v, { contacts: new Map(), calls: 0, talkSec: 0, sentiment: {} });
+    for (const v of variants) this.running.set(v, running());
+  }
+
+  /** A variant's figures so far; a variant dropped from the job since counts under its name. */
+  private of(variant: string): Running {
+    let r = this.running.get(variant);
+    if (!r) {
+      r = running();
+      this.running.set(variant, r);
+    }
+    return r;
+  }
+
+  /** A campaign of `variant` never made: its contacts were given the variant and not called. */
+  addNotMade(variant: string, contacts: number, reason: string): void {
+    const r = this.of(variant);
+    r.notMade.campaigns += 1;
+    r.notMade.contacts += contacts;
+    if (!r.notMade.reasons.includes(reason)) r.notMade.reasons.push(reason);
   }
 
   addCall(variant: string, c: CallFact): void {
-    // A variant dropped from the job since: its calls still count, under its name.
-    let r = this.running.get(variant);
-    if (!r) {
-      r = { contacts: new Map(), calls: 0, talkSec: 0, sentiment: {} };
-      this.running.set(variant, r);
-    }
+    const r = this.of(variant);
     const bits =
       (this.reached.has(c.status) ? REACHED : 0) |
       (c.meeting ? MEETING : 0) |
@@ -95,5 +117,6 @@ function variantOf(name: string, r: Running): ReportVariant {
     optOutRate: share(optedOut),
     talkTime: { totalSec: Math.round(r.talkSec), perContactSec: n > 0 ? Math.round(r.talkSec / n) : 0 },
     sentiment: r.sentiment,
+    ...(r.notMade.campaigns > 0 ? { notMade: { ...r.notMade, reasons: [...r.notMade.reasons] } } : {}),
   };
 }

@@ -6,13 +6,17 @@ import type { ResultRecord } from "../results/model.ts";
 import { CallEnds } from "./call-ends.ts";
 import type { CallFact } from "./figures.ts";
 import { importFacts } from "./import-facts.ts";
-import type { ReportModel, ReportPeriod } from "./model.ts";
+import type { ReportCampaignNotMade, ReportModel, ReportPeriod } from "./model.ts";
 import { ReportBuilder } from "./report-builder.ts";
 
 export interface ReportSources {
   store: CampaignStore;
   /** Deliveries that failed for good, when the caller can read them (the queue layer). */
   failedDeliveries?: (since: number) => Promise<{ sink: string; reason: string; at: number }[]>;
+  /** Campaigns asked for since `since` and never made, when the caller can read them (the queue layer). */
+  campaignsNotMade?: (
+    since: number,
+  ) => Promise<(Omit<ReportCampaignNotMade, "at"> & { at: string | null })[]>;
   /** VCW_PUBLIC_URL: campaigns link to their results there. */
   publicUrl?: string | undefined;
   /** Where campaign pages are, when not at the public URL: "" on the dashboard's own pages (relative links). */
@@ -87,8 +91,24 @@ export async function gatherReport(
     if (def.campaign || def.inbox) for await (const f of importFacts(def.inbox, since)) builder.addFile(f);
   }
   for (const d of (await sources.failedDeliveries?.(from)) ?? []) builder.addFailedDelivery(d);
+  const names = new Set(defs.map((d) => d.name));
+  for (const c of (await sources.campaignsNotMade?.(from)) ?? [])
+    if (c.at && names.has(c.job)) builder.addCampaignNotMade({ ...notMadeOf(c), at: c.at });
   return builder.build();
 }
+
+/** What a report keeps of a campaign not made (the queue layer's view has more). */
+const notMadeOf = (c: Omit<ReportCampaignNotMade, "at">): Omit<ReportCampaignNotMade, "at"> => ({
+  name: c.name,
+  job: c.job,
+  file: c.file,
+  ...(c.zone ? { zone: c.zone } : {}),
+  ...(c.variant ? { variant: c.variant } : {}),
+  attempt: c.attempt,
+  contacts: c.contacts,
+  outcome: c.outcome,
+  reason: c.reason,
+});
 
 /** The variants compared in a one-job report of a job with `campaign.variants`. */
 function experimentOf(defs: readonly JobDefinition[]) {

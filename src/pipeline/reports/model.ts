@@ -90,6 +90,24 @@ export interface ReportCampaign {
   ranPastWindow?: boolean;
 }
 
+/**
+ * A campaign asked for in the period and never made (issue 40): its create failed for good (the
+ * service refused it), or vcw refused it (no opening left). Its contacts were not called.
+ */
+export interface ReportCampaignNotMade {
+  name: string;
+  job: string;
+  file: string;
+  zone?: string;
+  variant?: string;
+  attempt: number;
+  /** Its contacts, when the request said (a file's own campaigns do). */
+  contacts: number | null;
+  outcome: "failed" | "refused";
+  reason: string;
+  at: string;
+}
+
 export interface HourBucket {
   /**
    * Start of the bucket (an hour, day or month: `ReportModel.bucket`), as wall-clock time in the
@@ -109,7 +127,13 @@ export interface LocalHour {
 }
 
 export interface ReportProblem {
-  kind: "rejected-file" | "stuck-campaign" | "unknown-status" | "failed-delivery" | "ran-past-window";
+  kind:
+    | "rejected-file"
+    | "stuck-campaign"
+    | "unknown-status"
+    | "failed-delivery"
+    | "ran-past-window"
+    | "campaign-not-made";
   /** One line an operator can act on. */
   message: string;
 }
@@ -147,6 +171,8 @@ export interface ReportVariant {
   sentiment: Record<string, number>;
   /** Its comparison with the first variant on the experiment's metric (absent on the first). */
   versus?: VariantComparison;
+  /** Its campaigns not made in the period, the contacts they left uncalled, and why (each reason once); absent when none. */
+  notMade?: { campaigns: number; contacts: number; reasons: string[] };
 }
 
 export interface VariantComparison {
@@ -175,6 +201,8 @@ export interface ReportModel {
   totals: ReportTotals;
   files: ReportFiles;
   campaigns: ReportCampaign[];
+  /** Campaigns not made in the period, newest first; absent when none (and from reports queued before it). */
+  campaignsNotMade?: ReportCampaignNotMade[];
   /** Calls over the period, in buckets of `bucket`, fitted to its length (hours up to 3 days, days up to 92, then months). */
   callsByHour: HourBucket[];
   /** Absent from reports queued by versions before it: hours. */

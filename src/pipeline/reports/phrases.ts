@@ -1,3 +1,4 @@
+import { reasonWords } from "../../ingest/reason-words.ts";
 import { counted } from "../../lib/plural.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
 import type { FileRepairs, ReportCampaign, ReportFiles, ReportModel, ReportTotals } from "./model.ts";
@@ -15,10 +16,10 @@ export const filesText = (f: ReportFiles) =>
 export const rowsText = (f: ReportFiles) =>
   `${counted(f.rowsRead, "row")} read, ${num(f.valid)} valid, ${num(f.rowsRejected)} rejected, ${counted(f.duplicates, "duplicate")}`;
 
-/** Calling rules' other reasons a contact was not called: ", frequency_cap 3, outside_hours 1". */
+/** Calling rules' other reasons a contact was not called: ", over a frequency cap 3, no calling hours left 1". */
 export const otherReasons = (byReason: Record<string, number> | undefined) =>
   Object.entries(byReason ?? {})
-    .map(([reason, n]) => `, ${reason} ${num(n)}`)
+    .map(([reason, n]) => `, ${reasonWords(reason)} ${num(n)}`)
     .join("");
 
 export const notCalledText = (f: ReportFiles) =>

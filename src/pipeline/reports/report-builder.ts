@@ -9,6 +9,7 @@ import { HourlyCounts } from "./hourly.ts";
 import {
   type Change,
   type ReportCampaign,
+  type ReportCampaignNotMade,
   type ReportModel,
   type ReportPeriod,
   TIMES_NOTE,
@@ -56,6 +57,7 @@ export class ReportBuilder {
   private readonly previous: PeriodFigures;
   private readonly hourly: HourlyCounts;
   private readonly rows: ReportCampaign[] = [];
+  private readonly notMade: ReportCampaignNotMade[] = [];
   private readonly problems: ReportModel["problems"] = [];
   private readonly reached: Set<string>;
   private readonly experiment: ExperimentFigures | undefined;
@@ -141,6 +143,15 @@ export class ReportBuilder {
     } else if (f.finishedAt >= this.previousFrom && f.finishedAt < this.from) this.previous.addFile(f);
   }
 
+  /** A campaign asked for and never made: listed with its reason when it failed in the period. */
+  addCampaignNotMade(c: ReportCampaignNotMade): void {
+    const at = Date.parse(c.at);
+    if (!(at >= this.from && at < this.to)) return;
+    this.notMade.push(c);
+    if (c.variant)
+      this.experiment?.addNotMade(c.variant, c.contacts ?? 0, maskPhonesIn(`${c.outcome}: ${c.reason}`));
+  }
+
   addFailedDelivery(d: { sink: string; reason: string; at: number }): void {
     if (d.at >= this.from && d.at < this.to)
       this.problems.push({
@@ -168,7 +179,11 @@ export class ReportBuilder {
       callsByHour: this.hourly.byHour(),
       bucket: this.hourly.unit,
       reachByLocalHour: this.hourly.byLocalHour(),
-      problems: this.problems.map((p) => ({ ...p, message: maskPhonesIn(p.message) })),
+      ...(this.notMade.length > 0 ? { campaignsNotMade: this.notMade.sort(NEWEST_FIRST).map(masked) } : {}),
+      problems: [...this.problems, ...notMadeProblems(this.notMade)].map((p) => ({
+        ...p,
+        message: maskPhonesIn(p.message),
+      })),
       previous: { period: previousPeriod(this.o.period), totals: prev.totals, files: prev.files },
       change: {
         contactsCalled: change("contactsCalled"),
@@ -182,6 +197,32 @@ export class ReportBuilder {
       ...this.experiment?.finish(),
     };
   }
+}
+
+const NEWEST_FIRST = (a: ReportCampaignNotMade, b: ReportCampaignNotMade) => b.at.localeCompare(a.at);
+
+/** Names and reasons carry file names, and a service's message may carry a number: masked. */
+const masked = (c: ReportCampaignNotMade): ReportCampaignNotMade => ({
+  ...c,
+  name: maskPhonesIn(c.name),
+  file: maskPhonesIn(c.file),
+  reason: maskPhonesIn(c.reason),
+});
+
+/** One problem per reason: "3 campaigns not made, 8 contacts not called: no assistant is named ...". */
+function notMadeProblems(notMade: readonly ReportCampaignNotMade[]): ReportModel["problems"] {
+  const byReason = new Map<string, { campaigns: number; contacts: number }>();
+  for (const c of notMade) {
+    const key = `${c.outcome === "failed" ? "failed" : "refused"}: ${c.reason}`;
+    const n = byReason.get(key) ?? { campaigns: 0, contacts: 0 };
+    n.campaigns += 1;
+    n.contacts += c.contacts ?? 0;
+    byReason.set(key, n);
+  }
+  return [...byReason].map(([reason, n]) => ({
+    kind: "campaign-not-made" as const,
+    message: `${counted(n.campaigns, "campaign")} not made (${counted(n.contacts, "contact")} not called), ${reason}`,
+  }));
 }
 
 export function changeOf(current: number, previous: number): Change {

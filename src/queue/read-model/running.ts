@@ -7,6 +7,7 @@ import {
   type PendingCampaign,
   pendingCampaigns,
 } from "./campaign-views.ts";
+import { type CampaignNotMade, campaignsNotMade } from "./campaigns-not-made.ts";
 import {
   type FailedDelivery,
   failedDeliveries,
@@ -32,6 +33,8 @@ export interface Running {
   inFlight: FileInFlight[];
   recentFiles: RecentFile[];
   campaigns: CampaignView[];
+  /** Campaigns asked for and never made (failed for good, or refused as too late), with why: their contacts are not called. */
+  campaignsNotMade: CampaignNotMade[];
   /** Every kept campaign, by job and state (the dashboard lists only the latest). */
   campaignCounts: CampaignCount[];
   failedDeliveries: FailedDelivery[];
@@ -51,6 +54,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
   const rate = await sharedRate(src);
   const kept = await keptCampaigns(src).get();
   const watched = src.watched();
+  const notMade = await campaignsNotMade(src.queues, LISTED.campaignsNotMade);
   return {
     rate,
     queues,
@@ -65,8 +69,9 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
       ),
     ),
     inFlight: await filesInFlight(src.queues, LISTED.inFlight),
-    recentFiles: await recentFiles(src.queues, src.jobs(), LISTED.recentFiles),
+    recentFiles: withNotMade(await recentFiles(src.queues, src.jobs(), LISTED.recentFiles), notMade),
     campaigns: await latestCampaigns(kept, { n: LISTED.campaigns, store: src.store, jobs: src.jobs() }),
+    campaignsNotMade: notMade,
     campaignCounts: campaignCounts(kept),
     failedDeliveries: await failedDeliveries(src.queues, LISTED.failedDeliveries),
     retryingDeliveries: await retryingDeliveries(src.queues, LISTED.failedDeliveries),
@@ -75,4 +80,13 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
     ),
     preflights: await readPreflights(src.resources),
   };
+}
+
+/** Each file with how many of its campaigns were not made: a file whose campaigns failed is no plain success. */
+function withNotMade(files: RecentFile[], notMade: readonly CampaignNotMade[]): RecentFile[] {
+  return files.map((f) => ({
+    ...f,
+    campaignsNotMade: notMade.filter((c) => c.job === f.job && c.sha256 === f.sha256 && c.gen === f.gen)
+      .length,
+  }));
 }

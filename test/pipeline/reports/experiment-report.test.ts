@@ -1,32 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { CallFact } from "../../../src/pipeline/reports/figures.ts";
-import { ReportBuilder } from "../../../src/pipeline/reports/report-builder.ts";
 import { reportEmail } from "../../../src/pipeline/reports/report-email.ts";
 import { reportHtml } from "../../../src/pipeline/reports/report-html.ts";
 import { reportBlocks } from "../../../src/pipeline/reports/report-slack.ts";
 import { reportText } from "../../../src/pipeline/reports/report-text.ts";
 import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
-
-const T0 = Date.parse("2026-11-20T08:00:00Z");
-const H = 3_600_000;
-
-/** A day's builder, comparing variants a and b on `metric` (none: a job without variants). */
-const builderOf = (metric?: "reached" | "meetings") =>
-  new ReportBuilder({
-    job: "leads",
-    period: {
-      from: new Date(T0).toISOString(),
-      to: new Date(T0 + 24 * H).toISOString(),
-      timezone: "UTC",
-      label: "day",
-    },
-    reached: ["completed"],
-    optedOut: ["opted-out"],
-    now: T0 + 24 * H,
-    resultsOf: (id) => `vcw report ${id}`,
-    ...(metric ? { experiment: { variants: ["a", "b"], metric } } : {}),
-  });
+import { builderOf, H, T0 } from "../../support/report-fixture.ts";
 
 /** `n` contacts from `from`, the first `k` of them reached (a meeting each) and talking 60 s. */
 function calls(

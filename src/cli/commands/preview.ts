@@ -1,18 +1,20 @@
 import { Command } from "commander";
-import type { JobDefinition } from "../../config/job-definition.ts";
-import { findJob, loadJobs } from "../../config/load-jobs.ts";
+import { findJob, formatProblem, loadJobs } from "../../config/load-jobs.ts";
 import { reasonWords } from "../../ingest/reason-words.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
 import { dialerKeyOf } from "../../pipeline/calling/plan-settings.ts";
 import { type PreviewReport, previewFile } from "../../pipeline/calling/preview.ts";
+import { assistantCatalog } from "../../pipeline/resources/assistant-catalog.ts";
+import { missingServiceRefs } from "../../pipeline/resources/service-refs.ts";
 import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../pipeline/stores/call-history.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { createPaceStore } from "../../pipeline/stores/pace-store.ts";
 import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
+import { serviceClient } from "../service-client.ts";
 import { withRedis } from "../with-redis.ts";
 
 /** `vcw preview FILE --job NAME`: the campaigns a file would get, read from the file and Redis, writing nothing. */
@@ -30,7 +32,8 @@ export function previewCommand(): Command {
       if (Number.isNaN(at))
         throw new CliError(`--at ${o.at} is not an ISO 8601 time such as 2026-11-23T20:30:00Z`, 2);
       await withRedis(async ({ redis, keys, settings }) => {
-        const def = await jobNamed(settings.jobsDir.value, o.job);
+        const found = await jobNamed(settings.jobsDir.value, o.job);
+        const def = found.job;
         const history = createCallHistory(redis, keys, { keepMs: 0 });
         const suppression = createSuppressionList(redis, keys);
         const frequency = createCallFrequency(redis, keys, { keepMs: 0 });
@@ -47,21 +50,33 @@ export function previewCommand(): Command {
           },
           at,
         );
-        process.stdout.write(o.json ? `${JSON.stringify(report)}\n` : previewText(report));
+        // The assistants the service does not have (when it answers): those campaigns would fail.
+        const problems = (await missingServiceRefs([found], serviceCatalog())).map(
+          (p) =>
+            `${formatProblem(p)}: ${p.variant ? `variant ${p.variant}'s campaigns` : "its campaigns"} would fail`,
+        );
+        if (problems.length > 0) process.exitCode = 1;
+        process.stdout.write(
+          o.json ? `${JSON.stringify({ ...report, problems })}\n` : previewText(report, problems),
+        );
       });
     });
 }
 
-async function jobNamed(dir: string, name: string): Promise<JobDefinition> {
+async function jobNamed(dir: string, name: string) {
   const found = findJob(await loadJobs(dir), name, dir);
   if ("error" in found) throw new CliError(found.error, 2);
-  return found.job;
+  return found;
 }
 
-/** The plan for a person: phones masked, a line per campaign, its times in its zone. */
-export function previewText(r: PreviewReport): string {
+/** The service's assistants, when it answers (an assistant resource is `vcw apply`'s to check). */
+const serviceCatalog = () => assistantCatalog({ client: serviceClient(process.env) });
+
+/** The plan for a person: what would fail first, then phones masked, a line per campaign, its times in its zone. */
+export function previewText(r: PreviewReport, problems: readonly string[] = []): string {
   const lines = [
     `${r.file} for job ${r.job}, as if dropped at ${zonedTime(r.at, "UTC")}`,
+    ...problems.map((p) => `problem: ${p}`),
     r.pace.callsPerMinute === null
       ? "pace: none (no calling: block): each campaign takes all its contacts at its window's opening"
       : `pace: ${r.pace.callsPerMinute.toFixed(2)} calls/min per campaign (${r.pace.learned ? "learned from polls" : "default: calling.callsPerMinute"})`,

@@ -15,6 +15,7 @@ const EMPTY: Omit<Overview, "generatedAt" | "redis"> = {
   retryingDeliveries: [],
   pendingCampaigns: [],
   preflights: [],
+  next: { start: null, reports: [] },
 };
 
 /**
@@ -95,6 +96,7 @@ export function present(o: Overview, reveal: boolean): Overview & { phones: "mas
       reason: maskPhonesIn(c.reason),
     })),
     inFlight: o.inFlight.map((f) => ({ ...f, file: maskPhonesIn(f.file) })),
+    next: { ...o.next, start: o.next.start && { ...o.next.start, name: maskPhonesIn(o.next.start.name) } },
     pendingCampaigns: o.pendingCampaigns.map((c) => ({
       ...c,
       file: maskPhonesIn(c.file),

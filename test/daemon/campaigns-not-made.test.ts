@@ -38,6 +38,8 @@ describe("a variant naming an assistant the service does not have (issue 40)", (
         `  dialer: { id: ${h.made.dialerId} }`,
         "  start: asap",
         'polling: { schedule: "* * * * * *" }',
+        "reports:",
+        '  - { cron: "0 8 * * *", period: day, sinks: [log] }',
       ].join("\n"),
     );
     // The campaigns start at once: not about the settle wait.
@@ -123,6 +125,7 @@ describe("a variant naming an assistant the service does not have (issue 40)", (
     );
     const text = (await runCli(["report", "--job", name, "--since", "1h"], env)).stdout;
     expect(text).toContain("Campaigns not made (1):");
+    expect(text).toMatch(/^Next: the next report \d{4}-\d\d-\d\d 08:00 UTC\.$/m);
 
     // vcw experiment status: the variant that got nobody, and why.
     const status = await runCli(["experiment", "status", name], env);

@@ -58,12 +58,26 @@ function campaignPhase(c) {
   return { text: "calling", kind: "active" };
 }
 
+/** What comes next: the soonest waiting start and the next report, each in its zone. */
+function renderNext(next) {
+  const box = document.getElementById("next");
+  const parts = [
+    next?.start ? `next start: ${next.start.name} at ${zoned(next.start.at, next.start.zone)}` : null,
+    next?.reports?.[0]
+      ? `next report: ${next.reports[0].job} at ${zoned(next.reports[0].at, next.reports[0].zone)}`
+      : null,
+  ].filter(Boolean);
+  box.hidden = parts.length === 0;
+  box.textContent = parts.join(" · ");
+}
+
 function renderHeader(o) {
   const redis = document.getElementById("redis");
   redis.textContent = o.redis.ok ? "Redis ok" : `Redis unreachable: ${o.redis.error || "?"}`;
   redis.className = `pill ${o.redis.ok ? "ok" : "bad"}`;
   document.getElementById("rate").textContent =
     o.rate === null ? "shared rate: not measured yet" : `shared rate ${o.rate.toFixed(1)} req/s`;
+  renderNext(o.next);
   const phones = document.getElementById("phones");
   phones.disabled = !o.canReveal;
   phones.checked = o.phones === "shown";

@@ -7,6 +7,7 @@ import { CallEnds } from "./call-ends.ts";
 import type { CallFact } from "./figures.ts";
 import { importFacts } from "./import-facts.ts";
 import type { ReportCampaignNotMade, ReportModel, ReportPeriod } from "./model.ts";
+import { nextReportAt } from "./period.ts";
 import { ReportBuilder } from "./report-builder.ts";
 
 export interface ReportSources {
@@ -58,6 +59,7 @@ export async function gatherReport(
     resultsOf: resultsOf(sources.publicUrl),
     linksOf: linksOf(sources.pagesAt ?? sources.publicUrl),
     experiment: experimentOf(defs),
+    nextReportAt: soonest(defs.map((d) => nextReportAt(d, now)?.at)),
   });
   const from = Date.parse(period.from);
   const to = Date.parse(period.to);
@@ -96,6 +98,13 @@ export async function gatherReport(
     if (c.at && names.has(c.job)) builder.addCampaignNotMade({ ...notMadeOf(c), at: c.at });
   return builder.build();
 }
+
+/** The soonest of some times, or undefined when there is none. */
+const soonest = (times: readonly (number | undefined)[]) =>
+  times.reduce<number | undefined>(
+    (a, t) => (t === undefined ? a : a === undefined ? t : Math.min(a, t)),
+    undefined,
+  );
 
 /** What a report keeps of a campaign not made (the queue layer's view has more). */
 const notMadeOf = (c: Omit<ReportCampaignNotMade, "at">): Omit<ReportCampaignNotMade, "at"> => ({

@@ -210,6 +210,11 @@ export interface ReportModel {
   reachByLocalHour: LocalHour[];
   problems: ReportProblem[];
   previous: { period: ReportPeriod; totals: ReportTotals; files: ReportFiles };
+  /**
+   * What comes next, as of `generatedAt`: the soonest start of a campaign still waiting for it, and
+   * the job's next scheduled report (ISO); absent when neither (and from reports queued before it).
+   */
+  next?: { start?: { name: string; at: string }; report?: string };
   /** The page of this report on the daemon (VCW_PUBLIC_URL set): Slack and e-mail link to it. */
   pageUrl?: string;
   change: Record<"contactsCalled" | "calls" | "reached" | "reachRate" | "optedOut" | "meetings", Change> & {

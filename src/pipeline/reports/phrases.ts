@@ -32,6 +32,18 @@ export const repairsText = (r: FileRepairs) =>
 /** A campaign's reach over its life: "2 of 6 contacts (33.3%)". */
 export const campaignReachText = (c: ReportCampaign) => reachText(reachOf(c.reached, c.contacts, "contact"));
 
+/** What comes next, in the report's zone: "Next: X starts 2026-11-21 08:00 PST; the next report 2026-11-22 08:00 PST." */
+export const nextText = (r: ReportModel): string | undefined => {
+  const n = r.next;
+  if (!n) return undefined;
+  const zone = r.period.timezone;
+  const parts = [
+    ...(n.start ? [`${n.start.name} starts ${zonedTime(n.start.at, zone)}`] : []),
+    ...(n.report ? [`the next report ${zonedTime(n.report, zone)}`] : []),
+  ];
+  return `Next: ${parts.join("; ")}.`;
+};
+
 /** What the figures mean, when they were seen, and when the report was made, in the report's zone. */
 export const footnotes = (r: ReportModel) => [
   reachDefinition(r.reachedStatuses),

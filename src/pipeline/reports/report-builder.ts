@@ -29,6 +29,8 @@ export interface ReportOptions {
   linksOf?: ((campaignId: string) => { page: string; csv: string }) | undefined;
   /** A job with `campaign.variants`: its variants, in order, and the metric they are compared on. */
   experiment?: { variants: readonly string[]; metric: ExperimentMetric } | undefined;
+  /** The job's next scheduled report (epoch ms), when it has one. */
+  nextReportAt?: number | undefined;
 }
 
 /** One campaign with the calls of it that ended in the report's two periods. */
@@ -58,6 +60,7 @@ export class ReportBuilder {
   private readonly hourly: HourlyCounts;
   private readonly rows: ReportCampaign[] = [];
   private readonly notMade: ReportCampaignNotMade[] = [];
+  private nextStart: { name: string; at: number } | undefined;
   private readonly problems: ReportModel["problems"] = [];
   private readonly reached: Set<string>;
   private readonly experiment: ExperimentFigures | undefined;
@@ -96,6 +99,12 @@ export class ReportBuilder {
       0,
     );
     const created = Date.parse(c.info.scheduledAt);
+    if (
+      c.info.state === "active" &&
+      created > this.o.now &&
+      !(this.nextStart && this.nextStart.at <= created)
+    )
+      this.nextStart = { name: c.info.name, at: created };
     const live = c.info.state === "active" && !(created >= this.to);
     if (inPeriod > 0 || live || c.info.state === "stuck")
       this.rows.push({
@@ -160,6 +169,19 @@ export class ReportBuilder {
       });
   }
 
+  /** What comes next: the soonest waiting start, the next scheduled report. */
+  private next(): Pick<ReportModel, "next"> {
+    const start = this.nextStart;
+    const report = this.o.nextReportAt;
+    if (!start && report === undefined) return {};
+    return {
+      next: {
+        ...(start ? { start: { name: maskPhonesIn(start.name), at: new Date(start.at).toISOString() } } : {}),
+        ...(report !== undefined ? { report: new Date(report).toISOString() } : {}),
+      },
+    };
+  }
+
   build(): ReportModel {
     const cur = this.current.finish();
     const prev = this.previous.finish();
@@ -185,6 +207,7 @@ export class ReportBuilder {
         message: maskPhonesIn(p.message),
       })),
       previous: { period: previousPeriod(this.o.period), totals: prev.totals, files: prev.files },
+      ...this.next(),
       change: {
         contactsCalled: change("contactsCalled"),
         calls: change("calls"),

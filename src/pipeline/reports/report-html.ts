@@ -10,6 +10,7 @@ import {
   filesText,
   followUpsText,
   footnotes,
+  nextText,
   notCalledText,
   repairsText,
   rowsText,
@@ -148,6 +149,7 @@ const h2 = (text: string) => `<h2 style="${INLINE.h2}">${text}</h2>`;
  */
 export function reportHtml(r: ReportModel, charts: readonly Chart[], o: HtmlOptions = {}): string {
   const place = o.chart ?? inlineSvg;
+  const next = nextText(r);
   const figures = charts
     .map(
       (c) =>
@@ -164,6 +166,7 @@ export function reportHtml(r: ReportModel, charts: readonly Chart[], o: HtmlOpti
 <body style="${INLINE.body}">${o.nav ?? ""}<div class="main" style="${INLINE.main}">
 <h1 style="${INLINE.h1}">${esc(reportTitle(r))}</h1>
 <div style="${INLINE.muted}">${esc(periodText(r.period))}</div>
+${next ? `<div class="next" style="${INLINE.muted}">${esc(next)}</div>` : ""}
 ${cards(r)}
 ${experimentHtml(r)}
 ${h2("Calls")}${figures}${callFacts(r)}

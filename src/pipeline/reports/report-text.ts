@@ -9,6 +9,7 @@ import {
   filesText,
   followUpsText,
   footnotes,
+  nextText,
   notCalledText,
   repairsText,
   rowsText,
@@ -24,6 +25,7 @@ export function reportText(r: ReportModel): string {
   const lines = [
     reportTitle(r),
     periodText(r.period),
+    ...(nextText(r) ? [nextText(r)!] : []),
     "",
     ...headlines(r).map((h) => `${h.label}: ${h.value} (${h.change})`),
     `Transfers ${num(t.transfers)}, messages ${num(t.messages)}`,

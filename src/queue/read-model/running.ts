@@ -20,6 +20,7 @@ import { keptCampaigns } from "./kept-campaigns.ts";
 import { type QueueView, readQueues } from "./queue-views.ts";
 import { sharedRate } from "./shared-rate.ts";
 import { LISTED, type ReadModelSources } from "./sources.ts";
+import { type WhatsNext, whatsNext } from "./whats-next.ts";
 
 /**
  * What is running, read from the stores, BullMQ and the job folders: the one read model of the
@@ -44,6 +45,8 @@ export interface Running {
   pendingCampaigns: PendingCampaign[];
   /** Each job's last test call (`preflight`), numbers masked. */
   preflights: PreflightRecord[];
+  /** What comes next: the soonest waiting start, each job's next report. */
+  next: WhatsNext;
 }
 
 /** Reads what is running once. Throws when Redis is not connected (the caller keeps the last read). */
@@ -79,6 +82,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
       ({ zone: _, ...c }) => c,
     ),
     preflights: await readPreflights(src.resources),
+    next: whatsNext(kept, src.jobs(), Date.now()),
   };
 }
 

@@ -81,12 +81,15 @@ ${HEAD_EXTRAS}<link rel="stylesheet" href="/dashboard.css"></head>
     const range = q.range ?? "24h";
     if (!q.from && !(range in REPORT_RANGES))
       return reply.code(400).send({ error: `range must be one of ${Object.keys(REPORT_RANGES).join(", ")}` });
-    // A range's page is the same for a minute (ending at the last whole minute): many viewers, one
-    // build. Its period never ends after it was made: the header's end and the footer's "Made" agree.
-    const now = Math.floor(Date.now() / 60_000) * 60_000;
+    // The period ends when the page is made (its header's end is its footer's "Made"). A range's page
+    // is built once a minute, whoever asks: many viewers, one build.
+    const now = Date.now();
     const period = askedPeriod(q.from ? { from: q.from, to: q.to } : { since: range }, now, zoneOf(def));
     if ("error" in period) return reply.code(400).send({ error: period.error.replace(/--/g, "") });
-    const key = `${job} ${period.from} ${period.to}`;
+    const key =
+      q.from && q.to
+        ? `${job} ${period.from} ${period.to}`
+        : `${job} ${q.from ?? range} ${Math.floor(now / 60_000)}`;
     let hit = cache.get(key);
     if (!hit || Date.now() - hit.at > cacheMs) {
       const sources = {
@@ -98,7 +101,7 @@ ${HEAD_EXTRAS}<link rel="stylesheet" href="/dashboard.css"></head>
       };
       // Charts load Vega: on the first page asked, not at every start.
       const html = Promise.all([
-        gatherReport([def], period, sources, Date.now()),
+        gatherReport([def], period, sources, now),
         import("../pipeline/reports/render.ts"),
       ]).then(([r, { renderReportPage }]) =>
         renderReportPage(r, {

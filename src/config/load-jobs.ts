@@ -23,7 +23,8 @@ export interface JobProblem {
 }
 
 export interface LoadedJobs {
-  jobs: { file: string; job: JobDefinition }[];
+  /** Each job loaded, with the line of a path in its file (`campaign.variants.1.assistant`). */
+  jobs: { file: string; job: JobDefinition; lineOf?: (path: string) => number | undefined }[];
   /** Sinks by name: jobs/sinks.yaml plus the built-in `log`. */
   sinks: Record<string, SinkDefinition>;
   /** The file each configured sink was defined in. */
@@ -84,7 +85,7 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
       continue;
     }
     names.set(job.name, file);
-    result.jobs.push({ file, job });
+    result.jobs.push({ file, job, lineOf: parsed.lineOf });
   }
   // A job with a problem is not loaded: it never runs half-configured.
   const failed = new Set<string>();
@@ -225,7 +226,7 @@ export function findJob(
   loaded: LoadedJobs,
   name: string,
   dir: string,
-): { job: JobDefinition; file: string } | { error: string } {
+): LoadedJobs["jobs"][number] | { error: string } {
   const found = loaded.jobs.find(({ job }) => job.name === name);
   if (found) return found;
   const files = Object.keys(loaded.declared).filter((f) => loaded.declared[f] === name);

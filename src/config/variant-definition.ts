@@ -44,13 +44,21 @@ export interface VariantSpec {
   share: number;
 }
 
-/** Every assistant a job's campaigns use, with the variant that uses it (none without variants). */
+/**
+ * Every assistant a job's campaigns use, with the variant that uses it (none without variants) and
+ * the field of the job that names it, `campaign.assistant` or `campaign.variants[1].assistant`: what
+ * a message about it points to.
+ */
 export function assistantsOf(campaign: {
   assistant: AssistantRef;
   variants?: readonly VariantSpec[] | undefined;
-}): { variant?: string; ref: AssistantRef }[] {
-  if (!campaign.variants) return [{ ref: campaign.assistant }];
-  return campaign.variants.map((v) => ({ variant: v.name, ref: v.assistant }));
+}): { variant?: string; ref: AssistantRef; field: string }[] {
+  if (!campaign.variants) return [{ ref: campaign.assistant, field: "campaign.assistant" }];
+  return campaign.variants.map((v, i) => ({
+    variant: v.name,
+    ref: v.assistant,
+    field: `campaign.variants[${i}].assistant`,
+  }));
 }
 
 /** What an experiment's variants are compared on: contacts reached, with a meeting, transferred. */

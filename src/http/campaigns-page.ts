@@ -1,13 +1,14 @@
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Readable } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import Papa from "papaparse";
 import { z } from "zod";
 import { campaignFileBase } from "../lib/campaign-file-name.ts";
-import { formulaSafe } from "../lib/formula-safe.ts";
 import { maskPhone, maskPhonesIn } from "../lib/mask-phone.ts";
+import { resultsCsv } from "../pipeline/reports/results-csv.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
-import type { ResultRecord } from "../pipeline/results/model.ts";
 import type { CampaignIndex } from "./campaign-index.ts";
 import { type CampaignRow, PHASES, queryRows, timeline } from "./campaign-rows.ts";
 import { ASSET_DIR, PAGE_HEADERS } from "./dashboard.ts";
@@ -22,20 +23,6 @@ const Query = z.object({
   page: z.coerce.number().int().min(1).default(1),
   per: z.coerce.number().int().min(1).max(200).default(50),
 });
-
-/** The columns of the results CSV, in order: what the service said of each contact. */
-const COLUMNS: (keyof ResultRecord)[] = [
-  "phone",
-  "first_name",
-  "last_name",
-  "status",
-  "durationSec",
-  "sentiment",
-  "transferred",
-  "meeting",
-  "messageSent",
-  "error",
-];
 
 export interface CampaignsPageOptions {
   index: CampaignIndex;
@@ -53,7 +40,8 @@ const masked = (r: CampaignRow): CampaignRow => ({
 /**
  * The campaigns view: every kept campaign, paginated and filtered (job, phase, zone, dates), at
  * `/campaigns`; one campaign with its status changes over time at `/campaigns/:id`; its results
- * as CSV at `/campaigns/:id/results.csv` (phones masked unless shown behind a token).
+ * as CSV at `/campaigns/:id/results.csv`: the one results CSV (`pipeline/reports/results-csv.ts`), phones
+ * masked unless shown behind a token.
  */
 export function installCampaignsPage(app: FastifyInstance, o: CampaignsPageOptions): void {
   const html = readFileSync(`${ASSET_DIR}campaigns.html`);
@@ -111,17 +99,14 @@ export function installCampaignsPage(app: FastifyInstance, o: CampaignsPageOptio
         `attachment; filename*=UTF-8''${encodeURIComponent(`${campaignFileBase(stored.info)}.results.csv`)}`,
       )
       .type("text/csv; charset=utf-8")
-      .send(Readable.from(csvLines(o.store, id, show)));
+      .send(
+        Readable.from(
+          resultsCsv(o.store.allRecords(id), {
+            ...(show ? {} : { phone: maskPhone }),
+            // A large campaign's sorted runs: temporary files, removed as the download ends.
+            spillAt: join(tmpdir(), `vcw-download-${randomUUID()}.csv`),
+          }),
+        ),
+      );
   });
-}
-
-/** The results as CSV, a line at a time (a large campaign is never held whole). */
-async function* csvLines(store: CampaignStore, id: string, show: boolean): AsyncGenerator<string> {
-  yield `${COLUMNS.join(",")}\n`;
-  for await (const r of store.allRecords(id)) {
-    const row = COLUMNS.map((c) =>
-      c === "phone" ? formulaSafe(show ? r.phone : maskPhone(r.phone)) : formulaSafe(String(r[c] ?? "")),
-    );
-    yield `${Papa.unparse([row], { newline: "\n" })}\n`;
-  }
 }

@@ -9,11 +9,13 @@ const EMPTY: Omit<Overview, "generatedAt" | "redis"> = {
   inFlight: [],
   recentFiles: [],
   campaigns: [],
+  campaignsNotMade: [],
   campaignCounts: [],
   failedDeliveries: [],
   retryingDeliveries: [],
   pendingCampaigns: [],
   preflights: [],
+  next: { start: null, reports: [] },
 };
 
 /**
@@ -87,7 +89,14 @@ export function present(o: Overview, reveal: boolean): Overview & { phones: "mas
       file: maskPhonesIn(c.file),
       recent: c.recent.map((t) => ({ ...t, phone: maskPhone(t.phone) })),
     })),
+    campaignsNotMade: o.campaignsNotMade.map((c) => ({
+      ...c,
+      name: maskPhonesIn(c.name),
+      file: maskPhonesIn(c.file),
+      reason: maskPhonesIn(c.reason),
+    })),
     inFlight: o.inFlight.map((f) => ({ ...f, file: maskPhonesIn(f.file) })),
+    next: { ...o.next, start: o.next.start && { ...o.next.start, name: maskPhonesIn(o.next.start.name) } },
     pendingCampaigns: o.pendingCampaigns.map((c) => ({
       ...c,
       file: maskPhonesIn(c.file),

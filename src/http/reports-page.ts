@@ -11,7 +11,7 @@ import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { summarize } from "../pipeline/results/campaign-totals.ts";
 import { kindOf } from "../pipeline/results/model.ts";
 import type { Queues } from "../queue/queues.ts";
-import { failedDeliveriesOf } from "../queue/report-scheduler.ts";
+import { queueReportSources } from "../queue/read-model/report-sources.ts";
 import { HEAD_EXTRAS, pageHeader } from "./page-header.ts";
 
 export interface ReportsPageOptions {
@@ -86,11 +86,15 @@ ${HEAD_EXTRAS}<link rel="stylesheet" href="/dashboard.css"></head>
     const range = q.range ?? "24h";
     if (!q.from && !(range in REPORT_RANGES))
       return reply.code(400).send({ error: `range must be one of ${Object.keys(REPORT_RANGES).join(", ")}` });
-    // A range's page is the same for a minute (ending at the next whole minute): many viewers, one build.
-    const now = Math.ceil(Date.now() / 60_000) * 60_000;
+    // The period ends when the page is made (its header's end is its footer's "Made"). A range's page
+    // is built once a minute, whoever asks: many viewers, one build.
+    const now = Date.now();
     const period = askedPeriod(q.from ? { from: q.from, to: q.to } : { since: range }, now, zoneOf(def));
     if ("error" in period) return reply.code(400).send({ error: period.error.replace(/--/g, "") });
-    const key = `${job} ${period.from} ${period.to}`;
+    const key =
+      q.from && q.to
+        ? `${job} ${period.from} ${period.to}`
+        : `${job} ${q.from ?? range} ${Math.floor(now / 60_000)}`;
     let hit = cache.get(key);
     if (!hit || Date.now() - hit.at > cacheMs) {
       const sources = {
@@ -100,11 +104,11 @@ ${HEAD_EXTRAS}<link rel="stylesheet" href="/dashboard.css"></head>
         publicUrl: o.publicUrl,
         // The page is on the dashboard: its campaigns link to their pages beside it.
         pagesAt: o.publicUrl ?? "",
-        ...(o.queues ? { failedDeliveries: failedDeliveriesOf(o.queues) } : {}),
+        ...(o.queues ? queueReportSources(o.queues) : {}),
       };
       // Charts load Vega: on the first page asked, not at every start.
       const html = Promise.all([
-        gatherReport([def], period, sources, Date.now()),
+        gatherReport([def], period, sources, now),
         import("../pipeline/reports/render.ts"),
       ]).then(([r, { renderReportPage }]) =>
         renderReportPage(r, {

@@ -42,6 +42,12 @@ export function zonedWallClock(at: Instant, zone: string): string {
   return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}`;
 }
 
+/** The zone of the machine vcw runs on (TZ, else the system's): where a command's reader most likely is. */
+export const localZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+/** "2026-11-26 09:00 EST": a time in the machine's own zone, for a command's output. */
+export const localTime = (at: Instant): string => zonedTime(at, localZone());
+
 /** "2026-11-26": the calendar day in `zone`. */
 export function zonedDate(at: Instant, zone: string): string {
   const p = parts(at, zone);

@@ -7,11 +7,10 @@ import {
 import { campaignRecords } from "../pipeline/resources/campaign-records.ts";
 import { delayJob } from "./delay-job.ts";
 import { failFastOnPermanent } from "./failures.ts";
+import type { CampaignResult } from "./job-results.ts";
 import type { CampaignJobData } from "./queues.ts";
 import { scheduleStartCheck } from "./start-check.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
-
-type CampaignResult = { id: string; created: boolean } | { canceled: true } | { tooLate: string };
 
 /** The BullMQ processor of campaign jobs: the create use case, its outcome mapped to the job's fate. */
 export function createCampaignProcessor(d: WorkDeps) {

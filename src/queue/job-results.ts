@@ -6,8 +6,11 @@ import type { PollOutcome } from "../pipeline/results/poll-campaign.ts";
 // An import's summary and progress are the dropped-file use case's (pipeline/files/import-outcome.ts).
 export type { ImportProgress, ImportSummary };
 
-/** A campaign job's return value: the campaign (created now, or found from an earlier attempt), or canceled. */
-export type CampaignResult = { id: string; created: boolean } | { canceled: true };
+/**
+ * A campaign job's return value: the campaign (created now, or found from an earlier attempt),
+ * canceled, or not made because no opening was left for it (why, in words).
+ */
+export type CampaignResult = { id: string; created: boolean } | { canceled: true } | { tooLate: string };
 
 /** A follow-up job's return value: the contacts filed for the follow-up campaign, and their segment. */
 export interface FollowUpResult {
@@ -74,6 +77,7 @@ export type ImportResultRead = z.infer<typeof importResultSchema>;
 const campaignResultSchema = z.union([
   z.object({ id: z.string(), created: z.boolean() }),
   z.object({ canceled: z.literal(true) }),
+  z.object({ tooLate: z.string() }),
 ]);
 export type CampaignResultFits = Fits<CampaignResult, z.infer<typeof campaignResultSchema>>;
 

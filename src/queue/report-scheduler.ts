@@ -14,6 +14,7 @@ import { scheduledPeriod } from "../pipeline/reports/period.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
 import { enqueueDeliveries } from "./deliveries.ts";
 import type { Queues } from "./queues.ts";
+import { queueReportSources } from "./read-model/report-sources.ts";
 
 export interface ReportSchedulerDeps {
   jobs: ReadonlyMap<string, JobDefinition>;
@@ -61,12 +62,6 @@ return 1
 );
 
 const KEEP_MARK_MS = 400 * 86_400_000;
-
-/** Deliveries that failed for good since `since` (the latest 100): a report lists them as problems. */
-export const failedDeliveriesOf = (queues: Queues) => async (since: number) =>
-  (await queues.deliveries.getJobs(["failed"], 0, 99))
-    .filter((j) => j && (j.finishedOn ?? 0) >= since)
-    .map((j) => ({ sink: j.data.sink, reason: j.failedReason, at: j.finishedOn ?? 0 }));
 
 /** The tick of `expression` in `zone` just before `tick`. */
 export function previousTick(expression: string, zone: string, tick: number): number {
@@ -126,7 +121,7 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
           experiments: d.experiments,
           inboxes: d.inboxes,
           publicUrl: d.publicUrl,
-          failedDeliveries: failedDeliveriesOf(d.queues),
+          ...queueReportSources(d.queues),
         };
         const report = await gatherReport([def], period, sources, now());
         if (d.publicUrl)

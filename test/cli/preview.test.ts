@@ -8,21 +8,28 @@ import { variantOf } from "../../src/pipeline/variant-assignment.ts";
 import { calleeWindowJobYaml } from "../support/calling-job.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir } from "../support/files.ts";
-import { API_KEY } from "../support/fixtures.ts";
+import { API_KEY, validAssistant } from "../support/fixtures.ts";
 import { useSimulator } from "../support/simulator.ts";
 
 const MIXED = join(import.meta.dirname, "../fixtures/calling/mixed.csv");
 
-/** A job of the mixed file: US and GB rules, a window in the callee's zone. */
-function mixedJob(home: string): string {
+/** A job of the mixed file: US and GB rules, a window in the callee's zone; its assistant by id (a1, else `assistantId`). */
+function mixedJob(home: string, assistantId?: string): string {
   const jobs = join(home, "jobs");
   mkdirSync(jobs, { recursive: true });
+  const yaml = calleeWindowJobYaml("mixed", join(home, "inbox"), ["calling:", "  rules: [us, gb]"]);
   writeFileSync(
     join(jobs, "mixed.yaml"),
-    calleeWindowJobYaml("mixed", join(home, "inbox"), ["calling:", "  rules: [us, gb]"]),
+    assistantId ? yaml.replace("{ id: a1 }", `{ id: ${assistantId} }`) : yaml,
   );
   return jobs;
 }
+
+/** What the simulator answered, by operation: to tell a read from a write. */
+const answered = (stats: Map<string, Map<number, number>>) =>
+  Object.fromEntries(
+    [...stats].map(([op, byStatus]) => [op, [...byStatus.values()].reduce((a, b) => a + b, 0)]),
+  );
 
 describe("vcw preview", () => {
   const t = useSimulator();
@@ -37,11 +44,13 @@ describe("vcw preview", () => {
     await server?.stop();
   });
 
-  it("prints the campaigns, the later and the skipped, and writes nothing: Redis and the service untouched", async () => {
+  it("prints the campaigns, the later and the skipped, and writes nothing: Redis untouched, the service only read", async () => {
     const home = tempDir("vcw-preview-");
+    // An assistant the service has: preview looks it up (issue 40), and finds it.
+    const assistant = (await t.client.assistants.create(validAssistant({ name: "Previewed" }))).id!;
     const env = {
       VCW_HOME: home,
-      VCW_JOBS_DIR: mixedJob(home),
+      VCW_JOBS_DIR: mixedJob(home, assistant),
       VCW_PREFIX: "pv",
       REDIS_URL: server.url,
       VCS_BASE_URL: t.sim.url,
@@ -57,7 +66,7 @@ describe("vcw preview", () => {
     const before = {
       keys: (await redis.keys("*")).sort(),
       dirty: (await redis.info("persistence")).match(/rdb_changes_since_last_save:(\d+)/)![1],
-      requests: t.sim.stats.total,
+      answered: answered(t.sim.stats.byOperation),
     };
 
     const json = await runCli(
@@ -97,7 +106,7 @@ describe("vcw preview", () => {
     );
     expect(text.stdout).toContain("as if dropped at 2026-11-23 22:30 UTC");
     expect(text.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);
-    expect(text.stdout).toMatch(/skipped: .*opted_out 1/);
+    expect(text.stdout).toMatch(/skipped: .*opted out 1/);
     // Phones masked in the text, whole in the JSON.
     expect(text.stdout).not.toContain("+13055550101");
     expect(text.stdout).toContain("+13•••••••01");
@@ -106,7 +115,12 @@ describe("vcw preview", () => {
     expect((await redis.info("persistence")).match(/rdb_changes_since_last_save:(\d+)/)![1]).toBe(
       before.dirty,
     );
-    expect(t.sim.stats.total).toBe(before.requests);
+    // The service was only read: its assistants, once a run (to name one it does not have).
+    const after = answered(t.sim.stats.byOperation);
+    expect(after).toEqual({
+      ...before.answered,
+      "assistants.list": (before.answered["assistants.list"] ?? 0) + 2,
+    });
   });
 
   it("a job with variants: each planned campaign split by its contacts' variants, each given its variant in --json", async () => {

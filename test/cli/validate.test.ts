@@ -25,7 +25,8 @@ describe("vcw validate", () => {
     );
     expect(result.stdout).toContain("not sent   Shoe size");
     expect(result.stdout).toContain("rows       3 = 1 valid + 1 rejected + 1 duplicate + 0 skipped");
-    expect(result.stdout).toContain("top issues duplicate (1), phone_too_short (1)");
+    // Reasons in words (issue 40); the error report keeps the codes, for scripts.
+    expect(result.stdout).toContain("top issues repeated in the file (1), phone too short (1)");
     expect(readFileSync(`${file}.errors.csv`, "utf8")).toContain("phone_too_short");
   });
 

@@ -1,9 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import Papa from "papaparse";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { RESULT_COLUMNS } from "../../src/pipeline/reports/results-csv.ts";
 import { contactsCsv, drop, phoneOf, quietLogger, testSettings, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { validAssistant, validDialer } from "../support/fixtures.ts";
@@ -190,10 +192,10 @@ describe("the operator's console in a real browser", () => {
     const csv = await page.request.get(`${url}${await page.locator("#one-results").getAttribute("href")}`);
     expect(csv.status()).toBe(200);
     const body = await csv.text();
-    expect(body.split("\n")[0]).toBe(
-      "phone,first_name,last_name,status,durationSec,sentiment,transferred,meeting,messageSent,error",
-    );
-    expect(body.trim().split("\n")).toHaveLength(5);
+    // The one results CSV (issue 40): the file sink's columns, in its order.
+    expect(body.replace(/^\uFEFF/, "").split("\r\n")[0]).toBe(RESULT_COLUMNS.join(","));
+    // Four contacts: a transcript's line breaks stay in its quoted cell.
+    expect(Papa.parse(body.replace(/^\uFEFF/, ""), { skipEmptyLines: true }).data).toHaveLength(5);
     expect(body).not.toContain(phoneOf(40_000).slice(2));
     expect(body).toMatch(/\+14•+\d\d/);
     if (updateShots) {

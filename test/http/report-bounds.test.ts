@@ -123,6 +123,14 @@ describe("a report's work is bounded whatever the range (issue 32 item 1)", () =
     expect(Math.min(...worst)).toBeLessThan(50);
   }, 90_000);
 
+  it("the page's header and footer agree: its period ends when it was made, not after (issue 40)", async () => {
+    const html = await (await get("range=24h")).text();
+    const end = / – (\d{4}-\d\d-\d\d \d\d:\d\d UTC)</.exec(html)?.[1];
+    const made = /Made (\d{4}-\d\d-\d\d \d\d:\d\d UTC)\./.exec(html)?.[1];
+    expect(end).toBeDefined();
+    expect(made).toBe(end);
+  });
+
   it("/api/campaigns refuses a day that is not in the calendar (issue 32, smaller list)", async () => {
     for (const day of ["2026-13-45", "2026-02-30", "2025-02-29"]) {
       const res = await fetch(`${url}/api/campaigns?from=${day}`);

@@ -2,6 +2,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import Papa from "papaparse";
 import { describe, expect, it } from "vitest";
+import { formulaSafe } from "../../src/lib/formula-safe.ts";
+import { maskPhone } from "../../src/lib/mask-phone.ts";
+import { resultsCsv } from "../../src/pipeline/reports/results-csv.ts";
 import type { ResultRecord } from "../../src/pipeline/results/model.ts";
 import { RESULT_COLUMNS, resultRow, writeResultsCsv } from "../../src/sinks/results-csv.ts";
 import { tempDir } from "../support/files.ts";
@@ -13,8 +16,9 @@ async function* from<T>(items: T[]): AsyncGenerator<T> {
 
 /** What the CSV was before it was written in runs: all rows, sorted in memory, in one string. */
 const inMemory = (records: ResultRecord[]) => {
-  const rows = [...new Map(records.map((r) => [r.phone, r])).values()].map(resultRow);
-  rows.sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
+  const rows = [...new Map(records.map((r) => [r.phone, r])).values()]
+    .map((r) => resultRow(r).map(formulaSafe))
+    .sort((a, b) => (a[0]! < b[0]! ? -1 : a[0]! > b[0]! ? 1 : 0));
   return `\uFEFF${Papa.unparse([[...RESULT_COLUMNS], ...rows], { newline: "\r\n" })}\r\n`;
 };
 
@@ -59,5 +63,16 @@ describe("the results CSV, in bounded memory", () => {
       "Redis went away",
     );
     expect(readdirSync(dir)).toEqual(["e.results.csv"]);
+  });
+
+  it("a masked download keeps each phone once by its whole number: two that mask alike are two rows", async () => {
+    const dir = tempDir();
+    const twins = [resultRecord("+14155550123"), resultRecord("+14155559923"), resultRecord("+14155550123")];
+    const chunks: string[] = [];
+    for await (const chunk of resultsCsv(from(twins), { phone: maskPhone, spillAt: join(dir, "x.csv") }))
+      chunks.push(chunk);
+    const lines = chunks.join("").split("\r\n").filter(Boolean);
+    expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["'+14•••••••23", "'+14•••••••23"]);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

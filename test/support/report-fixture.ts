@@ -3,7 +3,25 @@ import { ReportBuilder } from "../../src/pipeline/reports/report-builder.ts";
 import { emptyTotals } from "../../src/pipeline/results/campaign-totals.ts";
 import { campaignInfo } from "./fixtures.ts";
 
-const H = 3_600_000;
+/** An hour; the start of the day `builderOf` reports on. */
+export const H = 3_600_000;
+export const T0 = Date.parse("2026-11-20T08:00:00Z");
+
+/** A day's builder (from T0); an experiment's section is added apart (gather-experiment.ts). */
+export const builderOf = () =>
+  new ReportBuilder({
+    job: "leads",
+    period: {
+      from: new Date(T0).toISOString(),
+      to: new Date(T0 + 24 * H).toISOString(),
+      timezone: "UTC",
+      label: "day",
+    },
+    reached: ["completed"],
+    optedOut: ["opted-out"],
+    now: T0 + 24 * H,
+    resultsOf: (id) => `vcw report ${id}`,
+  });
 
 /** A day's report of two campaigns (fixed data): 7 calls, 4 reached, 2 meetings, 1 opt-out. */
 export function fixedReport(o: { job?: string; pageUrl?: string } = {}): ReportModel {
@@ -71,7 +89,7 @@ export function fixedReport(o: { job?: string; pageUrl?: string } = {}): ReportM
     status: "imported",
     file: "leads.csv",
     finishedAt: from + H,
-    rows: { total: 9, valid: 7, rejected: 2, duplicates: 0, codes: { invalid_phone: 2 } },
+    rows: { total: 9, valid: 7, rejected: 2, duplicates: 0, codes: { phone_excel_scientific: 2 } },
     created: 7,
   });
   const r = b.build();

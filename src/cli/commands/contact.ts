@@ -1,5 +1,6 @@
 import { Command } from "commander";
 import { normalizePhone } from "../../ingest/phone.ts";
+import { localTime } from "../../lib/zoned-time.ts";
 import { createCallHistory } from "../../pipeline/stores/call-history.ts";
 import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
@@ -44,10 +45,10 @@ export function contactCommand(): Command {
           console.log("  calls      none known");
           return;
         }
-        console.log(`  last call  ${new Date(history.lastAt).toISOString()} (campaign ${history.campaign})`);
+        console.log(`  last call  ${localTime(history.lastAt)} (campaign ${history.campaign})`);
         console.log(`  campaigns  ${history.attempts}`);
         if (history.outcome)
-          console.log(`  outcome    ${history.outcome} (${new Date(history.outcomeAt!).toISOString()})`);
+          console.log(`  outcome    ${history.outcome} (${localTime(history.outcomeAt!)})`);
       });
     });
 }

@@ -1,6 +1,7 @@
 import { userInfo } from "node:os";
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { zoneOf } from "../../config/job-zone.ts";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import { retentionMsOf } from "../../config/settings.ts";
 import { experimentId } from "../../config/variant-definition.ts";
@@ -17,6 +18,7 @@ import { createActionContext } from "../../queue/operator/action-context.ts";
 import { decisionLine } from "../../queue/operator/experiment-action.ts";
 import { runAction } from "../../queue/operator/run-action.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
+import { queueReportSources } from "../../queue/read-model/report-sources.ts";
 import { CliError } from "../cli-error.ts";
 import { type RedisContext, withRedis } from "../with-redis.ts";
 
@@ -37,11 +39,16 @@ export function experimentCommand(): Command {
         const experiments = createExperimentStore(c.redis, c.keys, {
           retentionMs: retentionMsOf(c.settings),
         });
+        const queues = createQueues({ connection: c.redis, keys: c.keys });
         const gathered = (await gatherExperiment(
           def,
-          { store: createCampaignStore(c.redis, c.keys), experiments },
+          {
+            store: createCampaignStore(c.redis, c.keys),
+            experiments,
+            campaignsNotMade: queueReportSources(queues).campaignsNotMade,
+          },
           Date.now() + 1,
-        ))!;
+        ).finally(() => closeQueues(queues)))!;
         const report = experimentSection(gathered.figures, gathered.setup);
         const decisions = await experiments.decisions(experimentId(def.name, def.campaign?.experiment));
         if (o.json) {
@@ -51,9 +58,9 @@ export function experimentCommand(): Command {
         }
         const lines = [`Job ${def.name}: the experiment so far`, ...experimentLines(report).slice(1), ""];
         lines.push(
-          decisions.length === 0 ? "Decisions: none (every variant gets new contacts)" : "Decisions:",
+          decisions.length === 0 ? "Decisions: none (every variant is given new contacts)" : "Decisions:",
         );
-        for (const d of decisions) lines.push(`- ${decisionLine(d)}`);
+        for (const d of decisions) lines.push(`- ${decisionLine(d, zoneOf(def))}`);
         process.stdout.write(`${lines.join("\n")}\n`);
       }),
     );

@@ -6,8 +6,10 @@ import { resolveSettings } from "../../config/settings.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import { openServices } from "../../daemon/services.ts";
 import { sha256File } from "../../inbox/drop-folder.ts";
+import { reasonWords } from "../../ingest/reason-words.ts";
 import { isVcwErrorReport } from "../../ingest/report-ownership.ts";
 import { fileExists } from "../../lib/file-exists.ts";
+import { localTime } from "../../lib/zoned-time.ts";
 import { type ImportedFile, type ImportSpec, importSpecOf } from "../../pipeline/import/import-use-case.ts";
 import { CliError } from "../cli-error.ts";
 import { rowProgress } from "../progress-bar.ts";
@@ -106,7 +108,9 @@ function report(json: boolean | undefined, s: Report): void {
     return;
   }
   if (s.status === "duplicate") {
-    console.log(`${s.file}: the same content was imported before (${s.duplicateOf}, ${s.at}); nothing to do`);
+    console.log(
+      `${s.file}: the same content was imported before (${s.duplicateOf}, ${localTime(s.at)}); nothing to do`,
+    );
     return;
   }
   const t = s.totals;
@@ -118,6 +122,6 @@ function report(json: boolean | undefined, s: Report): void {
     `  contacts  ${s.created} created, ${s.known} already there, ${s.elsewhere} by another import, ${s.failed} refused by the service`,
   );
   if (s.topErrors.length)
-    console.log(`  top issues ${s.topErrors.map((e) => `${e.code} (${e.rows})`).join(", ")}`);
+    console.log(`  top issues ${s.topErrors.map((e) => `${reasonWords(e.code)} (${e.rows})`).join(", ")}`);
   if (s.errorsFile) console.log(`  error report: ${s.errorsFile}`);
 }

@@ -1,34 +1,18 @@
 import { Command } from "commander";
-import { type Client, createClient } from "../../api/client.ts";
 import { formatProblem, loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
 import { resolveSettings } from "../../config/settings.ts";
-import { callingService, noEmbeddedSimulator } from "../../daemon/calling-service.ts";
-import { createLogger } from "../../daemon/logger.ts";
 import { type BucketClient, createBucketClient } from "../../inbox/bucket/bucket-client.ts";
 import { bucketInboxProblem } from "../../inbox/bucket/check-bucket.ts";
 import { callingWarnings } from "../../pipeline/calling/rule-warnings.ts";
+import { assistantCatalog } from "../../pipeline/resources/assistant-catalog.ts";
 import { checkDisclosures, type DisclosureFinding } from "../../pipeline/resources/disclosure-check.ts";
+import { missingServiceRefs } from "../../pipeline/resources/service-refs.ts";
 import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
 import { expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts";
+import { serviceClient } from "../service-client.ts";
 import { withRedis } from "../with-redis.ts";
 import { resourcesDir } from "./resource-services.ts";
-
-/**
- * The service's client for reading assistants, or why there is none (jobs check works offline):
- * VCS_BASE_URL, else the embedded simulator a running vcw has under this home (never one started
- * for a check).
- */
-async function serviceClient(): Promise<Client | string> {
-  try {
-    const settings = resolveSettings();
-    const service = await callingService(settings, createLogger({ level: "warn" }), "join");
-    if (!service) return `${noEmbeddedSimulator(settings)} (offline)`;
-    return createClient({ baseUrl: service.url, apiKey: service.apiKey, timeoutMs: 5_000, maxRetries: 0 });
-  } catch (error) {
-    return (error as Error).message;
-  }
-}
 
 /** Do-not-call lists past their expiry, when the daemon's Redis answers (else nothing: offline). */
 async function expiredLists(): Promise<{ kind: "expired_list"; source: string; message: string }[]> {
@@ -69,22 +53,25 @@ export function jobsCommand(): Command {
   jobs
     .command("check")
     .description(
-      "Validate every job definition and sink (their variables set too); print each error with its file, line and path; warn of an assistant that doesn't say the call is automated or AI",
+      "Validate every job definition and sink (their variables set too); print each error with its file, line and path; name an assistant the service does not have (per variant, when it answers); warn of an assistant that doesn't say the call is automated or AI",
     )
     .argument("[dir]", "folder of job definitions (default: VCW_JOBS_DIR, else ./jobs)")
     .option("--json", "print one JSON object: the jobs loaded and every problem")
     .action(async (given: string | undefined, o: { json?: boolean }) => {
       const dir = given ?? (process.env.VCW_JOBS_DIR || "jobs");
       const loaded = await loadJobs(dir);
-      const problems = [
-        ...loaded.problems,
-        ...unsetSinkVariables(loaded, process.env),
-        ...(await bucketProblems(loaded)),
-      ];
-      const findings = await checkDisclosures(loaded.jobs, {
+      const catalog = assistantCatalog({
         resources: () => loadResources(resourcesDir(undefined)),
         client: await serviceClient(),
       });
+      const problems = [
+        ...loaded.problems,
+        ...unsetSinkVariables(loaded, process.env),
+        // An assistant the service does not have, per variant: its campaigns would fail.
+        ...(await missingServiceRefs(loaded.jobs, catalog)),
+        ...(await bucketProblems(loaded)),
+      ];
+      const findings = await checkDisclosures(loaded.jobs, catalog);
       const expired = await expiredLists();
       const spellings = loaded.warnings.map((w) => ({
         file: w.file,

@@ -1,7 +1,8 @@
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { findJob, loadJobs } from "../../config/load-jobs.ts";
+import { findJob, formatProblem, loadJobs } from "../../config/load-jobs.ts";
 import { experimentId } from "../../config/variant-definition.ts";
+import { reasonWords } from "../../ingest/reason-words.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
 import type { RedisClient } from "../../lib/redis.ts";
@@ -10,12 +11,15 @@ import { zonedTime } from "../../lib/zoned-time.ts";
 import { dialerKeyOf } from "../../pipeline/calling/plan-settings.ts";
 import { type PreviewReport, type PreviewSources, previewFile } from "../../pipeline/calling/preview.ts";
 import { experimentPlan } from "../../pipeline/reports/experiment-plan.ts";
+import { assistantCatalog } from "../../pipeline/resources/assistant-catalog.ts";
+import { missingServiceRefs } from "../../pipeline/resources/service-refs.ts";
 import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../pipeline/stores/call-history.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { createPaceStore } from "../../pipeline/stores/pace-store.ts";
 import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
+import { serviceClient } from "../service-client.ts";
 import { withRedis } from "../with-redis.ts";
 
 /** `vcw preview FILE --job NAME`: the campaigns a file would get, read from the file and Redis, writing nothing. */
@@ -33,9 +37,18 @@ export function previewCommand(): Command {
       if (Number.isNaN(at))
         throw new CliError(`--at ${o.at} is not an ISO 8601 time such as 2026-11-23T20:30:00Z`, 2);
       await withRedis(async ({ redis, keys, settings }) => {
-        const def = await jobNamed(settings.jobsDir.value, o.job);
+        const found = await jobNamed(settings.jobsDir.value, o.job);
+        const def = found.job;
         const report = await previewFile(def, file, previewSources(redis, keys, def), at);
-        process.stdout.write(o.json ? `${JSON.stringify(report)}\n` : previewText(report, def));
+        // The assistants the service does not have (when it answers): those campaigns would fail.
+        const problems = (await missingServiceRefs([found], await serviceCatalog())).map(
+          (p) =>
+            `${formatProblem(p)}: ${p.variant ? `variant ${p.variant}'s campaigns` : "its campaigns"} would fail`,
+        );
+        if (problems.length > 0) process.exitCode = 1;
+        process.stdout.write(
+          o.json ? `${JSON.stringify({ ...report, problems })}\n` : previewText(report, problems, def),
+        );
       });
     });
 }
@@ -56,16 +69,20 @@ export function previewSources(redis: RedisClient, keys: RedisKeys, def: JobDefi
   };
 }
 
-async function jobNamed(dir: string, name: string): Promise<JobDefinition> {
+async function jobNamed(dir: string, name: string) {
   const found = findJob(await loadJobs(dir), name, dir);
   if ("error" in found) throw new CliError(found.error, 2);
-  return found.job;
+  return found;
 }
 
-/** The plan for a person: phones masked, a line per campaign, its times in its zone. */
-export function previewText(r: PreviewReport, def?: JobDefinition): string {
+/** The service's assistants, when it answers (an assistant resource is `vcw apply`'s to check). */
+const serviceCatalog = async () => assistantCatalog({ client: await serviceClient() });
+
+/** The plan for a person: what would fail first, then phones masked, a line per campaign, its times in its zone. */
+export function previewText(r: PreviewReport, problems: readonly string[] = [], def?: JobDefinition): string {
   const lines = [
     `${r.file} for job ${r.job}, as if dropped at ${zonedTime(r.at, "UTC")}`,
+    ...problems.map((p) => `problem: ${p}`),
     r.pace.callsPerMinute === null
       ? "pace: none (no calling: block): each campaign takes all its contacts at its window's opening"
       : `pace: ${r.pace.callsPerMinute.toFixed(2)} calls/min per campaign (${r.pace.learned ? "learned from polls" : "default: calling.callsPerMinute"})`,
@@ -84,7 +101,9 @@ export function previewText(r: PreviewReport, def?: JobDefinition): string {
   );
   const skipped = Object.entries(r.skipped);
   lines.push(
-    skipped.length === 0 ? "skipped: none" : `skipped: ${skipped.map(([k, n]) => `${k} ${n}`).join(", ")}`,
+    skipped.length === 0
+      ? "skipped: none"
+      : `skipped: ${skipped.map(([k, n]) => `${reasonWords(k)} ${n}`).join(", ")}`,
   );
   const variants = def?.campaign?.variants;
   if (variants) {

@@ -1,12 +1,10 @@
 import { writeFile } from "node:fs/promises";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
-import type { InboxStores } from "../../inbox/inbox-store.ts";
-import type { ExperimentFacts } from "../../pipeline/reports/gather-experiment.ts";
+import type { ReportSources } from "../../pipeline/reports/gather-report.ts";
 import { gatherReport } from "../../pipeline/reports/gather-report.ts";
 import { askedPeriod } from "../../pipeline/reports/period.ts";
 import { reportText } from "../../pipeline/reports/report-text.ts";
-import type { CampaignStore } from "../../pipeline/results/campaign-store.ts";
 import { CliError } from "../cli-error.ts";
 
 export interface PeriodReportOptions {
@@ -22,9 +20,7 @@ export interface PeriodReportOptions {
 export async function printPeriodReport(
   o: PeriodReportOptions,
   defs: ReadonlyMap<string, JobDefinition>,
-  sources: { store: CampaignStore; inboxes: InboxStores },
-  publicUrl: string | undefined,
-  experiments?: ExperimentFacts,
+  sources: ReportSources,
 ): Promise<void> {
   // The caller has found the job named (or said what is wrong with its file).
   const chosen = o.job ? [defs.get(o.job)!] : [...defs.values()];
@@ -33,13 +29,7 @@ export async function printPeriodReport(
   const now = Date.now();
   const period = askedPeriod(o, now, zone);
   if ("error" in period) throw new CliError(period.error, 2);
-  const report = await gatherReport(
-    chosen,
-    period,
-    { ...sources, publicUrl, experiments },
-    now,
-    o.job ?? "all",
-  );
+  const report = await gatherReport(chosen, period, sources, now, o.job ?? "all");
   if (o.html) {
     const { renderReportPage } = await import("../../pipeline/reports/render.ts");
     await writeFile(o.html, await renderReportPage(report));

@@ -4,6 +4,8 @@ import { type CampaignStore, createCampaignStore } from "../../pipeline/results/
 import { summarize } from "../../pipeline/results/campaign-totals.ts";
 import { kindOf } from "../../pipeline/results/model.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
+import { closeQueues, createQueues } from "../../queue/queues.ts";
+import { queueReportSources } from "../../queue/read-model/report-sources.ts";
 import { writeResultsCsv } from "../../sinks/file-sink.ts";
 import { summaryLines } from "../../sinks/summary-text.ts";
 import { CliError } from "../cli-error.ts";
@@ -42,14 +44,21 @@ export function reportCommand(): Command {
         const asked = o.job ? findJob(loaded, o.job, settings.jobsDir.value) : undefined;
         if (asked && "error" in asked) throw new CliError(asked.error, 2);
         const defs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));
-        if (idOrName === undefined)
-          return printPeriodReport(
-            o,
-            defs,
-            { store, inboxes },
-            settings.publicUrl.value,
-            createExperimentStore(redis, keys),
-          );
+        if (idOrName === undefined) {
+          const queues = createQueues({ connection: redis, keys });
+          try {
+            const sources = {
+              store,
+              inboxes,
+              experiments: createExperimentStore(redis, keys),
+              publicUrl: settings.publicUrl.value,
+              ...queueReportSources(queues),
+            };
+            return await printPeriodReport(o, defs, sources);
+          } finally {
+            await closeQueues(queues);
+          }
+        }
         const stored = await findCampaign(store, [...defs.keys()], idOrName);
         if (!stored)
           throw new CliError(

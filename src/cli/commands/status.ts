@@ -7,6 +7,7 @@ import { counted } from "../../lib/plural.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { visible } from "../../lib/visible-text.ts";
+import { localTime } from "../../lib/zoned-time.ts";
 import { describeStop } from "../../pipeline/campaign/stopping/stop-summary.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
 import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
@@ -14,6 +15,7 @@ import { ageText, expiredText, isExpired } from "../../pipeline/stores/dnc/list-
 import { createStopStore } from "../../pipeline/stores/stop-store.ts";
 import { closeQueues, createQueues, type QueueKind, type Queues } from "../../queue/queues.ts";
 import { pendingCampaigns } from "../../queue/read-model/campaign-views.ts";
+import { campaignsNotMade } from "../../queue/read-model/campaigns-not-made.ts";
 import { failedImports, importsInFlight } from "../../queue/read-model/import-files.ts";
 import { folderOf } from "../../queue/read-model/job-views.ts";
 import { queueFailures, STATUS_STATES } from "../../queue/read-model/queue-views.ts";
@@ -77,6 +79,7 @@ async function readStatus(s: {
     failures: await failedImports(queues, 10),
     queues: queuesCounts,
     otherFailures: await queueFailures(queues, OTHERS, 10),
+    campaignsNotMade: await campaignsNotMade(queues, 10),
     stoppedCampaigns: await stoppedCampaigns(redis, keys, s.jobs),
     doNotCall: await createDoNotCallLists(redis, keys).lists(),
   };
@@ -117,7 +120,12 @@ function printStatus(status: Status): void {
     );
   printFiles(status);
   for (const [name, c] of Object.entries(status.queues)) console.log(`${name} queue: ${countsLine(c)}`);
-  for (const f of status.otherFailures)
+  for (const c of status.campaignsNotMade)
+    console.log(
+      `  not made campaign ${visible(c.name)} (${c.job}/${visible(c.file)}${c.variant ? `, variant ${c.variant}` : ""}${c.contacts === null ? "" : `, ${counted(c.contacts, "contact")} not called`}), ${c.outcome}${c.at ? ` ${localTime(c.at)}` : ""}: ${visible(c.reason)}`,
+    );
+  // The campaigns queue's failures are the campaigns not made, above.
+  for (const f of status.otherFailures.filter((f) => f.queue !== "campaigns"))
     console.log(`  failed   ${f.queue} ${visible(f.name)}: ${visible(f.reason)}`);
 }
 
@@ -126,7 +134,7 @@ function printDaemons({ daemons, paused, pendingCampaigns }: Status): void {
   if (daemons.length === 0) console.log("no daemon running");
   for (const d of daemons)
     console.log(
-      `daemon ${d.role} on ${d.host} (pid ${d.pid}, since ${d.startedAt}): ${d.http ? `${d.http}/ (dashboard), ${d.http}/metrics` : "HTTP off"}`,
+      `daemon ${d.role} on ${d.host} (pid ${d.pid}, since ${localTime(d.startedAt)}): ${d.http ? `${d.http}/ (dashboard), ${d.http}/metrics` : "HTTP off"}`,
     );
   for (const job of paused)
     console.log(

@@ -6,6 +6,7 @@ import {
   type ValidationSummary,
   validateFile,
 } from "../../ingest/index.ts";
+import { reasonWords } from "../../ingest/reason-words.ts";
 import { counted } from "../../lib/plural.ts";
 import { CliError } from "../cli-error.ts";
 import { describeCountry, jobReadingOptions } from "../job-options.ts";
@@ -75,7 +76,8 @@ export function printSummary(s: ValidationSummary, out: (line: string) => void =
   );
   if (s.blankLines) out(`  blank lines ignored: ${s.blankLines}`);
   if (s.footerLines) out(`  report footer and summary lines ignored: ${s.footerLines}`);
-  if (s.topErrors.length) out(`  top issues ${s.topErrors.map((e) => `${e.code} (${e.rows})`).join(", ")}`);
+  if (s.topErrors.length)
+    out(`  top issues ${s.topErrors.map((e) => `${reasonWords(e.code)} (${e.rows})`).join(", ")}`);
   if (s.errorsFile) out(`  error report: ${s.errorsFile}`);
 }
 

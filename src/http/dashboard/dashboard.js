@@ -58,12 +58,26 @@ function campaignPhase(c) {
   return { text: "calling", kind: "active" };
 }
 
+/** What comes next: the soonest waiting start and the next report, each in its zone. */
+function renderNext(next) {
+  const box = document.getElementById("next");
+  const parts = [
+    next?.start ? `next start: ${next.start.name} at ${zoned(next.start.at, next.start.zone)}` : null,
+    next?.reports?.[0]
+      ? `next report: ${next.reports[0].job} at ${zoned(next.reports[0].at, next.reports[0].zone)}`
+      : null,
+  ].filter(Boolean);
+  box.hidden = parts.length === 0;
+  box.textContent = parts.join(" · ");
+}
+
 function renderHeader(o) {
   const redis = document.getElementById("redis");
   redis.textContent = o.redis.ok ? "Redis ok" : `Redis unreachable: ${o.redis.error || "?"}`;
   redis.className = `pill ${o.redis.ok ? "ok" : "bad"}`;
   document.getElementById("rate").textContent =
     o.rate === null ? "shared rate: not measured yet" : `shared rate ${o.rate.toFixed(1)} req/s`;
+  renderNext(o.next);
   const phones = document.getElementById("phones");
   phones.disabled = !o.canReveal;
   phones.checked = o.phones === "shown";
@@ -192,7 +206,19 @@ function renderRecentFiles(o) {
         el("td", {}, time(f.finishedAt)),
         el("td", {}, f.job),
         el("td", {}, f.file),
-        el("td", {}, badge(f.outcome), f.reason ? el("div", { class: "reason" }, f.reason) : null),
+        el(
+          "td",
+          {},
+          badge(f.outcome, f.campaignsNotMade ? "stuck" : f.outcome),
+          f.campaignsNotMade
+            ? el(
+                "span",
+                { class: "badge failed", "data-not-made": f.campaignsNotMade },
+                `${counted(f.campaignsNotMade, "campaign")} not made`,
+              )
+            : null,
+          f.reason ? el("div", { class: "reason" }, f.reason) : null,
+        ),
         el(
           "td",
           { class: "num" },
@@ -300,6 +326,38 @@ function renderCampaigns(o) {
           : null,
       );
     }),
+  );
+}
+
+/** Campaigns asked for and never made: failed for good (the service refused them), or refused as too late. */
+function renderCampaignsNotMade(o) {
+  fillTable(
+    "campaigns-not-made",
+    (o.campaignsNotMade || []).map((c) =>
+      el(
+        "tr",
+        { "data-not-made": c.id },
+        el("td", {}, time(c.at)),
+        el("td", {}, c.job),
+        el("td", {}, c.file),
+        el("td", {}, c.name, c.variant ? el("div", { class: "muted" }, `variant ${c.variant}`) : null),
+        el("td", {}, badge(c.outcome === "failed" ? "failed" : "refused", "failed")),
+        el("td", { class: "num" }, c.contacts === null ? "–" : num(c.contacts)),
+        el("td", { class: "reason" }, c.reason),
+        el(
+          "td",
+          {},
+          c.outcome === "failed" && c.id
+            ? actionButton(
+                "retry",
+                { kind: "retry", queue: "campaigns", id: c.id },
+                `Try to create campaign ${c.name} again? Correct what its reason names first.`,
+              )
+            : null,
+        ),
+      ),
+    ),
+    "none: every campaign asked for was made",
   );
 }
 
@@ -422,6 +480,7 @@ function render(o) {
   renderInFlight(o);
   renderRecentFiles(o);
   renderCampaigns(o);
+  renderCampaignsNotMade(o);
   renderFailedDeliveries(o);
   renderRetryingDeliveries(o);
   renderPreflights(o);

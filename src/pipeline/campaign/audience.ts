@@ -108,7 +108,7 @@ export async function audiencesOf(
       variant,
     });
   if (c.audience === "segment") {
-    const request = { ...base, segmentId: f.segmentId, name: name() };
+    const request = { ...base, segmentId: f.segmentId, name: name(), contacts: f.contacts };
     report.campaigns.push({
       name: request.name,
       contacts: f.contacts,
@@ -157,7 +157,7 @@ export async function audiencesOf(
     }
     if (variant) await assignVariant(def, d.experiments, { request, variant, phones, callable, at: now });
     if (callable.size === 0) continue;
-    requests.push({ ...request, segmentId: await fileContacts(request, callable) });
+    requests.push({ ...request, segmentId: await fileContacts(request, callable), contacts: callable.size });
     report.campaigns.push({
       ...(zone ? { zone } : {}),
       ...(variant ? { variant } : {}),

@@ -97,14 +97,15 @@ export async function createCampaignOnce(
 export async function resolveAssistant(
   client: Client,
   ref: { id: string } | { name: string },
+  field = "campaign.assistant",
 ): Promise<string> {
   if ("id" in ref) return ref.id;
   const matches = (await client.assistants.list()).filter((a) => a.name === ref.name);
-  const id = idByName(matches, "assistant", ref.name, "give its id in the job's campaign.assistant");
+  const id = idByName(matches, "assistant", ref.name, `give its id in the job's ${field}`);
   if (!id)
     throw new PermanentError(
       `no assistant is named "${ref.name}"`,
-      "create it, or correct campaign.assistant in the job (by name or by id)",
+      `create it, or correct ${field} in the job (by name or by id)`,
     );
   return id;
 }

@@ -41,6 +41,8 @@ export interface CampaignRequest {
   repair?: number;
   /** Its experiment variant (`campaign.variants`): its contacts' and its assistant's. */
   variant?: string;
+  /** Its contacts when it was asked for (a file's own campaigns): what a failed create leaves uncalled. */
+  contacts?: number;
 }
 
 export type Intent =

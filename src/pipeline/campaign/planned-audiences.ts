@@ -109,7 +109,7 @@ export async function plannedAudiencesOf(
         at: now,
       });
     if (callable.size === 0) continue;
-    requests.push({ ...request, segmentId: await fileContacts(request, callable) });
+    requests.push({ ...request, segmentId: await fileContacts(request, callable), contacts: callable.size });
     report.campaigns.push({
       zone: c.zone,
       ...(c.variant ? { variant: c.variant } : {}),

@@ -63,6 +63,7 @@ export class ExperimentFigures {
   private readonly callsOf = new Map<string, number>();
   private readonly sentiment = new Map<string, Tally>();
   private readonly facts: MissingFacts = new Map();
+  private readonly notMade = new Map<string, { campaigns: number; contacts: number; reasons: string[] }>();
   /** Counts already made, by their cut-off: every comparison of a section reads the same few. */
   private readonly counted = new Map<number, Map<string, ArmFigures>>();
 
@@ -104,6 +105,15 @@ export class ExperimentFigures {
       this.callsOf.set(variant, (this.callsOf.get(variant) ?? 0) + 1);
       if (call.sentiment) addTo(sentiment, call.sentiment);
     }
+  }
+
+  /** A campaign of `variant` never made (refused or failed): its contacts were given the variant and not called. */
+  addNotMade(variant: string, contacts: number, reason: string): void {
+    const n = this.notMade.get(variant) ?? { campaigns: 0, contacts: 0, reasons: [] };
+    n.campaigns += 1;
+    n.contacts += contacts;
+    if (!n.reasons.includes(reason)) n.reasons.push(reason);
+    this.notMade.set(variant, n);
   }
 
   /** When each variant stopped being compared: its decision's time. */
@@ -201,6 +211,7 @@ export class ExperimentFigures {
           if (p.bits & REACHED) reached += 1;
         }
       const m = missing?.get(name);
+      const notMade = this.notMade.get(name);
       return {
         name,
         contactsCalled: n,
@@ -217,6 +228,7 @@ export class ExperimentFigures {
         sentiment: this.sentiment.get(name) ?? newTally(),
         share: round4(a.share),
         ...(m ? { assigned: m.assigned, missing: m.reasons } : {}),
+        ...(notMade ? { notMade: { ...notMade, reasons: [...notMade.reasons] } } : {}),
       };
     });
   }

@@ -1,3 +1,4 @@
+import { counted } from "../../lib/plural.ts";
 import { MISSING_WORDS } from "./experiment-missing.ts";
 import { METRIC_WORDS, points } from "./experiment-verdict.ts";
 import { counts, duration, num, pct } from "./format.ts";
@@ -5,13 +6,20 @@ import type { GuardrailReading, MissingReason, RateInterval, ReportModel, Report
 
 const withInterval = (r: RateInterval) => `${pct(r.rate)} (95%: ${pct(r.low)}–${pct(r.high)})`;
 
-/** One variant in a line: per contact, each rate with its interval. */
+/** A variant's campaigns never made, in words: "; 3 campaigns not made (8 contacts not called): failed: ...". */
+const notMadeWords = (v: ReportVariant) =>
+  v.notMade
+    ? `; ${counted(v.notMade.campaigns, "campaign")} not made (${counted(v.notMade.contacts, "contact")} not called): ${v.notMade.reasons.join("; ")}`
+    : "";
+
+/** One variant in a line: per contact, each rate with its interval; one whose campaigns all failed got nobody. */
 export function variantLine(v: ReportVariant): string {
   const given =
     v.assigned !== undefined
       ? ` (${num(v.assigned)} given it${v.share !== undefined ? `, planned ${pct(v.share)}` : ""})`
       : "";
-  return `- ${v.name}: ${num(v.contactsCalled)} contacts${given}, ${num(v.calls)} calls; reached ${num(v.reached)} ${withInterval(v.reachedRate)}, meetings ${num(v.meetings)} ${withInterval(v.meetingRate)}, transfers ${num(v.transfers)} ${withInterval(v.transferRate)}, opted out ${num(v.optedOut)} ${withInterval(v.optOutRate)}; talk time ${duration(v.talkTime.totalSec)} (${duration(v.talkTime.perContactSec)} a contact); sentiment ${counts(v.sentiment)}`;
+  if (v.contactsCalled === 0 && v.notMade) return `- ${v.name}: got nobody${given}${notMadeWords(v)}`;
+  return `- ${v.name}: ${num(v.contactsCalled)} contacts${given}, ${num(v.calls)} calls; reached ${num(v.reached)} ${withInterval(v.reachedRate)}, meetings ${num(v.meetings)} ${withInterval(v.meetingRate)}, transfers ${num(v.transfers)} ${withInterval(v.transferRate)}, opted out ${num(v.optedOut)} ${withInterval(v.optOutRate)}; talk time ${duration(v.talkTime.totalSec)} (${duration(v.talkTime.perContactSec)} a contact); sentiment ${counts(v.sentiment)}${notMadeWords(v)}`;
 }
 
 /** Why a variant's contacts without a call are missing, in words: "600 in no campaign made (…)". */

@@ -1,10 +1,12 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { experimentId } from "../../config/variant-definition.ts";
+import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
 import { CallEnds } from "./call-ends.ts";
 import { ExperimentFigures } from "./experiment-figures.ts";
 import type { AssignmentFacts } from "./experiment-missing.ts";
 import type { SectionSetup } from "./experiment-section.ts";
+import type { ReportSources } from "./gather-report.ts";
 import { callFacts } from "./read-calls.ts";
 
 /** What the experiment store tells a report (stores/experiment-store.ts), by the experiment's id. */
@@ -20,7 +22,12 @@ export interface ExperimentFacts {
  */
 export async function gatherExperiment(
   def: JobDefinition,
-  sources: { store: CampaignStore; experiments?: ExperimentFacts | undefined },
+  sources: {
+    store: CampaignStore;
+    experiments?: ExperimentFacts | undefined;
+    /** Campaigns never made (the queue layer's), when the caller can read them: a variant that got nobody says why. */
+    campaignsNotMade?: ReportSources["campaignsNotMade"];
+  },
   upTo: number,
 ): Promise<{ figures: ExperimentFigures; setup: SectionSetup } | undefined> {
   const c = def.campaign;
@@ -51,5 +58,8 @@ export async function gatherExperiment(
       calls: await callFacts(sources.store, campaignId, ends.ends, pause),
     });
   }
+  for (const n of (await sources.campaignsNotMade?.(0)) ?? [])
+    if (n.job === def.name && n.variant && n.at !== null && Date.parse(n.at) < upTo)
+      figures.addNotMade(n.variant, n.contacts ?? 0, maskPhonesIn(`${n.outcome}: ${n.reason}`));
   return { figures, setup };
 }

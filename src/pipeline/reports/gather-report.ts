@@ -7,7 +7,8 @@ import { CallEnds } from "./call-ends.ts";
 import { experimentSection } from "./experiment-section.ts";
 import { type ExperimentFacts, gatherExperiment } from "./gather-experiment.ts";
 import { importFacts } from "./import-facts.ts";
-import type { ReportModel, ReportPeriod } from "./model.ts";
+import type { ReportCampaignNotMade, ReportModel, ReportPeriod } from "./model.ts";
+import { nextReportAt } from "./period.ts";
 import { callFacts } from "./read-calls.ts";
 import { ReportBuilder } from "./report-builder.ts";
 
@@ -19,6 +20,10 @@ export interface ReportSources {
   failedDeliveries?: (since: number) => Promise<{ sink: string; reason: string; at: number }[]>;
   /** The experiment store's decisions and assignments (a job with `campaign.variants`). */
   experiments?: ExperimentFacts | undefined;
+  /** Campaigns asked for since `since` and never made, when the caller can read them (the queue layer). */
+  campaignsNotMade?: (
+    since: number,
+  ) => Promise<(Omit<ReportCampaignNotMade, "at"> & { at: string | null })[]>;
   /** VCW_PUBLIC_URL: campaigns link to their results there. */
   publicUrl?: string | undefined;
   /** Where campaign pages are, when not at the public URL: "" on the dashboard's own pages (relative links). */
@@ -59,6 +64,7 @@ export async function gatherReport(
     now,
     resultsOf: resultsOf(sources.publicUrl),
     linksOf: linksOf(sources.pagesAt ?? sources.publicUrl),
+    nextReportAt: soonest(defs.map((d) => nextReportAt(d, now)?.at)),
   });
   const from = Date.parse(period.from);
   const to = Date.parse(period.to);
@@ -93,6 +99,9 @@ export async function gatherReport(
       for await (const f of importFacts(sources.inboxes(def.inbox), since)) builder.addFile(f);
   }
   for (const d of (await sources.failedDeliveries?.(from)) ?? []) builder.addFailedDelivery(d);
+  const names = new Set(defs.map((d) => d.name));
+  for (const c of (await sources.campaignsNotMade?.(from)) ?? [])
+    if (c.at && names.has(c.job)) builder.addCampaignNotMade({ ...notMadeOf(c), at: c.at });
   // A one-job report of an experiment: its section over the experiment up to the period's end, not the period.
   const experiment = defs.length === 1 ? await gatherExperiment(defs[0]!, sources, to) : undefined;
   return {
@@ -100,6 +109,26 @@ export async function gatherReport(
     ...(experiment ? experimentSection(experiment.figures, experiment.setup) : {}),
   };
 }
+
+/** The soonest of some times, or undefined when there is none. */
+const soonest = (times: readonly (number | undefined)[]) =>
+  times.reduce<number | undefined>(
+    (a, t) => (t === undefined ? a : a === undefined ? t : Math.min(a, t)),
+    undefined,
+  );
+
+/** What a report keeps of a campaign not made (the queue layer's view has more). */
+const notMadeOf = (c: Omit<ReportCampaignNotMade, "at">): Omit<ReportCampaignNotMade, "at"> => ({
+  name: c.name,
+  job: c.job,
+  file: c.file,
+  ...(c.zone ? { zone: c.zone } : {}),
+  ...(c.variant ? { variant: c.variant } : {}),
+  attempt: c.attempt,
+  contacts: c.contacts,
+  outcome: c.outcome,
+  reason: c.reason,
+});
 
 /** Campaigns read at once, at most; the first batch is smaller, until their size is known. */
 const READ_AT_ONCE = 16;

@@ -90,6 +90,24 @@ export interface ReportCampaign {
   ranPastWindow?: boolean;
 }
 
+/**
+ * A campaign asked for in the period and never made (issue 40): its create failed for good (the
+ * service refused it), or vcw refused it (no opening left). Its contacts were not called.
+ */
+export interface ReportCampaignNotMade {
+  name: string;
+  job: string;
+  file: string;
+  zone?: string;
+  variant?: string;
+  attempt: number;
+  /** Its contacts, when the request said (a file's own campaigns do). */
+  contacts: number | null;
+  outcome: "failed" | "refused";
+  reason: string;
+  at: string;
+}
+
 export interface HourBucket {
   /**
    * Start of the bucket (an hour, day or month: `ReportModel.bucket`), as wall-clock time in the
@@ -109,7 +127,13 @@ export interface LocalHour {
 }
 
 export interface ReportProblem {
-  kind: "rejected-file" | "stuck-campaign" | "unknown-status" | "failed-delivery" | "ran-past-window";
+  kind:
+    | "rejected-file"
+    | "stuck-campaign"
+    | "unknown-status"
+    | "failed-delivery"
+    | "ran-past-window"
+    | "campaign-not-made";
   /** One line an operator can act on. */
   message: string;
 }
@@ -157,6 +181,8 @@ export interface ReportVariant {
   missing?: Partial<Record<MissingReason, number>>;
   /** Its guardrail metrics, against the limit or the first variant, always-valid and corrected. */
   guardrails?: GuardrailReading[];
+  /** Its campaigns not made over the experiment, the contacts they left uncalled, and why (each reason once); absent when none. */
+  notMade?: { campaigns: number; contacts: number; reasons: string[] };
 }
 
 /** Why a contact given a variant has no call that ended (experiment-missing.ts). */
@@ -223,6 +249,8 @@ export interface ReportModel {
   totals: ReportTotals;
   files: ReportFiles;
   campaigns: ReportCampaign[];
+  /** Campaigns not made in the period, newest first; absent when none (and from reports queued before it). */
+  campaignsNotMade?: ReportCampaignNotMade[];
   /** Calls over the period, in buckets of `bucket`, fitted to its length (hours up to 3 days, days up to 92, then months). */
   callsByHour: HourBucket[];
   /** Absent from reports queued by versions before it: hours. */
@@ -230,6 +258,11 @@ export interface ReportModel {
   reachByLocalHour: LocalHour[];
   problems: ReportProblem[];
   previous: { period: ReportPeriod; totals: ReportTotals; files: ReportFiles };
+  /**
+   * What comes next, as of `generatedAt`: the soonest start of a campaign still waiting for it, and
+   * the job's next scheduled report (ISO); absent when neither (and from reports queued before it).
+   */
+  next?: { start?: { name: string; at: string }; report?: string };
   /** The page of this report on the daemon (VCW_PUBLIC_URL set): Slack and e-mail link to it. */
   pageUrl?: string;
   change: Record<"contactsCalled" | "calls" | "reached" | "reachRate" | "optedOut" | "meetings", Change> & {

@@ -1,4 +1,6 @@
-import type { REPORT_PERIODS } from "../../config/job-definition.ts";
+import { CronExpressionParser } from "cron-parser";
+import type { JobDefinition, REPORT_PERIODS } from "../../config/job-definition.ts";
+import { zoneOf } from "../../config/job-zone.ts";
 import { instantOf, wallClock } from "../../lib/time-zone.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
 import type { ReportPeriod } from "./model.ts";
@@ -95,4 +97,20 @@ export function askedPeriod(
   if (ms > MAX_REPORT_MS)
     return { error: `--since ${since} spans ${days(ms)} days: a report covers at most ${MAX_REPORT_DAYS}` };
   return { from: iso(now - ms), to: iso(now), timezone: zone, label: `last ${durationWords(since)}` };
+}
+
+/**
+ * The job's next scheduled report after `after` (epoch ms), and the zone it is made in: the soonest
+ * tick of its `reports[]` crons, each in its zone (`zoneOf`, the scheduler's); none without reports.
+ */
+export function nextReportAt(def: JobDefinition, after: number): { at: number; zone: string } | undefined {
+  let soonest: { at: number; zone: string } | undefined;
+  for (const entry of def.reports) {
+    const zone = zoneOf(def, entry.timezone);
+    const at = CronExpressionParser.parse(entry.cron, { currentDate: new Date(after), tz: zone })
+      .next()
+      .getTime();
+    if (soonest === undefined || at < soonest.at) soonest = { at, zone };
+  }
+  return soonest;
 }

@@ -1,3 +1,4 @@
+import { reasonWords } from "../../ingest/reason-words.ts";
 import { counted } from "../../lib/plural.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
 import type { FileRepairs, ReportCampaign, ReportFiles, ReportModel, ReportTotals } from "./model.ts";
@@ -15,10 +16,10 @@ export const filesText = (f: ReportFiles) =>
 export const rowsText = (f: ReportFiles) =>
   `${counted(f.rowsRead, "row")} read, ${num(f.valid)} valid, ${num(f.rowsRejected)} rejected, ${counted(f.duplicates, "duplicate")}`;
 
-/** Calling rules' other reasons a contact was not called: ", frequency_cap 3, outside_hours 1". */
+/** Calling rules' other reasons a contact was not called: ", over a frequency cap 3, no calling hours left 1". */
 export const otherReasons = (byReason: Record<string, number> | undefined) =>
   Object.entries(byReason ?? {})
-    .map(([reason, n]) => `, ${reason} ${num(n)}`)
+    .map(([reason, n]) => `, ${reasonWords(reason)} ${num(n)}`)
     .join("");
 
 export const notCalledText = (f: ReportFiles) =>
@@ -30,6 +31,18 @@ export const repairsText = (r: FileRepairs) =>
 
 /** A campaign's reach over its life: "2 of 6 contacts (33.3%)". */
 export const campaignReachText = (c: ReportCampaign) => reachText(reachOf(c.reached, c.contacts, "contact"));
+
+/** What comes next, in the report's zone: "Next: X starts 2026-11-21 08:00 PST; the next report 2026-11-22 08:00 PST." */
+export const nextText = (r: ReportModel): string | undefined => {
+  const n = r.next;
+  if (!n) return undefined;
+  const zone = r.period.timezone;
+  const parts = [
+    ...(n.start ? [`${n.start.name} starts ${zonedTime(n.start.at, zone)}`] : []),
+    ...(n.report ? [`the next report ${zonedTime(n.report, zone)}`] : []),
+  ];
+  return `Next: ${parts.join("; ")}.`;
+};
 
 /** What the figures mean, when they were seen, and when the report was made, in the report's zone. */
 export const footnotes = (r: ReportModel) => [

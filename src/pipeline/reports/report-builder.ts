@@ -7,6 +7,7 @@ import { HourlyCounts } from "./hourly.ts";
 import {
   type Change,
   type ReportCampaign,
+  type ReportCampaignNotMade,
   type ReportModel,
   type ReportPeriod,
   TIMES_NOTE,
@@ -24,6 +25,8 @@ export interface ReportOptions {
   resultsOf: (campaignId: string) => string;
   /** Its page and CSV, where there is a page to link to. */
   linksOf?: ((campaignId: string) => { page: string; csv: string }) | undefined;
+  /** The job's next scheduled report (epoch ms), when it has one. */
+  nextReportAt?: number | undefined;
 }
 
 /** One campaign with the calls of it that ended in the report's two periods. */
@@ -52,6 +55,8 @@ export class ReportBuilder {
   private readonly previous: PeriodFigures;
   private readonly hourly: HourlyCounts;
   private readonly rows: ReportCampaign[] = [];
+  private readonly notMade: ReportCampaignNotMade[] = [];
+  private nextStart: { name: string; at: number } | undefined;
   private readonly problems: ReportModel["problems"] = [];
   private readonly reached: Set<string>;
 
@@ -85,6 +90,12 @@ export class ReportBuilder {
       0,
     );
     const created = Date.parse(c.info.scheduledAt);
+    if (
+      c.info.state === "active" &&
+      created > this.o.now &&
+      !(this.nextStart && this.nextStart.at <= created)
+    )
+      this.nextStart = { name: c.info.name, at: created };
     const live = c.info.state === "active" && !(created >= this.to);
     if (inPeriod > 0 || live || c.info.state === "stuck")
       this.rows.push({
@@ -132,12 +143,32 @@ export class ReportBuilder {
     } else if (f.finishedAt >= this.previousFrom && f.finishedAt < this.from) this.previous.addFile(f);
   }
 
+  /** A campaign asked for and never made: listed with its reason when it failed in the period. */
+  addCampaignNotMade(c: ReportCampaignNotMade): void {
+    const at = Date.parse(c.at);
+    if (!(at >= this.from && at < this.to)) return;
+    this.notMade.push(c);
+  }
+
   addFailedDelivery(d: { sink: string; reason: string; at: number }): void {
     if (d.at >= this.from && d.at < this.to)
       this.problems.push({
         kind: "failed-delivery",
         message: `a delivery to sink ${d.sink} failed for good: ${d.reason}`,
       });
+  }
+
+  /** What comes next: the soonest waiting start, the next scheduled report. */
+  private next(): Pick<ReportModel, "next"> {
+    const start = this.nextStart;
+    const report = this.o.nextReportAt;
+    if (!start && report === undefined) return {};
+    return {
+      next: {
+        ...(start ? { start: { name: maskPhonesIn(start.name), at: new Date(start.at).toISOString() } } : {}),
+        ...(report !== undefined ? { report: new Date(report).toISOString() } : {}),
+      },
+    };
   }
 
   build(): ReportModel {
@@ -159,8 +190,13 @@ export class ReportBuilder {
       callsByHour: this.hourly.byHour(),
       bucket: this.hourly.unit,
       reachByLocalHour: this.hourly.byLocalHour(),
-      problems: this.problems.map((p) => ({ ...p, message: maskPhonesIn(p.message) })),
+      ...(this.notMade.length > 0 ? { campaignsNotMade: this.notMade.sort(NEWEST_FIRST).map(masked) } : {}),
+      problems: [...this.problems, ...notMadeProblems(this.notMade)].map((p) => ({
+        ...p,
+        message: maskPhonesIn(p.message),
+      })),
       previous: { period: previousPeriod(this.o.period), totals: prev.totals, files: prev.files },
+      ...this.next(),
       change: {
         contactsCalled: change("contactsCalled"),
         calls: change("calls"),
@@ -172,6 +208,32 @@ export class ReportBuilder {
       },
     };
   }
+}
+
+const NEWEST_FIRST = (a: ReportCampaignNotMade, b: ReportCampaignNotMade) => b.at.localeCompare(a.at);
+
+/** Names and reasons carry file names, and a service's message may carry a number: masked. */
+const masked = (c: ReportCampaignNotMade): ReportCampaignNotMade => ({
+  ...c,
+  name: maskPhonesIn(c.name),
+  file: maskPhonesIn(c.file),
+  reason: maskPhonesIn(c.reason),
+});
+
+/** One problem per reason: "3 campaigns not made, 8 contacts not called: no assistant is named ...". */
+function notMadeProblems(notMade: readonly ReportCampaignNotMade[]): ReportModel["problems"] {
+  const byReason = new Map<string, { campaigns: number; contacts: number }>();
+  for (const c of notMade) {
+    const key = `${c.outcome === "failed" ? "failed" : "refused"}: ${c.reason}`;
+    const n = byReason.get(key) ?? { campaigns: 0, contacts: 0 };
+    n.campaigns += 1;
+    n.contacts += c.contacts ?? 0;
+    byReason.set(key, n);
+  }
+  return [...byReason].map(([reason, n]) => ({
+    kind: "campaign-not-made" as const,
+    message: `${counted(n.campaigns, "campaign")} not made (${counted(n.contacts, "contact")} not called), ${reason}`,
+  }));
 }
 
 export function changeOf(current: number, previous: number): Change {

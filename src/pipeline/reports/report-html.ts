@@ -1,3 +1,4 @@
+import { reasonWords } from "../../ingest/reason-words.ts";
 import type { Chart } from "./charts.ts";
 import { EXPERIMENT_STYLE, experimentHtml } from "./experiment-html.ts";
 import { counts, duration, headlines, num, periodText, reportTitle } from "./format.ts";
@@ -9,6 +10,7 @@ import {
   filesText,
   followUpsText,
   footnotes,
+  nextText,
   notCalledText,
   repairsText,
   rowsText,
@@ -46,7 +48,7 @@ function campaignRows(r: ReportModel): string {
     .slice(0, CAMPAIGNS_LISTED)
     .map(
       (c) =>
-        `<tr>${cell("Name", `${esc(c.name)}${c.attempt > 0 ? ` <small>(follow-up ${c.attempt})</small>` : ""}`)}${
+        `<tr>${cell("Name", esc(c.name))}${
           zoned ? cell("Zone", esc(c.zone ?? "—")) : ""
         }${cell("State", esc(c.state))}${cell("Reached", esc(campaignReachText(c)), true)}${cell(
           "Meetings",
@@ -67,6 +69,28 @@ function campaignsTable(r: ReportModel): string {
   return `<table class="campaigns" width="100%" cellspacing="0" cellpadding="0" style="${INLINE.table}">
 <thead><tr>${th("Name")}${hasZones(r) ? th("Zone") : ""}${th("State")}${th("Reached", true)}${th("Meetings", true)}${th("Results")}</tr></thead>
 <tbody>${campaignRows(r)}</tbody></table>`;
+}
+
+/** Campaigns asked for and never made, with why: their contacts were not called. */
+function notMadeTable(r: ReportModel): string {
+  const rows = r.campaignsNotMade ?? [];
+  if (rows.length === 0) return "";
+  const th = (text: string, numeric = false) =>
+    `<th style="${numeric ? INLINE.thNum : INLINE.th}">${text}</th>`;
+  const body = rows
+    .slice(0, CAMPAIGNS_LISTED)
+    .map(
+      (c) =>
+        `<tr>${cell("Name", esc(c.name))}${cell("Outcome", esc(c.outcome))}${cell(
+          "Contacts not called",
+          c.contacts === null ? "—" : num(c.contacts),
+          true,
+        )}${cell("Reason", esc(c.reason))}</tr>`,
+    )
+    .join("");
+  return `${h2(`Campaigns not made (${num(rows.length)})`)}<table class="campaigns not-made" width="100%" cellspacing="0" cellpadding="0" style="${INLINE.table}">
+<thead><tr>${th("Name")}${th("Outcome")}${th("Contacts not called", true)}${th("Reason")}</tr></thead>
+<tbody>${body}</tbody></table>`;
 }
 
 /** The headline figures: a table of cards, three to a row (a grid in a `<style>` is lost in Outlook). */
@@ -108,7 +132,7 @@ function fileFacts(r: ReportModel): string {
     ["Rows", esc(rowsText(f))],
     [
       "Rejected by reason",
-      esc(f.rejectedByReason.map((x) => `${x.reason} ${num(x.rows)}`).join(", ") || "none"),
+      esc(f.rejectedByReason.map((x) => `${reasonWords(x.reason)} ${num(x.rows)}`).join(", ") || "none"),
     ],
     ["Contacts created", num(f.contactsCreated)],
     ["Not called", esc(notCalledText(f))],
@@ -125,6 +149,7 @@ const h2 = (text: string) => `<h2 style="${INLINE.h2}">${text}</h2>`;
  */
 export function reportHtml(r: ReportModel, charts: readonly Chart[], o: HtmlOptions = {}): string {
   const place = o.chart ?? inlineSvg;
+  const next = nextText(r);
   const figures = charts
     .map(
       (c) =>
@@ -141,11 +166,13 @@ export function reportHtml(r: ReportModel, charts: readonly Chart[], o: HtmlOpti
 <body style="${INLINE.body}">${o.nav ?? ""}<div class="main" style="${INLINE.main}">
 <h1 style="${INLINE.h1}">${esc(reportTitle(r))}</h1>
 <div style="${INLINE.muted}">${esc(periodText(r.period))}</div>
+${next ? `<div class="next" style="${INLINE.muted}">${esc(next)}</div>` : ""}
 ${cards(r)}
 ${experimentHtml(r)}
 ${h2("Calls")}${figures}${callFacts(r)}
 ${h2("Contact files")}${fileFacts(r)}
 ${h2(`Campaigns (${num(r.campaigns.length)})`)}${campaignsTable(r)}
+${notMadeTable(r)}
 ${problems}
 ${footnotes(r)
   .map((line) => `<p class="note" style="${INLINE.note}">${esc(line)}</p>`)

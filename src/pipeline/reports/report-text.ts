@@ -1,3 +1,4 @@
+import { reasonWords } from "../../ingest/reason-words.ts";
 import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
 import { experimentLines } from "./experiment-text.ts";
@@ -8,6 +9,7 @@ import {
   filesText,
   followUpsText,
   footnotes,
+  nextText,
   notCalledText,
   repairsText,
   rowsText,
@@ -23,6 +25,7 @@ export function reportText(r: ReportModel): string {
   const lines = [
     reportTitle(r),
     periodText(r.period),
+    ...(nextText(r) ? [nextText(r)!] : []),
     "",
     ...headlines(r).map((h) => `${h.label}: ${h.value} (${h.change})`),
     `Transfers ${num(t.transfers)}, messages ${num(t.messages)}`,
@@ -32,7 +35,7 @@ export function reportText(r: ReportModel): string {
     `Follow-ups: ${followUpsText(t)}`,
     "",
     `Files: ${filesText(f)}; ${rowsText(f)}`,
-    `Rejected rows by reason: ${f.rejectedByReason.map((x) => `${x.reason} ${num(x.rows)}`).join(", ") || "none"}`,
+    `Rejected rows by reason: ${f.rejectedByReason.map((x) => `${reasonWords(x.reason)} ${num(x.rows)}`).join(", ") || "none"}`,
     `Contacts created ${num(f.contactsCreated)}; not called: ${notCalledText(f)}`,
     ...(f.repairs ? [`Repaired before calling: ${repairsText(f.repairs)}`] : []),
     "",
@@ -41,11 +44,28 @@ export function reportText(r: ReportModel): string {
     ...(r.campaigns.length > CAMPAIGNS_LISTED
       ? [`... and ${num(r.campaigns.length - CAMPAIGNS_LISTED)} more`]
       : []),
+    ...notMadeLines(r),
     ...experimentLines(r),
   ];
   if (r.problems.length > 0) lines.push("", "Problems:", ...r.problems.map((p) => `- ${visible(p.message)}`));
   lines.push("", ...footnotes(r));
   return `${lines.join("\n")}\n`;
+}
+
+/** Campaigns asked for and never made, each with why. */
+function notMadeLines(r: ReportModel): string[] {
+  const rows = r.campaignsNotMade ?? [];
+  if (rows.length === 0) return [];
+  return [
+    "",
+    `Campaigns not made (${num(rows.length)}):`,
+    ...rows
+      .slice(0, CAMPAIGNS_LISTED)
+      .map(
+        (c) =>
+          `- ${visible(c.name)} [${c.outcome}]: ${c.contacts === null ? "its contacts" : counted(c.contacts, "contact")} not called; ${visible(c.reason)}`,
+      ),
+  ];
 }
 
 /** A campaign as a line: its reach, meetings, and where its results are (page and CSV, else the command). */

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Client } from "../../api/client.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
+import { assistantsOf } from "../../config/variant-definition.ts";
 import { resolveAssistant } from "../campaign/create-campaign.ts";
 import { PermanentError } from "../errors.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
@@ -30,11 +31,11 @@ export async function campaignRecords(
   const c = def.campaign;
   if (!c) throw new Error(`job ${def.name} has no campaign section`);
   const state = d.resources;
-  const assistant = assistantOfVariant(c, variant);
+  const { ref: assistant, field } = assistantOfVariant(c, variant);
   const assistantId =
     "resource" in assistant
       ? await state.currentId("assistant", assistant.resource)
-      : await resolveAssistant(d.client, assistant);
+      : await resolveAssistant(d.client, assistant, field);
   const dialerId = "resource" in c.dialer ? await state.currentId("dialer", c.dialer.resource) : c.dialer.id;
   // Made already (a retry): it was made with what was recorded then.
   if ((await d.memo.campaign(campaignKey).id()) !== undefined) return { assistantId, dialerId };
@@ -43,14 +44,18 @@ export async function campaignRecords(
   return { assistantId, dialerId };
 }
 
-/** The assistant a campaign of `variant` calls with: the variant's own (it must still be in the job). */
+/**
+ * The assistant a campaign of `variant` calls with: the variant's own (it must still be in the job),
+ * and the job's field that names it (what an error about it points to).
+ */
 function assistantOfVariant(c: NonNullable<JobDefinition["campaign"]>, variant: string | undefined) {
-  if (!variant) return c.assistant;
-  const found = c.variants?.find((v) => v.name === variant);
+  const all = assistantsOf(c);
+  if (!variant) return all[0]!;
+  const found = all.find((a) => a.variant === variant);
   if (!found)
     throw new PermanentError(
       `job's campaign.variants has no variant "${variant}" any more`,
       "put the variant back in the job (its contacts were given it), or cancel its campaigns",
     );
-  return found.assistant;
+  return found;
 }

@@ -40,6 +40,11 @@ export interface RecentFile {
   reason: string | null;
   /** Where the error report (or, for a rejected file, its summary) is, when it is there. */
   report: { job: string; folder: "done" | "rejected"; name: string } | null;
+  /** The file's content and import generation: its campaigns name them. */
+  sha256: string;
+  gen: number;
+  /** Of its campaigns, those not made (failed or refused), among the latest listed. */
+  campaignsNotMade: number;
 }
 
 /** A failed import as `vcw status` lists it. */
@@ -126,5 +131,8 @@ async function recentFile(
     known: s.known ?? null,
     reason: imported ? null : j.failedReason,
     report: there ? { job: j.data.job, folder, name } : null,
+    sha256: j.data.sha256,
+    gen: j.data.gen,
+    campaignsNotMade: 0,
   } satisfies RecentFile;
 }

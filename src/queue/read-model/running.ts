@@ -8,6 +8,7 @@ import {
   type PendingCampaign,
   pendingCampaigns,
 } from "./campaign-views.ts";
+import { type CampaignNotMade, campaignsNotMade } from "./campaigns-not-made.ts";
 import {
   type FailedDelivery,
   failedDeliveries,
@@ -20,6 +21,7 @@ import { keptCampaigns } from "./kept-campaigns.ts";
 import { type QueueView, readQueues } from "./queue-views.ts";
 import { sharedRate } from "./shared-rate.ts";
 import { LISTED, type ReadModelSources } from "./sources.ts";
+import { type WhatsNext, whatsNext } from "./whats-next.ts";
 
 /**
  * What is running, read from the stores, BullMQ and the job folders: the one read model of the
@@ -33,6 +35,8 @@ export interface Running {
   inFlight: FileInFlight[];
   recentFiles: RecentFile[];
   campaigns: CampaignView[];
+  /** Campaigns asked for and never made (failed for good, or refused as too late), with why: their contacts are not called. */
+  campaignsNotMade: CampaignNotMade[];
   /** Every kept campaign, by job and state (the dashboard lists only the latest). */
   campaignCounts: CampaignCount[];
   failedDeliveries: FailedDelivery[];
@@ -42,6 +46,8 @@ export interface Running {
   pendingCampaigns: PendingCampaign[];
   /** Each job's last test call (`preflight`), numbers masked. */
   preflights: PreflightRecord[];
+  /** What comes next: the soonest waiting start, each job's next report. */
+  next: WhatsNext;
 }
 
 /** Reads what is running once. Throws when Redis is not connected (the caller keeps the last read). */
@@ -52,6 +58,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
   const rate = await sharedRate(src);
   const kept = await keptCampaigns(src).get();
   const watched = src.watched();
+  const notMade = await campaignsNotMade(src.queues, LISTED.campaignsNotMade);
   return {
     rate,
     queues,
@@ -69,8 +76,12 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
       ),
     ),
     inFlight: await filesInFlight(src.queues, LISTED.inFlight),
-    recentFiles: await recentFiles(src.queues, src.jobs(), src.inboxes, LISTED.recentFiles),
+    recentFiles: withNotMade(
+      await recentFiles(src.queues, src.jobs(), src.inboxes, LISTED.recentFiles),
+      notMade,
+    ),
     campaigns: await latestCampaigns(kept, { n: LISTED.campaigns, store: src.store, jobs: src.jobs() }),
+    campaignsNotMade: notMade,
     campaignCounts: campaignCounts(kept),
     failedDeliveries: await failedDeliveries(src.queues, LISTED.failedDeliveries),
     retryingDeliveries: await retryingDeliveries(src.queues, LISTED.failedDeliveries),
@@ -78,5 +89,15 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
       ({ zone: _, ...c }) => c,
     ),
     preflights: await readPreflights(src.resources),
+    next: whatsNext(kept, src.jobs(), Date.now()),
   };
+}
+
+/** Each file with how many of its campaigns were not made: a file whose campaigns failed is no plain success. */
+function withNotMade(files: RecentFile[], notMade: readonly CampaignNotMade[]): RecentFile[] {
+  return files.map((f) => ({
+    ...f,
+    campaignsNotMade: notMade.filter((c) => c.job === f.job && c.sha256 === f.sha256 && c.gen === f.gen)
+      .length,
+  }));
 }

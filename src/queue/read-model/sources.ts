@@ -32,6 +32,7 @@ export const LISTED = {
   inFlight: 20,
   recentFiles: 15,
   campaigns: 12,
+  campaignsNotMade: 20,
   failedDeliveries: 10,
   pendingCampaigns: 20,
 } as const;

@@ -22,8 +22,9 @@ describe("calling-rule skips in the report", () => {
       recentlyCalled: 0,
       byReason: { frequency_cap: 3, outside_hours: 1, call_by_passed: 3 },
     });
+    // In words (issue 40): the codes stay in the model, for scripts.
     expect(otherReasons(files.notCalled.byReason)).toBe(
-      ", frequency_cap 3, outside_hours 1, call_by_passed 3",
+      ", over a frequency cap 3, no calling hours left 1, past its call-by date 3",
     );
   });
 });

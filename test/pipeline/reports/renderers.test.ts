@@ -35,6 +35,8 @@ describe("report renderings", () => {
     expect(html.match(/<svg/g)).toHaveLength(3);
     expect(html).toMatch(/as observed by polling/);
     expect(html).toContain("vcw report cmp_north");
+    expect(html).toContain("phone in scientific notation (Excel) 2");
+    expect(html).not.toContain("phone_excel_scientific");
   });
 
   it("plain text and Slack Block Kit carry the headline numbers and their change", () => {
@@ -45,7 +47,9 @@ describe("report renderings", () => {
     // No calls in the previous period: no "+57.1 pts" out of nothing.
     expect(text).toContain("Reached: 4 of 7 contacts (57.1%) (no calls in the previous period)");
     expect(text).not.toContain("pts");
-    expect(text).toContain("Rejected rows by reason: invalid_phone 2");
+    // Reasons in words (issue 40), the one table of them (ingest/reason-words.ts), never the code.
+    expect(text).toContain("Rejected rows by reason: phone in scientific notation (Excel) 2");
+    expect(text).not.toContain("phone_excel_scientific");
     const slack = reportBlocks(r, r.pageUrl);
     const json = JSON.stringify(slack.blocks);
     expect(slack.blocks[0]).toMatchObject({ type: "header" });
@@ -93,5 +97,14 @@ describe("report renderings", () => {
     expect(html).toContain(">Zone</th>");
     expect(html).toMatch(/<td data-label="Zone"[^>]*>Europe\/London<\/td>/);
     expect(html).toMatch(/<td data-label="Zone"[^>]*>—<\/td>/);
+  });
+
+  it("a follow-up's name says it once: the name carries it, the page adds nothing", () => {
+    const r = fixedReport();
+    const name = "leads 2026-11-20 f.csv #0badf00d [America/Los_Angeles] follow-up 1";
+    const followUp = { ...r, campaigns: [{ ...r.campaigns[0]!, name, attempt: 1 }] };
+    const html = reportHtml(followUp, []);
+    expect(html).toContain(`>${name}</td>`);
+    expect(html.match(/follow-up 1/g)).toHaveLength(1);
   });
 });

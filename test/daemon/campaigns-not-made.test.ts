@@ -127,11 +127,11 @@ describe("a variant naming an assistant the service does not have (issue 40)", (
     expect(text).toContain("Campaigns not made (1):");
     expect(text).toMatch(/^Next: the next report \d{4}-\d\d-\d\d 08:00 UTC\.$/m);
 
-    // vcw experiment status: the variant that got nobody, and why.
+    // vcw experiment status: the variant that got nobody (though given its share), and why.
     const status = await runCli(["experiment", "status", name], env);
     expect(status.stdout).toMatch(
       new RegExp(
-        `^- b: got nobody; 1 campaign not made \\(${toB} contacts? not called\\): failed: no assistant is named "${nobody}"`,
+        `^- b: got nobody \\(${toB} given it, planned 50%\\); 1 campaign not made \\(${toB} contacts? not called\\): failed: no assistant is named "${nobody}"`,
         "m",
       ),
     );

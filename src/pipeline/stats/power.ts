@@ -1,5 +1,7 @@
-import quantile from "@stdlib/stats-base-dists-normal-quantile";
+import jstat from "jstat";
 import { rhoFor, zSequential } from "./sequential.ts";
+
+const { jStat } = jstat;
 
 /** How a two-variant comparison is judged: its level, the power wanted, and whether it is sequential. */
 export interface Design {
@@ -15,7 +17,7 @@ export interface Design {
 
 /** The critical z of the design after `pairContacts` contacts of the two variants. */
 export function criticalZ(d: Design, pairContacts: number): number {
-  if (d.plannedPairContacts === undefined) return quantile(1 - d.alpha / 2, 0, 1);
+  if (d.plannedPairContacts === undefined) return jStat.normal.inv(1 - d.alpha / 2, 0, 1);
   const rho = rhoFor(d.plannedPairContacts, d.tuningAlpha ?? d.alpha);
   return zSequential(pairContacts, d.alpha, rho);
 }
@@ -29,7 +31,7 @@ const variance = (p: number) => p * (1 - p);
  */
 export function minimumDetectableEffect(nA: number, nB: number, baseRate: number, d: Design): number {
   if (nA <= 0 || nB <= 0) return Number.POSITIVE_INFINITY;
-  const z = criticalZ(d, nA + nB) + quantile(d.power, 0, 1);
+  const z = criticalZ(d, nA + nB) + jStat.normal.inv(d.power, 0, 1);
   let effect = 0;
   // A fixed point: B's variance depends on the effect; a few steps settle it to 1e-9.
   for (let i = 0; i < 60; i += 1) {
@@ -54,8 +56,8 @@ export function contactsNeeded(
 ): number {
   if (effect <= 0 || baseRate + effect > 1) return Number.POSITIVE_INFINITY;
   const v = variance(baseRate) / fractionA + variance(baseRate + effect) / fractionB;
-  const zPower = quantile(d.power, 0, 1);
-  let n = ((quantile(1 - d.alpha / 2, 0, 1) + zPower) ** 2 * v) / effect ** 2;
+  const zPower = jStat.normal.inv(d.power, 0, 1);
+  let n = ((jStat.normal.inv(1 - d.alpha / 2, 0, 1) + zPower) ** 2 * v) / effect ** 2;
   // Sequential: the critical z depends on n (slowly, a logarithm): iterate to the fixed point.
   for (let i = 0; i < 100 && d.plannedPairContacts !== undefined; i += 1) {
     const next = ((criticalZ(d, n * (fractionA + fractionB)) + zPower) ** 2 * v) / effect ** 2;

@@ -1,4 +1,4 @@
-import gammainc from "@stdlib/math-base-special-gammainc";
+import { upperRegularizedGamma } from "./gamma-tail.ts";
 
 /** Below this p the split is called a sample ratio mismatch (Fabijan et al. 2019's threshold). */
 export const SRM_ALARM_P = 0.001;
@@ -29,6 +29,6 @@ export function sampleRatio(counts: readonly number[], shares: readonly number[]
     0,
   );
   const df = counts.length - 1;
-  const p = df < 1 || total === 0 ? 1 : gammainc(chiSquare / 2, df / 2, true, true);
+  const p = df < 1 || total === 0 ? 1 : upperRegularizedGamma(df / 2, chiSquare / 2);
   return { chiSquare, df, p, expected, mismatch: p < SRM_ALARM_P };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { upperRegularizedGamma } from "../../../src/pipeline/stats/gamma-tail.ts";
 import { holmRejects } from "../../../src/pipeline/stats/holm.ts";
 import { contactsNeeded, minimumDetectableEffect } from "../../../src/pipeline/stats/power.ts";
 import { SRM_ALARM_P, sampleRatio } from "../../../src/pipeline/stats/sample-ratio.ts";
@@ -100,5 +101,14 @@ describe("power and the minimum detectable effect", () => {
     );
     expect(minimumDetectableEffect(0, 10, 0.3, fixed)).toBe(Number.POSITIVE_INFINITY);
     expect(contactsNeeded(0, 0.3, 0.5, 0.5, fixed)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it("keeps the chi-square tail exact far out: Q(1/2, x/2) is erfc(√(x/2)) (Python's math.erfc), Q(2, 1) = 2/e", () => {
+    // math.erfc(math.sqrt(105.882 / 2)) = 7.825926367252602e-25; math.erfc(math.sqrt(2)) = 0.045500263896358396
+    expect(upperRegularizedGamma(0.5, 105.882 / 2) / 7.825926367252602e-25).toBeCloseTo(1, 10);
+    expect(upperRegularizedGamma(0.5, 2)).toBeCloseTo(0.045500263896358396, 14);
+    expect(upperRegularizedGamma(2, 1)).toBeCloseTo(2 / Math.E, 14);
+    // Q(3, 1/2) = e^(−1/2) (1 + 1/2 + 1/8), below a + 1: from jstat's series.
+    expect(upperRegularizedGamma(3, 0.5)).toBeCloseTo(Math.exp(-0.5) * 1.625, 12);
   });
 });

@@ -106,6 +106,11 @@ export function planCampaigns(contacts: readonly ContactFacts[], s: PlanSettings
         { window: s.window, fallbackTimezone: s.fallbackTimezone, caps: s.caps },
         facts.numberRegion ? [facts.numberRegion] : [],
       );
+      // Under rules none of which reaches them, only a window in their own zone bounds the hours.
+      if (s.ruleSets.length > 0 && rules.applied.length === 0 && s.window?.timezone !== "callee") {
+        skip(facts.phone, SKIP_REASONS.noRuleSet);
+        continue;
+      }
       const group = groups.get(rules.key) ?? { rules, members: [] };
       groups.set(rules.key, group);
       group.members.push(facts);

@@ -48,14 +48,14 @@ describe("where the callee is, at the edges", () => {
     const unreadable = locateCallee("+13055550101", { region: "Dade" });
     expect(unreadable.region).toBe("FL");
     expect(unreadable.zones).toEqual(["America/New_York"]);
-    // State "Guam" or "PR" on a mainland number: the territory's zone.
+    // State "Guam" or "PR" on a mainland number: the territory's zone, and the number's (issue 43).
     expect(locateCallee("+12125550107", { region: "Guam" })).toMatchObject({
       region: "GU",
-      zones: ["Pacific/Guam"],
+      zones: ["America/New_York", "Pacific/Guam"],
     });
     expect(locateCallee("+12125550107", { region: "PR" })).toMatchObject({
       region: "PR",
-      zones: ["America/Puerto_Rico"],
+      zones: ["America/New_York", "America/Puerto_Rico"],
     });
   });
 

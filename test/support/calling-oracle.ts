@@ -262,15 +262,22 @@ const TOR = "America/Toronto";
 const WPG = "America/Winnipeg";
 /** MST all year (zone.tab: "MST - BC (Dawson Cr, Ft St John)"). */
 const BC_MST = "America/Dawson_Creek";
+/**
+ * British Columbia keeps -07 all year since its 2026 law, Alberta -06 (tz 2026b, 2026c); a runtime
+ * with older zone data says PST/PDT and MST/MDT: a call there must be legal by either clock, each
+ * kept by a zone no release changed.
+ */
+const BC = [VAN, LA, "Etc/GMT+7"];
+const AB = [EDM, DEN, "Etc/GMT+6"];
 
 /**
  * Canadian and other North American numbers: where they really are, by the place each exchange
  * serves and zone.tab's comments (2025b). The US rules reach none of them.
  */
 export const NANP_TABLE: Truth[] = [
-  ["+16046830000", "Vancouver BC (604-683)", [VAN]],
-  ["+16045550100", "a 604 exchange placed only in BC: the Lower Mainland", [VAN]],
-  ["+14032620000", "Calgary AB (403-262)", [EDM]],
+  ["+16046830000", "Vancouver BC (604-683)", BC],
+  ["+16045550100", "a 604 exchange placed only in BC: the Lower Mainland", BC],
+  ["+14032620000", "Calgary AB (403-262)", AB],
   ["+14163920000", "Toronto ON (416-392)", [TOR]],
   ["+13065250000", "Regina SK (306-525): CST all year", ["America/Regina"]],
   ["+19024210000", "Halifax NS (902-421)", ["America/Halifax"]],
@@ -282,7 +289,7 @@ export const NANP_TABLE: Truth[] = [
     "an 867 exchange placed only in the territories",
     [
       "America/Whitehorse",
-      EDM,
+      ...AB,
       "America/Inuvik",
       "America/Iqaluit",
       "America/Rankin_Inlet",
@@ -291,11 +298,11 @@ export const NANP_TABLE: Truth[] = [
     ],
   ],
   ["+18074680000", "Kenora ON (807-468), Central", [WPG]],
-  ["+12504260000", "Cranbrook BC (250-426), Mountain", [EDM]],
+  ["+12504260000", "Cranbrook BC (250-426), Mountain as Alberta keeps it", AB],
   ["+12507820000", "Dawson Creek BC (250-782): MST all year", [BC_MST]],
   ["+12504280000", "Creston BC (250-428): MST all year", ["America/Creston"]],
-  ["+12505550100", "a 250 exchange placed only in BC", [VAN, EDM, BC_MST]],
-  ["+12365550100", "236, an overlay of 604 and 250", [VAN, EDM, BC_MST]],
+  ["+12505550100", "a 250 exchange placed only in BC", [...BC, ...AB, BC_MST]],
+  ["+12365550100", "236, an overlay of 604 and 250", [...BC, ...AB, BC_MST]],
   ["+15065550100", "New Brunswick (506)", ["America/Moncton"]],
   ["+18765550100", "Jamaica (876)", ["America/Jamaica"]],
   ["+18092210000", "Dominican Republic (809-221)", ["America/Santo_Domingo"]],
@@ -321,7 +328,7 @@ export const ZONE_CELLS: Readonly<Record<string, readonly string[]>> = {
   "America/Denver": [DEN],
   Arizona: [PHX],
   Alaska: [AK],
-  "America/Vancouver": [VAN],
+  "America/Vancouver": BC,
   "America/Halifax": ["America/Halifax"],
   "America/Regina": ["America/Regina"],
 };
@@ -339,10 +346,10 @@ export const REGION_CELLS: Readonly<
   Utah: { zones: [DEN], state: "UT", us: true },
   AZ: { zones: [PHX, DEN], state: "AZ", us: true },
   Guam: { zones: ["Pacific/Guam"], state: "GU", us: true },
-  BC: { zones: [VAN, EDM, BC_MST], us: false },
+  BC: { zones: [...BC, ...AB, BC_MST], us: false },
   Ontario: { zones: [TOR, WPG, "America/Atikokan"], us: false },
-  Alberta: { zones: [EDM], us: false },
-  "British Columbia, Canada": { zones: [VAN, EDM, BC_MST], us: false },
+  Alberta: { zones: AB, us: false },
+  "British Columbia, Canada": { zones: [...BC, ...AB, BC_MST], us: false },
   Dade: { zones: [], us: false },
 };
 

@@ -4,6 +4,7 @@ import { distinctTimeZones, sameClocks } from "./distinct-zones.ts";
 import { nanpRegion } from "./nanp-regions.ts";
 import { ANYWHERE_REGIONS, numberPlace, US_COUNTRIES } from "./number-zones.ts";
 import { zonesFromCell } from "./zone-cells.ts";
+import { everyReading } from "./zone-readings.ts";
 
 /** Where a callee is, as far as the file and their number tell. */
 export interface CalleeLocation {
@@ -30,10 +31,16 @@ export function zoneFromCell(text: string): string | undefined {
   return zones.length === 1 ? zones[0] : undefined;
 }
 
+/** The zones of a number by its own data alone, as the runtime keeps them (jobs without calling rules). */
+export function numberZones(e164: string): string[] {
+  return numberPlace(parsePhoneNumberFromString(e164)).zones;
+}
+
 /**
  * The callee's location: they may be where their number is (Google's libphonenumber data:
  * number-zones.ts) or where the file's cells say, so every zone of the number, of the zone cell and
- * of the region cell's state or province is a candidate (a call must be legal in each). A cell never
+ * of the region cell's state or province is a candidate (a call must be legal in each), and each
+ * reading of a zone whose clock changed lately (zone-readings.ts). A cell never
  * widens the hours, nor drops the number's: one that can't be read is left out, and a zone cell with
  * several meanings ("AST", "MST", "BST") is read as those the number or the region agree with, when
  * some do, else as all of them. A region cell names the campaign's region; the number's own US state
@@ -78,7 +85,7 @@ function locateFrom(
   const state = cell ? distinctTimeZones(cell.zones) : [];
   const zoneCell = hints.timezone === undefined ? [] : distinctTimeZones(zonesFromCell(hints.timezone));
   const meant = zoneCell.length > 1 ? agreed(zoneCell, [...state, ...byNumber.zones]) : zoneCell;
-  const zones = distinctTimeZones([...byNumber.zones, ...state, ...meant]);
+  const zones = everyReading([...byNumber.zones, ...state, ...meant]);
   const from =
     meant.length > 0
       ? "zone column"

@@ -1,12 +1,7 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import fc from "fast-check";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
-import { JobDefinition } from "../../../src/config/job-definition.ts";
-import { previewFile } from "../../../src/pipeline/calling/preview.ts";
 import {
-  CHI,
   illegalInstants,
   NANP_TABLE,
   NY,
@@ -16,7 +11,7 @@ import {
   withCells,
   ZONE_CELLS,
 } from "../../support/calling-oracle.ts";
-import { tempDir } from "../../support/files.ts";
+import { previewUsRows } from "../../support/calling-preview.ts";
 
 /**
  * Issue 43: the oracle on generated files, each previewed as `vcw preview` does (the file read by
@@ -30,7 +25,6 @@ import { tempDir } from "../../support/files.ts";
  */
 const SEED = 43;
 const PREVIEWS = 80;
-const ALL_DAYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
 const MARGIN = 15 * 60_000;
 
 const WINDOWS: (readonly [string, string] | undefined)[] = [
@@ -63,39 +57,16 @@ const preview = fc.record({
 
 type Generated = typeof preview extends fc.Arbitrary<infer T> ? T : never;
 
-function jobFor(dir: string, window: readonly [string, string] | undefined) {
-  return JobDefinition.parse({
-    name: "oracle",
-    inbox: dir,
-    segment: { name: "oracle" },
-    contacts: { country: "US" },
-    campaign: {
-      assistant: { id: "a" },
-      dialer: { id: "d" },
-      start: window
-        ? { window: { days: ALL_DAYS, from: window[0], to: window[1], timezone: "callee" } }
-        : "asap",
-    },
-    calling: { rules: ["us"], location: { fallbackTimezone: CHI }, callsPerMinute: 10 },
-  });
-}
-
 /** One generated file previewed: its illegal instants, and what the preview did with each row. */
 async function previewed(p: Generated) {
-  const dir = tempDir("vcw-oracle-gen-");
   const cells = p.rows.map((r) => ({
     ...(r.timezone ? { timezone: r.timezone } : {}),
     ...(r.region ? { region: r.region } : {}),
   }));
-  const lines = p.rows.map((r, i) => `C${i},${r.number.phone},"${r.region ?? ""}","${r.timezone ?? ""}"`);
-  writeFileSync(join(dir, "f.csv"), `First Name,Phone,State,Time Zone\n${lines.join("\n")}\n`);
   const truths = new Map(p.rows.map((r, i) => [r.number.phone, withCells(r.number, cells[i]!)]));
-  const none = async () => new Set<string>();
-  const empty = async () => new Map();
-  const report = await previewFile(
-    jobFor(dir, p.window),
-    join(dir, "f.csv"),
-    { suppressed: none, lastCalled: empty, callTimes: empty, pace: async () => undefined },
+  const report = await previewUsRows(
+    p.rows.map((r, i) => ({ phone: r.number.phone, ...cells[i] })),
+    p.window,
     p.at,
   );
   const campaigns = report.campaigns.map((c) => ({

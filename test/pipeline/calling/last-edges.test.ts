@@ -1,6 +1,8 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
+import { JobDefinition } from "../../../src/config/job-definition.ts";
 import { locateCallee } from "../../../src/pipeline/calling/callee-location.ts";
+import { capsFor } from "../../../src/pipeline/calling/plan-settings.ts";
 import { previewUsRows } from "../../support/calling-preview.ts";
 
 /**
@@ -83,6 +85,18 @@ describe("calling hours at the last edges (issue 43)", () => {
     expect(local(vancouver.callUntil, BC_NOW)).toBe("20:45");
     const jamaica = windowed.campaigns.find((c) => c.phones.includes("+18765550100"))!;
     expect(local(jamaica.callUntil, "America/Jamaica")).toBe("20:45");
+  });
+
+  it("follow-ups and hand-backs hold a Canadian number of a Florida campaign to Florida's cap, as its plan did", () => {
+    const def = JobDefinition.parse({
+      name: "caps",
+      inbox: "/nowhere",
+      segment: { name: "caps" },
+      campaign: { assistant: { id: "a" }, dialer: { id: "d" } },
+      calling: { rules: ["us"] },
+    });
+    expect(capsFor(def, "+16046830000", "FL")).toEqual([{ calls: 3, perHours: 24 }]);
+    expect(capsFor(def, "+16046830000")).toEqual([]);
   });
 
   it("a Canadian number with a US state column is under that state's rules, in its zones and the number's", async () => {

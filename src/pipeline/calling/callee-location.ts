@@ -40,11 +40,11 @@ export function numberZones(e164: string): string[] {
  * The callee's location: they may be where their number is (Google's libphonenumber data:
  * number-zones.ts) or where the file's cells say, so every zone of the number, of the zone cell and
  * of the region cell's state or province is a candidate (a call must be legal in each), and each
- * reading of a zone whose clock changed lately (zone-readings.ts). A cell never
- * widens the hours, nor drops the number's: one that can't be read is left out, and a zone cell with
- * several meanings ("AST", "MST", "BST") is read as those the number or the region agree with, when
- * some do, else as all of them. A region cell names the campaign's region; the number's own US state
- * is returned apart when it differs (its rules apply too).
+ * reading of a zone whose clock changed lately (zone-readings.ts). A cell never widens the hours,
+ * nor drops the number's: one that can't be read is left out, and a zone cell with several meanings
+ * ("AST", "MST", "BST") is read as those the number or the region agree with, when some do, else as
+ * all of them. A region cell names the campaign's region; the number's own US state is returned
+ * apart when it differs (its rules apply too).
  */
 export function locateCallee(e164: string, hints: LocationHints = {}): CalleeLocation {
   return locateWithNumber(e164, hints).where;

@@ -38,9 +38,9 @@ const appliesTo = (set: RuleSet, where: CalleeLocation) =>
  * they may be in (a toll-free number: every state's; `alsoRegions`: the number's own state when the
  * file places them elsewhere, as Florida and Oklahoma presume a call to their area codes reaches
  * someone there), in every zone they may be in (the number's and the file's cells': only the
- * fallback zone when none is known), and the
- * job's window, intersected: the strictest of every candidate, the job narrows, never widens. Caps:
- * the job's and the rule sets', the tightest per period.
+ * fallback zone when none is known), and the job's window, intersected: the strictest of every
+ * candidate, the job narrows, never widens. Caps: the job's and the rule sets', the tightest per
+ * period.
  */
 export function effectiveRules(
   where: CalleeLocation,

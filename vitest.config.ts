@@ -42,6 +42,7 @@ const REDIS = [
 const SLOW = [
   "test/pipeline/reports/experiment-sequential.test.ts",
   "test/pipeline/calling/oracle.test.ts",
+  "test/pipeline/calling/oracle-generated.test.ts",
   "test/http/event-streams.test.ts",
   "test/simulator/rate-schedule-live.test.ts",
   "test/ingest/workbook-limits.test.ts",

@@ -15,7 +15,7 @@ type RowCode =
   | "duplicate";
 
 /** Why the calling rules set a valid contact aside (pipeline/calling/skip-reasons.ts). */
-type PlanCode = "frequency_cap" | "outside_hours" | "call_by_passed";
+type PlanCode = "frequency_cap" | "outside_hours" | "call_by_passed" | "no_rule_set";
 
 /**
  * Every reason code a row is rejected, warned about or set aside for, in words a manager reads: the
@@ -49,8 +49,10 @@ export const REASON_WORDS = {
   frequency_cap: "over a frequency cap",
   outside_hours: "no calling hours left",
   call_by_passed: "past its call-by date",
+  no_rule_set: "no calling rules for where they are",
 } as const satisfies Record<PhoneErrorCode | RowCode | SkipReason | PlanCode, string>;
 
 /** A code in words; a code no version of the table knows (a newer writer's) reads as its words split. */
 export const reasonWords = (code: string): string =>
-  (REASON_WORDS as Record<string, string>)[code] ?? code.replaceAll("_", " ");
+  (Object.hasOwn(REASON_WORDS, code) ? (REASON_WORDS as Record<string, string>)[code] : undefined) ??
+  code.replaceAll("_", " ");

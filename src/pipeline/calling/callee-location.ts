@@ -1,21 +1,27 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import type { LocationHints } from "../../ingest/location-columns.ts";
 import { distinctTimeZones, sameClocks } from "./distinct-zones.ts";
+import { nanpRegion } from "./nanp-regions.ts";
 import { ANYWHERE_REGIONS, numberPlace, US_COUNTRIES } from "./number-zones.ts";
-import { US_STATES, usStateCode } from "./us-states.ts";
 import { zonesFromCell } from "./zone-cells.ts";
+import { everyReading } from "./zone-readings.ts";
 
 /** Where a callee is, as far as the file and their number tell. */
 export interface CalleeLocation {
   /** ISO 3166 country of the number. */
   country?: string;
-  /** A US state or territory code ("FL"), else the region as the file or the geocoder names it. */
+  /** Every country they may be in, when a region cell names another than the number's ("FL" on a Canadian number). */
+  countries?: string[];
+  /** A US state or territory code ("FL") or a Canadian province's ("BC"), else the region as the file or the geocoder names it. */
   region?: string;
   /** Every region they may be in, when there are several (a toll-free number: all of them). */
   regions?: string[];
-  /** Zones they may be in (one per distinct clock); empty: none known (the job's fallback applies). */
+  /**
+   * Zones they may be in (one per distinct clock): the number's, and the file's zone and region
+   * cells'; empty: none known (the job's fallback applies).
+   */
   zones: string[];
-  /** What the zones came from. */
+  /** The most specific source that gave zones (the number's are always among them). */
   from: "zone column" | "region column" | "number" | "none";
 }
 
@@ -25,12 +31,20 @@ export function zoneFromCell(text: string): string | undefined {
   return zones.length === 1 ? zones[0] : undefined;
 }
 
+/** The zones of a number by its own data alone, as the runtime keeps them (jobs without calling rules). */
+export function numberZones(e164: string): string[] {
+  return numberPlace(parsePhoneNumberFromString(e164)).zones;
+}
+
 /**
- * The callee's location: a zone column wins, then a state/region column, then the number's own
- * place in Google's libphonenumber data (number-zones.ts). A cell never widens the hours: one that
- * can't be read is left out (the number's own state stands), a zone cell that contradicts the state
- * cell gives the zones of both, and one with several meanings ("AST", "MST") is narrowed by the
- * state or the number when they agree with one of them, else kept whole.
+ * The callee's location: they may be where their number is (Google's libphonenumber data:
+ * number-zones.ts) or where the file's cells say, so every zone of the number, of the zone cell and
+ * of the region cell's state or province is a candidate (a call must be legal in each), and each
+ * reading of a zone whose clock changed lately (zone-readings.ts). A cell never widens the hours,
+ * nor drops the number's: one that can't be read is left out, and a zone cell with several meanings
+ * ("AST", "MST", "BST") is read as those the number or the region agree with, when some do, else as
+ * all of them. A region cell names the campaign's region; the number's own US state is returned
+ * apart when it differs (its rules apply too).
  */
 export function locateCallee(e164: string, hints: LocationHints = {}): CalleeLocation {
   return locateWithNumber(e164, hints).where;
@@ -49,39 +63,49 @@ export function locateWithNumber(
   const country = phone?.country;
   const us = country !== undefined && US_COUNTRIES.has(country);
   const byNumber = numberPlace(phone);
-  const where = locateFrom(country, us, byNumber, hints);
+  const where = locateFrom(country, phone?.countryCallingCode === "1", byNumber, hints);
   const own = us ? byNumber.region : undefined;
   return { where, ...(own && own !== where.region ? { numberRegion: own } : {}) };
 }
 
 function locateFrom(
   country: string | undefined,
-  us: boolean,
+  nanp: boolean,
   byNumber: ReturnType<typeof numberPlace>,
   hints: LocationHints,
 ): CalleeLocation {
-  const cellRegion = hints.region === undefined ? undefined : us ? usStateCode(hints.region) : hints.region;
+  // A North American number's region cell is a state or province ("Kent" elsewhere is no Kentucky).
+  const cell = hints.region === undefined || !nanp ? undefined : nanpRegion(hints.region);
+  // Outside the US, an unread region cell is still the file's name for where they are.
+  const cellRegion =
+    cell?.code ??
+    (hints.region !== undefined && !(country && US_COUNTRIES.has(country)) ? hints.region : undefined);
   const region = cellRegion ?? byNumber.region;
-  const base = {
+  const countries = cell && country && cell.country !== country ? { countries: [country, cell.country] } : {};
+  const state = cell ? distinctTimeZones(cell.zones) : [];
+  const zoneCell = hints.timezone === undefined ? [] : distinctTimeZones(zonesFromCell(hints.timezone));
+  const meant = zoneCell.length > 1 ? agreed(zoneCell, [...state, ...byNumber.zones]) : zoneCell;
+  const zones = everyReading([...byNumber.zones, ...state, ...meant]);
+  const from =
+    meant.length > 0
+      ? "zone column"
+      : state.length > 0
+        ? "region column"
+        : zones.length > 0
+          ? "number"
+          : "none";
+  return {
     ...(country ? { country } : {}),
+    ...countries,
     ...(region ? { region } : {}),
-    ...(byNumber.anywhere && !cellRegion ? { regions: ANYWHERE_REGIONS } : {}),
+    ...(byNumber.anywhere ? { regions: ANYWHERE_REGIONS } : {}),
+    zones,
+    from,
   };
-  const state = us && cellRegion ? distinctTimeZones(US_STATES[cellRegion]!.zones) : [];
-  const cell = hints.timezone === undefined ? [] : distinctTimeZones(zonesFromCell(hints.timezone));
-  if (cell.length > 0) return { ...base, zones: narrowed(cell, state, byNumber.zones), from: "zone column" };
-  if (state.length > 0) return { ...base, zones: state, from: "region column" };
-  if (byNumber.zones.length === 0) return { ...base, zones: [], from: "none" };
-  return { ...base, zones: byNumber.zones, from: "number" };
 }
 
-/** A zone cell's zones with the state's (both when they disagree) or, when it is ambiguous, the number's. */
-function narrowed(cell: string[], state: string[], number: string[]): string[] {
-  if (state.length > 0) {
-    const both = sameClocks(cell, state);
-    return both.length > 0 ? both : distinctTimeZones([...cell, ...state]);
-  }
-  if (cell.length === 1) return cell;
-  const agreed = sameClocks(cell, number);
-  return agreed.length > 0 ? agreed : cell;
+/** The meanings of an ambiguous zone cell that keep the clock of one of `others`; all of them if none do. */
+function agreed(cell: string[], others: string[]): string[] {
+  const both = sameClocks(cell, others);
+  return both.length > 0 ? both : cell;
 }

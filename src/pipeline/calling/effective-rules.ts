@@ -24,17 +24,23 @@ export interface EffectiveRules {
   key: string;
 }
 
-/** A rule set applies to callees of its countries, and to a callee of no known country (the strictest reading). */
-const appliesTo = (set: RuleSet, country: string | undefined) =>
-  set.countries.includes("*") || country === undefined || set.countries.includes(country);
+/**
+ * A rule set applies to a callee who may be in one of its countries (the number's, or the one a
+ * region cell names), and to a callee of no known country (the strictest reading).
+ */
+const appliesTo = (set: RuleSet, where: CalleeLocation) =>
+  set.countries.includes("*") ||
+  where.country === undefined ||
+  (where.countries ?? [where.country]).some((c) => set.countries.includes(c));
 
 /**
  * The rules of a callee: every applicable rule set's national hours and those of **every** region
  * they may be in (a toll-free number: every state's; `alsoRegions`: the number's own state when the
  * file places them elsewhere, as Florida and Oklahoma presume a call to their area codes reaches
- * someone there), in every zone they may be in (only the fallback zone when none is known), and the
- * job's window, intersected: the strictest of every candidate, the job narrows, never widens. Caps:
- * the job's and the rule sets', the tightest per period.
+ * someone there), in every zone they may be in (the number's and the file's cells': only the
+ * fallback zone when none is known), and the job's window, intersected: the strictest of every
+ * candidate, the job narrows, never widens. Caps: the job's and the rule sets', the tightest per
+ * period.
  */
 export function effectiveRules(
   where: CalleeLocation,
@@ -43,14 +49,15 @@ export function effectiveRules(
   alsoRegions: readonly string[] = [],
 ): EffectiveRules {
   const zones = where.zones.length > 0 ? where.zones : [job.fallbackTimezone];
-  const located = where.regions ? [] : where.region ? [where.region] : [];
+  const located = where.region ? [where.region] : [];
   const constraints: HoursConstraint[] = [];
   const caps: CapRule[] = [...job.caps];
   const applied: string[] = [];
   for (const set of sets) {
-    if (!appliesTo(set, where.country)) continue;
-    // Each region's rules where the callee would be if there: their own zones when located there,
-    // the region's when they may be anywhere, both for a number presumed there.
+    if (!appliesTo(set, where)) continue;
+    // Each region's rules where the callee would be if there: every candidate zone for the region
+    // the file or the number names, a region's own for a number that may be anywhere, both for the
+    // number's own state when the file names another.
     const regional = [
       ...located.map((r) => [r, set.regions[r], zones] as const),
       ...(where.regions ?? []).map((r) => [r, set.regions[r], set.regions[r]?.zones ?? zones] as const),

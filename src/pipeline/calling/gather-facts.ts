@@ -4,7 +4,7 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { hintsOf, locationColumns } from "../../ingest/location-columns.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
 import type { FileRow, FileRows } from "../stores/file-rows.ts";
-import { type CalleeLocation, locateCallee, locateWithNumber } from "./callee-location.ts";
+import { type CalleeLocation, locateWithNumber, numberZones } from "./callee-location.ts";
 import type { CallTime } from "./frequency.ts";
 import type { ContactFacts } from "./plan-campaigns.ts";
 import { inCalleeZone } from "./plan-settings.ts";
@@ -123,15 +123,16 @@ export async function gatherFacts(
 const NOWHERE: CalleeLocation = { zones: [], from: "none" };
 
 /**
- * Where the planner places a callee. Under calling rules: the file's location columns, then the
- * number. Without them only a window in the callee's zone asks, and by the number alone: its one
- * zone, or none (the fallback) when it may be in zones that keep different times; a campaign per zone.
+ * Where the planner places a callee. Under calling rules: every zone the number and the file's
+ * location columns say (callee-location.ts). Without them only a window in the callee's zone asks,
+ * and by the number's own data alone: its one zone, or none (the fallback) when it may be in zones
+ * that keep different times; a campaign per zone.
  */
 function locatorOf(def: JobDefinition): typeof locateWithNumber {
   if (underCallingRules(def)) return locateWithNumber;
   if (!inCalleeZone(def)) return () => ({ where: NOWHERE });
   return (phone) => {
-    const zones = locateCallee(phone).zones;
+    const zones = numberZones(phone);
     return { where: zones.length === 1 ? { zones, from: "number" } : NOWHERE };
   };
 }

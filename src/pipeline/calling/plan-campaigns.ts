@@ -95,24 +95,8 @@ export function planCampaigns(contacts: readonly ContactFacts[], s: PlanSettings
     plan.skips.push({ phone, reason });
   };
   const start = Math.max(s.at, s.notBefore ?? s.at);
-  const groups = new Map<string, Group>();
-  for (const facts of contacts) {
-    if (facts.optedOut) skip(facts.phone, SKIP_REASONS.optedOut);
-    else if (facts.recentlyCalled) skip(facts.phone, SKIP_REASONS.recentlyCalled);
-    else {
-      const rules = effectiveRules(
-        facts.where,
-        s.ruleSets,
-        { window: s.window, fallbackTimezone: s.fallbackTimezone, caps: s.caps },
-        facts.numberRegion ? [facts.numberRegion] : [],
-      );
-      const group = groups.get(rules.key) ?? { rules, members: [] };
-      groups.set(rules.key, group);
-      group.members.push(facts);
-    }
-  }
   const labels = new Set<string>();
-  for (const group of groups.values()) {
+  for (const group of groupsOf(contacts, s, skip)) {
     // Windows close with a margin; callBy cuts where it falls (no margin: it is not a window).
     const callBy = s.callBy ?? Number.POSITIVE_INFINITY;
     const openings = openIntervals(group.rules.constraints, start, start + s.horizonMs).filter(
@@ -124,6 +108,39 @@ export function planCampaigns(contacts: readonly ContactFacts[], s: PlanSettings
   const position = new Map(contacts.map((c, i) => [c.phone, i]));
   plan.skips.sort((a, b) => position.get(a.phone)! - position.get(b.phone)!);
   return plan;
+}
+
+/**
+ * The contacts that may be called, grouped by their effective window (same key, same campaigns);
+ * the others skipped: opted out, recently called, or under rules none of which reaches them with no
+ * window in their own zone to bound the hours.
+ */
+function groupsOf(
+  contacts: readonly ContactFacts[],
+  s: PlanSettings,
+  skip: (phone: string, reason: SkipReason) => void,
+): Iterable<Group> {
+  const groups = new Map<string, Group>();
+  for (const facts of contacts) {
+    if (facts.optedOut) skip(facts.phone, SKIP_REASONS.optedOut);
+    else if (facts.recentlyCalled) skip(facts.phone, SKIP_REASONS.recentlyCalled);
+    else {
+      const rules = effectiveRules(
+        facts.where,
+        s.ruleSets,
+        { window: s.window, fallbackTimezone: s.fallbackTimezone, caps: s.caps },
+        facts.numberRegion ? [facts.numberRegion] : [],
+      );
+      if (s.ruleSets.length > 0 && rules.applied.length === 0 && s.window?.timezone !== "callee")
+        skip(facts.phone, SKIP_REASONS.noRuleSet);
+      else {
+        const group = groups.get(rules.key) ?? { rules, members: [] };
+        groups.set(rules.key, group);
+        group.members.push(facts);
+      }
+    }
+  }
+  return groups.values();
 }
 
 /** Why a contact can't be in a campaign of [opens, callUntil]: its cooldown, a cap; undefined: it can. */

@@ -91,7 +91,8 @@ export function planSettingsOf(
 
 /**
  * The caps one number is under in a job (none without `calling:`): follow-ups, hand-backs and the
- * mid-campaign check hold it to them too. `region`: where its campaign placed it (a state column).
+ * mid-campaign check hold it to them too. `region`: where its campaign placed it (a state or
+ * province column: its country's rules apply too, as in the plan).
  */
 export function capsFor(
   def: JobDefinition,
@@ -100,13 +101,12 @@ export function capsFor(
 ): { calls: number; perHours: number }[] {
   if (!underCallingRules(def)) return [];
   const s = planSettingsOf(def, 0, 0, undefined);
-  const { where, numberRegion } = locateWithNumber(phone);
-  const regions = [numberRegion, region].filter((r): r is string => r !== undefined);
+  const { where, numberRegion } = locateWithNumber(phone, region === undefined ? {} : { region });
   return effectiveRules(
     where,
     s.ruleSets,
     { fallbackTimezone: s.fallbackTimezone, caps: s.caps },
-    regions,
+    numberRegion ? [numberRegion] : [],
   ).caps.map((c) => ({ calls: c.calls, perHours: c.perHours }));
 }
 

@@ -5,6 +5,7 @@ export const SKIP_REASONS = {
   frequencyCap: "frequency_cap",
   outsideHours: "outside_hours",
   callByPassed: "call_by_passed",
+  noRuleSet: "no_rule_set",
 } as const;
 
 export type SkipReason = (typeof SKIP_REASONS)[keyof typeof SKIP_REASONS];
@@ -16,4 +17,6 @@ export const SKIP_MESSAGES: Record<SkipReason, string> = {
   frequency_cap: "not called: over a frequency cap (calling.caps or its rule set) in every opening planned",
   outside_hours: "not called: no opening of its calling window within calling.horizonDays",
   call_by_passed: "not called: no opening before calling.callBy",
+  no_rule_set:
+    "not called: no rule set of calling.rules covers the callee's country, and the campaign has no window in the callee's zone (add custom hours, or a window with timezone: callee)",
 };

@@ -1,3 +1,5 @@
+import { type RegionRow, regionReader } from "./region-names.ts";
+
 /**
  * US states, DC and the inhabited territories: code, name, the names files also write them by, and
  * every IANA zone each spans (49 CFR Part 71 draws the boundaries; the first zone is where most
@@ -9,11 +11,7 @@ const CHI = "America/Chicago";
 const DEN = "America/Denver";
 const LA = "America/Los_Angeles";
 
-interface StateRow {
-  name: string;
-  zones: readonly string[];
-  /** Other spellings: GPO/AP abbreviations ("Fla.", "Okla."), other names. Compared letters only. */
-  also?: readonly string[];
+interface StateRow extends RegionRow {
   territory?: true;
 }
 
@@ -135,12 +133,6 @@ export const US_TERRITORIES: ReadonlySet<string> = new Set(
 /** Every zone of the states, DC and the territories. */
 export const US_ZONES: ReadonlySet<string> = new Set(Object.values(US_STATES).flatMap((s) => s.zones));
 
-const letters = (text: string) => text.toLowerCase().replace(/[^a-z]/g, "");
-
-const byName = new Map<string, string>();
-for (const [code, s] of Object.entries(US_STATES))
-  for (const name of [s.name, ...(s.also ?? [])]) byName.set(letters(name), code);
-
 /** ", USA", " (US)", ", United States of America": a country written after the state. */
 const COUNTRY_TAIL = /[\s,;(-]+(u\.?\s?s\.?\s?a?\.?|united\s+states(\s+of\s+america)?|america)\)?\s*$/i;
 
@@ -149,11 +141,4 @@ const COUNTRY_TAIL = /[\s,;(-]+(u\.?\s?s\.?\s?a?\.?|united\s+states(\s+of\s+amer
  * "FLA", "Florida, USA", "Washington State", "San Francisco, CA", "Guam". Undefined when it names
  * none (the caller falls back to the number's own state: an unreadable cell never drops it).
  */
-export function usStateCode(text: string): string | undefined {
-  const t = text.trim().replace(COUNTRY_TAIL, "").trim();
-  const tail = /,\s*([A-Za-z]{2})\.?$/.exec(t)?.[1];
-  const code = (tail ?? t.replace(/\.$/, "")).toUpperCase().replace(/\./g, "");
-  if (code.length === 2 && US_STATES[code]) return code;
-  const name = letters(t);
-  return byName.get(name) ?? byName.get(name.replace(/state$/, ""));
-}
+export const usStateCode = regionReader(US_STATES, COUNTRY_TAIL);

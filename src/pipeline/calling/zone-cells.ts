@@ -82,5 +82,6 @@ export function zonesFromCell(text: string): string[] {
     .replace(/[^a-z]/g, "")
     .replace(/(standard|daylight)?time$/, "")
     .replace(/(standard|daylight)$/, "");
-  return [...(WORDS[word] ?? [])];
+  // Own words only: a cell "constructor" or "toString" is not a zone.
+  return Object.hasOwn(WORDS, word) ? [...WORDS[word]!] : [];
 }

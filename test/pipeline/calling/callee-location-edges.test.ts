@@ -3,6 +3,7 @@ import { locationColumns } from "../../../src/ingest/location-columns.ts";
 import { locateCallee } from "../../../src/pipeline/calling/callee-location.ts";
 import { effectiveRules } from "../../../src/pipeline/calling/effective-rules.ts";
 import { RULE_SETS } from "../../../src/pipeline/calling/rules/index.ts";
+import { zonesFromCell } from "../../../src/pipeline/calling/zone-cells.ts";
 
 /** Issue 31 items 1, 4-7: where a callee may be, at the edges of the data and of the file's cells. */
 const job = { fallbackTimezone: "UTC", caps: [] };
@@ -48,14 +49,14 @@ describe("where the callee is, at the edges", () => {
     const unreadable = locateCallee("+13055550101", { region: "Dade" });
     expect(unreadable.region).toBe("FL");
     expect(unreadable.zones).toEqual(["America/New_York"]);
-    // State "Guam" or "PR" on a mainland number: the territory's zone.
+    // State "Guam" or "PR" on a mainland number: the territory's zone, and the number's (issue 43).
     expect(locateCallee("+12125550107", { region: "Guam" })).toMatchObject({
       region: "GU",
-      zones: ["Pacific/Guam"],
+      zones: ["America/New_York", "Pacific/Guam"],
     });
     expect(locateCallee("+12125550107", { region: "PR" })).toMatchObject({
       region: "PR",
-      zones: ["America/Puerto_Rico"],
+      zones: ["America/New_York", "America/Puerto_Rico"],
     });
   });
 
@@ -117,5 +118,13 @@ describe("where the callee is, at the edges", () => {
     const where = locateCallee("+13055550101", { region: "GA" });
     const rules = effectiveRules(where, [RULE_SETS.us!], job, ["FL"]);
     expect(rules.applied).toEqual(["us:FL"]);
+  });
+});
+
+describe("a zone cell that names a property of every object", () => {
+  it("reads as no zone, never a crash (constructor, toString, __proto__, valueOf)", () => {
+    for (const cell of ["constructor", "toString", "__proto__", "valueOf", "hasOwnProperty"])
+      expect(zonesFromCell(cell), cell).toEqual([]);
+    expect(zonesFromCell("Pacific Time")).toContain("America/Los_Angeles");
   });
 });

@@ -31,7 +31,7 @@ describe("where the callee is", () => {
     expect(usStateCode("Narnia")).toBeUndefined();
   });
 
-  it("a zone column wins, then a state column, then the number's own region", async () => {
+  it("the number's zones, and those of a zone column and of a state column (issue 43: a column never drops the number's)", async () => {
     expect(await locateCallee("+13055550101")).toEqual({
       country: "US",
       region: "FL",
@@ -39,7 +39,7 @@ describe("where the callee is", () => {
       from: "number",
     });
     expect(await locateCallee("+14155550103", { timezone: "Eastern" })).toMatchObject({
-      zones: ["America/New_York"],
+      zones: ["America/Los_Angeles", "America/New_York"],
       from: "zone column",
     });
     expect(await locateCallee("+12125550107", { region: "Florida" })).toEqual({

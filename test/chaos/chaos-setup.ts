@@ -165,7 +165,7 @@ export async function chaosCampaignJob(
   };
   const campaignsNamed = async (prefix: string) =>
     (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(prefix));
-  return { inbox, tag, start, campaignsNamed };
+  return { inbox, tag, env, start, campaignsNamed };
 }
 
 /** Kills every process, a stopped one too. */

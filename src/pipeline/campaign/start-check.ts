@@ -30,6 +30,8 @@ export interface StartCheck {
   repair?: CampaignRequest;
   /** The copies a repair emptied (their ids): they call nobody, so vcw ends them rather than poll them to `stuck`. */
   emptied?: string[];
+  /** Copies of its name another create made and the service started already: vcw polls them as its own. */
+  adopt?: string[];
 }
 
 /** When a campaign starting at `startAt` is checked: a little before, never more than 5 s. Pure. */
@@ -78,6 +80,9 @@ async function checkOnce(
   // Too late: a started campaign is stopped only by the stop checks, which keep their own records;
   // unless a repair emptied its segment already (its contacts kept): it goes on.
   const repairing = await d.startChecks.repairing(key);
+  const startedCopies = named.filter((c) => c.is_started && c.id && c.id !== info.id);
+  if (startedCopies.length > 0 && !repairing)
+    return adoptStarted(info, { named, listing, own, counted: result, startedCopies }, d);
   if (result.startedBeforeCheck && !repairing)
     return { info, result: { ...result, duplicatesRemoved: 0, withdrawn: 0 } };
   if (repairing) return repair(def, info, { key, named, listing, withdrawn, counted: result }, d);
@@ -90,6 +95,38 @@ async function checkOnce(
     [...extras, ...out].map((c) => c.id),
   );
   return { info, result };
+}
+
+/**
+ * Another copy of the name started already (a create applied after its start time had passed): it
+ * calls the segment as it stood. Its own copy, not started yet, is emptied (its own segment), so
+ * each person is called once, by the started copy, which vcw adopts (polled, reported, counted).
+ * Both started, or a standing segment: nothing can be taken back; the calls twice are counted.
+ */
+async function adoptStarted(
+  info: CampaignInfo,
+  o: {
+    named: readonly Campaign[];
+    listing: SegmentListing;
+    own: boolean;
+    counted: StartCheckResult;
+    startedCopies: readonly Campaign[];
+  },
+  d: StartCheckDeps,
+): Promise<StartCheck> {
+  const adopt = o.startedCopies.map((c) => c.id!);
+  const ownStarted = o.named.some((c) => c.id === info.id && c.is_started);
+  const base = { ...o.counted, duplicatesRemoved: 0, withdrawn: 0, copiesAdopted: adopt.length };
+  if (ownStarted || !o.own) {
+    // Each copy calls every phone of the segment: one call each is wanted.
+    const calledTwice = o.listing.byPhone.size * adopt.length;
+    return { info, result: { ...base, ...(calledTwice ? { calledTwice } : {}) }, adopt };
+  }
+  await deleteContacts(
+    d.client,
+    o.listing.contacts.map((c) => c.id),
+  );
+  return { info, result: base, adopt, emptied: [info.id] };
 }
 
 /** The counts, from the listings alone. */

@@ -1,12 +1,8 @@
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import type { VcwProcess } from "../support/cli.ts";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.ts";
 import { contactsCsv, drop, summaryOf, waitFor } from "../support/daemon.ts";
-import type { TestServer } from "../support/http-server.ts";
-import { startProxy } from "../support/proxy.ts";
-import { useSimulator } from "../support/simulator.ts";
 import { audiencePhones } from "../support/window-close.ts";
-import { chaosCampaignJob, keepLogs, killAll } from "./chaos-setup.ts";
+import { chaosCampaignJob, useProxiedChaos } from "./chaos-setup.ts";
 
 /**
  * Issue 42: a request queue in front of the service holds a file's first campaign create past the
@@ -16,14 +12,7 @@ import { chaosCampaignJob, keepLogs, killAll } from "./chaos-setup.ts";
  * The simulator runs in real time (timeScale 1), so the order does not hang on its clock.
  */
 describe("chaos: a campaign create held past the settle time, then applied", () => {
-  const t = useSimulator();
-  const running: VcwProcess[] = [];
-  let proxy: TestServer | undefined;
-  afterEach((ctx) => keepLogs(ctx.task.name, running));
-  afterAll(async () => {
-    killAll(running);
-    await proxy?.close();
-  });
+  const { t, running, proxy: startProxy } = useProxiedChaos();
 
   it("each person is called once; the started copy is adopted and counted", async () => {
     let release: () => void = () => undefined;
@@ -32,7 +21,7 @@ describe("chaos: a campaign create held past the settle time, then applied", () 
     });
     let creates = 0;
     // The first create is held until the re-sent one has gone through, then forwarded (1 s later).
-    proxy = await startProxy(t.sim.url, (req) => {
+    const proxy = await startProxy((req) => {
       if (req.method !== "POST" || !req.url?.endsWith("/campaign/create")) return undefined;
       creates += 1;
       if (creates === 1) return { pass: true, holdUntil: released };

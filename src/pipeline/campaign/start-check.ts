@@ -1,4 +1,5 @@
 import type { Campaign, ContactCreate } from "../../api/schemas/index.ts";
+import type { SendFence } from "../../api/send-fence.ts";
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { CampaignRegistry } from "../results/campaign-registry.ts";
@@ -11,6 +12,7 @@ import {
   contactOf,
   deleteContacts,
   extraCopies,
+  heldFence,
   listSegment,
   type SegmentListing,
 } from "./segment-listing.ts";
@@ -55,7 +57,9 @@ export async function checkBeforeStart(
   if (!stored) return undefined;
   const info = stored.info;
   const key = campaignKey(info);
-  const check = await d.startChecks.once(key, () => checkOnce(def, info, key, d));
+  const check = await d.startChecks.once(key, (held) =>
+    checkOnce(def, info, { key, fence: heldFence(`the check of campaign ${info.id}`, held) }, d),
+  );
   await d.store.noteStartCheck(campaignId, check.result);
   return { ...check, info };
 }
@@ -63,7 +67,7 @@ export async function checkBeforeStart(
 async function checkOnce(
   def: JobDefinition,
   info: CampaignInfo,
-  key: string,
+  { key, fence }: { key: string; fence: SendFence },
   d: StartCheckDeps,
 ): Promise<StartCheck> {
   const named = (await d.client.campaigns.list()).filter((c) => c.campaigns_name === info.name);
@@ -82,17 +86,18 @@ async function checkOnce(
   const repairing = await d.startChecks.repairing(key);
   const startedCopies = named.filter((c) => c.is_started && c.id && c.id !== info.id);
   if (startedCopies.length > 0 && !repairing)
-    return adoptStarted(info, { named, listing, own, counted: result, startedCopies }, d);
+    return adoptStarted(info, { named, listing, own, counted: result, startedCopies, fence }, d);
   if (result.startedBeforeCheck && !repairing)
     return { info, result: { ...result, duplicatesRemoved: 0, withdrawn: 0 } };
-  if (repairing) return repair(def, info, { key, named, listing, withdrawn, counted: result }, d);
+  if (repairing) return repair(def, info, { key, named, listing, withdrawn, counted: result, fence }, d);
   if (named.length > 1 && own)
-    return repair(def, info, { key, named, listing, withdrawn, counted: result }, d);
+    return repair(def, info, { key, named, listing, withdrawn, counted: result, fence }, d);
   const extras = extraCopies(listing).filter((c) => !withdrawn.has(c.phone));
   const out = [...withdrawn].flatMap((phone) => listing.byPhone.get(phone) ?? []);
   await deleteContacts(
     d.client,
     [...extras, ...out].map((c) => c.id),
+    fence,
   );
   return { info, result };
 }
@@ -111,6 +116,7 @@ async function adoptStarted(
     own: boolean;
     counted: StartCheckResult;
     startedCopies: readonly Campaign[];
+    fence: SendFence;
   },
   d: StartCheckDeps,
 ): Promise<StartCheck> {
@@ -125,6 +131,7 @@ async function adoptStarted(
   await deleteContacts(
     d.client,
     o.listing.contacts.map((c) => c.id),
+    o.fence,
   );
   return { info, result: base, adopt, emptied: [info.id] };
 }
@@ -162,6 +169,7 @@ async function repair(
     listing: SegmentListing;
     withdrawn: ReadonlySet<string>;
     counted: StartCheckResult;
+    fence: SendFence;
   },
   d: StartCheckDeps,
 ): Promise<StartCheck> {
@@ -173,6 +181,7 @@ async function repair(
   await deleteContacts(
     d.client,
     listing.contacts.map((c) => c.id),
+    o.fence,
   );
   const n = (info.repair ?? 0) + 1;
   const name = `${info.name.replace(/ repaired \d+$/, "")} repaired ${n}`;

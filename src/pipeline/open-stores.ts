@@ -50,7 +50,7 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
     ledger: createContactLedger(redis, { keys, leaseMs: o.leaseMs, settleMs: o.settleMs, retentionMs }),
     /** What vcw creates once (campaigns, segments): ids, sent marks, locks. */
-    memo: createCreateMemo(redis, keys),
+    memo: createCreateMemo(redis, keys, { retentionMs }),
     /** The campaigns vcw tracks: registry and schedule, results, report marks. */
     store: createCampaignStore(redis, keys, { retentionMs }),
     suppression: createSuppressionList(redis, keys, o.onExpiredList ? { onExpired: o.onExpiredList } : {}),

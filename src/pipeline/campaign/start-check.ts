@@ -23,6 +23,8 @@ export interface StartCheckDeps extends OwnSegmentDeps {
   /** Each check's result and a repair's kept contacts, per campaign identity. */
   startChecks: StartCheckStore;
   now: () => number;
+  /** The account's campaigns, one listing shared by the checks of a tick (campaign-listing.ts); else listed here. */
+  listCampaigns?: () => Promise<Campaign[]>;
 }
 
 /** What the check found and did; `repair`, the fresh campaign to create when its name was listed twice. */
@@ -70,7 +72,8 @@ async function checkOnce(
   { key, fence }: { key: string; fence: SendFence },
   d: StartCheckDeps,
 ): Promise<StartCheck> {
-  const named = (await d.client.campaigns.list()).filter((c) => c.campaigns_name === info.name);
+  const all = await (d.listCampaigns ?? (() => d.client.campaigns.list()))();
+  const named = all.filter((c) => c.campaigns_name === info.name);
   const listing = await listSegment(d.client, info.segmentId, countryOf(def));
   const phones = [...listing.byPhone.keys()];
   const [optedOut, listed] = await Promise.all([

@@ -9,6 +9,7 @@ import { isBucketAddress } from "../inbox/bucket/bucket-address.ts";
 import { deleteMatching } from "../lib/delete-keys.ts";
 import { duplicateClient } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
+import { sharedCampaignListing } from "../pipeline/campaign/campaign-listing.ts";
 import { cappedExponential } from "../queue/backoff.ts";
 import { createCampaignProcessor } from "../queue/campaign-processor.ts";
 import { createDeliveryProcessor } from "../queue/delivery-processor.ts";
@@ -279,6 +280,7 @@ function startWorkers(
     ...services.stores,
     client: services.client,
     imports: services.imports,
+    listCampaigns: sharedCampaignListing(services.client, { now }),
     jobs: () => services.jobs,
     sinks: () => services.sinks,
     queues,

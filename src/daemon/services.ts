@@ -107,6 +107,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       settleMs: s.idempotencyKeys.value ? 0 : s.settleMs.value,
       onExpiredList: (list) => logger.warn({ source: list.source }, expiredText(list, Date.now())),
       inboxes: { bucket: s.bucket.value, downloads: downloadsDir(s), claimMs: s.lockMs.value },
+      lockMs: s.lockMs.value,
     });
     cleanups.push(async () => stores.inboxes.close());
     return {

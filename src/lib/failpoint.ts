@@ -13,6 +13,8 @@ export type FailpointName =
   | "campaign.before-create"
   | "follow-up.before-create"
   | "hand-back.before-create"
+  /** A start check's or stop's deletes, listed and decided, not yet sent. */
+  | "delete.before-send"
   /** A bucket inbox's move: the copy made, the original not yet deleted. */
   | "bucket.after-copy";
 

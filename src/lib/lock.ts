@@ -14,6 +14,10 @@ const renew = defineScript<number>(
   `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`,
 );
 
+/** Whether `token` still holds the lock at `key`, renewed for `ttlMs` if so: a fence's check. */
+export const stillHolds = async (redis: RedisClient, key: string, token: string, ttlMs: number) =>
+  (await renew(redis, [key], [token, ttlMs])) === 1;
+
 export interface LockOptions {
   /** How long the lock holds without renewal: after its holder died, it frees itself this late. */
   ttlMs: number;

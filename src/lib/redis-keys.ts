@@ -1,8 +1,13 @@
+import { createHash } from "node:crypto";
+
 /**
  * Every Redis key vcw uses, derived from one prefix, here and nowhere else. Keys that one
  * command, script or MULTI touches together share a hash tag (`{...}`), so they live on one slot of
  * a Redis Cluster; unrelated things get their own tags, so they spread over the masters.
  */
+/** A name as a key holds it: 128 bits of its SHA-256, so the key says nothing of what it names. */
+const nameDigest = (name: string) => createHash("sha256").update(name).digest("hex").slice(0, 32);
+
 export function redisKeys(prefix: string) {
   const campaign = (id: string) => `${prefix}:campaign:{${id}}`;
   return {
@@ -13,8 +18,10 @@ export function redisKeys(prefix: string) {
     ledger: (segmentId: string) => `${prefix}:ledger:{${segmentId}}`,
     /** Per job, the content hash of every file admitted and what became of it. */
     files: (job: string) => `${prefix}:files:{${job}}`,
-    /** A segment's id, remembered by its name; its lock beside it. */
-    segmentMemo: (name: string) => `${prefix}:segment-id:{${name}}`,
+    /** A segment's id, remembered by a digest of its name (a file's name may name a person); its lock beside it. */
+    segmentMemo: (name: string) => `${prefix}:segment-id:{${nameDigest(name)}}`,
+    /** The same as vcw wrote it before issue 42, the name itself in it: read (a rolling deploy), never written. */
+    legacySegmentMemo: (name: string) => `${prefix}:segment-id:{${name}}`,
     /** The id of the campaign made for one file (and attempt). */
     campaignMemo: (key: string) => `${prefix}:campaign-for:{${key}}`,
     lockOf: (key: string) => `${key}:lock`,

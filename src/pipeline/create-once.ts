@@ -98,7 +98,7 @@ async function send(
 ): Promise<string> {
   let id: string | undefined;
   try {
-    id = await spec.create({ fence, signal: lost, idempotencyKey: createKeyOf(slot.name) });
+    id = await spec.create({ fence, signal: lost, idempotencyKey: createKeyOf(slot.identity) });
   } catch (error) {
     // Anything but an ambiguous failure says the service did not apply it; a lost lock, that it wasn't sent.
     if (!(error instanceof AmbiguousWriteError)) {

@@ -28,6 +28,8 @@ export interface StoreOptions {
   leaseMs: number;
   /** How long a create whose answer was lost may still land (0 with idempotency keys). */
   settleMs: number;
+  /** How long a start check's or stop's lock outlives a holder that stopped (VCW_LOCK_MS, as a job's). */
+  lockMs?: number;
   /** Bucket inboxes: where they are, where their objects are read, how long an admitter's lease holds. */
   inboxes: Omit<InboxStoresOptions, "redis" | "keys">;
   /** An expired do-not-call list still suppresses; told when an import consults it. */
@@ -48,7 +50,7 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     /** The exactly-once ledger of contacts: the one instance every step files contacts through. */
     ledger: createContactLedger(redis, { keys, leaseMs: o.leaseMs, settleMs: o.settleMs, retentionMs }),
     /** What vcw creates once (campaigns, segments): ids, sent marks, locks. */
-    memo: createCreateMemo(redis, keys),
+    memo: createCreateMemo(redis, keys, { retentionMs }),
     /** The campaigns vcw tracks: registry and schedule, results, report marks. */
     store: createCampaignStore(redis, keys, { retentionMs }),
     suppression: createSuppressionList(redis, keys, o.onExpiredList ? { onExpired: o.onExpiredList } : {}),
@@ -62,10 +64,10 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     plans: createPlanStore(redis, keys),
     experiments: createExperimentStore(redis, keys, { retentionMs }),
     /** Started campaigns' stops: the withdrawn contacts live as long as the campaign's data. */
-    stops: createStopStore(redis, keys, { retentionMs }),
+    stops: createStopStore(redis, keys, { retentionMs, ...lockOf(o) }),
     /** The operator's pauses and cancel marks. */
     controls: createControls(redis, keys),
-    startChecks: createStartCheckStore(redis, keys),
+    startChecks: createStartCheckStore(redis, keys, lockOf(o)),
     /** Applied resources, the versions campaigns use, test calls. */
     resources: createResourceState(redis, keys),
     traces: createCampaignTraces(redis, keys, { ttlMs: retentionMs }),
@@ -73,3 +75,5 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
 }
 
 export type Stores = ReturnType<typeof openStores>;
+
+const lockOf = (o: StoreOptions) => (o.lockMs ? { lockMs: o.lockMs } : {});

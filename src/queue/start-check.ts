@@ -38,6 +38,15 @@ async function endEmptied(d: WorkDeps, id: string): Promise<void> {
 }
 
 /**
+ * A copy of `info`'s name that another create made and the service started: kept as vcw's own
+ * (same file, identity and name), so it is polled, reported and counted. Repeatable (NX writes).
+ */
+async function adoptCopy(d: WorkDeps, info: CampaignInfo, id: string, startedAt: string): Promise<void> {
+  const adopted: CampaignInfo = { ...info, id, scheduledAt: startedAt, state: "active", followUps: [] };
+  await d.store.register(adopted, d.now());
+}
+
+/**
  * Runs the check (repeatable: its result is kept once per campaign), logs what it repaired, asks
  * for the fresh campaign of a repair, and writes the result into the file's summary, waiting for
  * the summary if the file is not settled yet.
@@ -47,14 +56,23 @@ export async function processStartCheck(d: WorkDeps, job: Job<FollowUpJobData>, 
   const check = await checkBeforeStart(def, job.data.campaignId, d);
   if (!check) return { checked: false };
   const { info, result, repair } = check;
-  const log = { job: info.job, campaign: info.id, name: info.name, ...result };
+  const log = { job: info.job, campaign: info.id, name: maskPhonesIn(info.name), ...result };
   if (result.campaignsRepaired > 0 || result.duplicatesRemoved > 0 || result.withdrawn > 0)
     d.logger.warn(log, maskPhonesIn(`campaign "${info.name}" repaired before its start`));
   else d.logger.info(log, "campaign checked before its start");
-  if (result.startedBeforeCheck && result.campaignsListed > 1)
-    d.logger.error(log, "a second campaign of this name started before the check: its calls may repeat");
+  if (result.calledTwice)
+    d.logger.error(
+      log,
+      "a second campaign of this name started before the check: its people are called twice",
+    );
+  else if (result.copiesAdopted)
+    d.logger.warn(
+      log,
+      "a late copy of this campaign had started: its own copy emptied, the started one adopted",
+    );
   else if (result.startedBeforeCheck)
     d.logger.warn(log, "campaign checked after its start: nothing repaired");
+  for (const id of check.adopt ?? []) await adoptCopy(d, info, id, result.at);
   if (repair) await applyIntents([{ kind: "create-campaign", request: repair }], d);
   for (const id of check.emptied ?? []) await endEmptied(d, id);
   const noted = await noteCheckInSummary(def, info, result, { ...d });

@@ -2,13 +2,16 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { inject } from "vitest";
+import { afterAll, afterEach, inject } from "vitest";
 import type { Client } from "../../src/api/index.ts";
 import type { Simulator } from "../../src/simulator/server.ts";
 import { spawnVcw, type VcwProcess } from "../support/cli.ts";
 import { contactsCsv, drop, shortLeaseEnv, summaryOf, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { API_KEY, validAssistant, validDialer } from "../support/fixtures.ts";
+import type { TestServer } from "../support/http-server.ts";
+import { type ProxyRule, startProxy } from "../support/proxy.ts";
+import { useSimulator } from "../support/simulator.ts";
 
 /** Short leases and locks, so a pause past them costs seconds; the settle time covers the slowest answer. */
 export const CHAOS_ENV: NodeJS.ProcessEnv = {
@@ -165,7 +168,7 @@ export async function chaosCampaignJob(
   };
   const campaignsNamed = async (prefix: string) =>
     (await t.client.campaigns.list()).filter((c) => c.campaigns_name?.startsWith(prefix));
-  return { inbox, tag, start, campaignsNamed };
+  return { inbox, tag, env, start, campaignsNamed };
 }
 
 /** Kills every process, a stopped one too. */
@@ -199,4 +202,25 @@ export async function pausedMidImport(
   // A late create of the paused process would show now.
   await sleep(2_000);
   return { job, summary };
+}
+
+/**
+ * A simulator (real time) for one file's tests, the vcw processes they start (killed after, logs
+ * kept with CHAOS_LOG_DIR) and proxies in front of the simulator (closed after).
+ */
+export function useProxiedChaos() {
+  const t = useSimulator();
+  const running: VcwProcess[] = [];
+  const proxies: TestServer[] = [];
+  afterEach((ctx) => keepLogs(ctx.task.name, running));
+  afterAll(async () => {
+    killAll(running);
+    for (const p of proxies) await p.close();
+  });
+  const proxy = async (rule: ProxyRule) => {
+    const p = await startProxy(t.sim.url, rule);
+    proxies.push(p);
+    return p;
+  };
+  return { t, running, proxy };
 }

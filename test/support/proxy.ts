@@ -1,10 +1,13 @@
 import type { IncomingMessage } from "node:http";
 import { sendJson, startHttpServer, type TestServer } from "./http-server.ts";
 
-/** What the proxy does with one request: pass it on (and maybe answer otherwise), or answer itself. */
+/**
+ * What the proxy does with one request: pass it on (and maybe answer otherwise, or only once
+ * `holdUntil` settles, as a request queue does), or answer itself.
+ */
 export type ProxyRule = (
   req: IncomingMessage,
-) => { answer: number } | { pass: true; thenAnswer?: number } | undefined;
+) => { answer: number } | { pass: true; thenAnswer?: number; holdUntil?: Promise<unknown> } | undefined;
 
 /**
  * A real HTTP server in front of `target` (an `/api/v1` base URL), standing for a service that
@@ -15,13 +18,16 @@ export function startProxy(target: string, rule: ProxyRule): Promise<TestServer>
   return startHttpServer((req, res, text) => {
     const r = rule(req) ?? { pass: true };
     if ("answer" in r) return sendJson(res, r.answer, { error: r.answer, message: "proxy says no" });
-    forward(target, req, text).then(
-      (answer) =>
-        r.thenAnswer
-          ? sendJson(res, r.thenAnswer, { error: r.thenAnswer, message: "lost" })
-          : sendJson(res, answer.status, answer.body),
-      () => res.destroy(),
-    );
+    const held = "holdUntil" in r ? r.holdUntil : undefined;
+    (held ?? Promise.resolve())
+      .then(() => forward(target, req, text))
+      .then(
+        (answer) =>
+          r.thenAnswer
+            ? sendJson(res, r.thenAnswer, { error: r.thenAnswer, message: "lost" })
+            : sendJson(res, answer.status, answer.body),
+        () => res.destroy(),
+      );
   });
 }
 

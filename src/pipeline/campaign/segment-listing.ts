@@ -1,7 +1,9 @@
 import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../api/client.ts";
-import { NotFoundError } from "../../api/errors/index.ts";
+import { NotFoundError, OwnershipLostError } from "../../api/errors/index.ts";
 import type { Contact, ContactCreate } from "../../api/schemas/index.ts";
+import type { SendFence } from "../../api/send-fence.ts";
+import { failpoint } from "../../lib/failpoint.ts";
 import { e164OfServicePhone } from "../../lib/phone-e164.ts";
 
 /** One contact as the service lists it, its phone read as E.164 (or as written when it is none). */
@@ -54,13 +56,35 @@ export const contactOf = (phone: string, c: Contact): ContactCreate => ({
   ...(c.description ? { description: c.description } : {}),
 });
 
-/** Deletes each contact, 8 at a time; one already gone (404) is what a retry expects. */
-export async function deleteContacts(client: Client, contactIds: readonly string[]): Promise<void> {
+/**
+ * A delete's fence: as each delete leaves, the lock it was decided under must still be this
+ * process's (`held`), and the queue job's lock too (api/send-fence.ts): a process paused past
+ * either deletes nothing; whoever took over decides again from a fresh listing.
+ */
+export const heldFence = (what: string, held: () => Promise<boolean>): SendFence => ({
+  async beforeSend() {
+    if (!(await held())) throw new OwnershipLostError(what, "taken");
+  },
+});
+
+/** The fence of a delete decided under the queue job's lock alone: that lock is checked as it leaves. */
+export const jobLockFence: SendFence = { beforeSend: async () => undefined };
+
+/**
+ * Deletes each contact, 8 at a time, each fenced; one already gone (404) is what a retry expects.
+ * Only ids listed are deleted: a contact made again since (by another owner) has another id.
+ */
+export async function deleteContacts(
+  client: Client,
+  contactIds: readonly string[],
+  fence: SendFence,
+): Promise<void> {
   for (let i = 0; i < contactIds.length; i += 8) {
+    failpoint("delete.before-send");
     await Promise.all(
       contactIds.slice(i, i + 8).map(async (id) => {
         try {
-          await client.contacts.delete(id);
+          await client.contacts.delete(id, { fence });
         } catch (error) {
           if (!(error instanceof NotFoundError)) throw error;
         }

@@ -1,4 +1,5 @@
 import type { Campaign, ContactCreate } from "../../api/schemas/index.ts";
+import type { SendFence } from "../../api/send-fence.ts";
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { CampaignRegistry } from "../results/campaign-registry.ts";
@@ -11,6 +12,7 @@ import {
   contactOf,
   deleteContacts,
   extraCopies,
+  heldFence,
   listSegment,
   type SegmentListing,
 } from "./segment-listing.ts";
@@ -21,6 +23,8 @@ export interface StartCheckDeps extends OwnSegmentDeps {
   /** Each check's result and a repair's kept contacts, per campaign identity. */
   startChecks: StartCheckStore;
   now: () => number;
+  /** The account's campaigns, one listing shared by the checks of a tick (campaign-listing.ts); else listed here. */
+  listCampaigns?: () => Promise<Campaign[]>;
 }
 
 /** What the check found and did; `repair`, the fresh campaign to create when its name was listed twice. */
@@ -30,6 +34,8 @@ export interface StartCheck {
   repair?: CampaignRequest;
   /** The copies a repair emptied (their ids): they call nobody, so vcw ends them rather than poll them to `stuck`. */
   emptied?: string[];
+  /** Copies of its name another create made and the service started already: vcw polls them as its own. */
+  adopt?: string[];
 }
 
 /** When a campaign starting at `startAt` is checked: a little before, never more than 5 s. Pure. */
@@ -53,7 +59,9 @@ export async function checkBeforeStart(
   if (!stored) return undefined;
   const info = stored.info;
   const key = campaignKey(info);
-  const check = await d.startChecks.once(key, () => checkOnce(def, info, key, d));
+  const check = await d.startChecks.once(key, (held) =>
+    checkOnce(def, info, { key, fence: heldFence(`the check of campaign ${info.id}`, held) }, d),
+  );
   await d.store.noteStartCheck(campaignId, check.result);
   return { ...check, info };
 }
@@ -61,10 +69,11 @@ export async function checkBeforeStart(
 async function checkOnce(
   def: JobDefinition,
   info: CampaignInfo,
-  key: string,
+  { key, fence }: { key: string; fence: SendFence },
   d: StartCheckDeps,
 ): Promise<StartCheck> {
-  const named = (await d.client.campaigns.list()).filter((c) => c.campaigns_name === info.name);
+  const all = await (d.listCampaigns ?? (() => d.client.campaigns.list()))();
+  const named = all.filter((c) => c.campaigns_name === info.name);
   const listing = await listSegment(d.client, info.segmentId, countryOf(def));
   const phones = [...listing.byPhone.keys()];
   const [optedOut, listed] = await Promise.all([
@@ -78,18 +87,56 @@ async function checkOnce(
   // Too late: a started campaign is stopped only by the stop checks, which keep their own records;
   // unless a repair emptied its segment already (its contacts kept): it goes on.
   const repairing = await d.startChecks.repairing(key);
+  const startedCopies = named.filter((c) => c.is_started && c.id && c.id !== info.id);
+  if (startedCopies.length > 0 && !repairing)
+    return adoptStarted(info, { named, listing, own, counted: result, startedCopies, fence }, d);
   if (result.startedBeforeCheck && !repairing)
     return { info, result: { ...result, duplicatesRemoved: 0, withdrawn: 0 } };
-  if (repairing) return repair(def, info, { key, named, listing, withdrawn, counted: result }, d);
+  if (repairing) return repair(def, info, { key, named, listing, withdrawn, counted: result, fence }, d);
   if (named.length > 1 && own)
-    return repair(def, info, { key, named, listing, withdrawn, counted: result }, d);
+    return repair(def, info, { key, named, listing, withdrawn, counted: result, fence }, d);
   const extras = extraCopies(listing).filter((c) => !withdrawn.has(c.phone));
   const out = [...withdrawn].flatMap((phone) => listing.byPhone.get(phone) ?? []);
   await deleteContacts(
     d.client,
     [...extras, ...out].map((c) => c.id),
+    fence,
   );
   return { info, result };
+}
+
+/**
+ * Another copy of the name started already (a create applied after its start time had passed): it
+ * calls the segment as it stood. Its own copy, not started yet, is emptied (its own segment), so
+ * each person is called once, by the started copy, which vcw adopts (polled, reported, counted).
+ * Both started, or a standing segment: nothing can be taken back; the calls twice are counted.
+ */
+async function adoptStarted(
+  info: CampaignInfo,
+  o: {
+    named: readonly Campaign[];
+    listing: SegmentListing;
+    own: boolean;
+    counted: StartCheckResult;
+    startedCopies: readonly Campaign[];
+    fence: SendFence;
+  },
+  d: StartCheckDeps,
+): Promise<StartCheck> {
+  const adopt = o.startedCopies.map((c) => c.id!);
+  const ownStarted = o.named.some((c) => c.id === info.id && c.is_started);
+  const base = { ...o.counted, duplicatesRemoved: 0, withdrawn: 0, copiesAdopted: adopt.length };
+  if (ownStarted || !o.own) {
+    // Each copy calls every phone of the segment: one call each is wanted.
+    const calledTwice = o.listing.byPhone.size * adopt.length;
+    return { info, result: { ...base, ...(calledTwice ? { calledTwice } : {}) }, adopt };
+  }
+  await deleteContacts(
+    d.client,
+    o.listing.contacts.map((c) => c.id),
+    o.fence,
+  );
+  return { info, result: base, adopt, emptied: [info.id] };
 }
 
 /** The counts, from the listings alone. */
@@ -125,6 +172,7 @@ async function repair(
     listing: SegmentListing;
     withdrawn: ReadonlySet<string>;
     counted: StartCheckResult;
+    fence: SendFence;
   },
   d: StartCheckDeps,
 ): Promise<StartCheck> {
@@ -136,6 +184,7 @@ async function repair(
   await deleteContacts(
     d.client,
     listing.contacts.map((c) => c.id),
+    o.fence,
   );
   const n = (info.repair ?? 0) + 1;
   const name = `${info.name.replace(/ repaired \d+$/, "")} repaired ${n}`;

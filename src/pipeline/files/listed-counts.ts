@@ -1,7 +1,12 @@
 import type { Client } from "../../api/client.ts";
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { deleteContacts, listSegment, type SegmentListing } from "../campaign/segment-listing.ts";
+import {
+  deleteContacts,
+  jobLockFence,
+  listSegment,
+  type SegmentListing,
+} from "../campaign/segment-listing.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import type { FileRows } from "../stores/file-rows.ts";
 import type { ImportSummary } from "./import-outcome.ts";
@@ -44,6 +49,7 @@ export async function countFromListing(
   await deleteContacts(
     d.client,
     extras.map((c) => c.id),
+    jobLockFence,
   );
   const listedOfFile = [...phones].filter((p) => listing.byPhone.has(p));
   const createdListed = listedOfFile.filter((p) => created.has(p)).length;

@@ -12,6 +12,9 @@ export interface ChecksBeforeStart {
   duplicatesRemoved: number;
   campaignsRepaired: number;
   withdrawn: number;
+  /** Late copies started before the check, taken on; and calls made twice (both copies started). */
+  copiesAdopted?: number;
+  calledTwice?: number;
   campaigns: (StartCheckResult & { name: string })[];
 }
 
@@ -27,6 +30,8 @@ export function withCheck(
     duplicatesRemoved: sum((c) => c.duplicatesRemoved),
     campaignsRepaired: sum((c) => c.campaignsRepaired),
     withdrawn: sum((c) => c.withdrawn),
+    copiesAdopted: sum((c) => c.copiesAdopted ?? 0),
+    calledTwice: sum((c) => c.calledTwice ?? 0),
     campaigns,
   };
 }

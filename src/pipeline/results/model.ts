@@ -80,8 +80,15 @@ export interface StartCheckResult {
   /** 1 when a second campaign of its name was found: both emptied, a fresh one made (`repairedInto`'s name). */
   campaignsRepaired: number;
   repairedInto?: string;
-  /** Campaigns of its name that had started before the check: too late, nothing was deleted or made. */
+  /** Campaigns of its name that had started before the check. */
   startedBeforeCheck?: number;
+  /**
+   * Other copies of its name, already started, that vcw took on (polled, reported, counted): a
+   * create applied late. Its own copy, not started, was emptied so each person is called once.
+   */
+  copiesAdopted?: number;
+  /** Phones in the segment when two copies had both started: each of them called twice. */
+  calledTwice?: number;
 }
 
 /** What sinks receive: one version of a campaign's results. */

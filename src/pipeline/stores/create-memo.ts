@@ -17,8 +17,10 @@ export type CreateState = { kind: "exists"; id: string } | { kind: "may-exist" }
  * create sent, and the lock its creator holds. One record, one slot; the keys share a hash tag.
  */
 export interface MemoSlot {
-  /** The record's name in Redis: in messages, and the source of its create's idempotency key. */
+  /** The record's key in Redis: in messages. */
   readonly name: string;
+  /** What it names, as it did before keys were digests: the source of its create's idempotency key. */
+  readonly identity: string;
   id(): Promise<string | undefined>;
   state(): Promise<CreateState>;
   sent(): Promise<SentMark | undefined>;
@@ -52,54 +54,85 @@ const fenceCreate = defineScript<number>(
   `${LUA_NOW_MS}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('SET', KEYS[2], cjson.encode({ at = now_ms }))
+redis.call('SET', KEYS[2], cjson.encode({ at = now_ms }), 'PX', ARGV[3])
 return now_ms
 `,
 );
 
-function memoSlot(redis: RedisClient, keys: RedisKeys, memo: string): MemoSlot {
+/**
+ * Where one slot lives: its key (and beside it its lock and sent mark), and the key the version
+ * before wrote it under, read too (a rolling deploy); what it names, for the idempotency key.
+ */
+interface SlotKeys {
+  memo: string;
+  legacy?: string;
+  identity: string;
+  ttlMs: number;
+}
+
+function memoSlot(redis: RedisClient, keys: RedisKeys, k: SlotKeys): MemoSlot {
+  const { memo, legacy, ttlMs } = k;
   const sentKey = keys.sentOf(memo);
   const lock = keys.lockOf(memo);
+  /** The value at `key`, or at its legacy twin. */
+  const read = async (of: (memo: string) => string) =>
+    (await redis.get(of(memo))) ?? (legacy ? await redis.get(of(legacy)) : null);
+  const own = (memo: string) => memo;
   return {
     name: memo,
-    id: async () => (await redis.get(memo)) ?? undefined,
+    identity: k.identity,
+    id: async () => (await read(own)) ?? undefined,
     async state() {
-      const [id, sent] = await Promise.all([redis.get(memo), redis.get(sentKey)]);
+      const [id, sent] = await Promise.all([read(own), read(keys.sentOf)]);
       if (id) return { kind: "exists", id };
       return sent ? { kind: "may-exist" } : { kind: "none" };
     },
     async sent() {
-      const text = await redis.get(sentKey);
+      const text = await read(keys.sentOf);
       return text ? (JSON.parse(text) as SentMark) : undefined;
     },
     markAnswered: async (at) => {
-      await redis.set(sentKey, JSON.stringify({ at, answered: true } satisfies SentMark));
+      await redis.set(sentKey, JSON.stringify({ at, answered: true } satisfies SentMark), "PX", ttlMs);
     },
     clearSent: async () => {
       await redis.del(sentKey);
+      if (legacy) await redis.del(keys.sentOf(legacy));
     },
     async remember(id) {
-      await redis.set(memo, id);
+      await redis.set(memo, id, "PX", ttlMs);
       return id;
     },
     async forget(staleId) {
-      if ((await redis.get(memo)) === staleId) await redis.del(memo);
+      for (const key of legacy ? [memo, legacy] : [memo])
+        if ((await redis.get(key)) === staleId) await redis.del(key);
     },
     async now() {
       const [s, us] = await redis.time();
       return Number(s) * 1000 + Math.floor(Number(us) / 1000);
     },
     locked: (o, work) => withLock(redis, lock, o, work),
-    fence: (token, lockMs) => fenceCreate(redis, [lock, sentKey], [token, lockMs]),
+    fence: (token, lockMs) => fenceCreate(redis, [lock, sentKey], [token, lockMs, ttlMs]),
   };
 }
 
-/** The slots of the records vcw creates once: a file's (or a follow-up's) campaign, a segment by name. */
-export function createCreateMemo(redis: RedisClient, keys: RedisKeys) {
+/**
+ * The slots of the records vcw creates once: a file's (or a follow-up's) campaign, a segment by
+ * name. Each lives as long as what vcw keeps of a campaign (VCW_RETENTION_DAYS), far past any
+ * create's settle time; one forgotten is looked up again by name (a segment vcw did not name) or
+ * was made for a file long settled.
+ */
+export function createCreateMemo(redis: RedisClient, keys: RedisKeys, o: { retentionMs?: number } = {}) {
+  const ttlMs = o.retentionMs ?? 30 * 86_400_000;
   return {
-    /** The campaign of a campaign key (pipeline/campaign/lifecycle.ts `campaignKey`). */
-    campaign: (key: string) => memoSlot(redis, keys, keys.campaignMemo(key)),
-    segment: (name: string) => memoSlot(redis, keys, keys.segmentMemo(name)),
+    /** The campaign of a campaign key (pipeline/campaign/lifecycle.ts `campaignKey`): ids and hashes, no names. */
+    campaign: (key: string) => {
+      const memo = keys.campaignMemo(key);
+      return memoSlot(redis, keys, { memo, identity: memo, ttlMs });
+    },
+    segment: (name: string) => {
+      const legacy = keys.legacySegmentMemo(name);
+      return memoSlot(redis, keys, { memo: keys.segmentMemo(name), legacy, identity: legacy, ttlMs });
+    },
   };
 }
 

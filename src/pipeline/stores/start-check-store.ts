@@ -1,9 +1,11 @@
-import { type Locked, withLock } from "../../lib/lock.ts";
+import { type Locked, stillHolds, withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 
 /** A start check's result and a repair's kept contacts live 30 days, past any campaign's start. */
 const KEEP_MS = 30 * 86_400_000;
+/** A check's lock, unless told (VCW_LOCK_MS): renewed while it runs, it lapses this long after its holder stopped. */
+const LOCK_MS = 60_000;
 
 /**
  * What the check before a campaign's start keeps, per campaign identity (its campaign key): the
@@ -11,16 +13,21 @@ const KEEP_MS = 30 * 86_400_000;
  * repair keeps before it empties the shared segment, and the lock of a file summary's checks. Generic over what is kept: stores/ knows no
  * campaign types.
  */
-export function createStartCheckStore(redis: RedisClient, keys: RedisKeys) {
+export function createStartCheckStore(redis: RedisClient, keys: RedisKeys, o: { lockMs?: number } = {}) {
+  const lockMs = o.lockMs ?? LOCK_MS;
   const memoOf = (key: string) => keys.startCheck(key);
   return {
-    /** The result kept for `key`, or `check`'s, kept (both under the check's lock). */
-    async once<T>(key: string, check: () => Promise<T>): Promise<T> {
+    /**
+     * The result kept for `key`, or `check`'s, kept (both under the check's lock). `held` says,
+     * as a delete leaves, whether the lock is still this check's (and renews it).
+     */
+    async once<T>(key: string, check: (held: () => Promise<boolean>) => Promise<T>): Promise<T> {
       const memo = memoOf(key);
-      const locked = await withLock(redis, keys.lockOf(memo), { ttlMs: 60_000 }, async () => {
+      const lock = keys.lockOf(memo);
+      const locked = await withLock(redis, lock, { ttlMs: lockMs }, async (_lost, token) => {
         const before = await redis.get(memo);
         if (before) return JSON.parse(before) as T;
-        const made = await check();
+        const made = await check(() => stillHolds(redis, lock, token, lockMs));
         await redis.set(memo, JSON.stringify(made), "PX", KEEP_MS);
         return made;
       });

@@ -1,5 +1,5 @@
 import type { ContactCreate } from "../../api/schemas/index.ts";
-import { type Locked, withLock } from "../../lib/lock.ts";
+import { type Locked, stillHolds, withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 
@@ -47,16 +47,29 @@ export interface CampaignStop {
 }
 
 const STOP = "stop";
+const STOP_LOCK_MS = 60_000;
 const REQUESTED = "stopRequested";
 
 /** Stops of campaigns in Redis: the meta's `stop` field and the hash of withdrawn contacts. */
-export function createStopStore(redis: RedisClient, keys: RedisKeys, o: { retentionMs?: number } = {}) {
+export function createStopStore(
+  redis: RedisClient,
+  keys: RedisKeys,
+  o: { retentionMs?: number; lockMs?: number } = {},
+) {
+  const lockMs = o.lockMs ?? STOP_LOCK_MS;
   const retentionMs = o.retentionMs ?? 30 * 86_400_000;
   const { meta, withdrawn } = keys.campaign;
   return {
-    /** Runs `work` as the one stop of campaign `id` under way (waits for another's to end). */
-    exclusive: <T>(id: string, work: () => Promise<T>): Promise<Locked<T>> =>
-      withLock(redis, keys.campaign.stopLock(id), { ttlMs: 60_000 }, work),
+    /**
+     * Runs `work` as the one stop of campaign `id` under way (waits for another's to end); `held`
+     * says, as a delete leaves, whether the stop is still this one's (and renews its lock).
+     */
+    exclusive: <T>(id: string, work: (held: () => Promise<boolean>) => Promise<T>): Promise<Locked<T>> => {
+      const lock = keys.campaign.stopLock(id);
+      return withLock(redis, lock, { ttlMs: lockMs }, (_lost, token) =>
+        work(() => stillHolds(redis, lock, token, lockMs)),
+      );
+    },
     async get(id: string): Promise<CampaignStop | undefined> {
       const raw = await redis.hget(meta(id), STOP);
       return raw ? (JSON.parse(raw) as CampaignStop) : undefined;

@@ -11,9 +11,11 @@ import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
 import { createStartCheckStore } from "../../../src/pipeline/stores/start-check-store.ts";
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import { phoneOf } from "../../support/daemon.ts";
+import { validAssistant, validDialer } from "../../support/fixtures.ts";
 import { campaignOnOwnSegment, jobJ } from "../../support/own-campaign.ts";
 import { useRedis } from "../../support/redis.ts";
 import { useSimulator } from "../../support/simulator.ts";
+import { audiencePhones } from "../../support/window-close.ts";
 
 const def = jobJ();
 
@@ -114,6 +116,27 @@ describe("the check before a campaign's start", () => {
     expect(await phonesIn(check!.repair!.segmentId)).toEqual([...phones].sort());
   });
 
+  it("a late copy started before the check: the copy not started is emptied, the started one adopted", async () => {
+    const phones = [0, 1, 2].map((i) => phoneOf(97_300 + i));
+    const c = await madeCampaign(phones);
+    // The held create, applied after its start time had passed: the service starts it at once.
+    const late = await t.client.campaigns.create({
+      campaigns_name: c.name,
+      assistant_id: (await t.client.assistants.create(validAssistant())).id!,
+      contacts_id: c.segmentId,
+      dialer_id: (await t.client.dialers.create(validDialer())).id!,
+      scheduled_at: new Date(Date.now() - 1_000).toISOString(),
+    });
+    const check = await checkBeforeStart(def, c.made[0]!, c.deps);
+    expect(check?.result).toMatchObject({ campaignsListed: 2, startedBeforeCheck: 1, copiesAdopted: 1 });
+    expect(check?.result.calledTwice).toBeUndefined();
+    expect(check?.adopt).toEqual([late.id]);
+    expect(check?.emptied).toEqual([c.made[0]]);
+    expect(check?.repair).toBeUndefined();
+    expect(await phonesIn(c.segmentId)).toEqual([]);
+    expect(await audiencePhones(t.client, late.id!)).toHaveLength(3);
+  });
+
   it("a campaign started before its check is left alone: too late to repair, said so", async () => {
     const phones = [0, 1].map((i) => phoneOf(97_100 + i));
     const c = await madeCampaign(phones, 2, -1_000);
@@ -124,7 +147,11 @@ describe("the check before a campaign's start", () => {
       startedBeforeCheck: 2,
       duplicatesRemoved: 0,
       campaignsRepaired: 0,
+      // Both copies call both phones: the other copy is counted, and so are the calls twice.
+      copiesAdopted: 1,
+      calledTwice: 2,
     });
+    expect(check?.adopt).toEqual(c.made.filter((id) => id !== c.made[0]));
     expect(check?.repair).toBeUndefined();
     expect(await phonesIn(c.segmentId)).toHaveLength(3);
   });

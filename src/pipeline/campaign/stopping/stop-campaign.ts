@@ -1,9 +1,10 @@
 import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../../api/client.ts";
+import type { SendFence } from "../../../api/send-fence.ts";
 import { e164OfServicePhone } from "../../../lib/phone-e164.ts";
 import type { CampaignStore } from "../../results/campaign-store.ts";
 import type { CampaignStop, StopReason, StopStore, WithdrawnContact } from "../../stores/stop-store.ts";
-import { contactOf, deleteContacts } from "../segment-listing.ts";
+import { contactOf, deleteContacts, heldFence } from "../segment-listing.ts";
 import { type DialStatuses, undialled } from "./stop-selection.ts";
 
 export interface StopDeps {
@@ -41,11 +42,18 @@ export interface StopResult {
  * touched: its contacts are only flagged. One stop at a time per campaign.
  */
 export async function stopCampaign(campaignId: string, r: StopRequest, d: StopDeps): Promise<StopResult> {
-  const locked = await d.stops.exclusive(campaignId, () => stopLocked(campaignId, r, d));
+  const locked = await d.stops.exclusive(campaignId, (held) =>
+    stopLocked(campaignId, r, heldFence(`the stop of campaign ${campaignId}`, held), d),
+  );
   return locked.acquired ? locked.value : { state: "unknown", taken: 0 };
 }
 
-async function stopLocked(campaignId: string, r: StopRequest, d: StopDeps): Promise<StopResult> {
+async function stopLocked(
+  campaignId: string,
+  r: StopRequest,
+  fence: SendFence,
+  d: StopDeps,
+): Promise<StopResult> {
   const stored = await d.store.get(campaignId);
   if (!stored) return { state: "unknown", taken: 0 };
   const before = await d.stops.get(campaignId);
@@ -72,6 +80,7 @@ async function stopLocked(campaignId: string, r: StopRequest, d: StopDeps): Prom
     await deleteContacts(
       d.client,
       taken.map((c) => c.contactId),
+      fence,
     );
   const stop = await d.stops.record(campaignId, stored.info.job, mergeStop(before, r));
   return { state: "stopped", taken: taken.length, stop };

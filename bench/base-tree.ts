@@ -1,10 +1,11 @@
 /**
  * The code tree a benchmark's `--base` names, compiled: a directory holding a build (`dist/`) as
  * it is, or a git ref (`main`, a commit) exported with `git archive` into a temp directory (the
- * repository's worktrees are left alone) and built there once, with this tree's node_modules.
+ * repository's worktrees are left alone) and built there once, with this tree's node_modules
+ * when both lock the same packages, else after an `npm ci` of its own.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -21,8 +21,12 @@ export function baseTree(refOrDir: string): string {
   if (existsSync(path.join(dir, "dist/src"))) return dir;
   mkdirSync(dir, { recursive: true });
   execFileSync("sh", ["-c", `git -C "${OURS}" archive ${commit} | tar -x -C "${dir}"`]);
-  if (!existsSync(path.join(dir, "node_modules")))
-    symlinkSync(path.join(OURS, "node_modules"), path.join(dir, "node_modules"));
+  // This tree's packages when the base locks the same ones, else its own.
+  const lock = (root: string) => readFileSync(path.join(root, "package-lock.json"), "utf8");
+  const modules = path.join(dir, "node_modules");
+  if (!existsSync(modules) && lock(dir) === lock(OURS)) symlinkSync(path.join(OURS, "node_modules"), modules);
+  else if (!existsSync(modules))
+    execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: dir, stdio: "inherit" });
   console.error(`building the base (${refOrDir}, ${commit.slice(0, 12)}) in ${dir}`);
   execFileSync("npm", ["run", "-s", "build"], { cwd: dir, stdio: "inherit" });
   return dir;

@@ -40,7 +40,7 @@ const entries = Number(process.argv[2] ?? 100_000);
 // A private Redis, so the command count is ours alone.
 const server = await startRedisServer();
 const redis = new Redis(server.url, { maxRetriesPerRequest: null });
-const { child, sim, segment, campaign, move, audiencesUrl } = await startAudienceServer(entries, [
+const { child, segment, campaign, move, audiencesUrl } = await startAudienceServer(entries, [
   "--max-old-space-size=8192",
   "--expose-gc",
 ]);

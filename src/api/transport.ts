@@ -232,7 +232,10 @@ export function createTransport(config: TransportOptions): Transport {
         if (wait === undefined) throw failed(error, attempts);
         if (error instanceof AttemptTimeout) patience?.timedOut();
         logger.debug({ ...where, retry: attempts, reason: describeFailure(classify(error)) }, "api retry");
-        await sleep(wait, undefined, options.signal ? { signal: options.signal } : undefined);
+        // The caller's abort during the wait ends the request with the caller's reason, as a send's does.
+        await sleep(wait, undefined, options.signal ? { signal: options.signal } : undefined).catch(() => {
+          throw options.signal?.reason;
+        });
       }
     }
 

@@ -4,9 +4,7 @@
  * of `entries` audience entries: first, unchanged, a few changes; beside them the bare streaming
  * read of the same body with the same parser and no vcw logic. Sends its measures over IPC.
  */
-import { fork } from "node:child_process";
 import os from "node:os";
-import { fileURLToPath } from "node:url";
 import { JSONParser } from "@streamparser/json";
 import { Redis } from "ioredis";
 import { createClient } from "../src/api/index.ts";
@@ -16,9 +14,7 @@ import { redisKeys } from "../src/lib/redis-keys.ts";
 import { createCampaignStore } from "../src/pipeline/results/campaign-store.ts";
 import { forgetFingerprintIndexes, pollCampaign } from "../src/pipeline/results/poll-campaign.ts";
 import { createSuppressionList } from "../src/pipeline/stores/suppression.ts";
-import { DEMO_ASSISTANT, DEMO_DIALER } from "../src/simulator/demo-records.ts";
-
-const KEY = "bench-key-0123456789";
+import { benchCampaignInfo, KEY, startAudienceServer, statusClassesOf } from "./poll-fixture.ts";
 
 export interface PollRun {
   entries: number;
@@ -44,69 +40,24 @@ const entries = Number(process.argv[2] ?? 100_000);
 // A private Redis, so the command count is ours alone.
 const server = await startRedisServer();
 const redis = new Redis(server.url, { maxRetriesPerRequest: null });
-const child = fork(fileURLToPath(new URL("./poll-sim-child.js", import.meta.url)), [KEY], {
-  stdio: ["ignore", "inherit", "inherit", "ipc"],
-  execArgv: ["--max-old-space-size=8192", "--expose-gc"],
-});
-const reply = () => new Promise<Record<string, string>>((resolve) => child.once("message", resolve));
-const ask = (command: object) => {
-  const answer = reply();
-  child.send(command);
-  return answer;
-};
-const { url, audiencesUrl } = await reply();
-const sim = createClient({ baseUrl: url!, apiKey: KEY, timeoutMs: 600_000 });
+const { child, segment, campaign, move, audiencesUrl } = await startAudienceServer(entries, [
+  "--max-old-space-size=8192",
+  "--expose-gc",
+]);
 // Polls read the rendered audience; a long timeout, since it covers the whole body.
-const client = createClient({ baseUrl: audiencesUrl!, apiKey: KEY, timeoutMs: 600_000 });
-const segment = (await sim.segments.create({ name: "bench-poll" })).id!;
-await ask({ kind: "seed", segment, entries });
-const campaign = (
-  await sim.campaigns.create({
-    campaigns_name: "bench-poll",
-    assistant_id: DEMO_ASSISTANT.id,
-    contacts_id: segment,
-    dialer_id: DEMO_DIALER.id,
-  })
-).id!;
+const client = createClient({ baseUrl: audiencesUrl, apiKey: KEY, timeoutMs: 600_000 });
 // 10 simulated minutes: about 200 calls under way or done.
-const move = async (ms: number) => {
-  await ask({ kind: "advance", ms });
-  await sim.campaigns.list(); // the simulator starts due campaigns on a request
-  return Number((await ask({ kind: "render", campaign })).bytes);
-};
 const bytes = await move(10 * 60_000);
 
 const keys = redisKeys("bench");
 const store = createCampaignStore(redis, keys);
-await store.register(
-  {
-    id: campaign,
-    name: "bench-poll",
-    job: "bench",
-    file: "bench.csv",
-    sha256: "0".repeat(64),
-    gen: 1,
-    segmentId: segment,
-    scheduledAt: new Date().toISOString(),
-    state: "active",
-    attempt: 0,
-    audience: entries,
-    followUps: [],
-  },
-  Date.now(),
-);
+await store.register({ ...benchCampaignInfo(campaign, segment, entries), name: "bench-poll" }, Date.now());
 const options = {
   client,
   redis,
   store,
   suppression: createSuppressionList(redis, keys),
-  classes: {
-    final: [...AUDIENCE_STATUSES.done, ...AUDIENCE_STATUSES.retry, ...AUDIENCE_STATUSES.optedOut],
-    retry: [...AUDIENCE_STATUSES.retry],
-    optedOut: [...AUDIENCE_STATUSES.optedOut],
-    pending: [...AUDIENCE_STATUSES.pending],
-    unknownIs: "final" as const,
-  },
+  classes: statusClassesOf(AUDIENCE_STATUSES),
   stuckAfterMs: 86_400_000,
   keys,
 };

@@ -11,6 +11,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   import: () => import("./import.ts"),
   "file-campaigns": () => import("./file-campaigns.ts"),
   poll: () => import("./poll.ts"),
+  "poll-unchanged": () => import("./poll-unchanged.ts"),
   campaigns: () => import("./campaigns.ts"),
   requests: () => import("./contact-requests.ts"),
   workbooks: () => import("./workbooks.ts"),

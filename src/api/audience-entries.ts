@@ -2,7 +2,7 @@ import { z } from "zod";
 import { NO_PHONE, readPlainEntry } from "./audience-fast-path.ts";
 // The index, not campaign.ts: schemas register in its order, which the OpenAPI document follows.
 import { AudienceEntry } from "./schemas/index.ts";
-import type { JsonArrayReader } from "./streaming-fetch.ts";
+import type { JsonArrayReader } from "./streamed-body.ts";
 
 /** A field that did not fit its schema, and in how many entries. */
 export interface OddField {

@@ -12,7 +12,7 @@ import type { OperationName, RequestOf, ResponseOf } from "./operations.ts";
 import { DEFAULT_RETRY, type RetryOptions } from "./retry-policy.ts";
 import { createTransport, type RequestOptions } from "./transport.ts";
 import type { Fetch } from "./web-types.ts";
-import { DEFAULT_MAX_RESPONSE_BYTES } from "./whole-body-fetch.ts";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./whole-body.ts";
 
 export interface ClientOptions {
   /** Base URL ending in `/api/v1`. Default: `VCS_BASE_URL`. */

@@ -10,4 +10,4 @@ export * from "./schemas/index.ts";
 export * from "./secrets.ts";
 export type { SendFence } from "./send-fence.ts";
 export type { RequestOptions } from "./transport.ts";
-export { DEFAULT_MAX_RESPONSE_BYTES } from "./whole-body-fetch.ts";
+export { DEFAULT_MAX_RESPONSE_BYTES } from "./whole-body.ts";

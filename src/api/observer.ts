@@ -1,6 +1,7 @@
+import { StatusFailure } from "./attempt-failures.ts";
 import { ResponseTooLargeError } from "./errors/index.ts";
 import type { OperationName } from "./operations.ts";
-import type { Fetch, Signal } from "./web-types.ts";
+import type { FetchResponse, Signal } from "./web-types.ts";
 
 /**
  * One attempt of a request as it ended: for metrics. It carries no URL, id, header or body, so
@@ -19,15 +20,17 @@ export interface AttemptRecord {
 /** Hears every attempt of every request (retries included). It must not throw; it is not awaited. */
 export type RequestObserver = (attempt: AttemptRecord) => void;
 
-/** Wraps the fetch ky calls, so each attempt is timed up to its whole body. */
-export function observedFetch(
-  fetch: Fetch,
+/**
+ * Times each attempt of one request, from sending to its whole body, and tells `observer` how it
+ * ended: its status (a failure status too), or how it ended without one.
+ */
+export function attemptObserver(
   operation: OperationName,
   observer: RequestObserver,
   userSignal: Signal | undefined,
-): Fetch {
+) {
   let attempts = 0;
-  return async (input, init) => {
+  return async <T>(work: () => Promise<T & { response: FetchResponse }>): Promise<T> => {
     const started = performance.now();
     const attempt = ++attempts;
     const report = (status: string) => {
@@ -38,11 +41,11 @@ export function observedFetch(
       }
     };
     try {
-      const response = await fetch(input, init);
-      report(String(response.status));
-      return response;
+      const done = await work();
+      report(String(done.response.status));
+      return done;
     } catch (error) {
-      report(endedHow(error, userSignal));
+      report(error instanceof StatusFailure ? String(error.response.status) : endedHow(error, userSignal));
       throw error;
     }
   };
@@ -51,7 +54,7 @@ export function observedFetch(
 function endedHow(error: unknown, userSignal: Signal | undefined): string {
   if (error instanceof ResponseTooLargeError) return "too_large";
   const name = (error as { name?: string })?.name;
-  // ky's timeout aborts the attempt; the caller's own signal is an abort, not a timeout.
+  // The attempt's timeout aborts it; the caller's own signal is an abort, not a timeout.
   if (name === "AbortError" || name === "TimeoutError") return userSignal?.aborted ? "aborted" : "timeout";
   return "network";
 }

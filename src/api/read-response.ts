@@ -14,25 +14,20 @@ export function requestIdOf(response: Response): string | undefined {
 }
 
 /**
- * A success body read with the operation's response schema. Whatever goes wrong (not text, not
- * JSON, not the schema, a reader that throws) is an UnexpectedResponseError, which the transport
- * turns into an AmbiguousWriteError for a create.
+ * A success body (its text, read whole by the attempt) read with the operation's response schema.
+ * Whatever goes wrong (not JSON, not the schema, a reader that throws) is an UnexpectedResponseError,
+ * which the transport turns into an AmbiguousWriteError for a create.
  */
-export async function readResponse(
+export function readResponse(
   operation: string,
   response: Response,
+  text: string,
   schema: z.ZodType | undefined,
   secrets: string[],
-): Promise<unknown> {
+): unknown {
   const details = { operation, status: response.status, requestId: requestIdOf(response) };
   const unexpected = (message: string) =>
     new UnexpectedResponseError(details, [{ path: "", message: scrubSecrets(message, secrets) }]);
-  let text: string;
-  try {
-    text = await response.text();
-  } catch (error) {
-    throw unexpected(`could not be read (${(error as Error).message})`);
-  }
   if (!schema) return undefined;
   let json: unknown;
   try {

@@ -3,7 +3,7 @@ import { subscribe } from "node:diagnostics_channel";
 import { failpoint } from "../lib/failpoint.ts";
 import { currentHold } from "../lib/job-hold.ts";
 import { OwnershipLostError } from "./errors/index.ts";
-import type { Fetch } from "./web-types.ts";
+import type { Signal } from "./web-types.ts";
 
 /**
  * Ownership of a create, checked at the moment it leaves: `beforeSend` runs after the rate gate and
@@ -47,38 +47,41 @@ function watchWrites(): void {
   });
 }
 
-/** `fetch` that runs the fence right before the request goes, and again if the check went stale before the write. */
-export function fencedFetch(inner: Fetch, fence: SendFence | undefined): Fetch {
-  if (!fence) return inner;
+/**
+ * Sends with `send`, given the headers to send, after the fence: right before the request goes,
+ * and again if the check went stale before the write. `signal` is the attempt's. The headers are a
+ * plain object, a copy with the write watch's header: the body (a string) is never cloned.
+ */
+export async function fencedSend<T>(
+  fence: SendFence | undefined,
+  headers: Record<string, string>,
+  signal: Signal,
+  send: (headers: Record<string, string>) => Promise<T>,
+): Promise<T> {
+  if (!fence) return send(headers);
   watchWrites();
-  return async (input, init) => {
-    const original = input instanceof Request ? input : new Request(input, init);
-    for (;;) {
-      failpoint("send.before-fence");
-      const checkedAt = performance.now();
-      // The queue job this send is for lost its lock: it is another worker's now.
-      const hold = currentHold();
-      if (hold && !(await hold.held())) throw new OwnershipLostError(hold.what, "stopped");
-      await fence.beforeSend();
-      failpoint("send.after-fence");
-      // ky's timeout fired during the check: nothing may leave now.
-      if (original.signal.aborted) throw new OwnershipLostError("the request", "stopped");
-      if (performance.now() - checkedAt >= FENCE_FRESH_MS) continue;
-      const id = randomUUID();
-      const entry = { checkedAt, held: false };
-      fenced.set(id, entry);
-      const request = original.clone();
-      const headers = new Headers(request.headers);
-      headers.set(SEND_HEADER, id);
-      try {
-        return await inner(new Request(request, { headers }), init);
-      } catch (error) {
-        if (!entry.held) throw error;
-      } finally {
-        fenced.delete(id);
-      }
+  for (;;) {
+    failpoint("send.before-fence");
+    const checkedAt = performance.now();
+    // The queue job this send is for lost its lock: it is another worker's now.
+    const hold = currentHold();
+    if (hold && !(await hold.held())) throw new OwnershipLostError(hold.what, "stopped");
+    await fence.beforeSend();
+    failpoint("send.after-fence");
+    // The attempt's timeout fired during the check: nothing may leave now.
+    if (signal.aborted) throw new OwnershipLostError("the request", "stopped");
+    if (performance.now() - checkedAt >= FENCE_FRESH_MS) continue;
+    const id = randomUUID();
+    const entry = { checkedAt, held: false };
+    fenced.set(id, entry);
+    try {
+      return await send({ ...headers, [SEND_HEADER]: id });
+    } catch (error) {
+      if (!entry.held) throw error;
+    } finally {
+      fenced.delete(id);
     }
-  };
+  }
 }
 
 /** Waits for `admitted`, renewing ownership every `keepAliveEveryMs` meanwhile. */

@@ -1,5 +1,6 @@
-import ky, { HTTPError, type RetryOptions as KyRetryOptions, NetworkError, TimeoutError } from "ky";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { z } from "zod";
+import { AttemptTimeout, StatusFailure } from "./attempt-failures.ts";
 import { AudienceEntryList } from "./audience-entries.ts";
 import {
   AmbiguousWriteError,
@@ -16,25 +17,24 @@ import type { RequestGate } from "./gate.ts";
 import { ItemCallbackError } from "./json-array-stream.ts";
 import type { ClientLogger } from "./logger.ts";
 import { networkErrorCode } from "./network-error.ts";
-import { observedFetch, type RequestObserver } from "./observer.ts";
+import { attemptObserver, type RequestObserver } from "./observer.ts";
 import { isIdempotent, type OperationName, operations, type ResponseOf } from "./operations.ts";
 import { readErrorBody } from "./read-error-body.ts";
-import { attemptTimedFetch, readTimeouts } from "./read-patience.ts";
+import { MAX_TIMER_MS, readTimeouts } from "./read-patience.ts";
 import { readResponse, requestIdOf } from "./read-response.ts";
 import {
   backoffDelay,
   type Failure,
   isAmbiguous,
-  isRetryableStatus,
   mayRetry,
   parseRetryAfter,
   type RetryOptions,
 } from "./retry-policy.ts";
 import { scrubSecrets, secretValuesOf } from "./secrets.ts";
-import { fencedFetch, keptAlive, type SendFence } from "./send-fence.ts";
-import { type JsonArrayReader, streamingFetch } from "./streaming-fetch.ts";
-import type { Fetch, Signal } from "./web-types.ts";
-import { wholeBodyFetch } from "./whole-body-fetch.ts";
+import { fencedSend, keptAlive, type SendFence } from "./send-fence.ts";
+import { type JsonArrayReader, streamedBody } from "./streamed-body.ts";
+import type { Fetch, FetchResponse, Signal } from "./web-types.ts";
+import { FAILURE_BODY_BYTES, readWholeText } from "./whole-body.ts";
 import { toFieldIssues } from "./zod-issues.ts";
 
 export interface TransportOptions {
@@ -78,7 +78,6 @@ export interface RequestInput {
 }
 
 const RETRY_AFTER_STATUSES = [429, 503];
-const ALL_STATUSES = Array.from({ length: 200 }, (_, i) => 400 + i);
 
 /** Operations whose success body is read more tolerantly than their documented response schema. */
 const READERS: { [N in OperationName]?: z.ZodType<ResponseOf<N>> } = {
@@ -106,150 +105,144 @@ export type SendStreamed = <T>(
 
 export type Transport = Send & { streamed: SendStreamed };
 
-/** How an attempt's body is read: ky's fetch for it, then the result once ky has the response. */
-interface BodyReading<T> {
-  fetch(o: { operation: string; maxResponseBytes: number; onHeaders: (r: Response) => void }): typeof fetch;
-  result(response: Response): Promise<T>;
+/** How an attempt's success body is read (inside the attempt), then what the request returns. */
+interface BodyReading<B, T> {
+  body(response: FetchResponse, signal: Signal): Promise<B>;
+  result(response: FetchResponse, body: B): T | Promise<T>;
 }
 
 export function createTransport(config: TransportOptions): Transport {
   const base = config.baseUrl.replace(/\/+$/, "");
+  const basePath = new URL(base).pathname;
   const { logger } = config;
   const fetchImpl = config.fetch ?? globalThis.fetch;
 
-  const send: Send = (name, input, options = {}, read) =>
-    run(name, input, options, (secrets) => ({
-      fetch: (o) => wholeBodyFetch({ fetch: fetchImpl, ...o }),
-      result: async (response) =>
-        (await readResponse(
+  const send: Send = (name, input, options = {}, read) => {
+    const secrets = secretsOf(input);
+    const maxResponseBytes = options.maxResponseBytes ?? config.maxResponseBytes;
+    return run(name, input, options, secrets, {
+      body: (response, signal) => readWholeText(response, { operation: name, maxResponseBytes }, signal),
+      result: (response, text) =>
+        readResponse(
           name,
           response,
+          text,
           read ?? READERS[name] ?? operations[name].response,
           secrets,
-        )) as never,
-    }));
+        ) as never,
+    });
+  };
 
-  const streamed: SendStreamed = (name, input, options = {}, reader) =>
-    run(name, input, options, (secrets) => ({
-      fetch: (o) =>
-        streamingFetch({
-          fetch: fetchImpl,
-          ...o,
-          reader,
-          scrub: (message) => scrubSecrets(message, secrets),
-        }),
-      result: async () => reader.finish(),
-    }));
+  const streamed: SendStreamed = (name, input, options = {}, reader) => {
+    const secrets = secretsOf(input);
+    return run(name, input, options, secrets, {
+      body: streamedBody({
+        operation: name,
+        maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
+        reader,
+        scrub: (message) => scrubSecrets(message, secrets),
+      }),
+      result: () => reader.finish(),
+    });
+  };
 
   return Object.assign(send, { streamed });
 
-  async function run<T>(
+  function secretsOf(input: RequestInput): string[] {
+    return [config.apiKey, ...secretValuesOf(input.body)];
+  }
+
+  /**
+   * One request: its attempts, each after the gate, fenced, timed from sending to its last byte
+   * with one abort signal of its own; retried as retry-policy.ts says.
+   */
+  async function run<B, T>(
     name: OperationName,
     input: RequestInput,
     options: RequestOptions,
-    reading: (secrets: string[]) => BodyReading<T>,
+    secrets: string[],
+    reading: BodyReading<B, T>,
   ): Promise<T> {
     const op = operations[name];
-    const body = validateRequest(name, input);
+    const payload = bodyText(validateRequest(name, input));
     const retry: RetryOptions = {
       ...config.retry,
       ...options.retry,
       ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
     };
-    const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+    const timeoutMs = Math.min(MAX_TIMER_MS, options.timeoutMs ?? config.timeoutMs);
     // A read grows its timeout after each timeout; a write (a fenced create above all) keeps one.
     const patience = op.effect === "read" && !options.fence ? readTimeouts(timeoutMs) : undefined;
     const attemptTimeoutMs = () => patience?.current() ?? timeoutMs;
-    const secrets = [config.apiKey, ...secretValuesOf(input.body)];
-    const url = new URL(base + op.path);
-    if (op.id) url.searchParams.set("id", input.id as string);
-    const where = { operation: name, method: op.method, path: url.pathname + url.search };
-    const observing = (f: typeof globalThis.fetch) =>
-      config.observer ? observedFetch(f, name, config.observer, options.signal) : f;
+    const query = op.id ? `?${new URLSearchParams({ id: input.id as string })}` : "";
+    const url = base + op.path + query;
+    const where = { operation: name, method: op.method, path: basePath + op.path + query };
+    const headers: Record<string, string> = {
+      "x-api-key": config.apiKey,
+      accept: "application/json",
+      ...(payload === undefined ? {} : { "content-type": "application/json" }),
+      ...(config.idempotencyKeys && options.idempotencyKey
+        ? { "idempotency-key": options.idempotencyKey }
+        : {}),
+    };
+    const observed = config.observer ? attemptObserver(name, config.observer, options.signal) : undefined;
+    const { gate, fence } = { gate: config.gate, fence: options.fence };
     const started = performance.now();
-    let attempts = 1;
-    const { gate } = config;
-    let attemptStarted = started;
-    let observed = false;
-    // Once per attempt: at its headers (the latency the gate watches), else when it fails.
-    const observe = (status: number | undefined, error?: unknown) => {
-      if (observed) return;
-      observed = true;
-      gate?.observe({
-        status,
-        timedOut: error instanceof TimeoutError,
-        latencyMs: performance.now() - attemptStarted,
-      });
-    };
 
-    // Each attempt waits for the gate (the rate limit) before it is timed.
-    const startAttempt = async () => {
-      await keptAlive(options.fence, async () => gate?.acquire(options.signal));
-      attemptStarted = performance.now();
-      observed = false;
-    };
-
-    const bodyReading = reading(secrets);
-    // The fence runs after the gate and after ky's retry sleep, the last step before fetch.
-    const attemptFetch = fencedFetch(
-      observing(
-        bodyReading.fetch({
-          operation: name,
-          maxResponseBytes: options.maxResponseBytes ?? config.maxResponseBytes,
-          onHeaders: (response) => observe(response.status),
-        }),
-      ),
-      options.fence,
-    );
-    try {
-      const response = await ky(url, {
-        method: op.method,
-        headers: {
-          "x-api-key": config.apiKey,
-          accept: "application/json",
-          ...(config.idempotencyKeys && options.idempotencyKey
-            ? { "idempotency-key": options.idempotencyKey }
-            : {}),
-        },
-        ...(body === undefined ? {} : { json: body }),
-        // ky's timeout and signal cover its fetch; this one returns only once the body is in. A
-        // read's attempts time themselves, each as long as `patience` says; ky's is their cap.
-        timeout: patience?.maxMs ?? timeoutMs,
-        signal: options.signal,
-        // ky 2 reads a failure's body into HTTPError.data: keep it as text, read tolerantly below.
-        parseJson: (text) => text,
-        fetch: patience ? attemptTimedFetch(attemptFetch, attemptTimeoutMs) : attemptFetch,
-        retry: kyRetry(op, retry),
-        // ky 2 runs beforeRequest once, before the first attempt; beforeRetry before each other one.
-        hooks: {
-          beforeRequest: [() => startAttempt()],
-          beforeRetry: [
-            async ({ error, retryCount }) => {
-              attempts = retryCount + 1;
-              observe(undefined, error);
-              if (error instanceof TimeoutError) patience?.timedOut();
-              logger.debug(
-                { ...where, retry: retryCount, reason: describeFailure(classify(error)) },
-                "api retry",
-              );
-              await startAttempt();
-            },
-          ],
-        },
+    const attempt = (signal: Signal) =>
+      fencedSend(fence, headers, signal, async (sent) => {
+        const attemptStarted = performance.now();
+        let response: FetchResponse;
+        try {
+          response = await fetchImpl(url, { method: op.method, headers: sent, body: payload, signal });
+        } catch (error) {
+          gate?.observe({
+            status: undefined,
+            timedOut: error instanceof AttemptTimeout,
+            latencyMs: performance.now() - attemptStarted,
+          });
+          throw error;
+        }
+        // At the headers: the latency the gate watches.
+        gate?.observe({
+          status: response.status,
+          timedOut: false,
+          latencyMs: performance.now() - attemptStarted,
+        });
+        if (!response.ok) throw new StatusFailure(response, await readFailureText(response, signal));
+        return { response, body: await reading.body(response, signal) };
       });
-      const result = await bodyReading.result(response);
-      logger.debug(
-        { ...where, status: response.status, attempts, ms: Math.round(performance.now() - started) },
-        "api request",
-      );
-      return result;
-    } catch (error) {
-      if (isUserAbort(error, options.signal) || error instanceof OwnershipLostError) throw error;
-      // The reader's own failure (its storage, say) is neither the service's fault nor retried.
-      if (error instanceof ItemCallbackError) throw error.cause;
-      observe(undefined, error);
+
+    for (let attempts = 1; ; attempts++) {
+      await keptAlive(fence, async () => gate?.acquire(options.signal));
+      try {
+        const timed = () => timedAttempt(attemptTimeoutMs(), options.signal, attempt);
+        const { response, body } = await (observed ? observed(timed) : timed());
+        const result = await reading.result(response, body);
+        logger.debug(
+          { ...where, status: response.status, attempts, ms: Math.round(performance.now() - started) },
+          "api request",
+        );
+        return result;
+      } catch (error) {
+        if (isUserAbort(error, options.signal) || error instanceof OwnershipLostError) throw error;
+        // The reader's own failure (its storage, say) is neither the service's fault nor retried.
+        if (error instanceof ItemCallbackError) throw error.cause;
+        const wait = attempts <= retry.maxRetries ? retryWait(op, retry, error, attempts) : undefined;
+        if (wait === undefined) throw failed(error, attempts);
+        if (error instanceof AttemptTimeout) patience?.timedOut();
+        logger.debug({ ...where, retry: attempts, reason: describeFailure(classify(error)) }, "api retry");
+        // The caller's abort during the wait ends the request with the caller's reason, as a send's does.
+        await sleep(wait, undefined, options.signal ? { signal: options.signal } : undefined).catch(() => {
+          throw options.signal?.reason;
+        });
+      }
+    }
+
+    /** The error a request ends with: an APIError, ambiguous when a create may have been applied. */
+    function failed(error: unknown, attempts: number): Error {
       const apiError =
-        error instanceof APIError ? error : await toApiError(name, error, attemptTimeoutMs(), secrets);
+        error instanceof APIError ? error : toApiError(name, error, attemptTimeoutMs(), secrets);
       const failure = classify(error);
       const final =
         !isIdempotent(op) && failure && isAmbiguous(failure) ? new AmbiguousWriteError(apiError) : apiError;
@@ -263,9 +256,65 @@ export function createTransport(config: TransportOptions): Transport {
         },
         "api request failed",
       );
-      throw final;
+      return final;
     }
   }
+}
+
+/** A failure's body, cut at its limit: only its message is read. */
+function readFailureText(response: FetchResponse, signal: Signal): Promise<string> {
+  return readWholeText(response, { operation: "", maxResponseBytes: FAILURE_BODY_BYTES }, signal);
+}
+
+/** The request body as sent: JSON, written once for every attempt. */
+const bodyText = (body: unknown): string | undefined =>
+  body === undefined ? undefined : JSON.stringify(body);
+
+/**
+ * Runs one attempt with an abort signal of its own, aborted at `timeoutMs` (an AttemptTimeout) or
+ * with the caller's signal; the attempt is rejected then even if its fetch ignores the signal.
+ */
+function timedAttempt<T>(
+  timeoutMs: number,
+  caller: Signal | undefined,
+  work: (signal: Signal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  return new Promise<T>((resolve, reject) => {
+    const stop = (reason: unknown) => {
+      controller.abort(reason);
+      reject(reason);
+    };
+    if (caller?.aborted) return stop(caller.reason);
+    const onAbort = () => stop(caller?.reason);
+    caller?.addEventListener("abort", onAbort, { once: true });
+    const timer = setTimeout(() => stop(new AttemptTimeout(timeoutMs)), timeoutMs);
+    work(controller.signal)
+      .then(resolve, reject)
+      .finally(() => {
+        clearTimeout(timer);
+        caller?.removeEventListener("abort", onAbort);
+      });
+  });
+}
+
+/**
+ * How long to wait before sending again, or undefined when the failure is not retried: a failure
+ * `mayRetry` allows, after a Retry-After (429, 503) up to its cap, else the backoff.
+ */
+function retryWait(
+  op: (typeof operations)[OperationName],
+  retry: RetryOptions,
+  error: unknown,
+  retryNumber: number,
+): number | undefined {
+  const failure = classify(error);
+  if (!failure || !mayRetry(failure, isIdempotent(op))) return undefined;
+  if (error instanceof StatusFailure && RETRY_AFTER_STATUSES.includes(error.response.status)) {
+    const after = parseRetryAfter(error.response.headers.get("retry-after"), Date.now());
+    if (after !== undefined) return Math.min(retry.retryAfterCapMs, after);
+  }
+  return backoffDelay(retryNumber, retry);
 }
 
 function validateRequest(name: OperationName, input: RequestInput): unknown {
@@ -284,16 +333,11 @@ function validateRequest(name: OperationName, input: RequestInput): unknown {
   return parsed.data;
 }
 
-async function toApiError(
-  name: OperationName,
-  error: unknown,
-  timeoutMs: number,
-  secrets: string[],
-): Promise<APIError> {
-  if (error instanceof HTTPError) {
-    // ky 2 has read the body already: `data` is its text (see parseJson).
-    const { response, data } = error;
-    const body = readErrorBody(typeof data === "string" ? data : "");
+function toApiError(name: OperationName, error: unknown, timeoutMs: number, secrets: string[]): APIError {
+  if (error instanceof StatusFailure) {
+    // The attempt read the body (cut at its limit): its message is read tolerantly.
+    const { response, text } = error;
+    const body = readErrorBody(text);
     return errorForStatus(response.status, {
       operation: name,
       status: response.status,
@@ -303,13 +347,12 @@ async function toApiError(
       retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), Date.now()),
     });
   }
-  if (error instanceof TimeoutError) return new APIConnectionTimeoutError({ operation: name, timeoutMs });
-  // Only the code and the system message travel on: ky's own errors hold the request and its headers.
-  const raw = error instanceof NetworkError ? error.cause : error;
-  const networkCode = networkErrorCode(raw);
+  if (error instanceof AttemptTimeout) return new APIConnectionTimeoutError({ operation: name, timeoutMs });
+  // Only the code and the system message travel on.
+  const networkCode = networkErrorCode(error);
   return new APIConnectionError(
     { operation: name, networkCode },
-    scrubSecrets(`connection error: ${causeMessage(raw) ?? networkCode ?? "unknown"}`, secrets),
+    scrubSecrets(`connection error: ${causeMessage(error) ?? networkCode ?? "unknown"}`, secrets),
   );
 }
 
@@ -317,8 +360,8 @@ function classify(error: unknown): Failure | undefined {
   if (error instanceof UnexpectedResponseError || error instanceof ResponseTooLargeError) {
     return { kind: "unreadable" };
   }
-  if (error instanceof HTTPError) return { kind: "status", status: error.response.status };
-  if (error instanceof TimeoutError) return { kind: "timeout" };
+  if (error instanceof StatusFailure) return { kind: "status", status: error.response.status };
+  if (error instanceof AttemptTimeout) return { kind: "timeout" };
   if (error instanceof Error && error.name === "AbortError") return undefined;
   return { kind: "network", code: networkErrorCode(error) };
 }
@@ -330,10 +373,6 @@ function describeFailure(failure: Failure | undefined): string {
   return failure.kind;
 }
 
-function hasRetryAfter(error: HTTPError): boolean {
-  return RETRY_AFTER_STATUSES.includes(error.response.status) && error.response.headers.has("retry-after");
-}
-
 function causeMessage(error: unknown): string | undefined {
   const cause = (error as { cause?: unknown })?.cause;
   if (cause instanceof Error && cause.message) return cause.message;
@@ -343,29 +382,8 @@ function causeMessage(error: unknown): string | undefined {
 function isUserAbort(error: unknown, signal: AbortSignal | undefined): boolean {
   return (
     signal?.aborted === true &&
-    !(error instanceof HTTPError) &&
-    !(error instanceof TimeoutError) &&
+    !(error instanceof StatusFailure) &&
+    !(error instanceof AttemptTimeout) &&
     !(error instanceof APIError)
   );
-}
-
-/** ky's retry options from ours: which failures are retried (`mayRetry`), with which backoff. */
-function kyRetry(op: (typeof operations)[OperationName], retry: RetryOptions): KyRetryOptions {
-  return {
-    limit: retry.maxRetries,
-    methods: ["get", "post", "put", "delete"],
-    statusCodes: ALL_STATUSES.filter(isRetryableStatus),
-    afterStatusCodes: RETRY_AFTER_STATUSES,
-    maxRetryAfter: retry.retryAfterCapMs,
-    retryOnTimeout: true,
-    delay: (n) => backoffDelay(n, retry),
-    shouldRetry: ({ error }) => {
-      if (error instanceof ItemCallbackError || error instanceof OwnershipLostError) return false;
-      const failure = classify(error);
-      if (!failure || !mayRetry(failure, isIdempotent(op))) return false;
-      // Leave a Retry-After to ky, which honours it up to maxRetryAfter.
-      if (error instanceof HTTPError && hasRetryAfter(error)) return undefined;
-      return true;
-    },
-  };
 }

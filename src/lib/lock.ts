@@ -25,6 +25,11 @@ export interface LockOptions {
   wait?: boolean;
   pollMs?: number;
   signal?: AbortSignal;
+  /**
+   * Reads sent in the same round trip as the lock's SET (keys of the lock's slot); their replies
+   * go to `work`: what its holder reads first costs no round trip of its own.
+   */
+  readWith?: (pipeline: ReturnType<RedisClient["pipeline"]>) => void;
 }
 
 export type Locked<T> = { acquired: true; value: T } | { acquired: false };
@@ -38,13 +43,18 @@ export async function withLock<T>(
   redis: RedisClient,
   key: string,
   o: LockOptions,
-  /** `token`: this holder's, for checks of the lock made by the work itself (a fence). */
-  work: (lost: AbortSignal, token: string) => Promise<T>,
+  /**
+   * `token`: this holder's, for checks of the lock made by the work itself (a fence); `read`: the
+   * replies of `readWith`, read as the lock was taken.
+   */
+  work: (lost: AbortSignal, token: string, read: unknown[]) => Promise<T>,
 ): Promise<Locked<T>> {
   const token = randomBytes(8).toString("hex");
-  while ((await redis.set(key, token, "PX", o.ttlMs, "NX")) !== "OK") {
+  let taken = await acquire(redis, key, token, o);
+  while (!taken) {
     if (o.wait === false) return { acquired: false };
     await sleep(o.pollMs ?? 50, undefined, o.signal ? { signal: o.signal } : {});
+    taken = await acquire(redis, key, token, o);
   }
   const lost = new AbortController();
   const timer = setInterval(
@@ -60,9 +70,25 @@ export async function withLock<T>(
   );
   timer.unref();
   try {
-    return { acquired: true, value: await work(lost.signal, token) };
+    return { acquired: true, value: await work(lost.signal, token, taken.read) };
   } finally {
     clearInterval(timer);
     await release(redis, [key], [token]).catch(() => undefined);
   }
+}
+
+/** SET NX PX, with `readWith`'s reads in the same round trip; undefined when the lock is another's. */
+async function acquire(
+  redis: RedisClient,
+  key: string,
+  token: string,
+  o: LockOptions,
+): Promise<{ read: unknown[] } | undefined> {
+  if (!o.readWith)
+    return (await redis.set(key, token, "PX", o.ttlMs, "NX")) === "OK" ? { read: [] } : undefined;
+  const pipeline = redis.pipeline().set(key, token, "PX", o.ttlMs, "NX");
+  o.readWith(pipeline);
+  const replies = (await pipeline.exec()) ?? [];
+  for (const [error] of replies) if (error) throw error;
+  return replies[0]?.[1] === "OK" ? { read: replies.slice(1).map(([, value]) => value) } : undefined;
 }

@@ -115,6 +115,22 @@ describe("the timeout covers the whole response, headers and body", () => {
     expect(ms).toBeLessThan(1_500);
   }, 5_000);
 
+  it("a signal aborts the wait before a retry, with the caller's reason", async () => {
+    const client = await clientOf((res) => sendJson(res, 503, { message: "busy" }), {
+      maxRetries: 2,
+      retry: { baseDelayMs: 10_000, maxDelayMs: 10_000 },
+    });
+    const controller = new AbortController();
+    const reason = new Error("stopping");
+    setTimeout(() => controller.abort(reason), 200);
+    const { value: error, ms } = await timed(() =>
+      failureOf(client.segments.list({ signal: controller.signal })),
+    );
+    expect(error).toBe(reason);
+    expect(server!.requests).toHaveLength(1);
+    expect(ms).toBeLessThan(1_500);
+  }, 5_000);
+
   it("a create whose body trickles past the timeout is ambiguous, caused by the timeout", async () => {
     const client = await clientOf((res) => sendTrickle(res, 200, { everyMs: 100, first: "{" }), {
       timeoutMs: 300,

@@ -51,6 +51,24 @@ describe("Redis lock", () => {
     expect(result).toEqual({ acquired: true, value: true });
     expect(await redis.get(k)).toBe("someone else"); // not released by the former holder
   });
+
+  it("reads what `readWith` asks in the round trip that takes it, and not when another holds it", async () => {
+    const k = key();
+    await redis.hset(`${k}:meta`, "version", "7");
+    const readWith = (p: ReturnType<typeof redis.pipeline>) => void p.hgetall(`${k}:meta`).get(k);
+    const mine = await withLock(redis, k, { ttlMs: 5_000, readWith }, async (_lost, token, read) => ({
+      token,
+      read,
+    }));
+    expect(mine.acquired && mine.value.read).toEqual([{ version: "7" }, mine.acquired && mine.value.token]);
+    await redis.set(k, "someone else");
+    let ran = false;
+    const theirs = await withLock(redis, k, { ttlMs: 5_000, wait: false, readWith }, async () => {
+      ran = true;
+    });
+    expect([theirs.acquired, ran]).toEqual([false, false]);
+    await redis.del(k, `${k}:meta`);
+  });
 });
 
 describe("Lua scripts", () => {

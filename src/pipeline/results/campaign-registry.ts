@@ -153,22 +153,8 @@ export function createCampaignRegistry(
       return raw ? (JSON.parse(raw) as PollLag) : undefined;
     },
 
-    async get(id: string): Promise<StoredCampaign | undefined> {
-      const h = await redis.hgetall(meta(id));
-      if (!h.info) return undefined;
-      return {
-        info: JSON.parse(h.info) as CampaignInfo,
-        totals: totalsFromJson(h.totals),
-        version: Number(h.version ?? 0),
-        digest: h.digest ?? "",
-        createdAt: Number(h.createdAt ?? 0),
-        lastChangeAt: Number(h.lastChangeAt ?? 0),
-        endedAt: Number(h.endedAt ?? 0),
-        sentVersion: Number(h.sentVersion ?? 0),
-        ...(h.stop ? { stop: JSON.parse(h.stop) } : {}),
-        ...(h.startCheck ? { startCheck: JSON.parse(h.startCheck) } : {}),
-      };
-    },
+    get: async (id: string): Promise<StoredCampaign | undefined> =>
+      storedCampaignOf(await redis.hgetall(meta(id))),
 
     /** Keeps what the check before its start found (its own field: a poll rewriting `info` leaves it). */
     async noteStartCheck(id: string, check: StartCheckResult): Promise<void> {
@@ -213,3 +199,20 @@ export function createCampaignRegistry(
 }
 
 export type CampaignRegistry = ReturnType<typeof createCampaignRegistry>;
+
+/** A campaign as its meta hash holds it; undefined when the hash holds none. */
+export function storedCampaignOf(h: Record<string, string>): StoredCampaign | undefined {
+  if (!h.info) return undefined;
+  return {
+    info: JSON.parse(h.info) as CampaignInfo,
+    totals: totalsFromJson(h.totals),
+    version: Number(h.version ?? 0),
+    digest: h.digest ?? "",
+    createdAt: Number(h.createdAt ?? 0),
+    lastChangeAt: Number(h.lastChangeAt ?? 0),
+    endedAt: Number(h.endedAt ?? 0),
+    sentVersion: Number(h.sentVersion ?? 0),
+    ...(h.stop ? { stop: JSON.parse(h.stop) } : {}),
+    ...(h.startCheck ? { startCheck: JSON.parse(h.startCheck) } : {}),
+  };
+}

@@ -59,8 +59,17 @@ export function createCampaignResults(
      * Runs `work` as the one poll of campaign `id` under way; not acquired when another runs (no
      * wait). `lost` aborts if the lock is found taken (a long stall).
      */
-    polling: <T>(id: string, work: (lost: AbortSignal) => Promise<T>): Promise<Locked<T>> =>
-      withLock(redis, keys.campaign.pollLock(id), { ttlMs: 60_000, wait: false }, work),
+    /** Runs a poll holding the campaign's poll lock; `meta` is its stored hash, read as the lock was taken. */
+    polling: <T>(
+      id: string,
+      work: (lost: AbortSignal, meta: Record<string, string>) => Promise<T>,
+    ): Promise<Locked<T>> =>
+      withLock(
+        redis,
+        keys.campaign.pollLock(id),
+        { ttlMs: 60_000, wait: false, readWith: (p) => p.hgetall(meta(id)) },
+        (lost, _token, [hash]) => work(lost, hash as Record<string, string>),
+      ),
     fingerprints: (id: string) => redis.hgetall(fps(id)),
     /** The stored fingerprints of `phones` (null: none), in their order. */
     async fingerprintsOf(id: string, phones: readonly string[]): Promise<(string | null)[]> {

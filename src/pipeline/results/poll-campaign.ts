@@ -6,6 +6,7 @@ import type { CallHistory } from "../stores/call-history.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
 import { phonesOfDigest } from "./audience-digest.ts";
+import { storedCampaignOf } from "./campaign-registry.ts";
 import type { CampaignStore, StoredCampaign, Transition } from "./campaign-store.ts";
 import {
   applyRecord,
@@ -125,17 +126,24 @@ const paceOf = (o: PollOptions, totals: CampaignTotals, lastChangeAt: number, sc
  * One poll at a time per campaign (a short lock), so overlapping ticks never race.
  */
 export async function pollCampaign(campaignId: string, o: PollOptions): Promise<PollOutcome> {
-  const locked = await o.store.polling(campaignId, (lost) =>
-    pollLocked(campaignId, { ...o, signal: o.signal ? AbortSignal.any([o.signal, lost]) : lost }),
+  const locked = await o.store.polling(campaignId, (lost, meta) =>
+    pollLocked(campaignId, storedCampaignOf(meta), {
+      ...o,
+      signal: o.signal ? AbortSignal.any([o.signal, lost]) : lost,
+    }),
   );
   if (!locked.acquired)
     return { changed: 0, version: 0, state: "active", ended: false, optedOut: 0, skipped: "busy" };
   return locked.value;
 }
 
-async function pollLocked(campaignId: string, o: PollOptions): Promise<PollOutcome> {
+/** A poll holding the campaign's lock; `stored` is its meta as read with the lock. */
+async function pollLocked(
+  campaignId: string,
+  stored: StoredCampaign | undefined,
+  o: PollOptions,
+): Promise<PollOutcome> {
   const now = o.now ?? Date.now;
-  const stored = await o.store.get(campaignId);
   if (!stored)
     return { changed: 0, version: 0, state: "active", ended: false, optedOut: 0, skipped: "unknown" };
   const { info } = stored;

@@ -1,0 +1,96 @@
+/**
+ * `npm run bench -- poll-unchanged [--campaigns N[,N...]] [--rounds R] [--base REF|DIR]`: the CPU
+ * an unchanged poll of a small campaign (12 contacts) costs the polling process, with N campaigns
+ * polled in turn (default 100 and 2,000: a cost that grows with the count shows), R rounds each;
+ * with `--base` the base tree's code the same way, alternating with ours, in the same run. The
+ * audience is served by the simulator's process, Redis is private: the figure is the poll's alone.
+ * Goal: 0.35 ms a poll (about what the service spends answering it).
+ */
+import { fork } from "node:child_process";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { startRedisServer } from "../src/daemon/redis-server.ts";
+import { baseTree, OURS } from "./base-tree.ts";
+import { fmt, table } from "./lib.ts";
+import { startAudienceServer } from "./poll-fixture.ts";
+
+interface RunResult {
+  cpuMsPerPoll: number;
+  wallMsPerPoll: number;
+  polls: number;
+}
+
+export async function run(argv: string[] = []): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: { campaigns: { type: "string" }, rounds: { type: "string" }, base: { type: "string" } },
+    strict: false,
+  });
+  const counts = String(values.campaigns ?? "100,2000")
+    .split(",")
+    .map((v) => Number(v.replace(/_/g, "")));
+  const rounds = Number(values.rounds ?? 5);
+  const trees = [["ours", OURS]];
+  if (typeof values.base === "string") trees.push(["base", baseTree(values.base)]);
+
+  const server = await startRedisServer();
+  const { child, move, audiencesUrl } = await startAudienceServer(12);
+  // Every campaign's audience is this one body: each poll after the first finds it unchanged.
+  await move(60_000);
+
+  const rows = [];
+  let prefix = 0;
+  for (const campaigns of counts) {
+    const results: Record<string, RunResult> = {};
+    for (const [label, root] of trees) {
+      results[label!] = await runOne(root!, campaigns, rounds, audiencesUrl, server.url, `bench${prefix++}`);
+    }
+    const ours = results.ours!;
+    const base = results.base;
+    rows.push({
+      campaigns,
+      polls: ours.polls,
+      "CPU ms/poll": fmt(ours.cpuMsPerPoll, 3),
+      "wall ms/poll": fmt(ours.wallMsPerPoll, 3),
+      goal: "<= 0.35",
+      ...(base
+        ? {
+            "base CPU ms/poll": fmt(base.cpuMsPerPoll, 3),
+            "ours / base": fmt(ours.cpuMsPerPoll / base.cpuMsPerPoll, 2),
+          }
+        : {}),
+    });
+  }
+  child.kill();
+  await server.stop();
+  console.log(
+    `unchanged polls of 12-contact campaigns, ${rounds} rounds over each count (CPU of the polling process alone); load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(", ")}`,
+  );
+  table(rows);
+}
+
+function runOne(
+  root: string,
+  campaigns: number,
+  rounds: number,
+  audiencesUrl: string,
+  redisUrl: string,
+  prefix: string,
+): Promise<RunResult> {
+  const child = fork(
+    fileURLToPath(new URL("./poll-unchanged-run.js", import.meta.url)),
+    [root, String(campaigns), String(rounds), audiencesUrl, redisUrl, prefix],
+    {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      execArgv: (process.env.BENCH_NODE_OPTIONS ?? "").split(" ").filter(Boolean),
+    },
+  );
+  return new Promise((resolve, reject) => {
+    child.once("message", (m) => resolve(m as RunResult));
+    child.once("exit", (code) => reject(new Error(`the poll-unchanged run exited with ${code}`)));
+  });
+}

@@ -47,8 +47,11 @@ export interface Settings {
    * and a campaign's start, wait this long after the create (issue 28; reasoning in docs/operations.md).
    */
   settleMs: Setting<number>;
-  /** Creates carry an `Idempotency-Key` (a service that honours it): a re-send needs no settle wait. */
-  idempotencyKeys: Setting<boolean>;
+  /**
+   * Creates carry an `Idempotency-Key` (a service that honours it): a re-send needs no settle wait.
+   * Unset: decided by the calling service (daemon/calling-service.ts), on for vcw's own simulator.
+   */
+  idempotencyKeys: Setting<boolean | undefined>;
   /** A worker silent this long is presumed dead and its files are taken over. */
   lockMs: Setting<number>;
   stalledIntervalMs: Setting<number>;
@@ -144,8 +147,8 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     idempotencyKeys: from(
       "VCW_IDEMPOTENCY_KEYS",
       (v) => parseOnOff("VCW_IDEMPOTENCY_KEYS", v),
-      false,
-      "default: off (the spec has none)",
+      undefined,
+      "default: on with the embedded simulator (it honours them), off with VCS_BASE_URL (the spec has none)",
     ),
     lockMs: int("VCW_LOCK_MS", 30_000),
     stalledIntervalMs: int("VCW_STALLED_INTERVAL_MS", 30_000),

@@ -48,6 +48,11 @@ export interface Settings {
    */
   settleMs: Setting<number>;
   /**
+   * The least time from a campaign's create to its start, settle time or none (idempotency keys):
+   * room for the check before its start (duplicates, opt-outs, do-not-call numbers) to run first.
+   */
+  startLeadMs: Setting<number>;
+  /**
    * Creates carry an `Idempotency-Key` (a service that honours it): a re-send needs no settle wait.
    * Unset: decided by the calling service (daemon/calling-service.ts), on for vcw's own simulator.
    */
@@ -144,6 +149,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     bucket: bucketSettings(env),
     leaseMarginMs: int("VCW_LEASE_MARGIN_MS", 15_000, 0),
     settleMs: int("VCW_SETTLE_MS", 60_000, 0),
+    startLeadMs: int("VCW_START_LEAD_MS", 4_000, 0),
     idempotencyKeys: from(
       "VCW_IDEMPOTENCY_KEYS",
       (v) => parseOnOff("VCW_IDEMPOTENCY_KEYS", v),

@@ -1,27 +1,32 @@
 import type { IncomingMessage } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import { sendJson, startHttpServer, type TestServer } from "./http-server.ts";
 
 /** What the proxy does with one request: pass it on (and maybe answer otherwise), or answer itself. */
 export type ProxyRule = (
   req: IncomingMessage,
-) => { answer: number } | { pass: true; thenAnswer?: number } | undefined;
+) => { answer: number } | { pass: true; thenAnswer?: number } | { holdMs: number } | undefined;
 
 /**
  * A real HTTP server in front of `target` (an `/api/v1` base URL), standing for a service that
  * misbehaves as `rule` says: `answer` without passing the request on, or pass it on and answer
- * `thenAnswer` instead of the service's answer (a write applied, its answer lost).
+ * `thenAnswer` instead of the service's answer (a write applied, its answer lost), or hold it
+ * `holdMs` and then pass it on (a queue in front of the service, after the client gave up).
  */
 export function startProxy(target: string, rule: ProxyRule): Promise<TestServer> {
   return startHttpServer((req, res, text) => {
     const r = rule(req) ?? { pass: true };
     if ("answer" in r) return sendJson(res, r.answer, { error: r.answer, message: "proxy says no" });
-    forward(target, req, text).then(
-      (answer) =>
-        r.thenAnswer
-          ? sendJson(res, r.thenAnswer, { error: r.thenAnswer, message: "lost" })
-          : sendJson(res, answer.status, answer.body),
-      () => res.destroy(),
-    );
+    const held = "holdMs" in r ? sleep(r.holdMs) : Promise.resolve();
+    held
+      .then(() => forward(target, req, text))
+      .then(
+        (answer) =>
+          "thenAnswer" in r && r.thenAnswer
+            ? sendJson(res, r.thenAnswer, { error: r.thenAnswer, message: "lost" })
+            : sendJson(res, answer.status, answer.body),
+        () => res.destroy(),
+      );
   });
 }
 

@@ -8,11 +8,12 @@ import { CreateCanceledError, CreateUnresolvedError } from "../errors.ts";
 import type { CampaignRegistry } from "../results/campaign-registry.ts";
 import type { CampaignInfo } from "../results/model.ts";
 import type { Controls } from "../stores/controls.ts";
-import type { CreateMemo } from "../stores/create-memo.ts";
+import type { CreateMemo, MemoSlot } from "../stores/create-memo.ts";
 import { type CampaignCreateOptions, createCampaignOnce, scheduledAtFor } from "./create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { plannedInfo } from "./planned-info.ts";
 import { marginMsOf } from "./reservation-span.ts";
+import { startCheckAt } from "./start-check.ts";
 
 /** Only what creating a campaign uses. */
 export interface CreateCampaignPort {
@@ -33,6 +34,8 @@ export interface CreateCampaignPort {
   /** The create lock: it outlives any create still in flight from a worker that died holding it. */
   leaseMs: number;
   settleMs?: number | undefined;
+  /** The least time from a create to its start, for its check (VCW_START_LEAD_MS); absent: 0. */
+  startLeadMs?: number | undefined;
   /** Keeps the trace the campaign was created in, for its polls (telemetry/campaign-trace.ts). */
   rememberTrace: (campaignId: string) => Promise<void>;
   now: () => number;
@@ -72,8 +75,9 @@ export async function createCampaign(
   if (!def.campaign) throw new Error(`job ${data.job} has no campaign section`);
   const c = def.campaign;
   const now = p.now();
-  // No start sooner than the settle time after the create: a late copy is found before anyone is called.
-  const notBefore = Math.max(now + (p.settleMs ?? 0), data.notBefore ?? now);
+  // No start sooner than the settle time after the create (a late copy is found before anyone is
+  // called), nor than the start lead (its check runs first).
+  const notBefore = Math.max(now + Math.max(p.settleMs ?? 0, p.startLeadMs ?? 0), data.notBefore ?? now);
   const planned = plannedStart(data, notBefore, marginMsOf(def));
   if (planned?.kind === "too-late") return { kind: "too-late", reason: planned.reason };
   const scheduledAt = planned
@@ -103,7 +107,14 @@ export async function createCampaign(
   } catch (error) {
     if (error instanceof CreateCanceledError) return { kind: "canceled" };
     if (!(error instanceof CreateUnresolvedError) || !attempt.canWait) throw error;
-    const waitMs = lookAgainAfterMs(error.sentAt, Date.now());
+    // Looked up again by its check's time at the latest: found then, it is still checked before it starts.
+    const checkAt = startCheckAt(
+      Date.parse(await sentStart(slot, scheduledAt)),
+      p.settleMs ?? 0,
+      p.startLeadMs,
+    );
+    const untilCheck = Number.isFinite(checkAt) && checkAt > Date.now() ? checkAt - Date.now() : Infinity;
+    const waitMs = Math.min(lookAgainAfterMs(error.sentAt, Date.now()), untilCheck);
     const cause = String(error.cause ?? "");
     return {
       kind: "unresolved",
@@ -121,7 +132,8 @@ export async function createCampaign(
     sha256: data.sha256,
     gen: data.gen,
     segmentId: data.segmentId,
-    scheduledAt,
+    // The start the service was sent, maybe by an earlier attempt: the check and first poll follow it.
+    scheduledAt: await sentStart(slot, scheduledAt),
     state: "active",
     attempt: data.attempt,
     ...(data.zone ? { zone: data.zone } : {}),
@@ -132,6 +144,9 @@ export async function createCampaign(
   await registered(p, info, data.parentId, now);
   return { kind: result.created ? "created" : "found", id: result.id, info };
 }
+
+/** The start the campaign's last create carried (its sent mark), else this attempt's. */
+const sentStart = async (slot: MemoSlot, computed: string) => (await slot.sent())?.note ?? computed;
 
 /** Registered for polling, its start checked, its trace kept, and named on its parent (a follow-up's). */
 async function registered(

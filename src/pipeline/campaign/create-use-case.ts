@@ -8,12 +8,13 @@ import { CreateCanceledError, CreateUnresolvedError } from "../errors.ts";
 import type { CampaignRegistry } from "../results/campaign-registry.ts";
 import type { CampaignInfo } from "../results/model.ts";
 import type { Controls } from "../stores/controls.ts";
-import type { CreateMemo, MemoSlot } from "../stores/create-memo.ts";
+import type { CreateMemo } from "../stores/create-memo.ts";
 import { type CampaignCreateOptions, createCampaignOnce, scheduledAtFor } from "./create-campaign.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { plannedInfo } from "./planned-info.ts";
 import { marginMsOf } from "./reservation-span.ts";
 import { startCheckAt } from "./start-check.ts";
+import { startReason } from "./start-reason.ts";
 
 /** Only what creating a campaign uses. */
 export interface CreateCampaignPort {
@@ -109,7 +110,7 @@ export async function createCampaign(
     if (!(error instanceof CreateUnresolvedError) || !attempt.canWait) throw error;
     // Looked up again by its check's time at the latest: found then, it is still checked before it starts.
     const checkAt = startCheckAt(
-      Date.parse(await sentStart(slot, scheduledAt)),
+      Date.parse((await slot.sent())?.note ?? scheduledAt),
       p.settleMs ?? 0,
       p.startLeadMs,
     );
@@ -124,6 +125,10 @@ export async function createCampaign(
       cause,
     };
   }
+  // The start the service was sent, maybe by an earlier attempt: the check and first poll follow it.
+  const sent = await slot.sent();
+  const start = sent?.note ?? scheduledAt;
+  const why = startReason(Date.parse(start), sent?.note ? sent.at : now, p);
   const info: CampaignInfo = {
     id: result.id,
     name: data.name,
@@ -132,8 +137,8 @@ export async function createCampaign(
     sha256: data.sha256,
     gen: data.gen,
     segmentId: data.segmentId,
-    // The start the service was sent, maybe by an earlier attempt: the check and first poll follow it.
-    scheduledAt: await sentStart(slot, scheduledAt),
+    scheduledAt: start,
+    ...(why ? { startReason: why } : {}),
     state: "active",
     attempt: data.attempt,
     ...(data.zone ? { zone: data.zone } : {}),
@@ -144,9 +149,6 @@ export async function createCampaign(
   await registered(p, info, data.parentId, now);
   return { kind: result.created ? "created" : "found", id: result.id, info };
 }
-
-/** The start the campaign's last create carried (its sent mark), else this attempt's. */
-const sentStart = async (slot: MemoSlot, computed: string) => (await slot.sent())?.note ?? computed;
 
 /** Registered for polling, its start checked, its trace kept, and named on its parent (a follow-up's). */
 async function registered(

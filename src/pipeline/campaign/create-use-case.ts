@@ -146,7 +146,7 @@ export async function createCampaign(
     followUps: [],
     ...plannedInfo(data, planned),
   };
-  await registered(p, info, data.parentId, now);
+  await registered(p, info, data.parentId, now, def.polling.startGraceSeconds * 1000);
   return { kind: result.created ? "created" : "found", id: result.id, info };
 }
 
@@ -156,8 +156,9 @@ async function registered(
   info: CampaignInfo,
   parentId: string | undefined,
   now: number,
+  startGraceMs: number,
 ) {
-  await p.store.register(info, now);
+  await p.store.register(info, now, startGraceMs);
   await p.scheduleStartCheck(info);
   await p.rememberTrace(info.id);
   if (!parentId) return;

@@ -1,11 +1,13 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Five projects, so a developer runs the fast ones alone (`npm run test:unit`); `vitest run` runs all
- * five, as one run did before. test/test-projects.test.ts checks that every test file is in exactly
+ * Six projects, so a developer runs the fast ones alone (`npm run test:unit`); `vitest run` runs all
+ * six, as one run did before. test/test-projects.test.ts checks that every test file is in exactly
  * one project and that the unit project holds no test that reaches Redis, a process or Chromium.
  */
 const CHAOS = ["test/chaos/**/*.test.ts"];
+/** What the README and the package promise, run with no environment override (test/support/clean-env.ts). */
+const DEFAULTS = ["test/defaults/**/*.test.ts"];
 /** Tests that launch Chromium (test/support/browser.ts). */
 const BROWSER = ["test/**/*.browser.test.ts", "test/daemon/experiment.test.ts"];
 /** Tests that connect to Redis or start processes (daemons, the CLI, redis-server). */
@@ -56,15 +58,16 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Daemons the tests spawn inherit this: none binds 127.0.0.1:9400, where a developer's may run.
-    // Campaigns start at once unless a test asks for the settle time (VCW_SETTLE_MS, 60 s by default).
-    env: { VCW_HTTP_ADDR: "off", VCW_SETTLE_MS: "0" },
+    // Nothing else: a test that needs another setting sets it itself, and says why. The defaults
+    // project's commands inherit none of it (test/support/clean-env.ts).
+    env: { VCW_HTTP_ADDR: "off" },
     projects: [
       {
         extends: true,
         test: {
           name: "unit",
           include: ALL,
-          exclude: [...CHAOS, ...BROWSER, ...REDIS, ...SLOW],
+          exclude: [...CHAOS, ...BROWSER, ...REDIS, ...SLOW, ...DEFAULTS],
           // Pure tests share a worker's modules (zod, libphonenumber, the phone-geo tables are loaded
           // once a worker, not once a file): about half the run's CPU time.
           isolate: false,
@@ -77,6 +80,8 @@ export default defineConfig({
       },
       { extends: true, test: { name: "browser", include: BROWSER, globalSetup: REDIS_SETUP } },
       { extends: true, test: { name: "chaos", include: CHAOS, globalSetup: REDIS_SETUP } },
+      // No Redis of the suite's: each command finds its own, as a user's does.
+      { extends: true, test: { name: "defaults", include: DEFAULTS } },
     ],
   },
 });

@@ -4,14 +4,14 @@ import { describe, expect, it } from "vitest";
 import { createVitest } from "vitest/node";
 
 /**
- * vitest.config.ts splits the tests into five projects by path. This asks vitest which files each
+ * vitest.config.ts splits the tests into six projects by path. This asks vitest which files each
  * project runs and checks the split: every test file in exactly one project, and each where it
  * belongs by what it reaches (itself and the test/ modules it imports): Chromium (test/support/
  * browser.ts) for browser, Redis or a child process for redis, neither for unit.
  */
 const ROOT = resolve(import.meta.dirname, "..");
 const TEST = join(ROOT, "test");
-const PROJECTS = ["unit", "slow", "redis", "browser", "chaos"];
+const PROJECTS = ["unit", "slow", "redis", "browser", "chaos", "defaults"];
 /** Pure tests kept out of the quick run for their length: they belong with unit by what they reach. */
 const LIKE_UNIT = new Set(["unit", "slow"]);
 const BROWSER = join(TEST, "support", "browser.ts");
@@ -60,7 +60,7 @@ describe("the test projects", async () => {
   const byProject = await filesByProject();
   const self = relative(ROOT, import.meta.filename);
 
-  it("are unit, slow, redis, browser and chaos", () => {
+  it("are unit, slow, redis, browser, chaos and defaults", () => {
     expect([...byProject.keys()].sort()).toEqual([...PROJECTS].sort());
   });
 
@@ -76,13 +76,16 @@ describe("the test projects", async () => {
         const paths = reached(file);
         const browser = paths.includes(BROWSER);
         const redis = paths.some((path) => REDIS_OR_PROCESS.test(readFileSync(path, "utf8")));
+        // What the README promises, run as a user runs it (test/support/clean-env.ts): by its folder.
         const belongs = file.startsWith("test/chaos/")
           ? "chaos"
-          : browser
-            ? "browser"
-            : redis && file !== self
-              ? "redis"
-              : "unit";
+          : file.startsWith("test/defaults/")
+            ? "defaults"
+            : browser
+              ? "browser"
+              : redis && file !== self
+                ? "redis"
+                : "unit";
         if (belongs !== project && !(LIKE_UNIT.has(belongs) && LIKE_UNIT.has(project)))
           misplaced.push(`${file}: in ${project}, belongs in ${belongs}`);
       }

@@ -47,8 +47,16 @@ export interface Settings {
    * and a campaign's start, wait this long after the create (issue 28; reasoning in docs/operations.md).
    */
   settleMs: Setting<number>;
-  /** Creates carry an `Idempotency-Key` (a service that honours it): a re-send needs no settle wait. */
-  idempotencyKeys: Setting<boolean>;
+  /**
+   * The least time from a campaign's create to its start, settle time or none (idempotency keys):
+   * room for the check before its start (duplicates, opt-outs, do-not-call numbers) to run first.
+   */
+  startLeadMs: Setting<number>;
+  /**
+   * Creates carry an `Idempotency-Key` (a service that honours it): a re-send needs no settle wait.
+   * Unset: decided by the calling service (daemon/calling-service.ts), on for vcw's own simulator.
+   */
+  idempotencyKeys: Setting<boolean | undefined>;
   /** A worker silent this long is presumed dead and its files are taken over. */
   lockMs: Setting<number>;
   stalledIntervalMs: Setting<number>;
@@ -141,11 +149,12 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     bucket: bucketSettings(env),
     leaseMarginMs: int("VCW_LEASE_MARGIN_MS", 15_000, 0),
     settleMs: int("VCW_SETTLE_MS", 60_000, 0),
+    startLeadMs: int("VCW_START_LEAD_MS", 4_000, 0),
     idempotencyKeys: from(
       "VCW_IDEMPOTENCY_KEYS",
       (v) => parseOnOff("VCW_IDEMPOTENCY_KEYS", v),
-      false,
-      "default: off (the spec has none)",
+      undefined,
+      "default: on with the embedded simulator (it honours them), off with VCS_BASE_URL (the spec has none)",
     ),
     lockMs: int("VCW_LOCK_MS", 30_000),
     stalledIntervalMs: int("VCW_STALLED_INTERVAL_MS", 30_000),

@@ -8,6 +8,11 @@ export interface CallingService {
   apiKey: string;
   /** Where it came from, fit to print. */
   source: string;
+  /**
+   * Creates carry an `Idempotency-Key` it honours, so nothing waits a settle time: decided here
+   * alone (`callingService`), on for vcw's own simulator unless VCW_IDEMPOTENCY_KEYS=off.
+   */
+  idempotencyKeys: boolean;
   close(): Promise<void>;
 }
 
@@ -49,7 +54,14 @@ export async function callingService(
   if (s.baseUrl.value) {
     if (!s.apiKey.value)
       throw new Error("VCS_BASE_URL is set and VCS_API_KEY is not: set the service's API key");
-    return { url: s.baseUrl.value, apiKey: s.apiKey.value, source: s.baseUrl.source, close: async () => {} };
+    const idempotencyKeys = s.idempotencyKeys.value === true;
+    return {
+      url: s.baseUrl.value,
+      apiKey: s.apiKey.value,
+      source: s.baseUrl.source,
+      idempotencyKeys,
+      close: async () => {},
+    };
   }
   const home = s.home.value;
   // A process that only joins makes nothing under the home, not even a key; without one, a running
@@ -66,24 +78,28 @@ export async function callingService(
       stateFile,
       demoRecords: true,
       timeScale: s.simTimeScale.value,
-      idempotencyKeys: s.idempotencyKeys.value,
+      // vcw's own simulator honours keys: on unless turned off, so its campaigns need no settle wait.
+      idempotencyKeys: s.idempotencyKeys.value !== false,
     },
     use,
   );
   if (!sim) return undefined;
+  // A joined simulator's own word (its record) decides: keys it ignores would not make a re-send safe.
+  const idempotencyKeys = sim.idempotencyKeys && s.idempotencyKeys.value !== false;
   const keyFrom = s.apiKey.value ? "VCS_API_KEY" : embeddedKeyFileOf(home);
   if (sim.joinedPid !== undefined) {
     logger.info(
       { url: sim.url, pid: sim.joinedPid, stateFile, key: keyFrom },
       "embedded simulator joined: another vcw runs it under this home (it stops when that process stops)",
     );
-    return { url: sim.url, apiKey, source: `embedded simulator of pid ${sim.joinedPid}`, close: sim.close };
+    const source = `embedded simulator of pid ${sim.joinedPid}`;
+    return { url: sim.url, apiKey, source, idempotencyKeys, close: sim.close };
   }
   // A record left by a process that died was replaced: said, since something crashed.
   if (sim.replaced)
     logger.warn({ url: sim.url, stateFile, key: keyFrom }, `embedded simulator started: ${sim.replaced}`);
   else logger.info({ url: sim.url, stateFile, key: keyFrom }, "embedded simulator started");
-  return { url: sim.url, apiKey, source: "embedded simulator", close: sim.close };
+  return { url: sim.url, apiKey, source: "embedded simulator", idempotencyKeys, close: sim.close };
 }
 
 /** Why a process that may only join has no service: fit for an error or an "offline" note. */

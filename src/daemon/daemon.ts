@@ -290,6 +290,7 @@ function startWorkers(
     leaseMs: services.leaseMs,
     // The ledger's: 0 with idempotency keys (a late copy can't be made, nothing to wait for).
     settleMs: services.stores.ledger.settleMs,
+    startLeadMs: s.startLeadMs.value,
     stableMs: s.stableMs.value,
     retentionMs: retentionMsOf(s),
   };

@@ -11,6 +11,8 @@ export interface EmbeddedSimulator {
   url: string;
   /** The pid of the process that runs it, when that is another one. */
   joinedPid?: number;
+  /** It honours `Idempotency-Key` (as started, here or by the process joined). */
+  idempotencyKeys: boolean;
   /** Why a record found was replaced, when it was: its process had gone. */
   replaced?: string;
   close(): Promise<void>;
@@ -84,6 +86,7 @@ const claimText = () => `${JSON.stringify({ pid: process.pid } satisfies HomeRec
 const joined = (r: HomeRecord, url: string): EmbeddedSimulator => ({
   url,
   joinedPid: r.pid,
+  idempotencyKeys: r.idempotencyKeys === true,
   close: async () => {},
 });
 
@@ -137,9 +140,12 @@ async function startOwn(
     await rm(record, { force: true });
     throw error;
   }
-  await writeOwnFile(record, `${JSON.stringify({ pid: process.pid, url: sim.url } satisfies HomeRecord)}\n`);
+  const keys = options.idempotencyKeys === true;
+  const written: HomeRecord = { pid: process.pid, url: sim.url, ...(keys ? { idempotencyKeys: true } : {}) };
+  await writeOwnFile(record, `${JSON.stringify(written)}\n`);
   return {
     url: sim.url,
+    idempotencyKeys: keys,
     ...(replaced ? { replaced } : {}),
     close: async () => {
       // Only our own record goes: a process that took over a record we left keeps its.

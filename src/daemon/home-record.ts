@@ -8,6 +8,8 @@ import { readOwnFile, UntrustedFileError } from "../lib/own-file.ts";
 export interface HomeRecord {
   pid: number;
   url?: string;
+  /** An embedded simulator's: it honours `Idempotency-Key` (its joiners send keys, and wait no settle time). */
+  idempotencyKeys?: boolean;
 }
 
 /** What a record says, once it passed the checks of `readOwnFile`. */
@@ -27,19 +29,20 @@ export type RecordFound =
 export async function readHomeRecord(path: string): Promise<RecordFound> {
   const text = await readOwnFile(path);
   if (text === undefined) return { kind: "none" };
-  let parsed: { pid?: unknown; url?: unknown };
+  let parsed: { pid?: unknown; url?: unknown; idempotencyKeys?: unknown };
   try {
     parsed = JSON.parse(text) as typeof parsed;
   } catch {
     return { kind: "unreadable" };
   }
-  const { pid, url } = parsed ?? {};
+  const { pid, url, idempotencyKeys } = parsed ?? {};
   if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid <= 0) return { kind: "unreadable" };
   if (url !== undefined && (typeof url !== "string" || !loopbackUrl(url)))
     throw new UntrustedFileError(path, `its address ${JSON.stringify(url)} is not on the loopback interface`);
   const gone = notRunning(pid);
   if (gone) return { kind: "stale", pid, reason: gone };
-  return { kind: "live", record: { pid, ...(url === undefined ? {} : { url }) } };
+  const keys = idempotencyKeys === true ? { idempotencyKeys } : {};
+  return { kind: "live", record: { pid, ...(url === undefined ? {} : { url }), ...keys } };
 }
 
 function loopbackUrl(url: string): boolean {

@@ -89,7 +89,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       timeoutMs: s.requestTimeoutMs.value,
       maxRetries: s.maxRetries.value,
       gate: limiter,
-      idempotencyKeys: s.idempotencyKeys.value,
+      idempotencyKeys: service.idempotencyKeys,
       logger: logger.child({ component: "api" }),
       ...(observer ? { observer } : {}),
     });
@@ -104,7 +104,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       keepCallsMs: Math.max(retentionMsOf(s), longestRecall),
       leaseMs,
       // With idempotency keys a re-sent create can't make a second record: no settle wait.
-      settleMs: s.idempotencyKeys.value ? 0 : s.settleMs.value,
+      settleMs: service.idempotencyKeys ? 0 : s.settleMs.value,
       onExpiredList: (list) => logger.warn({ source: list.source }, expiredText(list, Date.now())),
       inboxes: { bucket: s.bucket.value, downloads: downloadsDir(s), claimMs: s.lockMs.value },
       lockMs: s.lockMs.value,

@@ -17,6 +17,8 @@ export interface CampaignRow {
   file: string;
   zone: string;
   scheduledAt: string;
+  /** Why it starts then, when vcw held it after its create (CampaignInfo.startReason). */
+  startReason?: string;
   phase: Phase;
   attempt: number;
   contacts: number;
@@ -82,6 +84,7 @@ export function toRow(c: StoredCampaign, def: JobDefinition | undefined, now: nu
     file: c.info.file,
     zone: zoneOf(def, c.info.zone),
     scheduledAt: c.info.scheduledAt,
+    ...(c.info.startReason ? { startReason: c.info.startReason } : {}),
     phase: phaseOf(c, now, def),
     attempt: c.info.attempt,
     contacts: c.totals.contacts,

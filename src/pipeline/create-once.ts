@@ -29,6 +29,8 @@ export interface CreateOnceSpec {
   mayCreate?: () => Promise<boolean>;
   /** What it is, for messages: `campaign "x"`. */
   what: string;
+  /** Kept with the sent mark, for whoever finds the record later (a campaign's start as sent). */
+  note?: string;
 }
 
 /** The default settle time (VCW_SETTLE_MS; reasoning in docs/operations.md). */
@@ -81,7 +83,7 @@ export async function createOnce(
 function fenceOf(slot: MemoSlot, spec: CreateOnceSpec, token: string): SendFence & { at?: number } {
   const fence: SendFence & { at?: number } = {
     async beforeSend() {
-      const at = await slot.fence(token, spec.lockMs);
+      const at = await slot.fence(token, spec.lockMs, spec.note);
       if (at === 0) throw new OwnershipLostError(spec.what, "taken");
       fence.at = at;
     },

@@ -1,4 +1,5 @@
 import type { Job } from "bullmq";
+import { zonedTime } from "../lib/zoned-time.ts";
 import {
   type CreateCampaignPort,
   type CreateOutcome,
@@ -43,8 +44,10 @@ async function fateOf(
     case "found": {
       const { info } = outcome;
       const created = outcome.kind === "created";
+      // The start in words, and why then when vcw held it (a service without keys: VCW_SETTLE_MS).
+      const starts = `at ${zonedTime(info.scheduledAt, info.zone ?? "UTC")}${info.startReason ? ` (${info.startReason})` : ""}`;
       d.logger.info(
-        { job: data.job, campaign: info.id, name: info.name, scheduledAt: info.scheduledAt, created },
+        { job: data.job, campaign: info.id, name: info.name, scheduledAt: info.scheduledAt, starts, created },
         "campaign ready",
       );
       return { id: outcome.id, created };

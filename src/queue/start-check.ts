@@ -9,15 +9,15 @@ import { startCheckJobId } from "./job-ids.ts";
 import type { FollowUpJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
-/** The check before `info`'s start, queued once (its id) for a little before the start; none without a settle time. */
+/** The check before `info`'s start, queued once (its id) for a little before the start (the create left room). */
 export async function scheduleStartCheck(
-  d: Pick<WorkDeps, "queues" | "settleMs" | "now">,
+  d: Pick<WorkDeps, "queues" | "settleMs" | "startLeadMs" | "now">,
   info: CampaignInfo,
 ): Promise<void> {
-  // No settle time (VCW_SETTLE_MS=0: creates that cannot land late): the start is the create, too soon to check.
-  if (!d.settleMs) return;
+  // Neither a settle time nor a start lead (both set to 0): the start is the create, too soon to check.
+  if (!d.settleMs && !d.startLeadMs) return;
   const startAt = Date.parse(info.scheduledAt);
-  const at = Number.isFinite(startAt) ? startCheckAt(startAt, d.settleMs ?? 0) : d.now();
+  const at = Number.isFinite(startAt) ? startCheckAt(startAt, d.settleMs ?? 0, d.startLeadMs) : d.now();
   await d.queues.followUps.add(
     "start-check",
     { job: info.job, campaignId: info.id },

@@ -21,6 +21,8 @@ export interface WorkerContext {
   leaseMs: number;
   /** How long after its create a campaign may start (VCW_SETTLE_MS); absent: 0. */
   settleMs?: number;
+  /** The least time from a campaign's create to its start, for its check (VCW_START_LEAD_MS); absent: 0. */
+  startLeadMs?: number;
   /** How long what vcw keeps lives after its use (ledgers here). */
   retentionMs: number;
   /** A file counts as written once its size is stable this long. */

@@ -5,6 +5,12 @@
 export interface SimClock {
   /** Simulated epoch milliseconds. */
   now(): number;
+  /**
+   * When a start asked for at real time `realMs` comes, in simulated time: the wait keeps real time
+   * (the speed-up shortens calls, never the wait before a start, so a client's check before it can
+   * run). A jump by `advance` counts as time passed: at scale 1 this is `max(now, realMs)`.
+   */
+  atReal(realMs: number): number;
   /** Moves simulated time forward. */
   advance(ms: number): void;
   readonly timeScale: number;
@@ -17,6 +23,11 @@ export function createSimClock(timeScale = 1, realNow: () => number = Date.now):
   return {
     timeScale,
     now: () => origin + (realNow() - origin) * timeScale + offset,
+    atReal: (realMs) =>
+      origin +
+      (realNow() - origin) * timeScale +
+      offset +
+      Math.max(0, realMs - realNow() - offset) * timeScale,
     advance: (ms) => {
       offset += ms;
     },

@@ -232,7 +232,8 @@ export const handlers: Record<OperationName, Handler> = {
       segmentId: segment.id,
       dialerId: dialer.id,
       // A time already past means "now": the audience is the segment as it is when the calls start.
-      startAt: Math.max(clock.now(), b.scheduled_at ? Date.parse(b.scheduled_at as string) : 0),
+      // A time ahead is waited for in real time: the client's check before the start runs first.
+      startAt: Math.max(clock.now(), b.scheduled_at ? clock.atReal(Date.parse(b.scheduled_at as string)) : 0),
       fields: {
         campaigns_name: b.campaigns_name,
         assistant_name: assistant.fields.name,

@@ -56,7 +56,11 @@ describe("two vcw processes on embedded defaults under one home", () => {
     const record = embeddedRecordOf(join(home, ".vcw"));
     // Its owner's alone (daemon/home-record.ts), and no key in it: the key is the home's own.
     expect(statSync(record).mode & 0o777).toBe(0o600);
-    expect(Object.keys(JSON.parse(readFileSync(record, "utf8"))).sort()).toEqual(["pid", "url"]);
+    expect(Object.keys(JSON.parse(readFileSync(record, "utf8"))).sort()).toEqual([
+      "idempotencyKeys",
+      "pid",
+      "url",
+    ]);
 
     const second = spawnVcw(["start"], env);
     running.push(second);

@@ -8,12 +8,18 @@ import { contactsCsv, drop, testSettings, waitFor } from "../support/daemon.ts";
  * be made and nothing is waited for. The daemon's processors read the ledger's settle time.
  */
 describe("a campaign's start and the settle time", () => {
-  const h = useCallingDaemon({ timeScale: 1e-9, idempotencyKeys: true });
+  // Real time: the simulator's started_at is then the start vcw asked for (a faster clock keeps
+  // real time before a start too, but reports simulated times).
+  const h = useCallingDaemon({ timeScale: 1, idempotencyKeys: true });
   const { t } = h;
 
-  async function startOfFirstCampaign(extra: NodeJS.ProcessEnv): Promise<number> {
+  /** When the first campaign starts after the drop (ms), and why then as vcw says it (dashboard, log). */
+  async function startOfFirstCampaign(extra: NodeJS.ProcessEnv): Promise<[number, string | undefined]> {
     const { home, inbox, name } = h.callingJob({ byId: true, schedule: "0 0 * * * *" });
-    await h.start(testSettings(home, t.sim.url, { VCW_SETTLE_MS: "60000", ...extra }));
+    // The defaults but for the test's settings: 60 s settle time, 4 s start lead.
+    const daemon = await h.start(
+      testSettings(home, t.sim.url, { VCW_SETTLE_MS: "60000", VCW_START_LEAD_MS: "4000", ...extra }),
+    );
     const dropped = Date.now();
     drop(inbox, "f.csv", contactsCsv(3, { from: 83_000 }));
     const made = await waitFor(
@@ -21,13 +27,16 @@ describe("a campaign's start and the settle time", () => {
       30_000,
       "the campaign",
     );
-    return Date.parse(String(made.started_at)) - dropped;
+    const stored = await waitFor(() => daemon.stores.store.get(made.id!), 30_000, "its record");
+    return [Date.parse(String(made.started_at)) - dropped, stored.info.startReason];
   }
 
   it("waits the settle time by default, none with idempotency keys", async () => {
-    const settled = await startOfFirstCampaign({});
+    const [settled, why] = await startOfFirstCampaign({});
     expect(settled).toBeGreaterThanOrEqual(60_000);
-    const keyed = await startOfFirstCampaign({ VCW_IDEMPOTENCY_KEYS: "on" });
+    expect(why).toBe("60 s after its create: VCW_SETTLE_MS");
+    const [keyed, keyedWhy] = await startOfFirstCampaign({ VCW_IDEMPOTENCY_KEYS: "on" });
     expect(keyed).toBeLessThan(30_000);
+    expect(keyedWhy).toBe("4 s after its create: VCW_START_LEAD_MS, for its check");
   }, 90_000);
 });

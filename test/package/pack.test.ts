@@ -3,20 +3,14 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../support/files.ts";
+import { outsideEnv, packedInstall, sh } from "../support/packed.ts";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const TSC = join(ROOT, "node_modules", ".bin", "tsc");
 const VERSION = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-
-/** The environment of a process outside the checkout: no npm_* variables of the `npm test` we run under. */
-const outsideEnv = () =>
-  Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith("npm_")));
-
-const sh = (file: string, args: string[], cwd: string, timeout = 240_000) =>
-  run(file, args, { cwd, env: outsideEnv(), timeout, maxBuffer: 16 * 1024 * 1024 });
 
 function duBytes(path: string): number {
   const st = statSync(path, { throwIfNoEntry: false });
@@ -63,7 +57,6 @@ describe("the package as a consumer installs it from its tarball", () => {
   let files: string[] = [];
 
   beforeAll(async () => {
-    const out = tempDir("vcw-pack-");
     // What a developer does in a checkout before packing: check the sample as the example job reads it.
     // Its error report must not land among the job definitions, nor in the tarball.
     const stray = join(ROOT, "example-leads.csv.errors.csv");
@@ -78,24 +71,7 @@ describe("the package as a consumer installs it from its tarball", () => {
       rmSync(stray, { force: true });
     }
     // `npm pack` builds first (prepack): the tarball holds dist/, never the sources or the tests.
-    const packed = await sh("npm", ["pack", "--json", "--pack-destination", out], ROOT);
-    const [info] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("["))) as {
-      filename: string;
-      files: { path: string }[];
-    }[];
-    tarball = join(out, info!.filename);
-    files = info!.files.map((f) => f.path);
-    consumer = join(out, "consumer");
-    mkdirSync(consumer);
-    writeFileSync(
-      join(consumer, "package.json"),
-      JSON.stringify({ name: "consumer", private: true, type: "module" }),
-    );
-    await sh(
-      "npm",
-      ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--omit=dev", "--loglevel=error"],
-      consumer,
-    );
+    ({ tarball, files, consumer } = await packedInstall());
   }, 600_000);
 
   it("carries the build and its declarations, not the sources, tests or tools", () => {
@@ -233,15 +209,6 @@ describe("the package as a consumer installs it from its tarball", () => {
       expect(`${JSON.stringify(options)}: ${checked.stdout}`).toBe(`${JSON.stringify(options)}: `);
     }
   }, 300_000);
-
-  it("`npx vcw demo` runs the whole path from the project, with the package's own sample", async () => {
-    const env = { ...outsideEnv(), REDIS_URL: inject("redisUrl") };
-    const demo = await run("npx", ["--no", "--", "vcw", "demo"], { cwd: consumer, env, timeout: 120_000 });
-    expect(demo.stdout).toContain("dropped jobs/samples/example-leads.csv into .vcw/demo/inbox");
-    expect(demo.stdout).toMatch(/Contacts 6; calls by status:/);
-    const csv = /results CSV: (.+\.results\.csv)$/m.exec(demo.stdout)![1]!;
-    expect(readFileSync(join(consumer, csv), "utf8").split("\n")[0]).toContain("phone");
-  }, 150_000);
 
   it("traces asked for without the OpenTelemetry packages: a clear refusal with the line that installs them", async () => {
     const env = { ...outsideEnv(), OTEL_TRACES_EXPORTER: "otlp" };

@@ -56,8 +56,13 @@ describe("sim clock", () => {
     expect(clock.now()).toBe(1_000_000);
     real += 1_000;
     expect(clock.now()).toBe(1_060_000);
+    // A start asked for 10 real seconds ahead comes when the real clock gets there, not 60 times sooner.
+    expect(clock.atReal(real + 10_000)).toBe(clock.now() + 600_000);
+    expect(clock.atReal(real - 1)).toBe(clock.now());
     clock.advance(5_000);
     expect(clock.now()).toBe(1_065_000);
+    // A test's jump counts as time passed: 5 of the 10 s are gone.
+    expect(clock.atReal(real + 10_000)).toBe(clock.now() + 300_000);
     expect(() => createSimClock(0)).toThrow(/positive/);
   });
 });

@@ -149,18 +149,36 @@ describe("simulator determinism, time scale and state", () => {
     expect(await finalResults(8)).not.toEqual(a);
   });
 
-  it("--time-scale makes simulated minutes pass in real milliseconds", async () => {
+  it("--time-scale makes simulated minutes of calls pass in real milliseconds", async () => {
     const sim = await startSimulator({ apiKey: API_KEY, timeScale: 600 });
     try {
       const client = testClient(sim);
-      const campaign = await seedCampaign(client, sim.clock.now(), phones(1), 60_000);
+      const campaign = await seedCampaign(client, Date.now(), phones(3));
       const deadline = Date.now() + 3_000;
-      let started = false;
-      while (!started && Date.now() < deadline) {
-        started = (await client.campaigns.list()).find((c) => c.id === campaign.id)?.is_started === true;
-        if (!started) await sleep(20);
+      let ended = false;
+      while (!ended && Date.now() < deadline) {
+        const entries = await client.campaigns.audiences(campaign.id!);
+        ended = entries.length === 3 && entries.every((e) => FINAL.includes(String(e.status)));
+        if (!ended) await sleep(20);
       }
-      expect(started).toBe(true);
+      expect(ended).toBe(true);
+    } finally {
+      await sim.close();
+    }
+  });
+
+  // Issue 40 item 3: at 600x a start 60 s ahead came after 0.1 real s, before the client's check could run.
+  it("keeps real time before a start: the speed-up shortens calls, not the wait for scheduled_at", async () => {
+    const sim = await startSimulator({ apiKey: API_KEY, timeScale: 600 });
+    try {
+      const client = testClient(sim);
+      const campaign = await seedCampaign(client, Date.now(), phones(1), 60_000);
+      const started = async () =>
+        (await client.campaigns.list()).find((c) => c.id === campaign.id)?.is_started === true;
+      await sleep(300); // 180 simulated seconds: three times the wait, had the wait been sped up
+      expect(await started()).toBe(false);
+      sim.clock.advance(60_000 * 600); // the simulated time at which the real clock reads 60 s later
+      expect(await started()).toBe(true);
     } finally {
       await sim.close();
     }

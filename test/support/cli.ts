@@ -92,6 +92,10 @@ export function cliEnv(home: string, serviceUrl: string, extra: NodeJS.ProcessEn
     VCW_JOBS_DIR: join(home, "jobs"),
     VCW_HOME: join(home, ".vcw"),
     VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`,
+    // As testSettings (support/daemon.ts): the test's simulator queues no create, so no settle time
+    // or start lead; a test of those sets them.
+    VCW_SETTLE_MS: "0",
+    VCW_START_LEAD_MS: "0",
     ...extra,
   };
 }

@@ -107,7 +107,11 @@ export function testSettings(home: string, baseUrl: string, extra: NodeJS.Proces
       VCW_IMPORT_BACKOFF_MS: "100",
       VCW_IMPORT_ATTEMPTS: "3",
       VCW_LEASE_MARGIN_MS: "500",
+      // The test's own simulator answers or drops a create at once, nothing queues it: campaigns
+      // start at their create, unchecked (the settle time and start lead: settle-start.test.ts,
+      // held-create.test.ts and the defaults project, test/defaults/).
       VCW_SETTLE_MS: "0",
+      VCW_START_LEAD_MS: "0",
       // Tests that look at the HTTP surface ask for it, on a free port (127.0.0.1:0).
       VCW_HTTP_ADDR: "off",
       ...extra,

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import { sendJson, startHttpServer, type TestServer } from "./http-server.ts";
 
 /**
@@ -7,23 +8,28 @@ import { sendJson, startHttpServer, type TestServer } from "./http-server.ts";
  */
 export type ProxyRule = (
   req: IncomingMessage,
-) => { answer: number } | { pass: true; thenAnswer?: number; holdUntil?: Promise<unknown> } | undefined;
+) =>
+  | { answer: number }
+  | { pass: true; thenAnswer?: number; holdUntil?: Promise<unknown> }
+  | { holdMs: number }
+  | undefined;
 
 /**
  * A real HTTP server in front of `target` (an `/api/v1` base URL), standing for a service that
  * misbehaves as `rule` says: `answer` without passing the request on, or pass it on and answer
- * `thenAnswer` instead of the service's answer (a write applied, its answer lost).
+ * `thenAnswer` instead of the service's answer (a write applied, its answer lost), or hold it
+ * `holdMs` and then pass it on (a queue in front of the service, after the client gave up).
  */
 export function startProxy(target: string, rule: ProxyRule): Promise<TestServer> {
   return startHttpServer((req, res, text) => {
     const r = rule(req) ?? { pass: true };
     if ("answer" in r) return sendJson(res, r.answer, { error: r.answer, message: "proxy says no" });
-    const held = "holdUntil" in r ? r.holdUntil : undefined;
+    const held = "holdMs" in r ? sleep(r.holdMs) : "holdUntil" in r ? r.holdUntil : undefined;
     (held ?? Promise.resolve())
       .then(() => forward(target, req, text))
       .then(
         (answer) =>
-          r.thenAnswer
+          "thenAnswer" in r && r.thenAnswer
             ? sendJson(res, r.thenAnswer, { error: r.thenAnswer, message: "lost" })
             : sendJson(res, answer.status, answer.body),
         () => res.destroy(),

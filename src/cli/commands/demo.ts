@@ -26,6 +26,8 @@ campaign:
   start: asap
 polling:
   schedule: "* * * * * *"
+  # Its own simulator starts on time: the first poll need not wait the default 15 s after the start.
+  startGraceSeconds: 1
 summaries:
   sinks: [files]
 `;

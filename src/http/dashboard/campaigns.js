@@ -16,7 +16,9 @@ function outcomes(byStatus) {
 
 function phaseBadge(c) {
   const text =
-    c.phase === "waiting" ? `waiting until ${zoned(c.scheduledAt, c.zone)}` : PHASE_TEXT[c.phase] || c.phase;
+    c.phase === "waiting"
+      ? `waiting until ${zoned(c.scheduledAt, c.zone)}${c.startReason ? ` (${c.startReason})` : ""}`
+      : PHASE_TEXT[c.phase] || c.phase;
   return el(
     "span",
     { class: `badge ${c.phase === "calling" ? "active" : c.phase}`, "data-phase": c.phase },

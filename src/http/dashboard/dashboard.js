@@ -53,7 +53,8 @@ function campaignPhase(c) {
   if (Date.parse(c.scheduledAt) > Date.now()) {
     const at = zoned(c.scheduledAt, c.zone);
     const today = zoned(new Date().toISOString(), c.zone).slice(0, 10);
-    return { text: `waiting until ${at.startsWith(today) ? at.slice(11) : at}`, kind: "waiting" };
+    const why = c.startReason ? ` (${c.startReason})` : "";
+    return { text: `waiting until ${at.startsWith(today) ? at.slice(11) : at}${why}`, kind: "waiting" };
   }
   return { text: "calling", kind: "active" };
 }

@@ -90,6 +90,8 @@ export async function createCampaignOnce(
     ...(o.mayCreate ? { mayCreate: o.mayCreate } : {}),
     ...(o.lookFirst ? { lookFirst: true } : {}),
     what: `campaign "${name}"`,
+    // The start as sent: an attempt that finds the campaign later registers this one, not its own.
+    ...(body.scheduled_at ? { note: body.scheduled_at } : {}),
   });
 }
 

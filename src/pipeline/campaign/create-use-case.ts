@@ -13,6 +13,8 @@ import { type CampaignCreateOptions, createCampaignOnce, scheduledAtFor } from "
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { plannedInfo } from "./planned-info.ts";
 import { marginMsOf } from "./reservation-span.ts";
+import { startCheckAt } from "./start-check.ts";
+import { startReason } from "./start-reason.ts";
 
 /** Only what creating a campaign uses. */
 export interface CreateCampaignPort {
@@ -33,6 +35,8 @@ export interface CreateCampaignPort {
   /** The create lock: it outlives any create still in flight from a worker that died holding it. */
   leaseMs: number;
   settleMs?: number | undefined;
+  /** The least time from a create to its start, for its check (VCW_START_LEAD_MS); absent: 0. */
+  startLeadMs?: number | undefined;
   /** Keeps the trace the campaign was created in, for its polls (telemetry/campaign-trace.ts). */
   rememberTrace: (campaignId: string) => Promise<void>;
   now: () => number;
@@ -72,8 +76,9 @@ export async function createCampaign(
   if (!def.campaign) throw new Error(`job ${data.job} has no campaign section`);
   const c = def.campaign;
   const now = p.now();
-  // No start sooner than the settle time after the create: a late copy is found before anyone is called.
-  const notBefore = Math.max(now + (p.settleMs ?? 0), data.notBefore ?? now);
+  // No start sooner than the settle time after the create (a late copy is found before anyone is
+  // called), nor than the start lead (its check runs first).
+  const notBefore = Math.max(now + Math.max(p.settleMs ?? 0, p.startLeadMs ?? 0), data.notBefore ?? now);
   const planned = plannedStart(data, notBefore, marginMsOf(def));
   if (planned?.kind === "too-late") return { kind: "too-late", reason: planned.reason };
   const scheduledAt = planned
@@ -103,7 +108,14 @@ export async function createCampaign(
   } catch (error) {
     if (error instanceof CreateCanceledError) return { kind: "canceled" };
     if (!(error instanceof CreateUnresolvedError) || !attempt.canWait) throw error;
-    const waitMs = lookAgainAfterMs(error.sentAt, Date.now());
+    // Looked up again by its check's time at the latest: found then, it is still checked before it starts.
+    const checkAt = startCheckAt(
+      Date.parse((await slot.sent())?.note ?? scheduledAt),
+      p.settleMs ?? 0,
+      p.startLeadMs,
+    );
+    const untilCheck = Number.isFinite(checkAt) && checkAt > Date.now() ? checkAt - Date.now() : Infinity;
+    const waitMs = Math.min(lookAgainAfterMs(error.sentAt, Date.now()), untilCheck);
     const cause = String(error.cause ?? "");
     return {
       kind: "unresolved",
@@ -113,6 +125,10 @@ export async function createCampaign(
       cause,
     };
   }
+  // The start the service was sent, maybe by an earlier attempt: the check and first poll follow it.
+  const sent = await slot.sent();
+  const start = sent?.note ?? scheduledAt;
+  const why = startReason(Date.parse(start), sent?.note ? sent.at : now, p);
   const info: CampaignInfo = {
     id: result.id,
     name: data.name,
@@ -121,7 +137,8 @@ export async function createCampaign(
     sha256: data.sha256,
     gen: data.gen,
     segmentId: data.segmentId,
-    scheduledAt,
+    scheduledAt: start,
+    ...(why ? { startReason: why } : {}),
     state: "active",
     attempt: data.attempt,
     ...(data.zone ? { zone: data.zone } : {}),
@@ -129,7 +146,7 @@ export async function createCampaign(
     followUps: [],
     ...plannedInfo(data, planned),
   };
-  await registered(p, info, data.parentId, now);
+  await registered(p, info, data.parentId, now, def.polling.startGraceSeconds * 1000);
   return { kind: result.created ? "created" : "found", id: result.id, info };
 }
 
@@ -139,8 +156,9 @@ async function registered(
   info: CampaignInfo,
   parentId: string | undefined,
   now: number,
+  startGraceMs: number,
 ) {
-  await p.store.register(info, now);
+  await p.store.register(info, now, startGraceMs);
   await p.scheduleStartCheck(info);
   await p.rememberTrace(info.id);
   if (!parentId) return;

@@ -38,9 +38,12 @@ export interface StartCheck {
   adopt?: string[];
 }
 
-/** When a campaign starting at `startAt` is checked: a little before, never more than 5 s. Pure. */
-export const startCheckAt = (startAt: number, settleMs: number) =>
-  startAt - Math.min(5_000, Math.floor(settleMs / 4));
+/**
+ * When a campaign starting at `startAt` is checked: a little before, never more than 5 s, never
+ * less than half the start lead (VCW_START_LEAD_MS: with no settle time it still runs first). Pure.
+ */
+export const startCheckAt = (startAt: number, settleMs: number, startLeadMs = 0) =>
+  startAt - Math.min(5_000, Math.max(Math.floor(startLeadMs / 2), Math.floor(settleMs / 4)));
 
 /**
  * The check before a campaign's start, once per campaign identity (its result kept in Redis, under

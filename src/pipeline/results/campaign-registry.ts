@@ -102,8 +102,11 @@ export function createCampaignRegistry(
   };
 
   return {
-    /** Registers a new campaign; repeatable (a retried job registers it again, changing nothing). */
-    async register(info: CampaignInfo, now: number): Promise<void> {
+    /**
+     * Registers a new campaign; repeatable (a retried job registers it again, changing nothing). First
+     * polled `startGraceMs` after its start (its job's `polling.startGraceSeconds`).
+     */
+    async register(info: CampaignInfo, now: number, startGraceMs?: number): Promise<void> {
       await redis
         .multi()
         .hsetnx(meta(info.id), "info", JSON.stringify(info))
@@ -115,7 +118,7 @@ export function createCampaignRegistry(
         .hsetnx(meta(info.id), "sentVersion", "0")
         .exec();
       // Not polled before its scheduled start; a retried register keeps the time already set (NX).
-      const pollAt = firstPollAt(info.scheduledAt, now);
+      const pollAt = firstPollAt(info.scheduledAt, now, startGraceMs);
       await redis
         .multi()
         .sadd(all(info.job), info.id)

@@ -31,6 +31,8 @@ export interface CampaignInfo {
   gen: number;
   segmentId: string;
   scheduledAt: string;
+  /** Why it starts then, when the hold after its create set it: "60 s after its create: VCW_SETTLE_MS". */
+  startReason?: string;
   state: "active" | "finished" | "stuck";
   /** 0 for the first campaign of a file, n for its n-th follow-up. */
   attempt: number;

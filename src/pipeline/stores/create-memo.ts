@@ -7,6 +7,8 @@ import { defineScript, LUA_NOW_MS } from "../../lib/scripts.ts";
 export interface SentMark {
   at: number;
   answered?: boolean;
+  /** What the create said that a finder needs (a campaign's scheduled_at: the start that was sent). */
+  note?: string;
 }
 
 /** Whether a record was created (its id), may have been (a create sent, no id remembered), or not. */
@@ -43,9 +45,10 @@ export interface MemoSlot {
   ): Promise<{ acquired: true; value: T } | { acquired: false }>;
   /**
    * The create's fence, run as the request leaves: the lock is still `token`'s (renewed for
-   * `lockMs`) and the create is marked sent now, in one step. Its time; 0 if the lock was lost.
+   * `lockMs`) and the create is marked sent now, with its `note`, in one step. Its time; 0 if the
+   * lock was lost.
    */
-  fence(token: string, lockMs: number): Promise<number>;
+  fence(token: string, lockMs: number, note?: string): Promise<number>;
 }
 
 const fenceCreate = defineScript<number>(
@@ -54,7 +57,9 @@ const fenceCreate = defineScript<number>(
   `${LUA_NOW_MS}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('SET', KEYS[2], cjson.encode({ at = now_ms }), 'PX', ARGV[3])
+local mark = { at = now_ms }
+if ARGV[4] ~= '' then mark.note = ARGV[4] end
+redis.call('SET', KEYS[2], cjson.encode(mark), 'PX', ARGV[3])
 return now_ms
 `,
 );
@@ -91,8 +96,16 @@ function memoSlot(redis: RedisClient, keys: RedisKeys, k: SlotKeys): MemoSlot {
       const text = await read(keys.sentOf);
       return text ? (JSON.parse(text) as SentMark) : undefined;
     },
-    markAnswered: async (at) => {
-      await redis.set(sentKey, JSON.stringify({ at, answered: true } satisfies SentMark), "PX", ttlMs);
+    // Under the slot's lock: the mark read here is the one its holder's fence wrote.
+    async markAnswered(at) {
+      const text = await redis.get(sentKey);
+      const note = text ? (JSON.parse(text) as SentMark).note : undefined;
+      await redis.set(
+        sentKey,
+        JSON.stringify({ at, answered: true, ...(note ? { note } : {}) } satisfies SentMark),
+        "PX",
+        ttlMs,
+      );
     },
     clearSent: async () => {
       await redis.del(sentKey);
@@ -111,7 +124,8 @@ function memoSlot(redis: RedisClient, keys: RedisKeys, k: SlotKeys): MemoSlot {
       return Number(s) * 1000 + Math.floor(Number(us) / 1000);
     },
     locked: (o, work) => withLock(redis, lock, o, work),
-    fence: (token, lockMs) => fenceCreate(redis, [lock, sentKey], [token, lockMs, ttlMs]),
+    fence: (token, lockMs, note) =>
+      fenceCreate(redis, [lock, sentKey], [token, lockMs, ttlMs, note ?? ""]),
   };
 }
 

@@ -15,6 +15,8 @@ export interface CampaignView {
   attempt: number;
   /** When its calls may start (ISO), and the zone its window is read in. */
   scheduledAt: string;
+  /** Why it starts then, when vcw held it after its create (CampaignInfo.startReason). */
+  startReason?: string;
   zone: string;
   createdAt: number;
   endedAt: number;
@@ -79,6 +81,7 @@ export function latestCampaigns(
       state: c.info.state,
       attempt: c.info.attempt,
       scheduledAt: c.info.scheduledAt,
+      ...(c.info.startReason ? { startReason: c.info.startReason } : {}),
       zone: zoneOf(o.jobs.get(c.info.job), c.info.zone),
       createdAt: c.createdAt,
       endedAt: c.endedAt,

@@ -124,8 +124,7 @@ function memoSlot(redis: RedisClient, keys: RedisKeys, k: SlotKeys): MemoSlot {
       return Number(s) * 1000 + Math.floor(Number(us) / 1000);
     },
     locked: (o, work) => withLock(redis, lock, o, work),
-    fence: (token, lockMs, note) =>
-      fenceCreate(redis, [lock, sentKey], [token, lockMs, ttlMs, note ?? ""]),
+    fence: (token, lockMs, note) => fenceCreate(redis, [lock, sentKey], [token, lockMs, ttlMs, note ?? ""]),
   };
 }
 

@@ -54,7 +54,7 @@ export async function callingService(
   if (s.baseUrl.value) {
     if (!s.apiKey.value)
       throw new Error("VCS_BASE_URL is set and VCS_API_KEY is not: set the service's API key");
-    const idempotencyKeys = s.idempotencyKeys.value === true;
+    const idempotencyKeys = keysExpected(s);
     return {
       url: s.baseUrl.value,
       apiKey: s.apiKey.value,
@@ -79,13 +79,13 @@ export async function callingService(
       demoRecords: true,
       timeScale: s.simTimeScale.value,
       // vcw's own simulator honours keys: on unless turned off, so its campaigns need no settle wait.
-      idempotencyKeys: s.idempotencyKeys.value !== false,
+      idempotencyKeys: keysExpected(s),
     },
     use,
   );
   if (!sim) return undefined;
   // A joined simulator's own word (its record) decides: keys it ignores would not make a re-send safe.
-  const idempotencyKeys = sim.idempotencyKeys && s.idempotencyKeys.value !== false;
+  const idempotencyKeys = sim.idempotencyKeys && keysExpected(s);
   const keyFrom = s.apiKey.value ? "VCS_API_KEY" : embeddedKeyFileOf(home);
   if (sim.joinedPid !== undefined) {
     logger.info(
@@ -101,6 +101,14 @@ export async function callingService(
   else logger.info({ url: sim.url, stateFile, key: keyFrom }, "embedded simulator started");
   return { url: sim.url, apiKey, source: "embedded simulator", idempotencyKeys, close: sim.close };
 }
+
+/**
+ * Whether creates carry keys, before any service is found: asked for (VCW_IDEMPOTENCY_KEYS), else
+ * on for vcw's own simulator and off for a service at VCS_BASE_URL. A joined simulator that does
+ * not honour them still turns them off (`callingService`).
+ */
+export const keysExpected = (s: Pick<Settings, "baseUrl" | "idempotencyKeys">) =>
+  s.baseUrl.value ? s.idempotencyKeys.value === true : s.idempotencyKeys.value !== false;
 
 /** Why a process that may only join has no service: fit for an error or an "offline" note. */
 export const noEmbeddedSimulator = (s: Pick<Settings, "home">) =>

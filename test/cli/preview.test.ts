@@ -79,14 +79,17 @@ describe("vcw preview", () => {
     expect(report.skipped).toEqual({ opted_out: 1, recently_called: 1, phone_too_short: 1 });
     const byLabel = Object.fromEntries(report.campaigns.map((c: { label: string }) => [c.label, c]));
     // Florida: 20:00 Eastern less 15 minutes; the UK at London's 07:00 (no statutory hours: the job's window).
+    // A service at VCS_BASE_URL without keys: a start open now waits the default 60 s settle time (issue 40).
     expect(byLabel["America/New_York FL"]).toMatchObject({
       region: "FL",
       phones: ["+13055550101"],
       contacts: 1,
-      scheduledAt: "2026-11-23T22:30:00.000Z",
+      scheduledAt: "2026-11-23T22:31:00.000Z",
+      startReason: "60 s after its create: VCW_SETTLE_MS",
       callUntil: "2026-11-24T00:45:00.000Z",
-      expectedEndAt: "2026-11-23T22:31:00.000Z",
+      expectedEndAt: "2026-11-23T22:32:00.000Z",
     });
+    expect(byLabel["Europe/London"].startReason).toBeUndefined();
     expect(byLabel["Europe/London"]).toMatchObject({
       phones: ["+442079460105"],
       scheduledAt: "2026-11-24T07:00:00.000Z",
@@ -102,7 +105,7 @@ describe("vcw preview", () => {
     expect(text.stdout).toMatch(/\d+ campaigns:/);
     // Every time a person reads carries its zone; ISO only in --json.
     expect(text.stdout).toContain(
-      "starts 2026-11-23 17:30 EST, expected end 2026-11-23 17:31 EST, calls until 2026-11-23 19:45 EST",
+      "starts 2026-11-23 17:31 EST (60 s after its create: VCW_SETTLE_MS), expected end 2026-11-23 17:32 EST, calls until 2026-11-23 19:45 EST",
     );
     expect(text.stdout).toContain("as if dropped at 2026-11-23 22:30 UTC");
     expect(text.stdout).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:/);

@@ -66,6 +66,9 @@ describe("vcw preview and the daemon agree on a mixed file", () => {
       VCW_PREFIX: settings.prefix.value,
       VCW_JOBS_DIR: join(home, "jobs"),
       VCW_HOME: join(home, ".vcw"),
+      // The daemon's hold after a create (testSettings: none), so the preview plans the same starts.
+      VCW_SETTLE_MS: String(settings.settleMs.value),
+      VCW_START_LEAD_MS: String(settings.startLeadMs.value),
     };
     const previewed = await runCli(["preview", MIXED, "--job", "mixed", "--json"], env);
     expect(previewed.stderr).toBe("");

@@ -1,7 +1,9 @@
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { findJob, formatProblem, loadJobs } from "../../config/load-jobs.ts";
+import type { Settings } from "../../config/settings.ts";
 import { experimentId } from "../../config/variant-definition.ts";
+import { keysExpected } from "../../daemon/calling-service.ts";
 import { reasonWords } from "../../ingest/reason-words.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
@@ -10,6 +12,7 @@ import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
 import { dialerKeyOf } from "../../pipeline/calling/plan-settings.ts";
 import { type PreviewReport, type PreviewSources, previewFile } from "../../pipeline/calling/preview.ts";
+import { holdMsOf, type StartHold, startReason } from "../../pipeline/campaign/start-reason.ts";
 import { experimentPlan } from "../../pipeline/reports/experiment-plan.ts";
 import { assistantCatalog } from "../../pipeline/resources/assistant-catalog.ts";
 import { missingServiceRefs } from "../../pipeline/resources/service-refs.ts";
@@ -39,7 +42,11 @@ export function previewCommand(): Command {
       await withRedis(async ({ redis, keys, settings }) => {
         const found = await jobNamed(settings.jobsDir.value, o.job);
         const def = found.job;
-        const report = await previewFile(def, file, previewSources(redis, keys, def), at);
+        const hold = startHold(settings);
+        const report = withStartReasons(
+          await previewFile(def, file, previewSources(redis, keys, def), at, holdMsOf(hold)),
+          hold,
+        );
         // The assistants the service does not have (when it answers): those campaigns would fail.
         const problems = (await missingServiceRefs([found], await serviceCatalog())).map(
           (p) =>
@@ -51,6 +58,24 @@ export function previewCommand(): Command {
         );
       });
     });
+}
+
+/** What holds a campaign's start after its create in a daemon of these settings (daemon/services.ts). */
+const startHold = (s: Settings): StartHold => ({
+  settleMs: keysExpected(s) ? 0 : s.settleMs.value,
+  startLeadMs: s.startLeadMs.value,
+});
+
+/** Each campaign's reason for its start where the hold after its create decided it, as the daemon logs it. */
+function withStartReasons(r: PreviewReport, hold: StartHold): PreviewReport {
+  const at = Date.parse(r.at);
+  return {
+    ...r,
+    campaigns: r.campaigns.map((c) => {
+      const why = startReason(Date.parse(c.scheduledAt), at, hold);
+      return why ? { ...c, startReason: why } : c;
+    }),
+  };
 }
 
 /** What a preview reads of Redis, writing nothing: suppression, calls, pace, the experiment's decisions. */
@@ -93,7 +118,7 @@ export function previewText(r: PreviewReport, problems: readonly string[] = [], 
     // A campaign of several zones (its label says "+n") reads its times in the first.
     const at = (iso: string) => zonedTime(iso, c.zones[0] ?? "UTC");
     lines.push(
-      `  ${c.label}${c.region ? ` (${c.region})` : ""}${c.variant ? ` variant ${c.variant}` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}, ${r.pace.callsPerMinute === null ? "" : `expected end ${at(c.expectedEndAt)}, `}calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
+      `  ${c.label}${c.region ? ` (${c.region})` : ""}${c.variant ? ` variant ${c.variant}` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}${c.startReason ? ` (${c.startReason})` : ""}, ${r.pace.callsPerMinute === null ? "" : `expected end ${at(c.expectedEndAt)}, `}calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
     );
   }
   lines.push(

@@ -47,15 +47,21 @@ export function jobWindowOf(def: JobDefinition): { window?: JobWindow; fallback:
 /** The job's window is in each callee's own zone (`timezone: callee`). */
 export const inCalleeZone = (def: JobDefinition) => jobWindowOf(def).window?.timezone === "callee";
 
-/** Everything the planner needs of a job, at `at`, with the dialer's pace if learned. */
+/**
+ * Everything the planner needs of a job, at `at`, with the dialer's pace if learned. `holdMs`: the
+ * least time from a campaign's create to its start (settle time or start lead), so the plan's
+ * starts are the starts the service is sent.
+ */
 export function planSettingsOf(
   def: JobDefinition,
   at: number,
   admittedAt: number,
   learnedPace: number | undefined,
+  holdMs = 0,
 ): PlanSettings {
   const c = def.calling;
   const w = jobWindowOf(def);
+  const notBefore = holdMs > 0 ? Math.max(w.at ?? at, at + holdMs) : w.at;
   const caps: CapRule[] = [];
   const recallMs = def.calling.caps.recallAfterDays * 86_400_000;
   // Without calling rules: the job's window only, and a campaign takes all its group (not sized to a pace).
@@ -66,7 +72,7 @@ export function planSettingsOf(
       window: w.window,
       fallbackTimezone: w.fallback,
       caps: [],
-      notBefore: w.at,
+      notBefore,
       pacePerMinute: Number.POSITIVE_INFINITY,
       marginMs: 0,
       horizonMs: NO_RULES_HORIZON_MS,
@@ -81,7 +87,7 @@ export function planSettingsOf(
     fallbackTimezone: w.fallback,
     caps,
     callBy: callByOf(def, admittedAt),
-    notBefore: w.at,
+    notBefore,
     pacePerMinute: Math.max(learnedPace ?? c.callsPerMinute ?? 1, MIN_PACE),
     marginMs: (c.marginMinutes ?? 15) * 60_000,
     horizonMs: (c.horizonDays ?? 7) * 86_400_000,

@@ -16,6 +16,8 @@ export interface PreviewReport {
   campaigns: (Omit<VariantCampaign, "scheduledAt" | "callUntil" | "expectedEndAt"> & {
     contacts: number;
     scheduledAt: string;
+    /** Why it starts then, when the hold after its create decided it (the CLI's `startReason`). */
+    startReason?: string;
     callUntil: string;
     expectedEndAt: string;
   })[];
@@ -32,8 +34,9 @@ export type PreviewSources = FactSources & {
 };
 
 /**
- * The campaigns a file would get if dropped at `at`: the same facts and the same pure planner as
- * the daemon, through reads only. Every valid row counts as new (the daemon plans the file's new
+ * The campaigns a file would get if dropped at `at`, each started no sooner than `holdMs` after it
+ * (the daemon's settle time or start lead): the same facts and the same pure planner as the
+ * daemon, through reads only. Every valid row counts as new (the daemon plans the file's new
  * contacts: rows already in the job's segment are not called again).
  */
 export async function previewFile(
@@ -41,9 +44,10 @@ export async function previewFile(
   path: string,
   sources: PreviewSources,
   at: number,
+  holdMs = 0,
 ): Promise<PreviewReport> {
   const learned = await sources.pace();
-  const settings = planSettingsOf(def, at, at, learned);
+  const settings = planSettingsOf(def, at, at, learned, holdMs);
   const facts = await gatherFacts(def, path, sources, at);
   const plan = planCampaigns(facts.contacts, settings);
   const iso = (t: number) => new Date(t).toISOString();

@@ -20,9 +20,10 @@ import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
 import { type PlannedReport, planFile, plannedAudiencesOf } from "./planned-audiences.ts";
 import { reservationSpan } from "./reservation-span.ts";
+import { holdMsOf, type StartHold, startReasonOf } from "./start-reason.ts";
 
 /** A file's own segments are filed through `OwnSegmentDeps` (client, ledger, lease). */
-export interface AudienceDeps extends OwnSegmentDeps {
+export interface AudienceDeps extends OwnSegmentDeps, StartHold {
   suppression: SuppressionList;
   history: CallHistory;
   /** Calling rules (`calling:`): the caps' store and the dialers' learned pace. */
@@ -70,6 +71,8 @@ export interface AudienceReport {
     name: string;
     contacts: number;
     scheduledAt: string;
+    /** Why it starts then, when the hold after its create decided it: "60 s after its create: VCW_SETTLE_MS". */
+    startReason?: string;
     region?: string;
     expectedEndAt?: string;
     callUntil?: string;
@@ -109,10 +112,12 @@ export async function audiencesOf(
     });
   if (c.audience === "segment") {
     const request = { ...base, segmentId: f.segmentId, name: name(), contacts: f.contacts };
+    const startAt = Date.parse(scheduledAtFor(c.start, now, now + holdMsOf(d)));
     report.campaigns.push({
       name: request.name,
       contacts: f.contacts,
-      scheduledAt: scheduledAtFor(c.start, now),
+      scheduledAt: new Date(startAt).toISOString(),
+      ...startReasonOf(startAt, now, d),
     });
     return { requests: [request], report };
   }
@@ -164,6 +169,7 @@ export async function audiencesOf(
       name: request.name,
       contacts: callable.size,
       scheduledAt,
+      ...startReasonOf(at, now, d),
     });
   }
   return { requests, report };

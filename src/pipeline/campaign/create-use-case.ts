@@ -14,7 +14,7 @@ import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { plannedInfo } from "./planned-info.ts";
 import { marginMsOf } from "./reservation-span.ts";
 import { startCheckAt } from "./start-check.ts";
-import { startReason } from "./start-reason.ts";
+import { holdMsOf, startReason } from "./start-reason.ts";
 
 /** Only what creating a campaign uses. */
 export interface CreateCampaignPort {
@@ -78,7 +78,7 @@ export async function createCampaign(
   const now = p.now();
   // No start sooner than the settle time after the create (a late copy is found before anyone is
   // called), nor than the start lead (its check runs first).
-  const notBefore = Math.max(now + Math.max(p.settleMs ?? 0, p.startLeadMs ?? 0), data.notBefore ?? now);
+  const notBefore = Math.max(now + holdMsOf(p), data.notBefore ?? now);
   const planned = plannedStart(data, notBefore, marginMsOf(def));
   if (planned?.kind === "too-late") return { kind: "too-late", reason: planned.reason };
   const scheduledAt = planned

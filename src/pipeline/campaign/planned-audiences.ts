@@ -16,8 +16,10 @@ import type { PlanStore } from "../stores/plan-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { assignVariant } from "./assign-variant.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
+import { holdMsOf, type StartHold, startReasonOf } from "./start-reason.ts";
 
-export interface PlannedAudienceDeps {
+/** The stores a plan reads and writes, and the hold after a create (the daemon's settle time and start lead). */
+export interface PlannedAudienceDeps extends StartHold {
   /** Each file's plan, made once; the experiments' decisions that assignment honours. */
   plans: PlanStore;
   experiments: Pick<ExperimentStore, "assignment" | "assign">;
@@ -39,6 +41,8 @@ export interface PlannedReport {
     name: string;
     contacts: number;
     scheduledAt: string;
+    /** Why it starts then, when the hold after its create decided it: "60 s after its create: VCW_SETTLE_MS". */
+    startReason?: string;
     expectedEndAt: string;
     callUntil: string;
   }[];
@@ -117,6 +121,7 @@ export async function plannedAudiencesOf(
       name: request.name,
       contacts: callable.size,
       scheduledAt: new Date(c.scheduledAt).toISOString(),
+      ...startReasonOf(c.scheduledAt, now, d),
       expectedEndAt: new Date(c.expectedEndAt).toISOString(),
       callUntil: new Date(c.callUntil).toISOString(),
     });
@@ -153,7 +158,7 @@ export async function planFile(
       new Set(newContacts),
     );
     const learned = ruled ? await d.pace.pace(dialerKeyOf(def)) : undefined;
-    const plan = planCampaigns(facts.contacts, planSettingsOf(def, now, f.admittedAt, learned));
+    const plan = planCampaigns(facts.contacts, planSettingsOf(def, now, f.admittedAt, learned, holdMsOf(d)));
     if (!ruled) return plan;
     await appendToErrorReport(
       `${f.path}.errors.csv`,

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
@@ -14,77 +14,86 @@ const EVERYSEC = ["--appendfsync", "everysec"];
 /**
  * Issue 42 item 6: Redis loses its last writes (`appendfsync everysec` on a machine that crashes,
  * or an asynchronous replica promoted). A SIGKILL alone loses nothing (the kernel keeps what Redis
- * wrote), so the loss is made exact: the append-only files are copied while the daemon is stopped
- * mid-import, and put back after the campaign was created (as a crash whose last fsync was then).
- * The campaign's job, its create, its memo and sent mark are all lost: the import runs again, and
- * the campaign job is a first attempt.
+ * wrote), so the loss is made exact: the append-only files are copied while a campaign job waits
+ * in its queue, and put back after it ran, as a crash whose last fsync was at the copy. The job
+ * runs again as a first attempt: its take, its create's sent mark and id are lost.
  */
-describe("chaos: Redis loses the writes of the campaign's create", () => {
-  const { t, running } = useProxiedChaos();
+describe("chaos: Redis loses the writes of a queued campaign job's create", () => {
+  const { t, running, proxy: startProxy } = useProxiedChaos();
   let server: RedisServer | undefined;
   afterEach(async () => {
-    for (const p of running.splice(0)) p.child.kill("SIGKILL");
     await server?.stop("SIGKILL");
     server = undefined;
   });
 
-  it("one copy of the campaign, each person called once, every call counted", async () => {
+  it("one copy of each campaign, each person called once", async () => {
     const dir = tempDir("vcw-lost-writes-");
     server = await startRedisServer({ persist: true, dir, extraArgs: EVERYSEC });
     const port = server.port;
-    // A settle time of 8 s: the copy starts 8 s after its create, time for Redis to come back first.
-    // A rate of 20 requests a second: the import of 40 lasts about 2 s, a moment to copy Redis' files.
+    // The first two creates are held (the daemon makes two campaigns at once): the third file's
+    // campaign job waits in its queue meanwhile.
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let creates = 0;
+    const proxy = await startProxy((req) => {
+      if (req.method !== "POST" || !req.url?.endsWith("/campaign/create")) return undefined;
+      creates += 1;
+      return creates <= 2 ? { pass: true, holdUntil: released } : undefined;
+    });
+    // A request timeout of 10 s: the held creates are answered, not given up. A settle time of 8 s:
+    // the copies start 8 s after their creates, time for Redis to come back first.
     const { inbox, tag, start, campaignsNamed } = await chaosCampaignJob(t, running, {
-      env: { REDIS_URL: server.url, VCW_SETTLE_MS: "8000", VCW_RATE_LIMIT: "20" },
+      env: {
+        REDIS_URL: server.url,
+        VCS_BASE_URL: proxy.url,
+        VCW_REQUEST_TIMEOUT_MS: "10000",
+        VCW_SETTLE_MS: "8000",
+      },
     });
     const daemon = start("start");
-    const file = `lost-${tag}.csv`;
-    const prefix = `chaos-${tag}-${file}`;
-    drop(inbox, file, contactsCsv(40, { from: 46_000 }));
+    const files = [1, 2, 3].map((n) => `lost-${n}-${tag}.csv`);
+    for (const [n, file] of files.entries()) drop(inbox, file, contactsCsv(10, { from: 46_000 + n * 100 }));
+    const prefix = `chaos-${tag}-lost-`;
+    // Every file settled (its campaign job queued), two creates held.
     await waitFor(
-      () => {
-        const processing = join(inbox, "processing");
-        return existsSync(processing) && readdirSync(processing).length > 0 ? true : undefined;
-      },
-      30_000,
-      "the file in processing/",
+      () => (files.every((f) => summaryOf(inbox, f)) && creates === 2 ? true : undefined),
+      60_000,
+      "three files settled, two creates held",
     );
     daemon.child.kill("SIGSTOP");
     await sleep(300); // Redis has written what it was sent
-    expect(await campaignsNamed(prefix)).toEqual([]);
     const aof = join(dir, "appendonlydir");
     cpSync(aof, join(dir, "at-the-crash"), { recursive: true });
     daemon.child.kill("SIGCONT");
+    release();
     await waitFor(
-      async () => ((await campaignsNamed(prefix)).length > 0 ? true : undefined),
+      async () => ((await campaignsNamed(prefix)).length === 3 ? true : undefined),
       60_000,
-      "the campaign created",
+      "three campaigns created",
     );
-    await sleep(1_500); // its id remembered, registered: all lost next
+    await sleep(1_500); // their ids remembered, registered: all lost next
     await server.stop("SIGKILL");
     rmSync(aof, { recursive: true });
     cpSync(join(dir, "at-the-crash"), aof, { recursive: true });
     server = await startRedisServer({ port, persist: true, dir, extraArgs: EVERYSEC });
 
-    const summary = await waitFor(
-      () => {
-        const s = summaryOf(inbox, file) as { checksBeforeStart?: unknown } | undefined;
-        return s?.checksBeforeStart ? s : undefined;
-      },
-      80_000,
-      "the summary with its check",
-    );
-    const copies = await waitFor(
-      async () => {
-        const listed = await campaignsNamed(prefix);
-        return listed.length > 0 && listed.every((c) => c.is_started) ? listed : undefined;
-      },
-      30_000,
+    // Every copy started (one re-sent starts 8 s after its create).
+    await sleep(3_000);
+    await waitFor(
+      async () => ((await campaignsNamed(prefix)).every((c) => c.is_started) ? true : undefined),
+      60_000,
       "every copy started",
     );
-    const called = (await Promise.all(copies.map((c) => audiencePhones(t.client, c.id!)))).flat();
-    const counts = { created: copies.length, called: called.length, distinct: new Set(called).size };
-    console.info("lost writes:", JSON.stringify({ counts, summary }));
-    expect(counts, daemon.logs()).toEqual({ created: 1, called: 40, distinct: 40 });
+    await sleep(5_000); // a copy created late would show now
+    const all = await campaignsNamed(prefix);
+    const called = (await Promise.all(all.map((c) => audiencePhones(t.client, c.id!)))).flat();
+    const counts = { created: all.length, called: called.length, distinct: new Set(called).size };
+    const summaries = files.map(
+      (f) => (summaryOf(inbox, f) as { checksBeforeStart?: unknown })?.checksBeforeStart,
+    );
+    console.info("lost writes:", JSON.stringify({ counts, summaries }));
+    expect(counts, daemon.logs()).toEqual({ created: 3, called: 30, distinct: 30 });
   }, 150_000);
 });

@@ -6,7 +6,7 @@ import { type RedisServer, startRedisServer } from "../../src/daemon/redis-serve
 import { contactsCsv, drop, summaryOf, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { audiencePhones } from "../support/window-close.ts";
-import { chaosCampaignJob, useProxiedChaos } from "./chaos-setup.ts";
+import { chaosCampaignJob, gate, onCampaignCreates, useProxiedChaos } from "./chaos-setup.ts";
 
 /** Redis as `appendfsync everysec` leaves it: the append-only file flushed once a second. */
 const EVERYSEC = ["--appendfsync", "everysec"];
@@ -32,16 +32,14 @@ describe("chaos: Redis loses the writes of a queued campaign job's create", () =
     const port = server.port;
     // The first two creates are held (the daemon makes two campaigns at once): the third file's
     // campaign job waits in its queue meanwhile.
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const { opened, open } = gate();
     let creates = 0;
-    const proxy = await startProxy((req) => {
-      if (req.method !== "POST" || !req.url?.endsWith("/campaign/create")) return undefined;
-      creates += 1;
-      return creates <= 2 ? { pass: true, holdUntil: released } : undefined;
-    });
+    const proxy = await startProxy(
+      onCampaignCreates((n) => {
+        creates = n;
+        return n <= 2 ? { pass: true, holdUntil: opened } : undefined;
+      }),
+    );
     // A request timeout of 10 s: the held creates are answered, not given up. A settle time of 8 s:
     // the copies start 8 s after their creates, time for Redis to come back first.
     const { inbox, tag, start, campaignsNamed } = await chaosCampaignJob(t, running, {
@@ -67,7 +65,7 @@ describe("chaos: Redis loses the writes of a queued campaign job's create", () =
     const aof = join(dir, "appendonlydir");
     cpSync(aof, join(dir, "at-the-crash"), { recursive: true });
     daemon.child.kill("SIGCONT");
-    release();
+    open();
     await waitFor(
       async () => ((await campaignsNamed(prefix)).length === 3 ? true : undefined),
       60_000,

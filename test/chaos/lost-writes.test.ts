@@ -77,14 +77,13 @@ describe("chaos: Redis loses the writes of a queued campaign job's create", () =
     cpSync(join(dir, "at-the-crash"), aof, { recursive: true });
     server = await startRedisServer({ port, persist: true, dir, extraArgs: EVERYSEC });
 
-    // Every copy started (one re-sent starts 8 s after its create).
+    // Every copy started: one re-sent starts 8 s after its create, a repair's 8 s after the check.
+    const allStarted = async () =>
+      (await campaignsNamed(prefix)).every((c) => c.is_started) ? true : undefined;
     await sleep(3_000);
-    await waitFor(
-      async () => ((await campaignsNamed(prefix)).every((c) => c.is_started) ? true : undefined),
-      60_000,
-      "every copy started",
-    );
-    await sleep(5_000); // a copy created late would show now
+    await waitFor(allStarted, 60_000, "every copy started");
+    await sleep(12_000); // a copy created late, or a repair, would show now
+    await waitFor(allStarted, 30_000, "every copy started, repairs too");
     const all = await campaignsNamed(prefix);
     const called = (await Promise.all(all.map((c) => audiencePhones(t.client, c.id!)))).flat();
     const counts = { created: all.length, called: called.length, distinct: new Set(called).size };

@@ -8,6 +8,14 @@ import { tempDir } from "../support/files.ts";
 import { audiencePhones } from "../support/window-close.ts";
 import { chaosCampaignJob, gate, onCampaignCreates, useProxiedChaos } from "./chaos-setup.ts";
 
+/** The daemon's "campaign ready" lines: each attempt that created or found a campaign. */
+function readyLines(logs: string): { campaign: string; scheduledAt: string }[] {
+  return logs.split("\n").flatMap((line) => {
+    if (!line.includes('"campaign ready"')) return [];
+    return [JSON.parse(line) as { campaign: string; scheduledAt: string }];
+  });
+}
+
 /** Redis as `appendfsync everysec` leaves it: the append-only file flushed once a second. */
 const EVERYSEC = ["--appendfsync", "everysec"];
 
@@ -92,5 +100,9 @@ describe("chaos: Redis loses the writes of a queued campaign job's create", () =
     );
     console.info("lost writes:", JSON.stringify({ counts, summaries }));
     expect(counts, daemon.logs()).toEqual({ created: 3, called: 30, distinct: 30 });
+    // Each campaign registered with the start it was made with, whichever attempt found it.
+    const ready = readyLines(daemon.logs());
+    for (const r of ready)
+      expect(r.scheduledAt).toBe(ready.find((x) => x.campaign === r.campaign)?.scheduledAt);
   }, 150_000);
 });

@@ -65,7 +65,7 @@ export interface CampaignCreateOptions {
  * Creates the campaign of `slot` (the create memo's `campaign(key)`) exactly once across retries,
  * crashes and workers (see createOnce):
  * its name is unique, so the name finds it when a create may have been applied. `mayCreate` false
- * (canceled) stops a create not yet applied (CreateCanceledError). Found by name: its `scheduledAt` as listed.
+ * (canceled) stops a create not yet applied (CreateCanceledError). Found by name: its start as listed.
  */
 export async function createCampaignOnce(
   client: Client,
@@ -80,8 +80,9 @@ export async function createCampaignOnce(
     ...(o.settleMs === undefined ? {} : { settleMs: o.settleMs }),
     find: async () => {
       const named = (await client.campaigns.list()).filter((c) => c.campaigns_name === name);
-      const start = named[0]?.scheduled_at;
-      foundStart = typeof start === "string" ? start : undefined;
+      // The record's start: `started_at`, the time it starts or started (docs/spec-gaps.md).
+      const start = named[0]?.started_at;
+      foundStart = start && Number.isFinite(Date.parse(start)) ? start : undefined;
       return idByName(named, "campaign", name);
     },
     create: async (send) => {

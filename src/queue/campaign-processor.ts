@@ -25,7 +25,6 @@ export function createCampaignProcessor(d: WorkDeps) {
     failFastOnPermanent(async () => {
       const outcome = await createCampaign(port, jobOf(d, job.data.job), job.data, {
         canWait: token !== undefined,
-        retried: job.attemptsMade > 0 || (job.attemptsStarted ?? 0) > 1,
       });
       return fateOf(outcome, job, token, d);
     });

@@ -204,6 +204,25 @@ export async function pausedMidImport(
   return { job, summary };
 }
 
+/** A gate that proxied requests are held behind (`holdUntil: opened`) until `open` is called. */
+export function gate(): { opened: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+/** A proxy rule for campaign creates alone: `rule` is told each one's number, from 1. */
+export function onCampaignCreates(rule: (n: number) => ReturnType<ProxyRule>): ProxyRule {
+  let n = 0;
+  return (req) => {
+    if (req.method !== "POST" || !req.url?.endsWith("/campaign/create")) return undefined;
+    n += 1;
+    return rule(n);
+  };
+}
+
 /**
  * A simulator (real time) for one file's tests, the vcw processes they start (killed after, logs
  * kept with CHAOS_LOG_DIR) and proxies in front of the simulator (closed after).

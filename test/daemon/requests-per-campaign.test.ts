@@ -4,7 +4,7 @@ import { contactsCsv, drop, testSettings, waitFor } from "../support/daemon.ts";
 
 const FILES = 4;
 
-describe("creating a campaign reads none of the service's history", () => {
+describe("creating a campaign reads the service's campaigns once, nothing more", () => {
   const h = useCallingDaemon({ timeScale: 1e-9 });
   const { t } = h;
 
@@ -13,7 +13,7 @@ describe("creating a campaign reads none of the service's history", () => {
     for (let i = 0; i < 20; i++) await t.client.segments.create({ name: `old ${i}` });
   });
 
-  it(`${FILES} files, ${FILES} campaigns: one create each, no campaign listed, the job's segment looked up once`, async () => {
+  it(`${FILES} files, ${FILES} campaigns: a campaign listing and a create each, each segment looked up once`, async () => {
     const { home, inbox } = h.callingJob({ byId: true, schedule: "0 0 * * * *" });
     t.sim.stats.reset();
     const daemon = await h.start(testSettings(home, t.sim.url));
@@ -28,7 +28,9 @@ describe("creating a campaign reads none of the service's history", () => {
     );
     console.log(`requests for ${FILES} files of 3 contacts: ${JSON.stringify(byOp)}`);
     expect(byOp["campaigns.create"]).toBe(FILES);
-    expect(byOp["campaigns.list"] ?? 0).toBe(0);
-    expect(byOp["segments.list"]).toBe(1); // the job's segment, which may be the operator's
+    // Each create lists the name first: Redis may have lost the memo of one applied (decision 0064).
+    expect(byOp["campaigns.list"]).toBe(FILES);
+    // The job's segment (maybe the operator's) and each file's own: a memo lost with Redis is no proof of none.
+    expect(byOp["segments.list"]).toBe(1 + FILES);
   }, 90_000);
 });

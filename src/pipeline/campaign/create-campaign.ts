@@ -65,24 +65,26 @@ export interface CampaignCreateOptions {
  * Creates the campaign of `slot` (the create memo's `campaign(key)`) exactly once across retries,
  * crashes and workers (see createOnce):
  * its name is unique, so the name finds it when a create may have been applied. `mayCreate` false
- * (canceled) stops a create not yet applied (CreateCanceledError).
+ * (canceled) stops a create not yet applied (CreateCanceledError). Found by name: its start as listed.
  */
 export async function createCampaignOnce(
   client: Client,
   slot: MemoSlot,
   body: CampaignCreate,
   o: CampaignCreateOptions = {},
-): Promise<{ id: string; created: boolean }> {
+): Promise<{ id: string; created: boolean; scheduledAt?: string }> {
   const name = body.campaigns_name;
-  return createOnce(slot, {
+  let foundStart: string | undefined;
+  const result = await createOnce(slot, {
     lockMs: o.lockMs ?? 60_000,
     ...(o.settleMs === undefined ? {} : { settleMs: o.settleMs }),
-    find: async () =>
-      idByName(
-        (await client.campaigns.list()).filter((c) => c.campaigns_name === name),
-        "campaign",
-        name,
-      ),
+    find: async () => {
+      const named = (await client.campaigns.list()).filter((c) => c.campaigns_name === name);
+      // The record's start: `started_at`, the time it starts or started (docs/spec-gaps.md).
+      const start = named[0]?.started_at;
+      foundStart = start && Number.isFinite(Date.parse(start)) ? start : undefined;
+      return idByName(named, "campaign", name);
+    },
     create: async (send) => {
       if (o.point) failpoint(o.point);
       return (await client.campaigns.create(body, send)).id;
@@ -93,6 +95,8 @@ export async function createCampaignOnce(
     // The start as sent: an attempt that finds the campaign later registers this one, not its own.
     ...(body.scheduled_at ? { note: body.scheduled_at } : {}),
   });
+  // Found by name: the start it was made with (its sent mark may be lost with Redis' last writes).
+  return !result.created && foundStart ? { ...result, scheduledAt: foundStart } : result;
 }
 
 /** An assistant's id: given, or found by its name through assistants.list. */

@@ -42,10 +42,9 @@ export interface CreateCampaignPort {
   now: () => number;
 }
 
-/** One campaign job's attempt: may it wait (a worker's token), and may an earlier one have sent a create. */
+/** One campaign job's attempt: may it wait (a worker's token). */
 export interface CreateAttempt {
   canWait: boolean;
-  retried: boolean;
 }
 
 export type CreateOutcome =
@@ -96,13 +95,14 @@ export async function createCampaign(
   const o: CampaignCreateOptions = {
     lockMs: p.leaseMs,
     mayCreate: async () => !(await p.controls.isCanceled(key)),
-    // A retry may follow a create sent by a version that marked nothing: look before sending again.
-    lookFirst: attempt.retried,
+    // Every attempt lists the name first: Redis may lose its last writes (the job, the sent mark, the
+    // id), so a first attempt may follow a create already applied (decision 0064).
+    lookFirst: true,
     point: createPointOf(data),
     // Re-send an unanswered create only once the first can no longer land (VCW_SETTLE_MS).
     ...(p.settleMs === undefined ? {} : { settleMs: p.settleMs }),
   };
-  let result: { id: string; created: boolean };
+  let result: Awaited<ReturnType<typeof createCampaignOnce>>;
   try {
     result = await createCampaignOnce(p.client, slot, body, o);
   } catch (error) {
@@ -125,9 +125,10 @@ export async function createCampaign(
       cause,
     };
   }
-  // The start the service was sent, maybe by an earlier attempt: the check and first poll follow it.
+  // The start the service was sent, maybe by an earlier attempt (its mark, or the record found by
+  // name when Redis lost the mark): the check and first poll follow it.
   const sent = await slot.sent();
-  const start = sent?.note ?? scheduledAt;
+  const start = sent?.note ?? result.scheduledAt ?? scheduledAt;
   const why = startReason(Date.parse(start), sent?.note ? sent.at : now, p);
   const info: CampaignInfo = {
     id: result.id,

@@ -31,7 +31,6 @@ export async function fileIntoOwnSegment(
 ): Promise<{ segmentId: string; counts: ImportCounts }> {
   const { id } = await resolveSegment(d.client, d.memo, segment, {
     lockMs: d.leaseMs,
-    ownName: true,
     settleMs: d.ledger.settleMs,
   });
   const counts = await importContacts(rows, {

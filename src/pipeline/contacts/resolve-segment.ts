@@ -23,8 +23,6 @@ export async function resolveSegment(
   target: SegmentTarget,
   options: {
     lockMs?: number;
-    /** The name is vcw's own and unique (a file hash in it): no need to look for it before creating. */
-    ownName?: boolean;
     /** See createOnce (the ledger's: 0 with idempotency keys). */
     settleMs?: number;
   } = {},
@@ -44,7 +42,8 @@ export async function resolveSegment(
     create: async (send) =>
       (await client.segments.create({ name: target.name, description: target.description }, send)).id,
     what: `segment "${target.name}"`,
-    lookFirst: options.ownName !== true,
+    // Looked for first, vcw's own names too: a memo lost with Redis' last writes is no proof of none.
+    lookFirst: true,
   });
 }
 

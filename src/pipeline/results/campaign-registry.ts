@@ -178,6 +178,23 @@ export function createCampaignRegistry(
       return kept;
     },
 
+    /**
+     * Every campaign of a job still kept, by id, with its meta hash: the reads of a chunk sent at
+     * once (one round trip, each on its own slot). Those whose data expired are dropped from the index.
+     */
+    async *keptMetasOf(job: string, chunk = 1_000): AsyncGenerator<[string, Record<string, string>]> {
+      const ids = (await redis.smembers(all(job))).sort();
+      for (let i = 0; i < ids.length; i += chunk) {
+        const part = ids.slice(i, i + chunk);
+        const hashes = await Promise.all(part.map((id) => redis.hgetall(meta(id))));
+        for (const [j, id] of part.entries()) {
+          const h = hashes[j]!;
+          if (Object.keys(h).length > 0) yield [id, h];
+          else await redis.srem(all(job), id);
+        }
+      }
+    },
+
     async setState(id: string, job: string, info: CampaignInfo, state: CampaignInfo["state"]): Promise<void> {
       await redis.hset(meta(id), {
         info: JSON.stringify({ ...info, state }),

@@ -10,17 +10,22 @@ interface CampaignRead {
   mark: string;
   upTo: number;
   whole: boolean;
-  campaign: ExperimentCampaign;
+  createdAt: number;
+  /** Undefined for a campaign without a variant. */
+  campaign: ExperimentCampaign | undefined;
 }
+
+/** The meta fields the figures read, and its write count: together, the mark of a change. */
+const MARK = ["writes", "version", "lastChangeAt", "createdAt", "info", "stop", "startCheck"] as const;
 
 type Store = Pick<CampaignStore, "keptMetasOf" | "transitionsBetween" | "records">;
 
 /**
  * A job's experiment campaigns, in id order, up to `upTo`. With `keep`, what was read is kept
- * between looks: each look reads every campaign's meta hash (a chunk at a time, one round trip
- * each) and the transitions and records of only those whose meta changed since; every write of a
- * poll bumps its meta's `writes` in the same MULTI, so an unchanged meta means unchanged calls.
- * Without `keep` nothing is held (a report of any size).
+ * between looks: each look reads the meta fields the figures need of every campaign (a chunk at a
+ * time, one round trip each), and parses and reads the calls of only those whose meta changed
+ * since; every write of a poll bumps its meta's `writes` in the same MULTI, so an unchanged meta
+ * means unchanged calls. Without `keep` nothing is held (a report of any size).
  */
 export class ExperimentCampaigns {
   private readonly read = new Map<string, CampaignRead>();
@@ -34,36 +39,38 @@ export class ExperimentCampaigns {
     if (classes !== this.classes) this.read.clear();
     this.classes = classes;
     const seen = new Set<string>();
-    for await (const [id, hash] of store.keptMetasOf(def.name)) {
-      const stored = storedCampaignOf(hash);
-      if (!stored?.info.variant || stored.createdAt >= upTo) continue;
-      seen.add(id);
-      const mark = markOf(hash);
+    for await (const [id, fields] of store.keptMetasOf(def.name, MARK)) {
+      const mark = MARK.map((f) => fields[f]).join("\u0000");
       let r = this.read.get(id);
+      // Unchanged: nothing parsed or read again.
       if (!r || r.mark !== mark || (!r.whole && r.upTo !== upTo)) {
-        const calls = await endedCalls(store, def, id, upTo, this.keep);
+        const stored = storedCampaignOf(fields);
         r = {
           mark,
           upTo,
-          whole: calls.whole,
-          campaign: {
-            info: stored.info,
-            stopReasons: stored.stop?.reasons,
-            withdrawnAtStart: stored.startCheck?.withdrawn,
-            calls: calls.facts,
-          },
+          whole: true,
+          createdAt: stored?.createdAt ?? 0,
+          campaign: stored?.info.variant
+            ? {
+                info: stored.info,
+                stopReasons: stored.stop?.reasons,
+                withdrawnAtStart: stored.startCheck?.withdrawn,
+                calls: [],
+              }
+            : undefined,
         };
+        if (r.campaign && r.createdAt < upTo) {
+          const calls = await endedCalls(store, def, id, upTo, this.keep);
+          [r.campaign.calls, r.whole] = [calls.facts, calls.whole];
+        } else r.whole = !r.campaign; // one not yet created by `upTo` is looked at again
         if (this.keep) this.read.set(id, r);
       }
+      seen.add(id);
+      if (!r.campaign || r.createdAt >= upTo) continue;
       yield r.campaign;
     }
     for (const id of this.read.keys()) if (!seen.has(id)) this.read.delete(id);
   }
-}
-
-/** What of a meta hash the figures read, and its write count. */
-function markOf(h: Record<string, string>): string {
-  return [h.writes, h.version, h.lastChangeAt, h.createdAt, h.info, h.stop, h.startCheck].join("\u0000");
 }
 
 /** A campaign's calls that ended before `upTo`, and whether no transition was left out. */

@@ -27,6 +27,7 @@ const REDIS = [
   "test/pipeline/campaign/{start-check,stop-mid-campaign}.test.ts",
   "test/pipeline/files/**/*.test.ts",
   "test/pipeline/import/{import-contacts,kept-rows,resolve-segment,send-fence}.test.ts",
+  "test/pipeline/reports/experiment-campaigns.test.ts",
   "test/pipeline/resources/apply.test.ts",
   "test/pipeline/results/{poll-campaign,poll-phone-spelling,poll-status-names,poll-streaming}.test.ts",
   "test/pipeline/stores/dnc/{do-not-call-lists,tree-layout}.test.ts",

@@ -8,7 +8,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** This checkout's root (the benchmarks run from its dist/bench). */
 export const OURS = fileURLToPath(new URL("../..", import.meta.url));
@@ -31,3 +31,7 @@ export function baseTree(refOrDir: string): string {
   execFileSync("npm", ["run", "-s", "build"], { cwd: dir, stdio: "inherit" });
   return dir;
 }
+
+/** A module of the tree at `root` (its build), loaded by path: a run of a benchmark in that tree. */
+export const loadFromTree = async <T>(root: string, file: string) =>
+  (await import(pathToFileURL(path.join(root, "dist/src", file)).href)) as T;

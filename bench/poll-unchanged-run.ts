@@ -4,8 +4,7 @@
  * and sends over IPC the CPU time of this process per poll (the audience server and Redis run in
  * others). argv: root, campaigns, rounds, audiences URL, Redis URL, prefix.
  */
-import path from "node:path";
-import { pathToFileURL } from "node:url";
+import { loadFromTree } from "./base-tree.ts";
 import { benchCampaignInfo, statusClassesOf } from "./poll-fixture.ts";
 
 const [root, campaignsArg, roundsArg, audiencesUrl, redisUrl, prefix] = process.argv.slice(2) as [
@@ -16,8 +15,7 @@ const [root, campaignsArg, roundsArg, audiencesUrl, redisUrl, prefix] = process.
   string,
   string,
 ];
-const load = async <T>(file: string) =>
-  (await import(pathToFileURL(path.join(root, "dist/src", file)).href)) as T;
+const load = <T>(file: string) => loadFromTree<T>(root, file);
 /** A module of a tree loaded by path: untyped, called as the benchmark knows it is. */
 interface Loose {
   (...args: unknown[]): Loose;

@@ -12,6 +12,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   "file-campaigns": () => import("./file-campaigns.ts"),
   poll: () => import("./poll.ts"),
   "poll-unchanged": () => import("./poll-unchanged.ts"),
+  guardrail: () => import("./guardrail.ts"),
   campaigns: () => import("./campaigns.ts"),
   requests: () => import("./contact-requests.ts"),
   workbooks: () => import("./workbooks.ts"),

@@ -1,5 +1,6 @@
 import type { JobDefinition } from "../config/job-definition.ts";
 import { experimentId } from "../config/variant-definition.ts";
+import { ExperimentCampaigns } from "../pipeline/reports/experiment-campaigns.ts";
 import { guardrailStops } from "../pipeline/reports/experiment-guardrail.ts";
 import { guardrailInputOf } from "../pipeline/reports/experiment-section.ts";
 import { gatherExperiment } from "../pipeline/reports/gather-experiment.ts";
@@ -7,6 +8,17 @@ import type { WorkDeps } from "./work-deps.ts";
 
 /** The guardrail looks at a job's experiment at most this often (across workers). */
 const LOOK_EVERY_MS = 5_000;
+
+/** What this process's looks read, per store and job: a look reads again only the campaigns changed since. */
+const keptReads = new WeakMap<object, Map<string, ExperimentCampaigns>>();
+
+function keptFor(store: object, job: string): ExperimentCampaigns {
+  const byJob = keptReads.get(store) ?? new Map<string, ExperimentCampaigns>();
+  keptReads.set(store, byJob);
+  const kept = byJob.get(job) ?? new ExperimentCampaigns(true);
+  byJob.set(job, kept);
+  return kept;
+}
 
 /**
  * The experiment guardrail (`campaign.experiment.guardrail`), after a poll that changed something:
@@ -29,12 +41,13 @@ export async function guardExperiment(
   if (!rule && !(await experiments.needsBackfill(id))) return;
   if (!ended && !(await experiments.mayLook(id, LOOK_EVERY_MS))) return;
   const now = d.now();
-  const gathered = await gatherExperiment(def, { store: d.store, experiments }, now + 1);
+  const kept = keptFor(d.store, def.name);
+  const gathered = await gatherExperiment(def, { store: d.store, experiments, kept }, now + 1);
   if (!gathered) return;
-  const kept = await experiments.backfill(id, () => gathered.figures.firstVariants());
-  if (kept > 0)
+  const people = await experiments.backfill(id, () => gathered.figures.firstVariants());
+  if (people > 0)
     d.logger.info(
-      { job: def.name, people: kept },
+      { job: def.name, people },
       `experiment ${def.name}: the variants of people called before are kept`,
     );
   if (!rule) return;

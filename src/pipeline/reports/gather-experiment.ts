@@ -2,12 +2,11 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { experimentId } from "../../config/variant-definition.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
-import { CallEnds } from "./call-ends.ts";
+import { ExperimentCampaigns } from "./experiment-campaigns.ts";
 import { ExperimentFigures } from "./experiment-figures.ts";
 import type { AssignmentFacts } from "./experiment-missing.ts";
 import type { SectionSetup } from "./experiment-section.ts";
 import type { ReportSources } from "./gather-report.ts";
-import { callFacts } from "./read-calls.ts";
 
 /** What the experiment store tells a report (stores/experiment-store.ts), by the experiment's id. */
 export interface ExperimentFacts {
@@ -24,6 +23,8 @@ export async function gatherExperiment(
   def: JobDefinition,
   sources: {
     store: CampaignStore;
+    /** What earlier looks read, kept (the guardrail's): only campaigns changed since are read again. */
+    kept?: ExperimentCampaigns | undefined;
     experiments?: ExperimentFacts | undefined;
     /** Campaigns never made (the queue layer's), when the caller can read them: a variant that got nobody says why. */
     campaignsNotMade?: ReportSources["campaignsNotMade"];
@@ -45,19 +46,8 @@ export async function gatherExperiment(
     maxOptOutRate: c.experiment?.guardrail?.maxOptOutRate,
   };
   const figures = new ExperimentFigures(setup);
-  const pause = async () => {};
-  for (const campaignId of (await sources.store.allOf(def.name)).sort()) {
-    const stored = await sources.store.get(campaignId);
-    if (!stored?.info.variant || stored.createdAt >= upTo) continue;
-    const ends = new CallEnds(def.polling.statuses);
-    for await (const t of sources.store.transitionsBetween(campaignId, 0, upTo)) ends.add(t);
-    figures.addCampaign({
-      info: stored.info,
-      stopReasons: stored.stop?.reasons,
-      withdrawnAtStart: stored.startCheck?.withdrawn,
-      calls: await callFacts(sources.store, campaignId, ends.ends, pause),
-    });
-  }
+  const campaigns = sources.kept ?? new ExperimentCampaigns(false);
+  for await (const campaign of campaigns.upTo(sources.store, def, upTo)) figures.addCampaign(campaign);
   for (const n of (await sources.campaignsNotMade?.(0)) ?? [])
     if (n.job === def.name && n.variant && n.at !== null && Date.parse(n.at) < upTo)
       figures.addNotMade(n.variant, n.contacts ?? 0, maskPhonesIn(`${n.outcome}: ${n.reason}`));

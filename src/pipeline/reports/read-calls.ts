@@ -4,7 +4,7 @@ import type { CallFact } from "./figures.ts";
 
 /** The calls that ended, with what their records say (read in batches). */
 export async function callFacts(
-  store: CampaignStore,
+  store: Pick<CampaignStore, "records">,
   id: string,
   ends: Map<string, { at: number; status: string }>,
   pause: (calls: number) => Promise<void>,

@@ -178,6 +178,33 @@ export function createCampaignRegistry(
       return kept;
     },
 
+    /**
+     * Every campaign of a job still kept, by id, with the `fields` of its meta: the reads of a chunk
+     * sent at once (one round trip, each on its own slot). Those whose meta expired (none of the
+     * fields, `info` among them) are dropped from the index.
+     */
+    async *keptMetasOf<F extends string>(
+      job: string,
+      fields: readonly F[],
+      chunk = 1_000,
+    ): AsyncGenerator<[string, Partial<Record<F, string>>]> {
+      const ids = (await redis.smembers(all(job))).sort();
+      for (let i = 0; i < ids.length; i += chunk) {
+        const part = ids.slice(i, i + chunk);
+        const rows = await Promise.all(part.map((id) => redis.hmget(meta(id), ...fields)));
+        for (const [j, id] of part.entries()) {
+          const row = rows[j]!;
+          if (row.every((v) => v === null)) {
+            await redis.srem(all(job), id);
+            continue;
+          }
+          const found: Partial<Record<F, string>> = {};
+          for (const [k, f] of fields.entries()) if (row[k] !== null) found[f] = row[k]!;
+          yield [id, found];
+        }
+      }
+    },
+
     async setState(id: string, job: string, info: CampaignInfo, state: CampaignInfo["state"]): Promise<void> {
       await redis.hset(meta(id), {
         info: JSON.stringify({ ...info, state }),

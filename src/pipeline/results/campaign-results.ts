@@ -52,6 +52,8 @@ export function createCampaignResults(
     if (c.transitions.length > 0) {
       tx.xadd(events(id), "*", "version", String(c.version), "transitions", JSON.stringify(c.transitions));
     }
+    // Counts the writes: a reader that keeps what it read (the experiment's) knows it from the meta alone.
+    tx.hincrby(meta(id), "writes", 1);
   };
 
   return {

@@ -8,6 +8,7 @@ import { sendJson, startHttpServer, type TestServer } from "./http-server.ts";
  */
 export type ProxyRule = (
   req: IncomingMessage,
+  body: string,
 ) =>
   | { answer: number }
   | { pass: true; thenAnswer?: number; holdUntil?: Promise<unknown> }
@@ -22,7 +23,7 @@ export type ProxyRule = (
  */
 export function startProxy(target: string, rule: ProxyRule): Promise<TestServer> {
   return startHttpServer((req, res, text) => {
-    const r = rule(req) ?? { pass: true };
+    const r = rule(req, text) ?? { pass: true };
     if ("answer" in r) return sendJson(res, r.answer, { error: r.answer, message: "proxy says no" });
     const held = "holdMs" in r ? sleep(r.holdMs) : "holdUntil" in r ? r.holdUntil : undefined;
     (held ?? Promise.resolve())

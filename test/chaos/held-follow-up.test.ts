@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.ts";
 import { contactsCsv, drop, summaryOf, waitFor } from "../support/daemon.ts";
-import type { ProxyRule } from "../support/proxy.ts";
+import { campaignCreateWith, heldUntilNext, type ProxyRule } from "../support/proxy.ts";
 import { audiencePhones } from "../support/window-close.ts";
 import { chaosCampaignJob, useProxiedChaos } from "./chaos-setup.ts";
 
 type Checks = { copiesAdopted?: number; campaignsRepaired?: number; calledTwice?: number };
 
-const isFollowUpCreate = (method: string | undefined, url: string | undefined, body: string) =>
-  method === "POST" && url?.endsWith("/campaign/create") === true && body.includes(" follow-up 1");
+const isFollowUpCreate = campaignCreateWith(" follow-up 1");
 
 /**
  * Issue 42 item 4: the held create of late-copy.test.ts, for a follow-up. Every call of the first
@@ -77,25 +76,13 @@ describe("chaos: a follow-up's campaign create held or timed out", () => {
       "the checks in the summary",
     );
 
-  /** Holds the first follow-up create until the re-sent one went through, then forwards it (1 s later). */
-  function heldUntilResent(): ProxyRule {
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let creates = 0;
-    return (req, body) => {
-      if (!isFollowUpCreate(req.method, req.url, body)) return undefined;
-      creates += 1;
-      if (creates === 1) return { pass: true, holdUntil: released };
-      setTimeout(release, 1_000);
-      return undefined;
-    };
-  }
-
   for (const audience of ["file", "segment"] as const)
     it(`held past the settle time (audience: ${audience}): each person is called once by a follow-up; the started copy adopted`, async () => {
-      const s = await followedUp(heldUntilResent(), audience, audience === "file" ? 43_000 : 43_100);
+      const s = await followedUp(
+        heldUntilNext(isFollowUpCreate).rule,
+        audience,
+        audience === "file" ? 43_000 : 43_100,
+      );
       const { first, ups } = await started(s, 2);
       const firstCalls = await callsOf(first);
       const upCalls = await callsOf(ups);
@@ -118,9 +105,7 @@ describe("chaos: a follow-up's campaign create held or timed out", () => {
     let creates = 0;
     const s = await followedUp(
       (req, body) =>
-        isFollowUpCreate(req.method, req.url, body) && ++creates === 1
-          ? { pass: true, thenAnswer: 504 }
-          : undefined,
+        isFollowUpCreate(req, body) && ++creates === 1 ? { pass: true, thenAnswer: 504 } : undefined,
       "file",
       43_200,
     );

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, afterEach, inject } from "vitest";
 import type { Client } from "../../src/api/index.ts";
-import type { Simulator } from "../../src/simulator/server.ts";
+import type { Simulator, SimulatorOptions } from "../../src/simulator/server.ts";
 import { spawnVcw, type VcwProcess } from "../support/cli.ts";
 import { contactsCsv, drop, shortLeaseEnv, summaryOf, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
@@ -227,8 +227,8 @@ export function onCampaignCreates(rule: (n: number) => ReturnType<ProxyRule>): P
  * A simulator (real time) for one file's tests, the vcw processes they start (killed after, logs
  * kept with CHAOS_LOG_DIR) and proxies in front of the simulator (closed after).
  */
-export function useProxiedChaos() {
-  const t = useSimulator();
+export function useProxiedChaos(options: Partial<SimulatorOptions> = {}) {
+  const t = useSimulator(options);
   const running: VcwProcess[] = [];
   const proxies: TestServer[] = [];
   afterEach((ctx) => keepLogs(ctx.task.name, running));

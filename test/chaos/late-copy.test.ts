@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "../support/cli.ts";
 import { contactsCsv, drop, summaryOf, waitFor } from "../support/daemon.ts";
+import { campaignCreateWith, heldUntilNext } from "../support/proxy.ts";
 import { audiencePhones } from "../support/window-close.ts";
-import { chaosCampaignJob, gate, onCampaignCreates, useProxiedChaos } from "./chaos-setup.ts";
+import { chaosCampaignJob, useProxiedChaos } from "./chaos-setup.ts";
 
 /**
  * Issue 42: a request queue in front of the service holds a file's first campaign create past the
@@ -15,15 +16,8 @@ describe("chaos: a campaign create held past the settle time, then applied", () 
   const { t, running, proxy: startProxy } = useProxiedChaos();
 
   it("each person is called once; the started copy is adopted and counted", async () => {
-    const { opened, open } = gate();
     // The first create is held until the re-sent one has gone through, then forwarded (1 s later).
-    const proxy = await startProxy(
-      onCampaignCreates((n) => {
-        if (n === 1) return { pass: true, holdUntil: opened };
-        setTimeout(open, 1_000);
-        return undefined;
-      }),
-    );
+    const proxy = await startProxy(heldUntilNext(campaignCreateWith("")).rule);
     // A settle time of 8 s: the re-sent copy starts 8 s after its send, checked 2 s before.
     const { inbox, tag, env, start, campaignsNamed } = await chaosCampaignJob(t, running, {
       env: { VCS_BASE_URL: proxy.url, VCW_SETTLE_MS: "8000" },

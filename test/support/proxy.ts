@@ -8,6 +8,7 @@ import { sendJson, startHttpServer, type TestServer } from "./http-server.ts";
  */
 export type ProxyRule = (
   req: IncomingMessage,
+  body: string,
 ) =>
   | { answer: number }
   | { pass: true; thenAnswer?: number; holdUntil?: Promise<unknown> }
@@ -22,7 +23,7 @@ export type ProxyRule = (
  */
 export function startProxy(target: string, rule: ProxyRule): Promise<TestServer> {
   return startHttpServer((req, res, text) => {
-    const r = rule(req) ?? { pass: true };
+    const r = rule(req, text) ?? { pass: true };
     if ("answer" in r) return sendJson(res, r.answer, { error: r.answer, message: "proxy says no" });
     const held = "holdMs" in r ? sleep(r.holdMs) : "holdUntil" in r ? r.holdUntil : undefined;
     (held ?? Promise.resolve())
@@ -46,3 +47,28 @@ async function forward(target: string, req: IncomingMessage, text: string) {
   const body = await answer.text();
   return { status: answer.status, body: body ? JSON.parse(body) : undefined };
 }
+
+/**
+ * A request queue that holds the first request `matches` picks until the next one it picks has
+ * gone through, then forwards it 1 s later (a create held past vcw's re-send, landing after it).
+ * `held()`: how many it picked.
+ */
+export function heldUntilNext(matches: (req: IncomingMessage, body: string) => boolean) {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let picked = 0;
+  const rule: ProxyRule = (req, body) => {
+    if (!matches(req, body)) return undefined;
+    picked += 1;
+    if (picked === 1) return { pass: true, holdUntil: released };
+    setTimeout(release, 1_000);
+    return undefined;
+  };
+  return { rule, held: () => picked };
+}
+
+/** A campaign create whose body holds `text` (a follow-up's or a hand-back's name). */
+export const campaignCreateWith = (text: string) => (req: IncomingMessage, body: string) =>
+  req.method === "POST" && req.url?.endsWith("/campaign/create") === true && body.includes(text);

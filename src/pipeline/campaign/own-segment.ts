@@ -1,4 +1,5 @@
 import type { Client } from "../../api/client.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import {
   type ContactToImport,
@@ -7,6 +8,7 @@ import {
   importContacts,
 } from "../contacts/import-contacts.ts";
 import { resolveSegment } from "../contacts/resolve-segment.ts";
+import type { CampaignInfo } from "../results/model.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
 
 export interface OwnSegmentDeps {
@@ -42,3 +44,17 @@ export async function fileIntoOwnSegment(
   });
   return { segmentId: id, counts };
 }
+
+/**
+ * Whether a campaign calls a segment of its own (vcw may empty it, take contacts out, hand them
+ * back) rather than the job's standing one (`campaign.audience: segment`): a follow-up, a hand-back
+ * and a repair are always filed into one of their own, whatever the job's audience.
+ */
+export const callsOwnSegment = (
+  def: Pick<JobDefinition, "campaign">,
+  info: Pick<CampaignInfo, "attempt" | "resumeOf" | "repair">,
+): boolean =>
+  def.campaign?.audience !== "segment" ||
+  info.attempt > 0 ||
+  info.resumeOf !== undefined ||
+  info.repair !== undefined;

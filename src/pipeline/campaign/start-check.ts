@@ -7,7 +7,7 @@ import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
 import type { StartCheckStore } from "../stores/start-check-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
-import { fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
+import { callsOwnSegment, fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
 import {
   contactOf,
   deleteContacts,
@@ -84,7 +84,7 @@ async function checkOnce(
     d.suppression.doNotCall(phones),
   ]);
   // A standing segment (audience `segment`) is shared: only extra copies leave it.
-  const own = def.campaign?.audience !== "segment";
+  const own = callsOwnSegment(def, info);
   const withdrawn = own ? new Set([...optedOut, ...listed.keys()]) : new Set<string>();
   const result = resultOf(named, listing, withdrawn);
   // Too late: a started campaign is stopped only by the stop checks, which keep their own records;

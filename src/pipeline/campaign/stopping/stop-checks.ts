@@ -8,6 +8,7 @@ import type { CampaignInfo, ResultRecord } from "../../results/model.ts";
 import type { CallFrequency } from "../../stores/call-frequency.ts";
 import type { StopReason } from "../../stores/stop-store.ts";
 import { type CampaignRequest, campaignKey } from "../lifecycle.ts";
+import { callsOwnSegment } from "../own-segment.ts";
 import { type StopDeps, type StopRequest, type StopResult, stopCampaign } from "./stop-campaign.ts";
 import { type HandBackDeps, handBack } from "./stop-hand-back.ts";
 import { type DialStatuses, notDialled, overWithWithdrawn } from "./stop-selection.ts";
@@ -45,7 +46,7 @@ export async function stopsDue(
   d: StopCheckDeps,
   now: number,
 ): Promise<(StopResult & { reason: StopReason })[]> {
-  const own = def.campaign?.audience !== "segment";
+  const own = callsOwnSegment(def, info);
   const base = { ownSegment: own, statuses: statusesOf(def), now };
   const deps = { ...d, country: countryOf(def) };
   const out: (StopResult & { reason: StopReason })[] = [];

@@ -36,11 +36,14 @@ export function sharedCampaignListing(
   };
 }
 
-const byName = new WeakMap<readonly Campaign[], Map<string, Campaign[]>>();
+const byName = new WeakMap<object, Map<string, unknown[]>>();
 
 /** The campaigns of `name` in a listing, indexed once per listing (10,000 campaigns, many polls). */
-export function namedIn(listing: readonly Campaign[], name: string): Campaign[] {
-  let index = byName.get(listing);
+export function namedIn<C extends Pick<Campaign, "campaigns_name">>(
+  listing: readonly C[],
+  name: string,
+): C[] {
+  let index = byName.get(listing) as Map<string, C[]> | undefined;
   if (!index) {
     index = new Map();
     for (const c of listing) {

@@ -4,7 +4,7 @@ import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
 import { zonedTime, zonedWallClock } from "../../lib/zoned-time.ts";
 import type { StoredCampaign } from "../results/campaign-store.ts";
-import { campaignReach, reachOf, reachText } from "./reach.ts";
+import { campaignReach, reachedClause, reachOf } from "./reach.ts";
 import { num } from "./words.ts";
 
 export const CAMPAIGN_STATES = ["active", "waiting", "finished", "stuck"] as const;
@@ -56,5 +56,5 @@ export function campaignListing(
 export function listingLine(c: CampaignListing): string {
   const start = `${zonedTime(c.scheduledStart.at, c.zone)} (${c.zone})`;
   const state = c.state === "waiting" ? `waiting until ${start}` : `${c.state}, started ${start}`;
-  return `${visible(c.id)}  ${visible(c.name)}  [${visible(state)}]  ${counted(c.contacts, "contact")}, ${num(c.done)} done, reached ${reachText(reachOf(c.reached, c.contacts, "contact"))}, ${counted(c.meetings, "meeting")}`;
+  return `${visible(c.id)}  ${visible(c.name)}  [${visible(state)}]  ${counted(c.contacts, "contact")}, ${num(c.done)} done, ${reachedClause(reachOf(c.reached, c.contacts, "contact"))}, ${counted(c.meetings, "meeting")}`;
 }

@@ -4,7 +4,7 @@ import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
 import { zonedTime, zonedWallClock } from "../../lib/zoned-time.ts";
 import type { StoredCampaign } from "../results/campaign-store.ts";
-import { campaignReach, reachOf, reachText } from "./reach.ts";
+import { campaignReach, reachedClause, reachOf } from "./reach.ts";
 import { num } from "./words.ts";
 
 export const CAMPAIGN_STATES = ["active", "waiting", "finished", "stuck"] as const;
@@ -65,5 +65,5 @@ export function listingLine(c: CampaignListing): string {
   const late =
     (c.copiesAdopted ? `, ${counted(c.copiesAdopted, "late copy")} taken on` : "") +
     (c.calledTwice ? `, ${counted(c.calledTwice, "call")} made twice` : "");
-  return `${visible(c.id)}  ${visible(c.name)}  [${visible(state)}]  ${counted(c.contacts, "contact")}, ${num(c.done)} done, reached ${reachText(reachOf(c.reached, c.contacts, "contact"))}, ${counted(c.meetings, "meeting")}${late}`;
+  return `${visible(c.id)}  ${visible(c.name)}  [${visible(state)}]  ${counted(c.contacts, "contact")}, ${num(c.done)} done, ${reachedClause(reachOf(c.reached, c.contacts, "contact"))}, ${counted(c.meetings, "meeting")}${late}`;
 }

@@ -2,7 +2,7 @@ import { reasonWords } from "../../ingest/reason-words.ts";
 import { counted } from "../../lib/plural.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
 import type { FileRepairs, ReportCampaign, ReportFiles, ReportModel, ReportTotals } from "./model.ts";
-import { reachDefinition, reachOf, reachText } from "./reach.ts";
+import { reachDefinition, reachedClause, reachOf, reachText } from "./reach.ts";
 import { num, periodText } from "./words.ts";
 
 /** The sentences the text and the page of a report share, counted nouns through `plural.ts`. Pure. */
@@ -33,6 +33,10 @@ export const repairsText = (r: FileRepairs) =>
 
 /** A campaign's reach over its life: "2 of 6 contacts (33.3%)". */
 export const campaignReachText = (c: ReportCampaign) => reachText(reachOf(c.reached, c.contacts, "contact"));
+
+/** The same as a clause of a line: "reached 2 of 6 contacts (33.3%)", or "no contacts called". */
+export const campaignReachedClause = (c: ReportCampaign) =>
+  reachedClause(reachOf(c.reached, c.contacts, "contact"));
 
 /** What comes next, in the report's zone: "Next: X starts 2026-11-21 08:00 PST; the next report 2026-11-22 08:00 PST." */
 export const nextText = (r: ReportModel): string | undefined => {

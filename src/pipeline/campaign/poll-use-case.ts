@@ -4,11 +4,16 @@ import { dialerKeyOf } from "../calling/plan-settings.ts";
 import { nextPollAt } from "../results/poll-cadence.ts";
 import { type PollOptions, type PollOutcome, pollCampaign } from "../results/poll-campaign.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
+import { type LateCopies, type LateCopyDeps, lookForLateCopies } from "./late-copies.ts";
 import { afterPoll, type Intent } from "./lifecycle.ts";
 import { type PollStopsPort, pollStops } from "./stopping/poll-stops.ts";
 
 /** Only what polling a campaign uses. */
-export interface PollPort extends PollStopsPort, Pick<PollOptions, "suppression" | "history"> {
+export interface PollPort
+  extends PollStopsPort,
+    Omit<LateCopyDeps, "store">,
+    Pick<PollOptions, "suppression" | "history"> {
+  store: PollStopsPort["store"] & LateCopyDeps["store"];
   pace: Pick<PaceStore, "observe">;
   /** Aborted when the daemon stops. */
   stopping: AbortSignal;
@@ -27,6 +32,8 @@ export interface PolledCampaign {
   intents: Intent[];
   /** Something changed: the experiment guardrail may look (queue/experiment-guard.ts). */
   guard: boolean;
+  /** Copies of its name found at this poll and taken on; or why the look failed (the poll went on). */
+  lateCopies?: LateCopies | { failed: string };
 }
 
 /**
@@ -35,6 +42,7 @@ export interface PolledCampaign {
  */
 export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollRequest): Promise<PolledCampaign> {
   const { campaignId } = r;
+  const lateCopies = await lookAtPoll(p, def, r);
   const stops = pollStops(p, def, campaignId);
   const polledAt = p.now();
   const poll = await pollCampaign(campaignId, {
@@ -77,5 +85,15 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
     const stored = await p.store.get(campaignId);
     if (stored) intents.push(...afterPoll(def, stored.info, poll));
   }
-  return { poll, intents, guard: poll.changed > 0 };
+  return { poll, intents, guard: poll.changed > 0, ...(lateCopies ? { lateCopies } : {}) };
+}
+
+/**
+ * The look for late copies at each poll until the campaign ends: from a listing no older than the
+ * poll's tick, so all the polls of a tick share one. A look that fails never fails the poll.
+ */
+async function lookAtPoll(p: PollPort, def: JobDefinition, r: PollRequest) {
+  const stored = await p.store.get(r.campaignId);
+  if (stored?.info.state !== "active") return undefined;
+  return lookForLateCopies(def, stored, p, r.tick).catch((error: unknown) => ({ failed: String(error) }));
 }

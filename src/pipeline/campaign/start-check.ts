@@ -6,6 +6,7 @@ import type { CampaignRegistry } from "../results/campaign-registry.ts";
 import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
 import type { StartCheckStore } from "../stores/start-check-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
+import { type CampaignLister, namedIn } from "./campaign-listing.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { callsOwnSegment, fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
 import {
@@ -24,7 +25,7 @@ export interface StartCheckDeps extends OwnSegmentDeps {
   startChecks: StartCheckStore;
   now: () => number;
   /** The account's campaigns, one listing shared by the checks of a tick (campaign-listing.ts); else listed here. */
-  listCampaigns?: () => Promise<Campaign[]>;
+  listCampaigns?: CampaignLister;
 }
 
 /** What the check found and did; `repair`, the fresh campaign to create when its name was listed twice. */
@@ -44,6 +45,14 @@ export interface StartCheck {
  */
 export const startCheckAt = (startAt: number, settleMs: number, startLeadMs = 0) =>
   startAt - Math.min(5_000, Math.max(Math.floor(startLeadMs / 2), Math.floor(settleMs / 4)));
+
+/**
+ * When a campaign starting at `startAt` looks again for late copies (late-copies.ts): half way from
+ * its check to its start, so a copy landing after the check is still found before the start and its
+ * segment emptied in time (20 contacts: one round of deletes). Pure.
+ */
+export const lateLookAt = (startAt: number, settleMs: number, startLeadMs = 0) =>
+  startAt - Math.floor((startAt - startCheckAt(startAt, settleMs, startLeadMs)) / 2);
 
 /**
  * The check before a campaign's start, once per campaign identity (its result kept in Redis, under
@@ -76,7 +85,7 @@ async function checkOnce(
   d: StartCheckDeps,
 ): Promise<StartCheck> {
   const all = await (d.listCampaigns ?? (() => d.client.campaigns.list()))();
-  const named = all.filter((c) => c.campaigns_name === info.name);
+  const named = namedIn(all, info.name);
   const listing = await listSegment(d.client, info.segmentId, countryOf(def));
   const phones = [...listing.byPhone.keys()];
   const [optedOut, listed] = await Promise.all([

@@ -25,9 +25,11 @@ export const otherReasons = (byReason: Record<string, number> | undefined) =>
 export const notCalledText = (f: ReportFiles) =>
   `${num(f.notCalled.optedOut)} opted out, ${num(f.notCalled.recentlyCalled)} called recently${otherReasons(f.notCalled.byReason)}`;
 
-/** What was repaired before anyone was called (issue 28), in one line. */
+/** What was repaired before anyone was called (issue 28), in one line; late copies taken on and calls made twice when there were. */
 export const repairsText = (r: FileRepairs) =>
-  `${counted(r.duplicatesRemoved, "duplicate contact")} removed, ${counted(r.campaignsRepaired, "campaign")} made again, ${counted(r.withdrawn, "contact")} withdrawn`;
+  `${counted(r.duplicatesRemoved, "duplicate contact")} removed, ${counted(r.campaignsRepaired, "campaign")} made again, ${counted(r.withdrawn, "contact")} withdrawn` +
+  (r.copiesAdopted ? `, ${counted(r.copiesAdopted, "late copy")} of a campaign taken on` : "") +
+  (r.calledTwice ? `, ${counted(r.calledTwice, "call")} made twice` : "");
 
 /** A campaign's reach over its life: "2 of 6 contacts (33.3%)". */
 export const campaignReachText = (c: ReportCampaign) => reachText(reachOf(c.reached, c.contacts, "contact"));

@@ -89,6 +89,8 @@ export interface StartCheckResult {
    * create applied late. Its own copy, not started, was emptied so each person is called once.
    */
   copiesAdopted?: number;
+  /** Of those, the copies found after the check: right before the start or at a poll (late-copies.ts). */
+  adoptedAfterCheck?: number;
   /** Phones in the segment when two copies had both started: each of them called twice. */
   calledTwice?: number;
 }

@@ -89,11 +89,12 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
 }
 
 /**
- * The look for late copies at each poll until the campaign ends: from a listing no older than the
+ * The look for late copies at each poll until the campaign ends, for a campaign whose create was
+ * sent more than once (only then can a copy of it land late): from a listing no older than the
  * poll's tick, so all the polls of a tick share one. A look that fails never fails the poll.
  */
 async function lookAtPoll(p: PollPort, def: JobDefinition, r: PollRequest) {
   const stored = await p.store.get(r.campaignId);
-  if (stored?.info.state !== "active") return undefined;
+  if (stored?.info.state !== "active" || !stored.info.resent) return undefined;
   return lookForLateCopies(def, stored, p, r.tick).catch((error: unknown) => ({ failed: String(error) }));
 }

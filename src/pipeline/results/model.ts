@@ -60,6 +60,11 @@ export interface CampaignInfo {
   callBy?: number;
   /** The campaign whose contacts, taken out when its window closed, it calls (its identity, with the file's). */
   resumeOf?: string;
+  /**
+   * Its create was sent more than once (an answer lost, sent again once settled): an earlier copy
+   * may land late, so its polls look for copies of its name (decision 0065). Absent: sent once.
+   */
+  resent?: true;
   /** The n-th fresh campaign made by a repair before the start (its identity, with the file's). */
   repair?: number;
   /** Its experiment variant (`campaign.variants`): every contact of it was given this one. */

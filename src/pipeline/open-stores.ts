@@ -8,6 +8,7 @@ import { createResourceState } from "./resources/state-store.ts";
 import { createCampaignStore } from "./results/campaign-store.ts";
 import { createCallFrequency } from "./stores/call-frequency.ts";
 import { createCallHistory } from "./stores/call-history.ts";
+import { createConsentStore } from "./stores/consent-store.ts";
 import { createControls } from "./stores/controls.ts";
 import { createCreateMemo } from "./stores/create-memo.ts";
 import type { DoNotCallList } from "./stores/dnc/list-facts.ts";
@@ -55,6 +56,8 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     store: createCampaignStore(redis, keys, { retentionMs }),
     suppression: createSuppressionList(redis, keys, o.onExpiredList ? { onExpired: o.onExpiredList } : {}),
     history: createCallHistory(redis, keys, { keepMs: o.keepCallsMs }),
+    /** Consent and revocations per number, across jobs (never expire: decision 0067). */
+    consent: createConsentStore(redis, keys),
     /** Calls per number for the frequency caps, beside the history (calling rules). */
     frequency: createCallFrequency(redis, keys, { keepMs: o.keepCallsMs }),
     /** The pace learned of each dialer from polls. */

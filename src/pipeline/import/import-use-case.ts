@@ -5,10 +5,13 @@ import { ingestOptionsOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { FileRecord, FileRegistry } from "../../inbox/file-registry.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
+import { openConsentGate } from "../consent/consent-gate.ts";
+import type { ConsentRequirement } from "../consent/consent-record.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import { forgetSegment, resolveSegment, type SegmentTarget } from "../contacts/resolve-segment.ts";
 import { fillPattern } from "../name-pattern.ts";
 import type { CallHistory } from "../stores/call-history.ts";
+import type { ConsentStore } from "../stores/consent-store.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
 import type { FileRowsStore } from "../stores/file-rows.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
@@ -26,6 +29,8 @@ export interface ImportSpec {
   recallAfterMs: number;
   /** The location columns the calling rules read (`calling.location`); undefined without them. */
   location?: { timezone?: string | undefined; region?: string | undefined } | undefined;
+  /** The consent a row needs (`calling.consent.require`); consent columns are read whatever it says. */
+  consent: ConsentRequirement;
 }
 
 export const importSpecOf = (def: JobDefinition): ImportSpec => ({
@@ -36,6 +41,7 @@ export const importSpecOf = (def: JobDefinition): ImportSpec => ({
   // Without a campaign, nobody is called: nothing is too recent to file.
   recallAfterMs: def.campaign ? def.calling.caps.recallAfterDays * 86_400_000 : 0,
   ...(underCallingRules(def) ? { location: locationColumnsOf(def) } : {}),
+  consent: def.calling.consent.require,
 });
 
 /** The headers of the job's location columns, as `calling.location` names them (not its fallback zone). */
@@ -87,6 +93,8 @@ export interface ImportUseCaseDeps {
   history: CallHistory;
   /** Where a job's file keeps its valid rows, for its plan and campaigns. */
   fileRows: Pick<FileRowsStore, "writer">;
+  /** Consent and revocations per number (across jobs). */
+  consent: ConsentStore;
 }
 
 /**
@@ -124,6 +132,12 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
           ...(r.waitPollMs === undefined ? {} : { waitPollMs: r.waitPollMs }),
           ...(r.signal ? { signal: r.signal } : {}),
           skip: skipRules(d, r),
+          consent: (headers) =>
+            openConsentGate(
+              headers,
+              { require: r.spec.consent, file: r.original },
+              { consent: d.consent, suppression: d.suppression, now: Date.now },
+            ),
           ...(r.creator ? { creator: r.creator } : {}),
           // A file's rows kept for its plan and campaigns (a job's file: it has an identity).
           ...(r.creator

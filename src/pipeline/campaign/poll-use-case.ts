@@ -8,7 +8,7 @@ import { afterPoll, type Intent } from "./lifecycle.ts";
 import { type PollStopsPort, pollStops } from "./stopping/poll-stops.ts";
 
 /** Only what polling a campaign uses. */
-export interface PollPort extends PollStopsPort, Pick<PollOptions, "suppression" | "history"> {
+export interface PollPort extends PollStopsPort, Pick<PollOptions, "suppression" | "history" | "consent"> {
   pace: Pick<PaceStore, "observe">;
   /** Aborted when the daemon stops. */
   stopping: AbortSignal;
@@ -41,6 +41,7 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
     client: p.client,
     store: p.store,
     suppression: p.suppression,
+    ...(p.consent ? { consent: p.consent } : {}),
     classes: def.polling.statuses,
     stuckAfterMs: def.polling.stuckAfterMinutes * 60_000,
     now: p.now,

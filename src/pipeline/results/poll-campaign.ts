@@ -2,6 +2,7 @@ import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../api/client.ts";
 import { countIn } from "../../lib/tally.ts";
 import { inSpan } from "../../telemetry/span.ts";
+import { type RevokeDeps, revokeConsent } from "../consent/revoke-consent.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
@@ -83,10 +84,15 @@ export interface PollOutcome {
   pace?: { inFlight: boolean; lastChangeAt: number; scheduledAtMs: number };
 }
 
+/** A poll without a consent store (a test's) still suppresses its opt-outs. */
+const NO_CONSENT_STORE: RevokeDeps["consent"] = { revoke: async () => undefined };
+
 export interface PollOptions {
   client: Client;
   store: CampaignStore;
   suppression: SuppressionList;
+  /** Where a call's opt-out revokes the number's consent, for every job (decision 0067). */
+  consent?: RevokeDeps["consent"];
   classes: StatusClasses;
   /** Non-final entries unchanged this long make the campaign stuck. */
   stuckAfterMs: number;
@@ -350,7 +356,8 @@ function changeApplier(
           index.setStored(index.slot(index.keyOf(c.phone), 0), fp[0]!, fp[1]!);
       }
       ended += part.ended.length;
-      if (part.optedOut.length > 0) await o.suppression.add(part.optedOut);
+      const revoked = { consent: o.consent ?? NO_CONSENT_STORE, suppression: o.suppression };
+      await revokeConsent(part.optedOut, at, `opted out on a call of campaign ${campaignId}`, revoked);
       // Each number's history learns how its call ended (a few at a time: one key per number).
       for (let i = 0; i < part.ended.length && o.history; i += 200) {
         await Promise.all(

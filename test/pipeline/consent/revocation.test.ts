@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { checkBeforeStart, type StartCheckDeps } from "../../../src/pipeline/campaign/start-check.ts";
+import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
+import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
+import { pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
+import { createConsentStore } from "../../../src/pipeline/stores/consent-store.ts";
+import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
+import { createStartCheckStore } from "../../../src/pipeline/stores/start-check-store.ts";
+import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
+import { phoneOf } from "../../support/daemon.ts";
+import { campaignInfo, validAssistant, validDialer } from "../../support/fixtures.ts";
+import { campaignOnOwnSegment, jobJ } from "../../support/own-campaign.ts";
+import { STATUS_CLASSES } from "../../support/poll.ts";
+import { useRedis } from "../../support/redis.ts";
+import { useSimulator } from "../../support/simulator.ts";
+
+/**
+ * Issue 46 item 2: an opt-out heard on a call of one campaign revokes the number's consent for
+ * every job, and the check before another campaign's start withdraws it. Every call opts out (the
+ * simulator's mix says so); its time is moved by hand past the calls.
+ */
+describe("a call's opt-out revokes consent everywhere, up to the dial", () => {
+  const t = useSimulator({
+    timeScale: 1,
+    campaignSegment: "fixed",
+    callModel: {
+      outcomes: { completed: 0, "no-answer": 0, busy: 0, voicemail: 0, failed: 0, "opted-out": 1 },
+    },
+  });
+  const { redis, keys: freshKeys } = useRedis();
+
+  it("is kept with the time received and the campaign; a campaign made before it, not started yet, loses the number", async () => {
+    const keys = freshKeys();
+    const store = createCampaignStore(redis, keys);
+    const suppression = createSuppressionList(redis, keys);
+    const consent = createConsentStore(redis, keys);
+    const [revoked, kept] = [phoneOf(46_001), phoneOf(46_002)];
+    // Campaign B (another job's, say) made first, starting in a day, calling both numbers.
+    const deps: StartCheckDeps = {
+      client: t.client,
+      memo: createCreateMemo(redis, keys),
+      startChecks: createStartCheckStore(redis, keys),
+      leaseMs: 30_000,
+      ledger: createContactLedger(redis, { keys, leaseMs: 30_000 }),
+      store,
+      suppression,
+      now: Date.now,
+    };
+    const later = await campaignOnOwnSegment(t.client, deps, `b-${keys.prefix}`, [revoked, kept], {
+      startsInMs: 24 * 3_600_000,
+    });
+    await store.register(later.info(later.ids[0]!), Date.now());
+
+    // Campaign A calls `revoked` now; the callee opts out.
+    const segment = (await t.client.segments.create({ name: `a-${keys.prefix}` })).id!;
+    await t.client.contacts.create(segment, { phone: revoked, first_name: "Ann" });
+    const id = (
+      await t.client.campaigns.create({
+        campaigns_name: `a-${keys.prefix}`,
+        assistant_id: (await t.client.assistants.create(validAssistant())).id!,
+        contacts_id: segment,
+        dialer_id: (await t.client.dialers.create(validDialer())).id!,
+      })
+    ).id!;
+    await store.register(campaignInfo({ id, name: `a-${keys.prefix}`, segmentId: segment }), Date.now());
+    t.sim.clock.advance(3_600_000);
+    const polledAt = Date.now();
+    const poll = await pollCampaign(id, {
+      client: t.client,
+      store,
+      suppression,
+      consent,
+      classes: STATUS_CLASSES,
+      stuckAfterMs: 7_200_000,
+    });
+    expect(poll).toMatchObject({ ended: true });
+
+    const record = (await consent.read([revoked, kept])).get(revoked)!;
+    expect(record.revokedVia).toBe(`opted out on a call of campaign ${id}`);
+    expect(record.revokedAt).toBeGreaterThanOrEqual(polledAt);
+    expect((await consent.read([kept])).size).toBe(0);
+
+    const check = await checkBeforeStart(jobJ(), later.ids[0]!, deps);
+    expect(check?.result).toMatchObject({ phonesListed: 2, withdrawn: 1 });
+    expect((await t.client.contacts.list(later.segmentId)).map((c) => c.phone)).toEqual([kept]);
+  });
+});

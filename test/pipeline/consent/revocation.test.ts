@@ -1,15 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkBeforeStart, type StartCheckDeps } from "../../../src/pipeline/campaign/start-check.ts";
-import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
-import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
+import { checkBeforeStart, } from "../../../src/pipeline/campaign/start-check.ts";
 import { pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
 import { createConsentStore } from "../../../src/pipeline/stores/consent-store.ts";
-import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
-import { createStartCheckStore } from "../../../src/pipeline/stores/start-check-store.ts";
-import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import { phoneOf } from "../../support/daemon.ts";
 import { campaignInfo, validAssistant, validDialer } from "../../support/fixtures.ts";
-import { campaignOnOwnSegment, jobJ } from "../../support/own-campaign.ts";
+import { campaignOnOwnSegment, jobJ, startCheckDeps } from "../../support/own-campaign.ts";
 import { STATUS_CLASSES } from "../../support/poll.ts";
 import { useRedis } from "../../support/redis.ts";
 import { useSimulator } from "../../support/simulator.ts";
@@ -31,21 +26,10 @@ describe("a call's opt-out revokes consent everywhere, up to the dial", () => {
 
   it("is kept with the time received and the campaign; a campaign made before it, not started yet, loses the number", async () => {
     const keys = freshKeys();
-    const store = createCampaignStore(redis, keys);
-    const suppression = createSuppressionList(redis, keys);
+    const { deps, store, suppression } = startCheckDeps(t.client, redis, keys);
     const consent = createConsentStore(redis, keys);
     const [revoked, kept] = [phoneOf(46_001), phoneOf(46_002)];
     // Campaign B (another job's, say) made first, starting in a day, calling both numbers.
-    const deps: StartCheckDeps = {
-      client: t.client,
-      memo: createCreateMemo(redis, keys),
-      startChecks: createStartCheckStore(redis, keys),
-      leaseMs: 30_000,
-      ledger: createContactLedger(redis, { keys, leaseMs: 30_000 }),
-      store,
-      suppression,
-      now: Date.now,
-    };
     const later = await campaignOnOwnSegment(t.client, deps, `b-${keys.prefix}`, [revoked, kept], {
       startsInMs: 24 * 3_600_000,
     });

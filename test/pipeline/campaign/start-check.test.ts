@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { campaignKey } from "../../../src/pipeline/campaign/lifecycle.ts";
-import {
-  checkBeforeStart,
-  startCheckAt,
-} from "../../../src/pipeline/campaign/start-check.ts";
+import { checkBeforeStart, startCheckAt } from "../../../src/pipeline/campaign/start-check.ts";
 import { phoneOf } from "../../support/daemon.ts";
 import { validAssistant, validDialer } from "../../support/fixtures.ts";
 import { campaignOnOwnSegment, jobJ, startCheckDeps } from "../../support/own-campaign.ts";

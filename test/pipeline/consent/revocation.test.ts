@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkBeforeStart, } from "../../../src/pipeline/campaign/start-check.ts";
+import { checkBeforeStart } from "../../../src/pipeline/campaign/start-check.ts";
 import { pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
 import { createConsentStore } from "../../../src/pipeline/stores/consent-store.ts";
 import { phoneOf } from "../../support/daemon.ts";

@@ -64,6 +64,13 @@ export interface ImportFileOptions {
   creator?: string;
   /** Where the file's valid rows go as they are read, for its plan and campaigns (read once). */
   rows?: RowSink | undefined;
+  /** Tells the audit trail of each valid row set aside, and why. */
+  refused?:
+    | ((
+        row: { phone: string; index: number; line: number },
+        why: { reason: SkipReason; message: string },
+      ) => Promise<void>)
+    | undefined;
   /** The consent check of the file's rows (consent/consent-gate.ts); undefined or none opened: none. */
   consent?: ((headers: readonly string[]) => RowGate | undefined) | undefined;
 }
@@ -174,6 +181,7 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
           cells: outcome.cells,
           ...skip,
         });
+        await o.refused?.(outcome, skip);
         continue;
       }
       if (outcome.kind !== "valid" || outcome.warnings.length > 0) await report.add(outcome);

@@ -10,6 +10,7 @@ import type { ConsentRequirement } from "../consent/consent-record.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import { forgetSegment, resolveSegment, type SegmentTarget } from "../contacts/resolve-segment.ts";
 import { fillPattern } from "../name-pattern.ts";
+import type { AuditLog } from "../stores/audit-log.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { ConsentStore } from "../stores/consent-store.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
@@ -95,6 +96,8 @@ export interface ImportUseCaseDeps {
   fileRows: Pick<FileRowsStore, "writer">;
   /** Consent and revocations per number (across jobs). */
   consent: ConsentStore;
+  /** The audit trail: every row of a job's file set aside, and why. */
+  audit: Pick<AuditLog, "append">;
 }
 
 /**
@@ -132,6 +135,9 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
           ...(r.waitPollMs === undefined ? {} : { waitPollMs: r.waitPollMs }),
           ...(r.signal ? { signal: r.signal } : {}),
           skip: skipRules(d, r),
+          ...(r.spec.job && r.creator
+            ? { refused: refusalAudit(d.audit, r.spec.job, r.creator, r.original) }
+            : {}),
           consent: (headers) =>
             openConsentGate(
               headers,
@@ -190,6 +196,22 @@ function skipRules(d: ImportUseCaseDeps, r: ImportRequest): SkipRule[] {
     },
   ];
 }
+
+/** Each refused row of a job's file in the audit trail, once per row however often the file is retried. */
+const refusalAudit =
+  (audit: Pick<AuditLog, "append">, job: string, creator: string, file: string) =>
+  async (row: { phone: string; index: number; line: number }, why: { reason: string; message: string }) => {
+    const entry = {
+      at: Date.now(),
+      decision: "refused" as const,
+      phone: row.phone,
+      job,
+      file,
+      row: row.line,
+      ...why,
+    };
+    await audit.append(`file:${creator}`, [{ item: String(row.index), entry }]);
+  };
 
 /** The segment of one file: a name pattern filled with the file's values. */
 export function segmentTargetFor(

@@ -91,6 +91,11 @@ export interface PollOptions {
   client: Client;
   store: CampaignStore;
   suppression: SuppressionList;
+  /**
+   * Told, before a part is committed, of the numbers the audience shows for the first time (each
+   * a call the service reports): the audit trail, which records each once however often it is told.
+   */
+  audit?: ((stored: StoredCampaign, phones: readonly string[]) => Promise<void>) | undefined;
   /** Where a call's opt-out revokes the number's consent, for every job (decision 0067). */
   consent?: RevokeDeps["consent"];
   classes: StatusClasses;
@@ -178,6 +183,7 @@ async function pollLocked(
   if (!diff.spilled) {
     // The usual poll: every change in memory, written in one MULTI with the meta.
     commit = await apply.prepare(diff.buffered);
+    await auditFirstSeen(o, stored, commit);
   } else {
     // Too many changes to hold: they were staged; each part is written with the totals it makes.
     await o.store.stage(campaignId, diff.buffered, false);
@@ -186,6 +192,7 @@ async function pollLocked(
       o.signal?.throwIfAborted();
       const part = await apply.prepare(batch);
       if (part.changes.length === 0) continue;
+      await auditFirstSeen(o, stored, part);
       await o.store.commitPart(campaignId, { ...part, totals, version: next, now: at });
       ({ changed, optedOut } = await apply.after(part, changed, optedOut));
     }
@@ -222,6 +229,15 @@ async function pollLocked(
     calls: { ended: apply.endedCount(), pending: totals.contacts - totals.final },
     ...(finished ? {} : { pace: paceOf(o, totals, at, info.scheduledAt) }),
   };
+}
+
+/** The numbers a part shows for the first time, told to the audit trail before the part is written. */
+async function auditFirstSeen(o: PollOptions, stored: StoredCampaign, part: Prepared): Promise<void> {
+  if (!o.audit) return;
+  await o.audit(
+    stored,
+    part.transitions.filter((t) => t.from === "").map((t) => t.phone),
+  );
 }
 
 /** The campaign's audience streamed through a diff against the index of its stored fingerprints. */

@@ -6,6 +6,7 @@ import type { RedisKeys } from "../../../src/lib/redis-keys.ts";
 import { revokeConsent } from "../../../src/pipeline/consent/revoke-consent.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
 import { createImportUseCase, importSpecOf } from "../../../src/pipeline/import/import-use-case.ts";
+import { createAuditLog } from "../../../src/pipeline/stores/audit-log.ts";
 import { createCallHistory } from "../../../src/pipeline/stores/call-history.ts";
 import { createConsentStore } from "../../../src/pipeline/stores/consent-store.ts";
 import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
@@ -42,6 +43,7 @@ describe("consent read from a contact file", () => {
   function useCase(keys: RedisKeys) {
     const suppression = createSuppressionList(redis, keys);
     const consent = createConsentStore(redis, keys);
+    const audit = createAuditLog(redis, keys);
     const imports = createImportUseCase({
       client: t.client,
       memo: createCreateMemo(redis, keys, { retentionMs: 60_000 }),
@@ -52,6 +54,7 @@ describe("consent read from a contact file", () => {
       history: createCallHistory(redis, keys, { keepMs: 60_000 }),
       fileRows: createFileRowsStore(redis, keys),
       consent,
+      audit,
     });
     const run = async (def: JobDefinition, csv: string, sha: string) => {
       const path = writeFixture(tempDir("vcw-consent-"), `${sha}.csv`, `${csv}\n`);
@@ -69,13 +72,22 @@ describe("consent read from a contact file", () => {
       const report = result.errorsFile ? readFileSync(errorsPath, "utf8") : "";
       return { result, report };
     };
-    return { run, consent, suppression };
+    return { run, consent, suppression, audit };
   }
 
   it("under require: written, only the row whose consent is written is created; the others are refused naming the field", async () => {
     const keys = freshKeys();
-    const { run, consent } = useCase(keys);
+    const { run, consent, audit } = useCase(keys);
     const { result, report } = await run(job("written"), LEADS, "w1");
+    // Each refusal is in the audit trail, once, with its row and reason; a second run adds none.
+    await run(job("written"), LEADS, "w1");
+    const trail = [];
+    for await (const e of audit.range(0, Date.now())) trail.push(e);
+    expect(trail.map((e) => [e.decision, e.phone, e.row, e.reason, e.file])).toEqual([
+      ["refused", "+14155550102", 3, "consent_not_written", "w1.csv"],
+      ["refused", "+14155550103", 4, "consent_missing", "w1.csv"],
+      ["refused", "+14155550104", 5, "consent_invalid", "w1.csv"],
+    ]);
     expect(result.created).toBe(1);
     expect(result.totals.skipped).toBe(3);
     expect(result.totals.codes).toMatchObject({

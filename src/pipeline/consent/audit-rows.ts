@@ -86,3 +86,12 @@ export function auditRow(e: AuditEntry): string[] {
     f.variant ?? "",
   ];
 }
+
+/** One entry's cells by column name. Pure. */
+export function auditCells(e: AuditEntry): Record<(typeof AUDIT_COLUMNS)[number], string> {
+  const row = auditRow(e);
+  return Object.fromEntries(AUDIT_COLUMNS.map((c, i) => [c, row[i] ?? ""])) as Record<
+    (typeof AUDIT_COLUMNS)[number],
+    string
+  >;
+}

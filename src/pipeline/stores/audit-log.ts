@@ -78,6 +78,9 @@ export function createAuditLog(redis: RedisClient, keys: RedisKeys, o: { now?: (
       }
     },
 
+    /** How many entries `scope` holds. */
+    countOf: (scope: string): Promise<number> => redis.hlen(keys.auditSeen(scope)),
+
     /** How many entries `scope` holds, and the first `limit` of them. */
     async ofScope(scope: string, limit = 50): Promise<{ count: number; entries: AuditEntry[] }> {
       const ids = Object.values(await redis.hgetall(keys.auditSeen(scope))).filter((id) => id !== "");

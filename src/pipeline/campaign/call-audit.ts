@@ -23,6 +23,14 @@ function ruleSetVersion(id: string, def: JobDefinition) {
   return { id, read: read.at(-1) ?? "", sha256: digest };
 }
 
+/** What every record of a campaign's number says: when, what, who, which campaign and file. */
+const ofCampaign = (
+  info: StoredCampaign["info"],
+  phone: string,
+  at: number,
+  decision: AuditEntry["decision"],
+): AuditEntry => ({ at, decision, phone, job: info.job, campaign: info.id, file: info.file });
+
 /**
  * The audit trail's record of each contact a campaign's audience shows for the first time (the
  * service reports its call): the campaign and its window, the consent relied on, the rule sets and
@@ -67,12 +75,7 @@ export function callAudit(def: JobDefinition, d: CallAuditDeps) {
     const entries = phones.map((phone) => {
       const kept = consents.get(phone);
       const entry: AuditEntry = {
-        at: now,
-        decision: "called",
-        phone,
-        job: info.job,
-        campaign: info.id,
-        file: info.file,
+        ...ofCampaign(info, phone, now, "called"),
         facts: {
           ...shared,
           campaignName: info.name,
@@ -84,4 +87,30 @@ export function callAudit(def: JobDefinition, d: CallAuditDeps) {
     });
     await d.audit.append(`campaign:${info.id}`, entries);
   };
+}
+
+/**
+ * Each number the check before a campaign's start withdrew, as a refusal (once per campaign and
+ * number): on a do-not-call list, or opted out or its consent revoked since the import.
+ */
+export async function auditWithdrawn(
+  audit: Pick<AuditLog, "append"> | undefined,
+  info: StoredCampaign["info"],
+  phones: readonly string[],
+  listed: ReadonlyMap<string, string>,
+  now: number,
+): Promise<void> {
+  if (!audit || phones.length === 0) return;
+  const entries = phones.map((phone) => {
+    const list = listed.get(phone);
+    const entry: AuditEntry = {
+      ...ofCampaign(info, phone, now, "refused"),
+      reason: list ? "do_not_call" : "opted_out",
+      message: list
+        ? `on the do-not-call list "${list}": withdrawn at the check before the start`
+        : "opted out or its consent revoked since the import: withdrawn at the check before the start",
+    };
+    return { item: phone, entry };
+  });
+  await audit.append(`start-check:${info.id}`, entries);
 }

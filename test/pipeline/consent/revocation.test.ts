@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { checkBeforeStart } from "../../../src/pipeline/campaign/start-check.ts";
 import { pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
+import { createAuditLog } from "../../../src/pipeline/stores/audit-log.ts";
 import { createConsentStore } from "../../../src/pipeline/stores/consent-store.ts";
 import { phoneOf } from "../../support/daemon.ts";
 import { campaignInfo, validAssistant, validDialer } from "../../support/fixtures.ts";
@@ -64,8 +65,15 @@ describe("a call's opt-out revokes consent everywhere, up to the dial", () => {
     expect(record.revokedAt).toBeGreaterThanOrEqual(polledAt);
     expect((await consent.read([kept])).size).toBe(0);
 
-    const check = await checkBeforeStart(jobJ(), later.ids[0]!, deps);
+    const audit = createAuditLog(redis, keys);
+    const check = await checkBeforeStart(jobJ(), later.ids[0]!, { ...deps, audit });
     expect(check?.result).toMatchObject({ phonesListed: 2, withdrawn: 1 });
     expect((await t.client.contacts.list(later.segmentId)).map((c) => c.phone)).toEqual([kept]);
+    // The withdrawal is in the audit trail, as a refusal naming the campaign.
+    const trail = [];
+    for await (const e of audit.range(0, Date.now())) trail.push(e);
+    expect(trail).toMatchObject([
+      { decision: "refused", phone: revoked, campaign: later.ids[0], reason: "opted_out" },
+    ]);
   });
 });

@@ -3,7 +3,10 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { dialerKeyOf } from "../calling/plan-settings.ts";
 import { nextPollAt } from "../results/poll-cadence.ts";
 import { type PollOptions, type PollOutcome, pollCampaign } from "../results/poll-campaign.ts";
+import type { CallFrequency } from "../stores/call-frequency.ts";
+import type { ConsentStore } from "../stores/consent-store.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
+import { type CallAuditDeps, callAudit } from "./call-audit.ts";
 import { type LateCopies, type LateCopyDeps, lookForLateCopies } from "./late-copies.ts";
 import { afterPoll, type Intent } from "./lifecycle.ts";
 import { type PollStopsPort, pollStops } from "./stopping/poll-stops.ts";
@@ -14,6 +17,11 @@ export interface PollPort
     Omit<LateCopyDeps, "store">,
     Pick<PollOptions, "suppression" | "history"> {
   store: PollStopsPort["store"] & LateCopyDeps["store"];
+  /** Consent per number: a call's opt-out revokes it; the audit trail names the one relied on. */
+  consent?: Pick<ConsentStore, "revoke" | "read">;
+  /** The audit trail and what its records name (absent: no trail, a test's). */
+  audit?: CallAuditDeps["audit"];
+  frequency: PollStopsPort["frequency"] & Pick<CallFrequency, "callTimes">;
   pace: Pick<PaceStore, "observe">;
   /** Aborted when the daemon stops. */
   stopping: AbortSignal;
@@ -49,6 +57,18 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
     client: p.client,
     store: p.store,
     suppression: p.suppression,
+    ...(p.consent ? { consent: p.consent } : {}),
+    ...(p.audit && p.consent
+      ? {
+          audit: callAudit(def, {
+            audit: p.audit,
+            consent: p.consent,
+            suppression: p.suppression,
+            frequency: p.frequency,
+            now: p.now,
+          }),
+        }
+      : {}),
     classes: def.polling.statuses,
     stuckAfterMs: def.polling.stuckAfterMinutes * 60_000,
     now: p.now,

@@ -4,8 +4,10 @@ import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { CampaignRegistry } from "../results/campaign-registry.ts";
 import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
+import type { AuditLog } from "../stores/audit-log.ts";
 import type { StartCheckStore } from "../stores/start-check-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
+import { auditWithdrawn } from "./call-audit.ts";
 import { type CampaignLister, namedIn } from "./campaign-listing.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { callsOwnSegment, fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
@@ -26,6 +28,8 @@ export interface StartCheckDeps extends OwnSegmentDeps {
   now: () => number;
   /** The account's campaigns, one listing shared by the checks of a tick (campaign-listing.ts); else listed here. */
   listCampaigns?: CampaignLister;
+  /** The audit trail: each number withdrawn, and why. */
+  audit?: Pick<AuditLog, "append">;
 }
 
 /** What the check found and did; `repair`, the fresh campaign to create when its name was listed twice. */
@@ -109,6 +113,8 @@ async function checkOnce(
     return repair(def, info, { key, named, listing, withdrawn, counted: result, fence }, d);
   const extras = extraCopies(listing).filter((c) => !withdrawn.has(c.phone));
   const out = [...withdrawn].flatMap((phone) => listing.byPhone.get(phone) ?? []);
+  const gone = [...withdrawn].filter((phone) => listing.byPhone.has(phone));
+  await auditWithdrawn(d.audit, info, gone, listed, d.now());
   await deleteContacts(
     d.client,
     [...extras, ...out].map((c) => c.id),

@@ -121,6 +121,8 @@ export interface CampaignSummary {
   unknownStatuses?: Record<string, number>;
   /** What the service's answers held that could not be read: the operator should know. */
   unreadable?: Unreadable;
+  /** The audit trail's check (`vcw report CAMPAIGN`): contacts the service reported and their records, one each. */
+  audit?: { calls: number; records: number };
   generatedAt: string;
 }
 

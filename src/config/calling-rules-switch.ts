@@ -4,10 +4,10 @@ import { isMap } from "./old-spellings.ts";
 type Raw = Record<string, unknown>;
 
 /** The fields of `calling:` that say where a callee is and how often a number may be called: no rules. */
-const NOT_RULES: Record<string, string> = {
-  location: "fallbackTimezone",
-  caps: "recallAfterDays",
-  consent: "require",
+const NOT_RULES: Record<string, readonly string[]> = {
+  location: ["fallbackTimezone"],
+  caps: ["recallAfterDays"],
+  consent: ["require", "countries"],
 };
 
 /** The block names something besides those fields (an empty block or map too, as it always did). */
@@ -16,11 +16,11 @@ function namesRules(calling: Raw): boolean {
   return (
     keys.length === 0 ||
     keys.some((key) => {
-      const field = NOT_RULES[key];
+      const fields = NOT_RULES[key];
       const value = calling[key];
-      if (field === undefined || !isMap(value)) return true;
+      if (fields === undefined || !isMap(value)) return true;
       const named = Object.keys(value);
-      return named.length === 0 || named.some((k) => k !== field);
+      return named.length === 0 || named.some((k) => !fields.includes(k));
     })
   );
 }
@@ -28,7 +28,7 @@ function namesRules(calling: Raw): boolean {
 /**
  * The raw job file with its calling rules marked (decision 0049): a `calling:` block turns on the
  * rules (the rule-aware planner, caps, pace, location columns) unless all it holds is
- * `location.fallbackTimezone`, `caps.recallAfterDays` and `consent.require`, which every job has. Marked by `rules`
+ * `location.fallbackTimezone`, `caps.recallAfterDays` and `consent` (`require`, `countries`), which every job has. Marked by `rules`
  * being there (`[]` when not named). Read before old spellings are moved in. Pure.
  */
 export function markCallingRules(raw: unknown): unknown {

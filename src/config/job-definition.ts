@@ -194,6 +194,22 @@ const CallingSchema = z
           description:
             "none (default: rows are called as before), express (a consent time on the row or kept from an earlier file) or written (its Consent Kind says written). Rows without it are refused (consent_missing, consent_not_written) in the errors report; a revoked consent never serves (docs/compliance.md).",
         }),
+        countries: z
+          .array(
+            z
+              .string()
+              .refine(
+                (c) => isCountryCode(c.toUpperCase()),
+                "must be a two-letter country code such as US or CA",
+              )
+              .transform((c) => c.toUpperCase()),
+          )
+          .min(1)
+          .optional()
+          .meta({
+            description:
+              "The numbers `require` applies to, by the country the number belongs to (such as [US] for the TCPA's rules); left out, every number. Numbers of other countries are called without it; a revoked consent is honoured for every number.",
+          }),
       })
       .prefault({})
       .meta({

@@ -57,7 +57,7 @@ export function importCommand(): Command {
             concurrency: 8,
             recallAfterMs: 0,
             // An ad-hoc segment calls nobody: consent columns are kept, nothing is required.
-            consent: "none",
+            consent: { require: "none" },
           };
         }
         const errorsPath = o.errors ?? `${file}.errors.csv`;

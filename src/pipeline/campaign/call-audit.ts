@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { RULE_SETS } from "../calling/rules/index.ts";
+import { requirementFor } from "../consent/consent-record.ts";
 import type { StoredCampaign } from "../results/campaign-registry.ts";
 import type { AuditEntry, AuditLog } from "../stores/audit-log.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
@@ -49,7 +50,6 @@ export function callAudit(def: JobDefinition, d: CallAuditDeps) {
       d.frequency ? d.frequency.callTimes(phones, now) : Promise.resolve(new Map<string, unknown[]>()),
     ]);
     const shared = {
-      requirement: def.calling.consent.require,
       rules: (def.calling.rules ?? []).map((id) => ruleSetVersion(id, def)),
       window: {
         scheduledAt: info.scheduledAt,
@@ -78,6 +78,8 @@ export function callAudit(def: JobDefinition, d: CallAuditDeps) {
         ...ofCampaign(info, phone, now, "called"),
         facts: {
           ...shared,
+          // The job's rule as it applies to this number (`calling.consent.countries`).
+          requirement: requirementFor(def.calling.consent, phone),
           campaignName: info.name,
           consent: kept?.consent ?? null,
           reservations: times.get(phone)?.length ?? 0,

@@ -2,9 +2,10 @@ import { type ConsentCells, consentCellsOf, consentColumns } from "../../ingest/
 import type { ConsentStore } from "../stores/consent-store.ts";
 import {
   type ConsentProblem,
-  type ConsentRequirement,
+  type ConsentRule,
   consentFromCells,
   isProblem,
+  requirementFor,
   revokedProblem,
   unmetRequirement,
 } from "./consent-record.ts";
@@ -41,13 +42,14 @@ function revocationIn(cell: string | undefined, now: number): number | undefined
  */
 export function openConsentGate(
   headers: readonly string[],
-  o: { require: ConsentRequirement; file: string },
+  o: ConsentRule & { file: string },
   d: ConsentGateDeps,
 ): ((row: GateRow) => Promise<ConsentProblem | undefined>) | undefined {
   const columns = consentColumns(headers);
   if (o.require === "none" && Object.keys(columns).length === 0) return undefined;
   return async (row) => {
     const now = d.now();
+    const require = requirementFor(o, row.phone);
     const cells: ConsentCells | undefined = consentCellsOf(row.cells, columns);
     const revokedAt = revocationIn(cells?.revokedAt, now);
     const via = `file ${o.file} row ${row.line}`;
@@ -60,14 +62,14 @@ export function openConsentGate(
     const own = isProblem(read) ? undefined : read;
     const givenAt = own?.givenAt ?? kept?.consent?.givenAt;
     if (kept?.revokedAt !== undefined && (givenAt === undefined || givenAt <= kept.revokedAt)) {
-      if (own || o.require !== "none") return revokedProblem(givenAt, kept.revokedAt, kept.revokedVia ?? "");
+      if (own || require !== "none") return revokedProblem(givenAt, kept.revokedAt, kept.revokedVia ?? "");
       return undefined;
     }
     if (own) await d.consent.record(row.phone, own);
-    if (o.require === "none") return undefined;
+    if (require === "none") return undefined;
     if (isProblem(read) && read.code === "consent_invalid") return read;
     const relied = own ?? kept?.consent;
     if (!relied) return isProblem(read) ? read : undefined;
-    return unmetRequirement(relied, o.require);
+    return unmetRequirement(relied, require);
   };
 }

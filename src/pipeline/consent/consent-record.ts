@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import type { ConsentCells } from "../../ingest/consent-columns.ts";
 import type { ConsentKind, ConsentRecord } from "../stores/consent-store.ts";
 import { parseConsentTime } from "./consent-time.ts";
@@ -7,6 +8,23 @@ export type { ConsentKind, ConsentRecord };
 
 /** What a job requires before a number is called (`calling.consent.require`). */
 export type ConsentRequirement = "none" | "express" | "written";
+
+/** A job's consent rule: what it requires, and of which numbers (`countries`; absent: every number). */
+export interface ConsentRule {
+  require: ConsentRequirement;
+  countries?: readonly string[] | undefined;
+}
+
+/**
+ * What `rule` requires of one number (E.164): its requirement when the number belongs to one of the
+ * rule's countries (or it names none), else "none". A number no country claims is required of: a
+ * rule is never waived on a guess. Pure.
+ */
+export function requirementFor(rule: ConsentRule, e164: string): ConsentRequirement {
+  if (rule.require === "none" || !rule.countries) return rule.require;
+  const country = parsePhoneNumberFromString(e164)?.country;
+  return country && !rule.countries.includes(country) ? "none" : rule.require;
+}
 /** Why a row's consent does not serve, naming the field (a consent field, as the errors report shows it). */
 export interface ConsentProblem {
   field: string;

@@ -6,7 +6,7 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import type { FileRecord, FileRegistry } from "../../inbox/file-registry.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
 import { openConsentGate } from "../consent/consent-gate.ts";
-import type { ConsentRequirement } from "../consent/consent-record.ts";
+import type { ConsentRule } from "../consent/consent-record.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import { forgetSegment, resolveSegment, type SegmentTarget } from "../contacts/resolve-segment.ts";
 import { fillPattern } from "../name-pattern.ts";
@@ -30,8 +30,8 @@ export interface ImportSpec {
   recallAfterMs: number;
   /** The location columns the calling rules read (`calling.location`); undefined without them. */
   location?: { timezone?: string | undefined; region?: string | undefined } | undefined;
-  /** The consent a row needs (`calling.consent.require`); consent columns are read whatever it says. */
-  consent: ConsentRequirement;
+  /** The consent a row needs (`calling.consent`); consent columns are read whatever it says. */
+  consent: ConsentRule;
 }
 
 export const importSpecOf = (def: JobDefinition): ImportSpec => ({
@@ -42,7 +42,7 @@ export const importSpecOf = (def: JobDefinition): ImportSpec => ({
   // Without a campaign, nobody is called: nothing is too recent to file.
   recallAfterMs: def.campaign ? def.calling.caps.recallAfterDays * 86_400_000 : 0,
   ...(underCallingRules(def) ? { location: locationColumnsOf(def) } : {}),
-  consent: def.calling.consent.require,
+  consent: def.calling.consent,
 });
 
 /** The headers of the job's location columns, as `calling.location` names them (not its fallback zone). */
@@ -141,7 +141,7 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
           consent: (headers) =>
             openConsentGate(
               headers,
-              { require: r.spec.consent, file: r.original },
+              { ...r.spec.consent, file: r.original },
               { consent: d.consent, suppression: d.suppression, now: Date.now },
             ),
           ...(r.creator ? { creator: r.creator } : {}),

@@ -16,14 +16,14 @@ import { tempDir, writeFixture } from "../../support/files.ts";
 import { useRedis } from "../../support/redis.ts";
 import { useSimulator } from "../../support/simulator.ts";
 
-const job = (require: "none" | "express" | "written", name = "consent") =>
+const job = (require: "none" | "express" | "written", name = "consent", countries?: string[]) =>
   JobDefinition.parse({
     name,
     inbox: "/nowhere",
     segment: { name: `${name}-{sha}` },
     contacts: { country: "US" },
     campaign: { assistant: { id: "a1" }, dialer: { id: "d1" } },
-    calling: { consent: { require } },
+    calling: { consent: { require, ...(countries ? { countries } : {}) } },
   });
 
 /** A lead vendor's export: consent time, kind, TrustedForm certificate, Jornaya token. */
@@ -117,6 +117,16 @@ describe("consent read from a contact file", () => {
     const found = await redis.keys(`${keys.prefix}:consent:*`);
     expect(found).toHaveLength(2);
     expect(found.join()).not.toMatch(/4155550/);
+  });
+
+  it("a rule for US numbers refuses a US row without consent and files the Canadian and British ones", async () => {
+    const { run } = useCase(freshKeys());
+    const mixed = ["Phone,First Name", "4155550107,Al", "4165550107,Cam", "+442071838750,Gil"].join("\n");
+    const { result, report } = await run(job("written", "us-only", ["US"]), mixed, "c1");
+    expect(result.created).toBe(2);
+    expect(result.totals.codes).toMatchObject({ consent_missing: 1 });
+    expect(report).toContain("4155550107");
+    expect(report).not.toContain("4165550107");
   });
 
   it("under require: express, a later file without consent columns relies on the consent kept from an earlier one", async () => {

@@ -5,6 +5,7 @@ import { consentCellsOf, consentColumns } from "../../../src/ingest/consent-colu
 import {
   consentFromCells,
   consentKindOf,
+  requirementFor,
   unmetRequirement,
 } from "../../../src/pipeline/consent/consent-record.ts";
 import { parseConsentTime } from "../../../src/pipeline/consent/consent-time.ts";
@@ -91,5 +92,32 @@ describe("consent columns and records (pure)", () => {
         calling: { consent: { require: "implied" } },
       }),
     ).toThrow(/require/);
+  });
+
+  it("a rule for some countries requires consent of their numbers only (calling.consent.countries)", () => {
+    const us = { require: "written" as const, countries: ["US"] };
+    expect(requirementFor(us, "+14155550101")).toBe("written");
+    // NANP: a Toronto number is Canada's, not the US's, though both dial +1.
+    expect(requirementFor(us, "+14165550101")).toBe("none");
+    expect(requirementFor(us, "+442071838750")).toBe("none");
+    // No country named: every number; a number no country claims: required all the same.
+    expect(requirementFor({ require: "express" }, "+442071838750")).toBe("express");
+    expect(requirementFor(us, "+999123")).toBe("written");
+    const def = JobDefinition.parse({
+      name: "j",
+      inbox: "/i",
+      segment: { id: "s" },
+      calling: { consent: { require: "written", countries: ["us", "CA"] } },
+    });
+    expect(def.calling.consent.countries).toEqual(["US", "CA"]);
+    expect(underCallingRules(def)).toBe(false);
+    expect(() =>
+      JobDefinition.parse({
+        name: "j",
+        inbox: "/i",
+        segment: { id: "s" },
+        calling: { consent: { require: "written", countries: ["USA"] } },
+      }),
+    ).toThrow(/countries.*two-letter country code/s);
   });
 });

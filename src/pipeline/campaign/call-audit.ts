@@ -6,6 +6,7 @@ import type { StoredCampaign } from "../results/campaign-registry.ts";
 import type { AuditEntry, AuditLog } from "../stores/audit-log.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { ConsentStore } from "../stores/consent-store.ts";
+import type { StopReason } from "../stores/stop-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 
 export interface CallAuditDeps {
@@ -89,6 +90,35 @@ export function callAudit(def: JobDefinition, d: CallAuditDeps) {
     });
     await d.audit.append(`campaign:${info.id}`, entries);
   };
+}
+
+/** Why a stop took a contact out, in the trail's words. */
+const STOP_WORDS: Record<StopReason, string> = {
+  "opted-out": "opted out, its consent revoked or put on a do-not-call list while the campaign ran",
+  "frequency-cap": "over a frequency cap after another campaign's reservation",
+  "window-closed": "its calling window closed before it was dialled",
+  operator: "the operator stopped the campaign",
+};
+
+/**
+ * Each contact a stop took out of a running campaign before it was dialled, as a refusal (once per
+ * campaign and number, whatever the retries): the stop's reason.
+ */
+export async function auditTakenOut(
+  audit: Pick<AuditLog, "append"> | undefined,
+  info: StoredCampaign["info"],
+  taken: readonly { phone: string; reason: StopReason; at: number }[],
+): Promise<void> {
+  if (!audit || taken.length === 0) return;
+  const entries = taken.map((c) => ({
+    item: c.phone,
+    entry: {
+      ...ofCampaign(info, c.phone, c.at, "refused"),
+      reason: c.reason,
+      message: `taken out of the running campaign before it was dialled: ${STOP_WORDS[c.reason]}`,
+    } satisfies AuditEntry,
+  }));
+  await audit.append(`stop:${info.id}`, entries);
 }
 
 /**

@@ -5,6 +5,7 @@ import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledg
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
 import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import type { CampaignInfo } from "../../../src/pipeline/results/model.ts";
+import { createAuditLog } from "../../../src/pipeline/stores/audit-log.ts";
 import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
 import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
 import { loadDoNotCallList } from "../../../src/pipeline/stores/dnc/load-list.ts";
@@ -31,7 +32,7 @@ describe("a started campaign's numbers that may no longer be called", () => {
     const ledger = createContactLedger(redis, { keys, leaseMs: 30_000 });
     const store = createCampaignStore(redis, keys);
     const phones = [0, 1, 2, 3, 4].map((i) => phoneOf(from + i));
-    const deps: StopCheckDeps = {
+    const deps = {
       client: t.client,
       memo: createCreateMemo(redis, keys),
       leaseMs: 30_000,
@@ -40,7 +41,8 @@ describe("a started campaign's numbers that may no longer be called", () => {
       stops: createStopStore(redis, keys),
       suppression: createSuppressionList(redis, keys),
       frequency: createCallFrequency(redis, keys, { keepMs: 86_400_000 }),
-    };
+      audit: createAuditLog(redis, keys),
+    } satisfies StopCheckDeps;
     const name = `dnc-${keys.prefix}`;
     // Made, starting in an hour: the service lists no audience yet, vcw has no record of it.
     const made = await campaignOnOwnSegment(t.client, deps, name, phones, { startsInMs: 3_600_000 });
@@ -73,6 +75,14 @@ describe("a started campaign's numbers that may no longer be called", () => {
     const sim = t.sim.store.get<StoredCampaign>("campaigns", made.id!);
     expect(sim.audience!.map((m) => m.contact.phone)).not.toContain(phones[3]);
     expect(sim.audience).toHaveLength(4);
+    // The trail says why it was not called, once however often the stop runs again (issue 46 item 3).
+    await stopsDue(def, { info, totals: emptyTotals() }, deps, Date.now() + 20_000);
+    const trail = [];
+    for await (const e of deps.audit.range(0, Date.now() + 60_000)) trail.push(e);
+    expect(trail.map((e) => [e.decision, e.phone, e.campaign, e.reason])).toEqual([
+      ["refused", phones[3], info.id, "opted-out"],
+    ]);
+    expect(trail[0]!.message).toMatch(/taken out of the running campaign before it was dialled/);
   });
 });
 

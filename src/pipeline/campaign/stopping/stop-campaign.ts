@@ -3,7 +3,9 @@ import type { Client } from "../../../api/client.ts";
 import type { SendFence } from "../../../api/send-fence.ts";
 import { e164OfServicePhone } from "../../../lib/phone-e164.ts";
 import type { CampaignStore } from "../../results/campaign-store.ts";
+import type { AuditLog } from "../../stores/audit-log.ts";
 import type { CampaignStop, StopReason, StopStore, WithdrawnContact } from "../../stores/stop-store.ts";
+import { auditTakenOut } from "../call-audit.ts";
 import { contactOf, deleteContacts, heldFence } from "../segment-listing.ts";
 import { type DialStatuses, undialled } from "./stop-selection.ts";
 
@@ -13,6 +15,8 @@ export interface StopDeps {
   stops: StopStore;
   /** The job's country: phones the service lists without a country code are read in it. */
   country?: CountryCode | undefined;
+  /** The audit trail: each contact taken out, and why (absent: no trail, a test's). */
+  audit?: Pick<AuditLog, "append"> | undefined;
 }
 
 export interface StopRequest {
@@ -76,6 +80,7 @@ async function stopLocked(
     at: r.now,
   }));
   await d.stops.track(campaignId, taken);
+  await auditTakenOut(d.audit, stored.info, taken);
   if (r.ownSegment)
     await deleteContacts(
       d.client,

@@ -10,6 +10,7 @@ import { createCallFrequency } from "./stores/call-frequency.ts";
 import { createCallHistory } from "./stores/call-history.ts";
 import { createControls } from "./stores/controls.ts";
 import { createCreateMemo } from "./stores/create-memo.ts";
+import { createDialerBudgets } from "./stores/dialer-budget.ts";
 import type { DoNotCallList } from "./stores/dnc/list-facts.ts";
 import { createExperimentStore } from "./stores/experiment-store.ts";
 import { createFileRowsStore } from "./stores/file-rows.ts";
@@ -57,6 +58,8 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     history: createCallHistory(redis, keys, { keepMs: o.keepCallsMs }),
     /** Calls per number for the frequency caps, beside the history (calling rules). */
     frequency: createCallFrequency(redis, keys, { keepMs: o.keepCallsMs }),
+    /** Calls per dialer number per day and hour: a pool's budgets (`campaign.dialers.perNumber`). */
+    budgets: createDialerBudgets(redis, keys),
     /** The pace learned of each dialer from polls. */
     pace: createPaceStore(redis, keys),
     /** The valid rows each import kept (read once, at import), for its campaigns. */

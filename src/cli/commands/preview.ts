@@ -16,6 +16,7 @@ import { holdMsOf, type StartHold, startReason } from "../../pipeline/campaign/s
 import { experimentPlan } from "../../pipeline/reports/experiment-plan.ts";
 import { assistantCatalog } from "../../pipeline/resources/assistant-catalog.ts";
 import { missingServiceRefs } from "../../pipeline/resources/service-refs.ts";
+import { createResourceState } from "../../pipeline/resources/state-store.ts";
 import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../pipeline/stores/call-history.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
@@ -91,6 +92,7 @@ export function previewSources(redis: RedisClient, keys: RedisKeys, def: JobDefi
     pace: () => pace.pace(dialerKeyOf(def)),
     assignment: () =>
       createExperimentStore(redis, keys).assignment(experimentId(def.name, def.campaign?.experiment)),
+    dialerNumber: (name) => createResourceState(redis, keys).dialerNumber(name),
   };
 }
 
@@ -118,7 +120,7 @@ export function previewText(r: PreviewReport, problems: readonly string[] = [], 
     // A campaign of several zones (its label says "+n") reads its times in the first.
     const at = (iso: string) => zonedTime(iso, c.zones[0] ?? "UTC");
     lines.push(
-      `  ${c.label}${c.region ? ` (${c.region})` : ""}${c.variant ? ` variant ${c.variant}` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}${c.startReason ? ` (${c.startReason})` : ""}, ${r.pace.callsPerMinute === null ? "" : `expected end ${at(c.expectedEndAt)}, `}calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
+      `  ${c.label}${c.region ? ` (${c.region})` : ""}${c.variant ? ` variant ${c.variant}` : ""}${c.dialer ? ` from ${c.dialer.number} (${Object.keys(c.dialer.matched).join(", ")})` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}${c.startReason ? ` (${c.startReason})` : ""}, ${r.pace.callsPerMinute === null ? "" : `expected end ${at(c.expectedEndAt)}, `}calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
     );
   }
   lines.push(

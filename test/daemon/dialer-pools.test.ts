@@ -1,0 +1,144 @@
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
+import { JobDefinition } from "../../src/config/job-definition.ts";
+import { previewFile } from "../../src/pipeline/calling/preview.ts";
+import type { StoredCampaign } from "../../src/simulator/store.ts";
+import { useCallingDaemon } from "../support/calling-daemon.ts";
+import { drop, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
+import { tempDir } from "../support/files.ts";
+import { validDialer } from "../support/fixtures.ts";
+
+/*
+ * Issue 47 items 1 and 2 end to end: a pool of three numbers (415, 212, 312) on the simulator; each
+ * callee's campaign is created with the dialer whose number fits theirs (the service lists the
+ * campaign with its dialer's phone_number), 617 falls back to New York's by zone, and `vcw preview`
+ * says the same. Then a budget of 10 calls per number per day, 25 callees in 415 in two files and
+ * two daemons: no number is in more than 10 calls, the rest go to the next match.
+ */
+const NUMBERS = { sf: "+14152000100", ny: "+12122000100", chi: "+13122000100" };
+
+describe("dialer pools (issue 47)", () => {
+  const h = useCallingDaemon({ timeScale: 1 });
+
+  /** A home whose jobs call through a pool of the three dialers, by id with their numbers. */
+  async function poolHome(jobs: { name: string; extra: string[] }[]) {
+    const ids: Record<string, string> = {};
+    for (const [name, phone_number] of Object.entries(NUMBERS))
+      ids[name] = (await h.t.client.dialers.create(validDialer({ name, phone_number }))).id!;
+    const home = tempDir("vcw-pools-");
+    mkdirSync(join(home, "jobs"));
+    const tag = randomBytes(3).toString("hex");
+    for (const j of jobs)
+      writeFileSync(
+        join(home, "jobs", `${j.name}.yaml`),
+        [
+          `name: ${j.name}`,
+          `inbox: ${join(home, "inbox", j.name)}`,
+          `segment: { name: ${j.name}-${tag} }`,
+          "contacts: { country: US }",
+          "campaign:",
+          `  assistant: { id: ${h.made.assistantId} }`,
+          `  name: "${j.name}-${tag} {file}"`,
+          "  dialers:",
+          "    pool:",
+          ...Object.entries(NUMBERS).map(([n, phone]) => `      - { id: ${ids[n]}, number: "${phone}" }`),
+          ...j.extra,
+          'polling: { schedule: "*/5 * * * * *" }',
+        ].join("\n"),
+      );
+    return { home, tag, ids };
+  }
+
+  /** The service's campaigns named `prefix…`: each phone called and the number it is called from. */
+  const calledFrom = (prefix: string) => {
+    const from = new Map<string, string>();
+    for (const c of h.t.sim.store.list<StoredCampaign>("campaigns"))
+      if (String(c.fields.campaigns_name).startsWith(prefix))
+        for (const m of h.t.sim.store.contactsOf(c.segmentId))
+          from.set(m.fields.phone as string, c.fields.phone_number as string);
+    return from;
+  };
+
+  it("each callee is called from the matching number, 617 from New York's by zone; preview agrees", async () => {
+    const { home, tag } = await poolHome([
+      { name: "plain", extra: ["    match: [areaCode, state, zone, any]"] },
+      {
+        name: "ruled",
+        extra: [
+          "calling:",
+          "  rules: [us]",
+          "  callsPerMinute: 100",
+          "  location: { fallbackTimezone: America/Chicago }",
+        ],
+      },
+    ]);
+    // Each job its own callees: a number one job called is recently called for the other.
+    const calleesOf = (job: number): Record<string, string> => ({
+      [`+1415200${job}001`]: NUMBERS.sf,
+      [`+1415200${job}002`]: NUMBERS.sf,
+      [`+1212200${job}003`]: NUMBERS.ny,
+      [`+1312200${job}004`]: NUMBERS.chi,
+      [`+1617200${job}005`]: NUMBERS.ny,
+    });
+    const settings = testSettings(home, h.t.sim.url);
+    await h.start(settings);
+    for (const [n, job] of ["plain", "ruled"].entries()) {
+      const callees = calleesOf(n);
+      const csv = `First Name,Phone\n${Object.keys(callees)
+        .map((p, i) => `C${i},${p}`)
+        .join("\n")}\n`;
+      drop(join(home, "inbox", job), "mixed.csv", csv);
+      await waitFor(() => summaryOf(join(home, "inbox", job), "mixed.csv"), 60_000, job);
+      const from = await waitFor(() => {
+        const f = calledFrom(`${job}-${tag} `);
+        return f.size === 5 ? f : undefined;
+      }, 30_000);
+      expect(Object.fromEntries(from), job).toEqual(callees);
+      // The preview's campaigns: the same dialer for each callee, and why.
+      const path = join(home, "preview.csv");
+      writeFileSync(path, csv);
+      const def = JobDefinition.parse(parseYaml(readFileSync(join(home, "jobs", `${job}.yaml`), "utf8")));
+      const report = await previewFile(
+        def,
+        path,
+        {
+          suppressed: async () => new Set(),
+          lastCalled: async () => new Map(),
+          callTimes: async () => new Map(),
+          pace: async () => undefined,
+        },
+        Date.now(),
+      );
+      const previewed = new Map<string, string>();
+      for (const c of report.campaigns) for (const p of c.phones) previewed.set(p, c.dialer!.number);
+      expect(Object.fromEntries(previewed), `${job} preview`).toEqual(callees);
+      const ny = report.campaigns.find((c) => c.dialer?.number === NUMBERS.ny)!;
+      expect(ny.dialer!.matched).toEqual({ "area code 212": 1, "zone America/New_York": 1 });
+    }
+  }, 120_000);
+
+  it("a budget of 10 a day: no number in more than 10 calls across two files and two daemons", async () => {
+    const { home, tag } = await poolHome([{ name: "budget", extra: ["    perNumber: { perDay: 10 }"] }]);
+    const settings = testSettings(home, h.t.sim.url);
+    await Promise.all([h.start(settings), h.start(settings)]);
+    const rows = (from: number, n: number) =>
+      `First Name,Phone\n${Array.from({ length: n }, (_, i) => `C${from + i},+1415300${String(from + i).padStart(4, "0")}`).join("\n")}\n`;
+    const inbox = join(home, "inbox", "budget");
+    drop(inbox, "a.csv", rows(0, 13));
+    drop(inbox, "b.csv", rows(13, 12));
+    for (const f of ["a.csv", "b.csv"]) await waitFor(() => summaryOf(inbox, f), 60_000, f);
+    const from = await waitFor(() => {
+      const f = calledFrom(`budget-${tag} `);
+      return f.size === 25 ? f : undefined;
+    }, 30_000);
+    const perNumber = new Map<string, number>();
+    for (const n of from.values()) perNumber.set(n, (perNumber.get(n) ?? 0) + 1);
+    // The service lists every campaign started today: its contacts counted per caller number.
+    expect(Math.max(...perNumber.values())).toBeLessThanOrEqual(10);
+    expect(perNumber.get(NUMBERS.sf)).toBe(10);
+    expect([...perNumber.values()].reduce((a, b) => a + b, 0)).toBe(25);
+  }, 120_000);
+});

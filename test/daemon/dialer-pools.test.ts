@@ -141,4 +141,32 @@ describe("dialer pools (issue 47)", () => {
     expect(perNumber.get(NUMBERS.sf)).toBe(10);
     expect([...perNumber.values()].reduce((a, b) => a + b, 0)).toBe(25);
   }, 120_000);
+
+  it("wait: 25 callees in 415 at 10 a day are called from 415 only, 10 a UTC day, over three days", async () => {
+    const { home, tag } = await poolHome([
+      { name: "waits", extra: ["    perNumber: { perDay: 10, whenSpent: wait }"] },
+    ]);
+    await h.start(testSettings(home, h.t.sim.url));
+    const inbox = join(home, "inbox", "waits");
+    drop(
+      inbox,
+      "w.csv",
+      `First Name,Phone\n${Array.from({ length: 25 }, (_, i) => `C${i},+1415400${String(i).padStart(4, "0")}`).join("\n")}\n`,
+    );
+    await waitFor(() => summaryOf(inbox, "w.csv"), 60_000, "w.csv");
+    const mine = await waitFor(() => {
+      const made = h.t.sim.store
+        .list<StoredCampaign>("campaigns")
+        .filter((c) => String(c.fields.campaigns_name).startsWith(`waits-${tag} `));
+      return made.length === 3 ? made : undefined;
+    }, 30_000);
+    // Per UTC day of the start the service was given: the campaign's contacts, all from 415.
+    const perDay = new Map<string, number>();
+    for (const c of mine) {
+      expect(c.fields.phone_number).toBe(NUMBERS.sf);
+      const day = new Date(c.startAt).toISOString().slice(0, 10);
+      perDay.set(day, (perDay.get(day) ?? 0) + h.t.sim.store.contactsOf(c.segmentId).length);
+    }
+    expect([...perDay.values()]).toEqual([10, 10, 5]);
+  }, 120_000);
 });

@@ -4,12 +4,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { JobDefinition } from "../../src/config/job-definition.ts";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { previewFile } from "../../src/pipeline/calling/preview.ts";
+import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
 import type { StoredCampaign } from "../../src/simulator/store.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { drop, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { validDialer } from "../support/fixtures.ts";
+import { useRedis } from "../support/redis.ts";
 
 /*
  * Issue 47 items 1 and 2 end to end: a pool of three numbers (415, 212, 312) on the simulator; each
@@ -20,50 +23,52 @@ import { validDialer } from "../support/fixtures.ts";
  */
 const NUMBERS = { sf: "+14152000100", ny: "+12122000100", chi: "+13122000100" };
 
+type Harness = ReturnType<typeof useCallingDaemon>;
+
+/** A home whose jobs call through a pool of the three dialers, by id with their numbers. */
+async function poolHome(h: Harness, jobs: { name: string; extra: string[] }[], schedule = "*/5 * * * * *") {
+  const ids: Record<string, string> = {};
+  for (const [name, phone_number] of Object.entries(NUMBERS))
+    ids[name] = (await h.t.client.dialers.create(validDialer({ name, phone_number }))).id!;
+  const home = tempDir("vcw-pools-");
+  mkdirSync(join(home, "jobs"));
+  const tag = randomBytes(3).toString("hex");
+  for (const j of jobs)
+    writeFileSync(
+      join(home, "jobs", `${j.name}.yaml`),
+      [
+        `name: ${j.name}`,
+        `inbox: ${join(home, "inbox", j.name)}`,
+        `segment: { name: ${j.name}-${tag} }`,
+        "contacts: { country: US }",
+        "campaign:",
+        `  assistant: { id: ${h.made.assistantId} }`,
+        `  name: "${j.name}-${tag} {file}"`,
+        "  dialers:",
+        "    pool:",
+        ...Object.entries(NUMBERS).map(([n, phone]) => `      - { id: ${ids[n]}, number: "${phone}" }`),
+        ...j.extra,
+        `polling: { schedule: "${schedule}" }`,
+      ].join("\n"),
+    );
+  return { home, tag, ids };
+}
+
+/** The service's campaigns named `prefix…`: each phone called and the number it is called from. */
+const calledFrom = (h: Harness, prefix: string) => {
+  const from = new Map<string, string>();
+  for (const c of h.t.sim.store.list<StoredCampaign>("campaigns"))
+    if (String(c.fields.campaigns_name).startsWith(prefix))
+      for (const m of h.t.sim.store.contactsOf(c.segmentId))
+        from.set(m.fields.phone as string, c.fields.phone_number as string);
+  return from;
+};
+
 describe("dialer pools (issue 47)", () => {
   const h = useCallingDaemon({ timeScale: 1 });
 
-  /** A home whose jobs call through a pool of the three dialers, by id with their numbers. */
-  async function poolHome(jobs: { name: string; extra: string[] }[]) {
-    const ids: Record<string, string> = {};
-    for (const [name, phone_number] of Object.entries(NUMBERS))
-      ids[name] = (await h.t.client.dialers.create(validDialer({ name, phone_number }))).id!;
-    const home = tempDir("vcw-pools-");
-    mkdirSync(join(home, "jobs"));
-    const tag = randomBytes(3).toString("hex");
-    for (const j of jobs)
-      writeFileSync(
-        join(home, "jobs", `${j.name}.yaml`),
-        [
-          `name: ${j.name}`,
-          `inbox: ${join(home, "inbox", j.name)}`,
-          `segment: { name: ${j.name}-${tag} }`,
-          "contacts: { country: US }",
-          "campaign:",
-          `  assistant: { id: ${h.made.assistantId} }`,
-          `  name: "${j.name}-${tag} {file}"`,
-          "  dialers:",
-          "    pool:",
-          ...Object.entries(NUMBERS).map(([n, phone]) => `      - { id: ${ids[n]}, number: "${phone}" }`),
-          ...j.extra,
-          'polling: { schedule: "*/5 * * * * *" }',
-        ].join("\n"),
-      );
-    return { home, tag, ids };
-  }
-
-  /** The service's campaigns named `prefix…`: each phone called and the number it is called from. */
-  const calledFrom = (prefix: string) => {
-    const from = new Map<string, string>();
-    for (const c of h.t.sim.store.list<StoredCampaign>("campaigns"))
-      if (String(c.fields.campaigns_name).startsWith(prefix))
-        for (const m of h.t.sim.store.contactsOf(c.segmentId))
-          from.set(m.fields.phone as string, c.fields.phone_number as string);
-    return from;
-  };
-
   it("each callee is called from the matching number, 617 from New York's by zone; preview agrees", async () => {
-    const { home, tag } = await poolHome([
+    const { home, tag } = await poolHome(h, [
       { name: "plain", extra: ["    match: [areaCode, state, zone, any]"] },
       {
         name: "ruled",
@@ -93,7 +98,7 @@ describe("dialer pools (issue 47)", () => {
       drop(join(home, "inbox", job), "mixed.csv", csv);
       await waitFor(() => summaryOf(join(home, "inbox", job), "mixed.csv"), 60_000, job);
       const from = await waitFor(() => {
-        const f = calledFrom(`${job}-${tag} `);
+        const f = calledFrom(h, `${job}-${tag} `);
         return f.size === 5 ? f : undefined;
       }, 30_000);
       expect(Object.fromEntries(from), job).toEqual(callees);
@@ -121,7 +126,7 @@ describe("dialer pools (issue 47)", () => {
   }, 120_000);
 
   it("a budget of 10 a day: no number in more than 10 calls across two files and two daemons", async () => {
-    const { home, tag } = await poolHome([{ name: "budget", extra: ["    perNumber: { perDay: 10 }"] }]);
+    const { home, tag } = await poolHome(h, [{ name: "budget", extra: ["    perNumber: { perDay: 10 }"] }]);
     const settings = testSettings(home, h.t.sim.url);
     await Promise.all([h.start(settings), h.start(settings)]);
     const rows = (from: number, n: number) =>
@@ -131,7 +136,7 @@ describe("dialer pools (issue 47)", () => {
     drop(inbox, "b.csv", rows(13, 12));
     for (const f of ["a.csv", "b.csv"]) await waitFor(() => summaryOf(inbox, f), 60_000, f);
     const from = await waitFor(() => {
-      const f = calledFrom(`budget-${tag} `);
+      const f = calledFrom(h, `budget-${tag} `);
       return f.size === 25 ? f : undefined;
     }, 30_000);
     const perNumber = new Map<string, number>();
@@ -143,7 +148,7 @@ describe("dialer pools (issue 47)", () => {
   }, 120_000);
 
   it("wait: 25 callees in 415 at 10 a day are called from 415 only, 10 a UTC day, over three days", async () => {
-    const { home, tag } = await poolHome([
+    const { home, tag } = await poolHome(h, [
       { name: "waits", extra: ["    perNumber: { perDay: 10, whenSpent: wait }"] },
     ]);
     await h.start(testSettings(home, h.t.sim.url));
@@ -168,5 +173,61 @@ describe("dialer pools (issue 47)", () => {
       perDay.set(day, (perDay.get(day) ?? 0) + h.t.sim.store.contactsOf(c.segmentId).length);
     }
     expect([...perDay.values()]).toEqual([10, 10, 5]);
+  }, 120_000);
+});
+
+describe("a pool number answered far less than the others rests (issue 47, item 3)", () => {
+  // New York's number is answered 5% of the time, the others' at the simulator's usual 55%.
+  const h = useCallingDaemon({
+    timeScale: 1000,
+    callModel: { outcomesByDialer: { [NUMBERS.ny]: { completed: 5, "no-answer": 95 } } },
+  });
+  const { redis } = useRedis();
+
+  it("is rested once 40 of its calls are polled, shown in the next file's summary; its callees go to the next match", async () => {
+    const { home, tag } = await poolHome(h, [{ name: "health", extra: [] }], "* * * * * *");
+    const settings = testSettings(home, h.t.sim.url);
+    await h.start(settings);
+    const inbox = join(home, "inbox", "health");
+    const rows = (area: string, from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => `C${from + i},+1${area}500${String(from + i).padStart(4, "0")}`);
+    drop(
+      inbox,
+      "first.csv",
+      `First Name,Phone\n${[...rows("415", 0, 40), ...rows("212", 40, 40)].join("\n")}\n`,
+    );
+    await waitFor(() => summaryOf(inbox, "first.csv"), 60_000, "first.csv");
+    // Every call of the first file over and polled.
+    const store = createCampaignStore(redis, redisKeys(settings.prefix.value));
+    await waitFor(
+      async () => {
+        const ids = await store.allOf("health");
+        const all = await Promise.all(ids.map((id) => store.get(id)));
+        return ids.length === 2 &&
+          all.every((c) => c && c.totals.contacts > 0 && c.totals.final === c.totals.contacts)
+          ? true
+          : undefined;
+      },
+      60_000,
+      "first file's calls polled",
+    );
+    drop(inbox, "second.csv", `First Name,Phone\n${rows("212", 80, 5).join("\n")}\n`);
+    const second = await waitFor(() => summaryOf(inbox, "second.csv"), 60_000, "second.csv");
+    const resting = (
+      second.audience as {
+        resting?: { number: string; calls: number; answerRate: number; poolAnswerRate: number; z: number }[];
+      }
+    ).resting;
+    expect(resting?.map((r) => r.number)).toEqual([NUMBERS.ny]);
+    expect(resting![0]!.calls).toBe(40);
+    expect(resting![0]!.answerRate).toBeLessThan(0.2);
+    expect(resting![0]!.poolAnswerRate).toBeGreaterThan(0.35);
+    expect(resting![0]!.z).toBeLessThan(-2.326);
+    // The 212 callees of the second file are called from San Francisco's number (any), not New York's.
+    const from = await waitFor(() => {
+      const f = calledFrom(h, `health-${tag} second.csv`);
+      return f.size === 5 ? f : undefined;
+    }, 30_000);
+    expect(new Set(from.values())).toEqual(new Set([NUMBERS.sf]));
   }, 120_000);
 });

@@ -90,6 +90,8 @@ export interface AudienceReport {
   skipped?: PlannedReport["skipped"];
   /** Under calling rules: contacts planned at later openings. */
   later?: PlannedReport["later"];
+  /** Pool numbers resting when the file was planned, and their figures (`campaign.dialers`). */
+  resting?: PlannedReport["resting"];
 }
 
 /**
@@ -159,7 +161,8 @@ export async function audiencesOf(
       ...(zone ? { zone } : {}),
       ...(variant ? { variant } : {}),
     };
-    const split = await splitByDialer(def, planned, phones, at, d);
+    const split = await splitByDialer(def, planned, phones, at, d, now);
+    if (split.resting.length > 0) report.resting = split.resting;
     if (Object.keys(split.skipped).length > 0) {
       report.skipped ??= {};
       addCounts(report.skipped, split.skipped);

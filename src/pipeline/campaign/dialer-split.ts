@@ -2,10 +2,12 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { dialerSharesOf, poolNumbers, poolOf } from "../calling/dialer-pool.ts";
 import { SKIP_REASONS } from "../calling/skip-reasons.ts";
 import type { DialerBudgets } from "../stores/dialer-budget.ts";
+import type { RestFigures } from "../stores/number-rests.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
+import { type PoolHealthDeps, restingNumbers } from "./pool-health.ts";
 
 /** A pool's budgets and its resources' numbers (as `vcw apply` applied them). */
-export interface DialerPoolDeps {
+export interface DialerPoolDeps extends PoolHealthDeps {
   budgets: Pick<DialerBudgets, "grant">;
   resources: { dialerNumber(resource: string): Promise<string> };
 }
@@ -21,7 +23,9 @@ export interface DialerPart {
 /**
  * A planned campaign's request split per pool dialer (`campaign.dialers`): its contacts matched and
  * granted under the per-number budgets, each share a campaign of its own named "… via DIALER"
- * (and "from DAY" when it waited for its number's next period). Without a pool: as it is.
+ * (and "from DAY" when it waited for its number's next period). A resting number (pool-health.ts)
+ * is left out, its callees going to their next match, unless every number rests. Without a pool:
+ * as it is.
  */
 export async function splitByDialer(
   def: JobDefinition,
@@ -29,10 +33,19 @@ export async function splitByDialer(
   phones: readonly string[],
   at: number,
   d: DialerPoolDeps,
-): Promise<{ parts: DialerPart[]; skipped: Record<string, number> }> {
+  now: number,
+): Promise<{ parts: DialerPart[]; skipped: Record<string, number>; resting: RestFigures[] }> {
   const pool = poolOf(def);
-  if (!pool) return { parts: [{ request, phones: [...phones] }], skipped: {} };
-  const numbers = await poolNumbers(pool, (name) => d.resources.dialerNumber(name));
+  if (!pool) return { parts: [{ request, phones: [...phones] }], skipped: {}, resting: [] };
+  const all = await poolNumbers(pool, (name) => d.resources.dialerNumber(name));
+  const resting = await restingNumbers(
+    def,
+    all.map((n) => n.number),
+    d,
+    now,
+  );
+  const healthy = all.filter((n) => !resting.has(n.number));
+  const numbers = healthy.length > 0 ? healthy : all;
   const budget = pool.perNumber ?? {};
   const { shares, unplaced, unmatched } = await dialerSharesOf(
     pool,
@@ -56,7 +69,7 @@ export async function splitByDialer(
     phones: s.phones,
     matched: s.matched,
   }));
-  return { parts, skipped };
+  return { parts, skipped, resting: [...resting.values()] };
 }
 
 /** "2026-11-30" for a day, "2026-11-30T14h" for an hour. */

@@ -11,6 +11,7 @@ import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { ExperimentStore } from "../stores/experiment-store.ts";
 import type { FileRows } from "../stores/file-rows.ts";
+import type { RestFigures } from "../stores/number-rests.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import type { PlanStore } from "../stores/plan-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
@@ -42,6 +43,8 @@ export interface PlannedReport {
   /** Reason -> contacts the plan or the reservation set aside. */
   skipped: Record<string, number>;
   later: Plan["later"];
+  /** Pool numbers resting when the file was planned, and their figures (`campaign.dialers`). */
+  resting?: RestFigures[];
   campaigns: {
     zone: string;
     variant?: string;
@@ -108,8 +111,10 @@ export async function plannedAudiencesOf(
       c.phones,
       c.scheduledAt,
       d,
+      now,
     );
     addCounts(report.skipped, split.skipped);
+    if (split.resting.length > 0) report.resting = split.resting;
     for (const part of split.parts) {
       const made = await partRequest(def, c, part, d, now, fileContacts, report);
       if (made) requests.push(made);

@@ -4,6 +4,7 @@ import { JobDefinition } from "../../../src/config/job-definition.ts";
 import type { GrantCalls } from "../../../src/pipeline/calling/dialer-assignment.ts";
 import { rankDialers } from "../../../src/pipeline/calling/dialer-match.ts";
 import { dialerSharesOf } from "../../../src/pipeline/calling/dialer-pool.ts";
+import { numberHealth } from "../../../src/pipeline/calling/number-health.ts";
 
 /** Issue 47: matching callees to a pool's numbers, and sharing them out under per-number budgets. */
 const POOL = [
@@ -141,5 +142,22 @@ describe("campaign.dialers in a job", () => {
     expect(issues({ dialers: { pool: [{ resource: "x" }, { resource: "x" }] } })).toEqual([
       "campaign.dialers.pool: names a dialer twice",
     ]);
+  });
+});
+
+describe("numberHealth: a two-proportion z-test against the rest of the pool", () => {
+  const tally = (number: string, calls: number, answered: number) => ({ number, calls, answered, short: 0 });
+
+  it("rests a number answered 5% of the time when the others are answered 55%", () => {
+    const h = numberHealth([tally("+1415", 40, 22), tally("+1212", 40, 2), tally("+1312", 40, 23)]);
+    expect(h.map((x) => x.rest)).toEqual([false, true, false]);
+    expect(h[1]!.z).toBeLessThan(-4);
+    expect(h[1]!.poolAnswerRate).toBeCloseTo(45 / 80);
+  });
+
+  it("rests none below the minimum sample, nor a number within chance of the pool", () => {
+    expect(numberHealth([tally("a", 29, 0), tally("b", 40, 30)]).some((x) => x.rest)).toBe(false);
+    // 40% against 55% over 40 calls each: z about -1.3, within chance.
+    expect(numberHealth([tally("a", 40, 16), tally("b", 40, 22)]).some((x) => x.rest)).toBe(false);
   });
 });

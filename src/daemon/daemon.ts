@@ -109,6 +109,11 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
             inboxes: services.stores.inboxes,
             jobs: () => jobs,
             watched: () => watched,
+            numbers: {
+              resources: services.stores.resources,
+              budgets: services.stores.budgets,
+              rests: services.stores.rests,
+            },
           },
           queues,
           jobs: () => jobs,

@@ -6,7 +6,11 @@ import { parse as parseYaml } from "yaml";
 import { JobDefinition } from "../../src/config/job-definition.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { previewFile } from "../../src/pipeline/calling/preview.ts";
+import { createResourceState } from "../../src/pipeline/resources/state-store.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createDialerBudgets } from "../../src/pipeline/stores/dialer-budget.ts";
+import { createNumberRests } from "../../src/pipeline/stores/number-rests.ts";
+import { poolNumberLine, poolNumberViews } from "../../src/queue/read-model/pool-numbers.ts";
 import type { StoredCampaign } from "../../src/simulator/store.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { drop, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
@@ -229,5 +233,24 @@ describe("a pool number answered far less than the others rests (issue 47, item 
       return f.size === 5 ? f : undefined;
     }, 30_000);
     expect(new Set(from.values())).toEqual(new Set([NUMBERS.sf]));
+    // What `vcw status` and the dashboard show of the pool (the read model's one view).
+    const k = redisKeys(settings.prefix.value);
+    const views = await poolNumberViews(
+      [JobDefinition.parse(parseYaml(readFileSync(join(home, "jobs", "health.yaml"), "utf8")))],
+      {
+        resources: createResourceState(redis, k),
+        budgets: createDialerBudgets(redis, k),
+        rests: createNumberRests(redis, k),
+      },
+      Date.now(),
+    );
+    expect(views.map((v) => [v.number, v.today, v.resting !== undefined])).toEqual([
+      [NUMBERS.sf, 45, false],
+      [NUMBERS.ny, 40, true],
+      [NUMBERS.chi, 0, false],
+    ]);
+    expect(poolNumberLine(views[1]!)).toMatch(
+      /^job health dialer \S+ \+12122000100: 40 calls today, \d+ this hour; RESTING until \S+: answered \d+% against the pool's \d+% \(z -\d+\.\d, 40 calls, \d+% short\)$/,
+    );
   }, 120_000);
 });

@@ -215,6 +215,11 @@ describe("a pool number answered far less than the others rests (issue 47, item 
       60_000,
       "first file's calls polled",
     );
+    // Each campaign keeps the number it calls from: its results CSV's caller_number.
+    const infos = await Promise.all(
+      (await store.allOf("health")).map(async (id) => (await store.get(id))!.info),
+    );
+    expect(infos.map((i) => i.dialerNumber).sort()).toEqual([NUMBERS.ny, NUMBERS.sf]);
     drop(inbox, "second.csv", `First Name,Phone\n${rows("212", 80, 5).join("\n")}\n`);
     const second = await waitFor(() => summaryOf(inbox, "second.csv"), 60_000, "second.csv");
     const resting = (

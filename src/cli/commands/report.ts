@@ -74,7 +74,9 @@ export function reportCommand(): Command {
           Date.now(),
         );
         if (o.csv) {
-          const rows = await writeResultsCsv(o.csv, store.allRecords(id));
+          const rows = await writeResultsCsv(o.csv, store.allRecords(id), {
+            callerNumber: stored.info.dialerNumber,
+          });
           if (!o.json) console.log(`results: ${rows} rows written to ${o.csv}`);
         }
         if (o.json) process.stdout.write(`${JSON.stringify(summary)}\n`);

@@ -6,6 +6,8 @@ import { parse as parseYaml } from "yaml";
 import { JobDefinition } from "../../src/config/job-definition.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { previewFile } from "../../src/pipeline/calling/preview.ts";
+import { gatherReport } from "../../src/pipeline/reports/gather-report.ts";
+import { reportText } from "../../src/pipeline/reports/report-text.ts";
 import { createResourceState } from "../../src/pipeline/resources/state-store.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
 import { createDialerBudgets } from "../../src/pipeline/stores/dialer-budget.ts";
@@ -238,6 +240,21 @@ describe("a pool number answered far less than the others rests (issue 47, item 
       return f.size === 5 ? f : undefined;
     }, 30_000);
     expect(new Set(from.values())).toEqual(new Set([NUMBERS.sf]));
+    // The report gives each caller number's figures: New York's reached far fewer.
+    const def = JobDefinition.parse(parseYaml(readFileSync(join(home, "jobs", "health.yaml"), "utf8")));
+    const now = Date.now();
+    const period = {
+      from: new Date(now - 3_600_000).toISOString(),
+      to: new Date(now + 60_000).toISOString(),
+      timezone: "UTC",
+      label: "hour",
+    };
+    const report = await gatherReport([def], period, { store }, now);
+    const byNumber = new Map((report.numbers ?? []).map((n) => [n.number, n]));
+    expect(byNumber.get(NUMBERS.ny)).toMatchObject({ contacts: 40, campaigns: 1 });
+    expect(byNumber.get(NUMBERS.ny)!.reachRate).toBeLessThan(0.2);
+    expect(byNumber.get(NUMBERS.sf)!.reachRate).toBeGreaterThan(0.35);
+    expect(reportText(report)).toContain(`- ${NUMBERS.ny}: 40 contacts in 1 campaigns, reached`);
     // What `vcw status` and the dashboard show of the pool (the read model's one view).
     const k = redisKeys(settings.prefix.value);
     const views = await poolNumberViews(

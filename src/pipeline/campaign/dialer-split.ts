@@ -3,12 +3,15 @@ import { dialerSharesOf, poolNumbers, poolOf } from "../calling/dialer-pool.ts";
 import { SKIP_REASONS } from "../calling/skip-reasons.ts";
 import type { DialerBudgets } from "../stores/dialer-budget.ts";
 import type { RestFigures } from "../stores/number-rests.ts";
+import type { PlanStore } from "../stores/plan-store.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { type PoolHealthDeps, restingNumbers } from "./pool-health.ts";
 
 /** A pool's budgets and its resources' numbers (as `vcw apply` applied them). */
 export interface DialerPoolDeps extends PoolHealthDeps {
   budgets: Pick<DialerBudgets, "grant">;
+  /** Where each planned campaign's resting numbers are kept once (a retry splits it the same way). */
+  plans: Pick<PlanStore, "once">;
   resources: { dialerNumber(resource: string): Promise<string> };
 }
 
@@ -38,11 +41,16 @@ export async function splitByDialer(
   const pool = poolOf(def);
   if (!pool) return { parts: [{ request, phones: [...phones] }], skipped: {}, resting: [] };
   const all = await poolNumbers(pool, (name) => d.resources.dialerNumber(name));
-  const resting = await restingNumbers(
-    def,
-    all.map((n) => n.number),
-    d,
-    now,
+  // Decided once per planned campaign: a retry after a rest began or ended makes the same campaigns.
+  const resting = new Map(
+    await d.plans.once(`rests:${campaignKey(request)}`, async () => [
+      ...(await restingNumbers(
+        def,
+        all.map((n) => n.number),
+        d,
+        now,
+      )),
+    ]),
   );
   const healthy = all.filter((n) => !resting.has(n.number));
   const numbers = healthy.length > 0 ? healthy : all;

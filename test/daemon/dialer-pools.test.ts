@@ -267,6 +267,22 @@ describe("a pool number answered far less than the others rests (issue 47, item 
     expect(new Set(from.values())).toEqual(new Set([NUMBERS.sf]));
     expect(await numberOf(planned)).toBe(NUMBERS.ny);
     expect(await numberOf({ ...planned, sha256: "fresh" })).toBe(NUMBERS.sf);
+    // The preview reads the rest as the daemon does: a 212 callee from San Francisco's number.
+    const csvPath = join(home, "preview.csv");
+    writeFileSync(csvPath, "First Name,Phone\nP,+12125008888\n");
+    const previewed = await previewFile(
+      def,
+      csvPath,
+      {
+        suppressed: async () => new Set(),
+        lastCalled: async () => new Map(),
+        callTimes: async () => new Map(),
+        pace: async () => undefined,
+        resting: async (numbers) => new Set((await poolDeps.rests.resting(numbers)).keys()),
+      },
+      Date.now(),
+    );
+    expect(previewed.campaigns.map((c) => c.dialer?.number)).toEqual([NUMBERS.sf]);
     // The report gives each caller number's figures: New York's reached far fewer.
     const now = Date.now();
     const period = {

@@ -20,6 +20,7 @@ import { createResourceState } from "../../pipeline/resources/state-store.ts";
 import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../pipeline/stores/call-history.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
+import { createNumberRests } from "../../pipeline/stores/number-rests.ts";
 import { createPaceStore } from "../../pipeline/stores/pace-store.ts";
 import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
@@ -93,6 +94,7 @@ export function previewSources(redis: RedisClient, keys: RedisKeys, def: JobDefi
     assignment: () =>
       createExperimentStore(redis, keys).assignment(experimentId(def.name, def.campaign?.experiment)),
     dialerNumber: (name) => createResourceState(redis, keys).dialerNumber(name),
+    resting: async (numbers) => new Set((await createNumberRests(redis, keys).resting(numbers)).keys()),
   };
 }
 

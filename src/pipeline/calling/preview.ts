@@ -38,6 +38,8 @@ export type PreviewSources = FactSources & {
   assignment?(): Promise<AssignmentState>;
   /** A dialer resource's number as applied (`campaign.dialers`). */
   dialerNumber?(resource: string): Promise<string>;
+  /** The pool numbers resting now (read, not decided: the preview writes nothing). */
+  resting?(numbers: readonly string[]): Promise<ReadonlySet<string>>;
 };
 
 /**
@@ -105,10 +107,14 @@ async function byPoolDialer(
 > {
   const pool = poolOf(def);
   if (!pool) return [...campaigns];
-  const numbers = await poolNumbers(pool, (name) => {
+  const all = await poolNumbers(pool, (name) => {
     if (!sources.dialerNumber) throw new Error(`preview can't read dialer resource ${name}`);
     return sources.dialerNumber(name);
   });
+  // As the daemon: a resting number is left out unless every number rests.
+  const resting = (await sources.resting?.(all.map((n) => n.number))) ?? new Set<string>();
+  const healthy = all.filter((n) => !resting.has(n.number));
+  const numbers = healthy.length > 0 ? healthy : all;
   const out: (VariantCampaign & {
     dialer: { name: string; number: string; matched: Record<string, number> };
   })[] = [];

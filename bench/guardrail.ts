@@ -5,13 +5,10 @@
  * `--base` the base tree's code the same way, in the same run. Redis is private: the commands
  * counted are the looks' own. A look that grows with N reads the whole job again (issue 48 item 5).
  */
-import { fork } from "node:child_process";
-import os from "node:os";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startRedisServer } from "../src/daemon/redis-server.ts";
-import { baseTree, OURS } from "./base-tree.ts";
 import { fmt, table } from "./lib.ts";
+import { loadAverageText, runInChild, sizesOf, treesOf } from "./tree-runs.ts";
 
 interface RunResult {
   cpuMsPerLook: number;
@@ -26,12 +23,9 @@ export async function run(argv: string[] = []): Promise<void> {
     options: { campaigns: { type: "string" }, looks: { type: "string" }, base: { type: "string" } },
     strict: false,
   });
-  const counts = String(values.campaigns ?? "10,100,1000")
-    .split(",")
-    .map((v) => Number(v.replace(/_/g, "")));
+  const counts = sizesOf(values.campaigns, "10,100,1000");
   const looks = Number(values.looks ?? 20);
-  const trees = [["ours", OURS]];
-  if (typeof values.base === "string") trees.push(["base", baseTree(values.base)]);
+  const trees = treesOf(values.base);
 
   const server = await startRedisServer();
   const rows = [];
@@ -39,7 +33,11 @@ export async function run(argv: string[] = []): Promise<void> {
   for (const campaigns of counts) {
     const results: Record<string, RunResult> = {};
     for (const [label, root] of trees)
-      results[label!] = await runOne(root!, campaigns, looks, server.url, `bench${prefix++}`);
+      results[label] = await runInChild<RunResult>(
+        new URL("./guardrail-run.js", import.meta.url),
+        [root, String(campaigns), String(looks), server.url, `bench${prefix++}`],
+        "guardrail",
+      );
     const ours = results.ours!;
     const base = results.base;
     rows.push({
@@ -59,25 +57,7 @@ export async function run(argv: string[] = []): Promise<void> {
   }
   await server.stop();
   console.log(
-    `guardrail looks over a job of N finished 12-contact campaigns, ${looks} looks each after one poll's change; load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(", ")}`,
+    `guardrail looks over a job of N finished 12-contact campaigns, ${looks} looks each after one poll's change; load average ${loadAverageText()}`,
   );
   table(rows);
-}
-
-function runOne(root: string, campaigns: number, looks: number, redisUrl: string, prefix: string) {
-  const child = fork(
-    fileURLToPath(new URL("./guardrail-run.js", import.meta.url)),
-    [root, String(campaigns), String(looks), redisUrl, prefix],
-    {
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-      execArgv: (process.env.BENCH_NODE_OPTIONS ?? "").split(" ").filter(Boolean),
-    },
-  );
-  return new Promise<RunResult>((resolve, reject) => {
-    child.once("message", (m) => resolve(m as RunResult));
-    child.once("exit", (code) => reject(new Error(`the guardrail run exited with ${code}`)));
-  });
 }

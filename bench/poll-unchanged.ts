@@ -6,14 +6,11 @@
  * audience is served by the simulator's process, Redis is private: the figure is the poll's alone.
  * Goal: 0.35 ms a poll (about what the service spends answering it).
  */
-import { fork } from "node:child_process";
-import os from "node:os";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { startRedisServer } from "../src/daemon/redis-server.ts";
-import { baseTree, OURS } from "./base-tree.ts";
 import { fmt, table } from "./lib.ts";
 import { startAudienceServer } from "./poll-fixture.ts";
+import { loadAverageText, runInChild, sizesOf, treesOf } from "./tree-runs.ts";
 
 interface RunResult {
   cpuMsPerPoll: number;
@@ -27,12 +24,9 @@ export async function run(argv: string[] = []): Promise<void> {
     options: { campaigns: { type: "string" }, rounds: { type: "string" }, base: { type: "string" } },
     strict: false,
   });
-  const counts = String(values.campaigns ?? "100,2000")
-    .split(",")
-    .map((v) => Number(v.replace(/_/g, "")));
+  const counts = sizesOf(values.campaigns, "100,2000");
   const rounds = Number(values.rounds ?? 5);
-  const trees = [["ours", OURS]];
-  if (typeof values.base === "string") trees.push(["base", baseTree(values.base)]);
+  const trees = treesOf(values.base);
 
   const server = await startRedisServer();
   const { child, move, audiencesUrl } = await startAudienceServer(12);
@@ -43,9 +37,12 @@ export async function run(argv: string[] = []): Promise<void> {
   let prefix = 0;
   for (const campaigns of counts) {
     const results: Record<string, RunResult> = {};
-    for (const [label, root] of trees) {
-      results[label!] = await runOne(root!, campaigns, rounds, audiencesUrl, server.url, `bench${prefix++}`);
-    }
+    for (const [label, root] of trees)
+      results[label] = await runInChild<RunResult>(
+        new URL("./poll-unchanged-run.js", import.meta.url),
+        [root, String(campaigns), String(rounds), audiencesUrl, server.url, `bench${prefix++}`],
+        "poll-unchanged",
+      );
     const ours = results.ours!;
     const base = results.base;
     rows.push({
@@ -65,32 +62,7 @@ export async function run(argv: string[] = []): Promise<void> {
   child.kill();
   await server.stop();
   console.log(
-    `unchanged polls of 12-contact campaigns, ${rounds} rounds over each count (CPU of the polling process alone); load average ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(", ")}`,
+    `unchanged polls of 12-contact campaigns, ${rounds} rounds over each count (CPU of the polling process alone); load average ${loadAverageText()}`,
   );
   table(rows);
-}
-
-function runOne(
-  root: string,
-  campaigns: number,
-  rounds: number,
-  audiencesUrl: string,
-  redisUrl: string,
-  prefix: string,
-): Promise<RunResult> {
-  const child = fork(
-    fileURLToPath(new URL("./poll-unchanged-run.js", import.meta.url)),
-    [root, String(campaigns), String(rounds), audiencesUrl, redisUrl, prefix],
-    {
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
-      execArgv: (process.env.BENCH_NODE_OPTIONS ?? "").split(" ").filter(Boolean),
-    },
-  );
-  return new Promise((resolve, reject) => {
-    child.once("message", (m) => resolve(m as RunResult));
-    child.once("exit", (code) => reject(new Error(`the poll-unchanged run exited with ${code}`)));
-  });
 }

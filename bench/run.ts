@@ -22,6 +22,7 @@ const benchmarks: Record<string, () => Promise<{ run: (argv: string[]) => Promis
   "chaos-campaign": () => import("./chaos-campaign.ts"),
   traces: () => import("./traces.ts"),
   suppress: () => import("./suppress.ts"),
+  "consent-gate": () => import("./consent-gate.ts"),
 };
 
 const args = process.argv.slice(2);

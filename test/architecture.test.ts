@@ -70,14 +70,25 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
   stats: [],
   stores: ["variant-assignment.ts"],
   contacts: ["stores", "create-once.ts", "name-pattern.ts", "errors.ts"],
-  import: ["contacts", "stores", "name-pattern.ts", "errors.ts"],
+  /** Consent per number and its revocations (issue 46): over its store. */
+  consent: ["stores"],
+  import: ["contacts", "consent", "stores", "name-pattern.ts", "errors.ts"],
   /** Calling rules and the planner (issue 20): pure, with its stores below it. */
   calling: ["stores", "variant-assignment.ts", "stats"],
   /** results/model.ts re-exports the reports' model type (one exception, a type). */
-  results: ["stores", "contacts", "reports/model.ts", "create-once.ts", "errors.ts", "name-pattern.ts"],
+  results: [
+    "stores",
+    "contacts",
+    "consent",
+    "reports/model.ts",
+    "create-once.ts",
+    "errors.ts",
+    "name-pattern.ts",
+  ],
   reports: ["results", "errors.ts", "stats", "variant-assignment.ts"],
   campaign: [
     "stores",
+    "consent",
     "contacts",
     "results",
     "calling",

@@ -18,6 +18,8 @@ const COMMANDS: readonly (readonly [string, () => Promise<Command>])[] = [
   ["campaigns", () => import("./commands/campaigns.ts").then((m) => m.campaignsCommand())],
   ["retry", () => import("./commands/retry.ts").then((m) => m.retryCommand())],
   ["suppress", () => import("./commands/suppress.ts").then((m) => m.suppressCommand())],
+  ["audit", () => import("./commands/audit.ts").then((m) => m.auditCommand())],
+  ["consent", () => import("./commands/consent.ts").then((m) => m.consentCommand())],
   ["contact", () => import("./commands/contact.ts").then((m) => m.contactCommand())],
   ["pause", () => import("./commands/controls.ts").then((m) => m.pauseCommands()[0]!)],
   ["resume", () => import("./commands/controls.ts").then((m) => m.pauseCommands()[1]!)],

@@ -4,7 +4,11 @@ import { isMap } from "./old-spellings.ts";
 type Raw = Record<string, unknown>;
 
 /** The fields of `calling:` that say where a callee is and how often a number may be called: no rules. */
-const NOT_RULES: Record<string, string> = { location: "fallbackTimezone", caps: "recallAfterDays" };
+const NOT_RULES: Record<string, string> = {
+  location: "fallbackTimezone",
+  caps: "recallAfterDays",
+  consent: "require",
+};
 
 /** The block names something besides those fields (an empty block or map too, as it always did). */
 function namesRules(calling: Raw): boolean {
@@ -24,7 +28,7 @@ function namesRules(calling: Raw): boolean {
 /**
  * The raw job file with its calling rules marked (decision 0049): a `calling:` block turns on the
  * rules (the rule-aware planner, caps, pace, location columns) unless all it holds is
- * `location.fallbackTimezone` and `caps.recallAfterDays`, which every job has. Marked by `rules`
+ * `location.fallbackTimezone`, `caps.recallAfterDays` and `consent.require`, which every job has. Marked by `rules`
  * being there (`[]` when not named). Read before old spellings are moved in. Pure.
  */
 export function markCallingRules(raw: unknown): unknown {

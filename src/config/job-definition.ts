@@ -112,6 +112,9 @@ function oneOrMany<T extends z.ZodType>(item: T, error: string, min = 0) {
 
 const SINK_NAMES = "must be a sink name (jobs/sinks.yaml, or log), or a list of them such as [log, files]";
 
+/** What a job may require of a number's consent before it is called (decision 0067). */
+export const CONSENT_REQUIREMENTS = ["none", "express", "written"] as const;
+
 /** Rule sets a job may name (`src/pipeline/calling/rules/`; a test keeps the lists equal). */
 export const CALLING_RULE_SETS = ["us", "gb", "custom"] as const;
 
@@ -194,6 +197,18 @@ const CallingSchema = z
     disclosure: DisclosureDefinition.prefault({}).meta({
       description: "The disclosure the job's assistant must make (vcw jobs check; docs/compliance.md).",
     }),
+    consent: z
+      .strictObject({
+        require: z.enum(CONSENT_REQUIREMENTS).default("none").meta({
+          description:
+            "none (default: rows are called as before), express (a consent time on the row or kept from an earlier file) or written (its Consent Kind says written). Rows without it are refused (consent_missing, consent_not_written) in the errors report; a revoked consent never serves (docs/compliance.md).",
+        }),
+      })
+      .prefault({})
+      .meta({
+        description:
+          "The consent a number needs before it is called. Consent columns (Consent Given At, Consent Kind, Consent Source, xxTrustedFormCertUrl, LeadiD...) are read and kept per number whatever it says.",
+      }),
     horizonDays: z.number().int().min(1).max(14).default(7).meta({
       description:
         "How many days ahead campaigns are planned; contacts that fit in none are skipped (outside_hours).",

@@ -1,4 +1,5 @@
 import { type Settings, simulatorStateFile } from "../config/settings.ts";
+import type { StartHold } from "../pipeline/campaign/start-reason.ts";
 import { embeddedKey, embeddedKeyFileOf, existingEmbeddedKey } from "./embedded-key.ts";
 import { embeddedSimulator } from "./embedded-simulator.ts";
 
@@ -109,6 +110,19 @@ export async function callingService(
  */
 export const keysExpected = (s: Pick<Settings, "baseUrl" | "idempotencyKeys">) =>
   s.baseUrl.value ? s.idempotencyKeys.value === true : s.idempotencyKeys.value !== false;
+
+/**
+ * What holds a campaign's start after its create with these settings: the settle time, none when
+ * creates carry keys (a re-send can't make a second record), and the start lead. The daemon passes
+ * its service's word on keys; `vcw preview`, finding no service, `keysExpected`.
+ */
+export const startHoldOf = (
+  s: Pick<Settings, "settleMs" | "startLeadMs">,
+  keys: boolean,
+): Required<StartHold> => ({
+  settleMs: keys ? 0 : s.settleMs.value,
+  startLeadMs: s.startLeadMs.value,
+});
 
 /** Why a process that may only join has no service: fit for an error or an "offline" note. */
 export const noEmbeddedSimulator = (s: Pick<Settings, "home">) =>

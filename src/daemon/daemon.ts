@@ -7,6 +7,7 @@ import { createMetrics, type Metrics } from "../http/metrics.ts";
 import { type HttpServer, httpSecurityOf, startHttpServer } from "../http/server.ts";
 import { isBucketAddress } from "../inbox/bucket/bucket-address.ts";
 import { deleteMatching } from "../lib/delete-keys.ts";
+import type { ListenAddress } from "../lib/listen-address.ts";
 import { duplicateClient } from "../lib/redis.ts";
 import { withTimeout } from "../lib/with-timeout.ts";
 import { sharedCampaignListing } from "../pipeline/campaign/campaign-listing.ts";
@@ -93,40 +94,17 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     const watched = new Set<string>();
     let stopping = false;
     // Before the workers, so it closes after them: /readyz says "stopping" while they drain.
-    const http = httpAddr
-      ? await startHttpServer({
-          address: httpAddr,
-          token: s.httpToken.value,
-          health: { redis, workers: () => workers, stopping: () => stopping },
-          overview: {
-            redis,
-            keys,
-            queues,
-            store: services.stores.store,
-            experiments: services.stores.experiments,
-            controls: services.stores.controls,
-            resources: services.stores.resources,
-            inboxes: services.stores.inboxes,
-            jobs: () => jobs,
-            watched: () => watched,
-            numbers: {
-              resources: services.stores.resources,
-              budgets: services.stores.budgets,
-              rests: services.stores.rests,
-            },
-          },
-          queues,
-          jobs: () => jobs,
-          metrics: metrics!,
-          security: httpSecurityOf(s),
-          logger,
-          now,
-        })
-      : undefined;
-    if (http) {
-      services.onClose(() => http.close());
-      logger.info({ url: http.url }, `dashboard ${http.url}/, metrics ${http.url}/metrics`);
-    }
+    const http =
+      httpAddr && metrics
+        ? await startOperatorSurface(services, queues, {
+            address: httpAddr,
+            settings: s,
+            logger,
+            now,
+            metrics,
+            seen: { workers: () => workers, stopping: () => stopping, watched: () => watched },
+          })
+        : undefined;
     if (o.work) {
       workers.push(...startWorkers(services, queues, s, logger, now));
     }
@@ -169,6 +147,50 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     await services.close();
     throw error;
   }
+}
+
+/** The operator's surface (health, metrics, dashboard, actions) over this daemon's stores and queues. */
+async function startOperatorSurface(
+  services: Services,
+  queues: Queues,
+  o: {
+    address: ListenAddress;
+    settings: Settings;
+    logger: Logger;
+    now: () => number;
+    metrics: Metrics;
+    /** What the daemon learns after the surface starts: its workers, whether it stops, the inboxes watched. */
+    seen: { workers: () => Worker[]; stopping: () => boolean; watched: () => ReadonlySet<string> };
+  },
+): Promise<HttpServer> {
+  const { redis, jobs, keys, stores } = services;
+  const http = await startHttpServer({
+    address: o.address,
+    token: o.settings.httpToken.value,
+    health: { redis, workers: o.seen.workers, stopping: o.seen.stopping },
+    overview: {
+      redis,
+      keys,
+      queues,
+      store: stores.store,
+      experiments: stores.experiments,
+      controls: stores.controls,
+      resources: stores.resources,
+      inboxes: stores.inboxes,
+      jobs: () => jobs,
+      watched: o.seen.watched,
+      numbers: { resources: stores.resources, budgets: stores.budgets, rests: stores.rests },
+    },
+    queues,
+    jobs: () => jobs,
+    metrics: o.metrics,
+    security: httpSecurityOf(o.settings),
+    logger: o.logger,
+    now: o.now,
+  });
+  services.onClose(() => http.close());
+  o.logger.info({ url: http.url }, `dashboard ${http.url}/, metrics ${http.url}/metrics`);
+  return http;
 }
 
 /** The watch role: the scheduler of polls and reports, the Redis epoch watch, an inbox role per job. */

@@ -12,7 +12,7 @@ import { createImportUseCase, type ImportUseCase } from "../pipeline/import/impo
 import { openStores, type Stores } from "../pipeline/open-stores.ts";
 import { expiredText } from "../pipeline/stores/dnc/list-facts.ts";
 import { withRequestSpans } from "../telemetry/request-spans.ts";
-import { callingService, noEmbeddedSimulator } from "./calling-service.ts";
+import { callingService, noEmbeddedSimulator, startHoldOf } from "./calling-service.ts";
 import { StartupError } from "./errors.ts";
 import { resolveRedis } from "./redis-connection.ts";
 import { checkRedis } from "./redis-health.ts";
@@ -104,7 +104,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       keepCallsMs: Math.max(retentionMsOf(s), longestRecall),
       leaseMs,
       // With idempotency keys a re-sent create can't make a second record: no settle wait.
-      settleMs: service.idempotencyKeys ? 0 : s.settleMs.value,
+      settleMs: startHoldOf(s, service.idempotencyKeys).settleMs,
       onExpiredList: (list) => logger.warn({ source: list.source }, expiredText(list, Date.now())),
       inboxes: { bucket: s.bucket.value, downloads: downloadsDir(s), claimMs: s.lockMs.value },
       lockMs: s.lockMs.value,

@@ -7,8 +7,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { campaignFileBase } from "../lib/campaign-file-name.ts";
 import { maskPhone, maskPhonesIn } from "../lib/mask-phone.ts";
+import { auditCells } from "../pipeline/consent/audit-rows.ts";
 import { resultsCsv } from "../pipeline/reports/results-csv.ts";
 import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { AuditLog } from "../pipeline/stores/audit-log.ts";
 import type { CampaignIndex } from "./campaign-index.ts";
 import { type CampaignRow, PHASES, queryRows, timeline } from "./campaign-rows.ts";
 import { ASSET_DIR, PAGE_HEADERS } from "./dashboard.ts";
@@ -28,6 +30,32 @@ export interface CampaignsPageOptions {
   index: CampaignIndex;
   store: CampaignStore;
   canReveal: boolean;
+  /** The audit trail: the campaign's records, shown with the number masked. */
+  audit: Pick<AuditLog, "ofScope">;
+}
+
+/** A campaign's audit records as the page shows them: the number masked, the facts an operator reads. */
+async function auditOf(audit: CampaignsPageOptions["audit"], id: string) {
+  const { count, entries } = await audit.ofScope(`campaign:${id}`);
+  return {
+    count,
+    entries: entries.map((e) => {
+      const c = auditCells(e);
+      return {
+        at: c.at,
+        number: maskPhone(e.phone),
+        consent: c.consent_kind
+          ? `${c.consent_kind}, given ${c.consent_given_at} (${maskPhonesIn(c.consent_file)})`
+          : "none on record",
+        evidence: [c.trustedform_cert_url && "TrustedForm", c.jornaya_leadid && "LeadiD"]
+          .filter(Boolean)
+          .join(", "),
+        rules: c.rules,
+        doNotCall: c.do_not_call_lists,
+        window: [c.zone, c.local_hours].filter(Boolean).join(" "),
+      };
+    }),
+  };
 }
 
 /** Names hold what the operator put in file names, a phone perhaps: masked for the page. */
@@ -77,10 +105,10 @@ export function installCampaignsPage(app: FastifyInstance, o: CampaignsPageOptio
     const { id = "" } = req.params as { id?: string };
     const row = (await o.index.get()).find((r) => r.id === id);
     if (!row) return reply.code(404).send({ error: `no campaign ${id} is kept` });
-    const transitions = await o.store.transitions(id);
+    const [transitions, audit] = await Promise.all([o.store.transitions(id), auditOf(o.audit, id)]);
     return reply
       .header("cache-control", "no-store")
-      .send({ campaign: masked(row), timeline: timeline(transitions) });
+      .send({ campaign: masked(row), timeline: timeline(transitions), audit });
   });
 
   app.get("/campaigns/:id/results.csv", async (req, reply) => {

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
 import type { Settings } from "../config/settings.ts";
 import { formatAddress, isLoopback, type ListenAddress } from "../lib/listen-address.ts";
+import { createAuditLog } from "../pipeline/stores/audit-log.ts";
 import { revokedSessions } from "../pipeline/stores/revoked-sessions.ts";
 import { signInThrottle } from "../pipeline/stores/sign-in-throttle.ts";
 import { createActionContext } from "../queue/operator/action-context.ts";
@@ -155,6 +156,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     index: campaignIndex(o.overview),
     store: o.overview.store,
     canReveal: o.token !== undefined,
+    audit: createAuditLog(o.overview.redis, o.overview.keys),
   });
   installReportsPage(app, {
     store: o.overview.store,

@@ -86,7 +86,9 @@ export function reportLines(
         }),
       ];
     case "skipped":
-      return [line({ field: "", value: "", code: outcome.reason, message: outcome.message })];
+      return [
+        line({ field: outcome.field ?? "", value: "", code: outcome.reason, message: outcome.message }),
+      ];
   }
 }
 

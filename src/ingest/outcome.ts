@@ -1,7 +1,15 @@
 import type { ContactCreate } from "../api/schemas/contact.ts";
 import type { RowIssue } from "./row.ts";
 
-export type SkipReason = "repeated_header" | "opted_out" | "recently_called" | "do_not_call";
+export type SkipReason =
+  | "repeated_header"
+  | "opted_out"
+  | "recently_called"
+  | "do_not_call"
+  | "consent_missing"
+  | "consent_invalid"
+  | "consent_not_written"
+  | "consent_revoked";
 
 interface RowBase {
   /** Physical line of the file where the row starts (the header is line 1 unless blank lines precede it). */
@@ -24,7 +32,8 @@ export type RowOutcome =
     })
   | (RowBase & { kind: "rejected"; issues: RowIssue[] })
   | (RowBase & { kind: "duplicate"; phone: string; firstLine: number })
-  | (RowBase & { kind: "skipped"; reason: SkipReason; message: string });
+  /** `field`: the field the reason concerns (a consent column), if one does. */
+  | (RowBase & { kind: "skipped"; reason: SkipReason; message: string; field?: string });
 
 export interface Totals {
   /** Data rows: always valid + rejected + duplicates + skipped. */

@@ -3,6 +3,7 @@ const rules = new Intl.PluralRules("en-US");
 
 /** Nouns whose plural is not the noun and an "s". */
 const IRREGULAR: Record<string, string> = {
+  "late copy": "late copies",
   entry: "entries",
   reply: "replies",
 };

@@ -85,6 +85,12 @@ export function redisKeys(prefix: string) {
     canceled: `${prefix}:canceled`,
     /** Phones that opted out. */
     suppressed: `${prefix}:suppressed`,
+    /** One number's consent and revocation, by a digest of the number (the key never holds it whole). */
+    consent: (phone: string) => `${prefix}:consent:{${nameDigest(`${prefix}:${phone}`)}}`,
+    /** The audit trail: one entry per contact decided (called or refused), append-only, its own retention. */
+    audit: `${prefix}:audit:{log}`,
+    /** What one scope (a campaign, a file) has in the audit trail: item (a number, a row) -> its entry id. */
+    auditSeen: (scope: string) => `${prefix}:audit:{log}:seen:${scope}`,
     /** The request rate shared by every worker. */
     limiter: `${prefix}:limit:{service}`,
     /** Daemon processes running now, with where their HTTP surface is (refreshed while they run). */

@@ -6,8 +6,10 @@ import { createCampaignTraces } from "../telemetry/campaign-trace.ts";
 import { createContactLedger } from "./contacts/contact-ledger.ts";
 import { createResourceState } from "./resources/state-store.ts";
 import { createCampaignStore } from "./results/campaign-store.ts";
+import { createAuditLog } from "./stores/audit-log.ts";
 import { createCallFrequency } from "./stores/call-frequency.ts";
 import { createCallHistory } from "./stores/call-history.ts";
+import { createConsentStore } from "./stores/consent-store.ts";
 import { createControls } from "./stores/controls.ts";
 import { createCreateMemo } from "./stores/create-memo.ts";
 import { createDialerBudgets } from "./stores/dialer-budget.ts";
@@ -57,6 +59,10 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     store: createCampaignStore(redis, keys, { retentionMs }),
     suppression: createSuppressionList(redis, keys, o.onExpiredList ? { onExpired: o.onExpiredList } : {}),
     history: createCallHistory(redis, keys, { keepMs: o.keepCallsMs }),
+    /** Consent and revocations per number, across jobs (never expire: decision 0067). */
+    consent: createConsentStore(redis, keys),
+    /** The audit trail: every contact decided, called or refused (its own retention: decision 0067). */
+    audit: createAuditLog(redis, keys),
     /** Calls per number for the frequency caps, beside the history (calling rules). */
     frequency: createCallFrequency(redis, keys, { keepMs: o.keepCallsMs }),
     /** Calls per dialer number per day and hour: a pool's budgets (`campaign.dialers.perNumber`). */

@@ -3,6 +3,7 @@ import { counted } from "../lib/plural.ts";
 import { followUpOf } from "../pipeline/campaign/follow-up.ts";
 import { handBackOf } from "../pipeline/campaign/stopping/poll-stops.ts";
 import { applyIntents } from "./intents.ts";
+import { processLateLook } from "./late-look.ts";
 import { type FollowUpJobData, followUpJobKind } from "./queues.ts";
 import { processStartCheck } from "./start-check.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
@@ -12,6 +13,7 @@ export function createFollowUpProcessor(d: WorkDeps) {
   return async function processFollowUp(job: Job<FollowUpJobData>, token?: string) {
     const kind = followUpJobKind(job);
     if (kind === "start-check") return processStartCheck(d, job, token);
+    if (kind === "late-look") return processLateLook(d, job);
     if (kind === "resume") return processResume(d, job);
     const outcome = await followUpOf(
       jobOf(d, job.data.job),

@@ -40,6 +40,8 @@ export const resumeJobId = (campaignId: string) => `resume-${idPart(campaignId)}
 
 /** The check before a campaign's start (pipeline/campaign/start-check.ts): one per campaign. */
 export const startCheckJobId = (campaignId: string) => `start-check-${idPart(campaignId)}`;
+/** The look for late copies right before a campaign's start (pipeline/campaign/late-copies.ts): one per campaign. */
+export const lateLookJobId = (campaignId: string) => `late-look-${idPart(campaignId)}`;
 
 /** One delivery per sink and idempotency key. */
 export const deliveryJobId = (sink: string, idempotencyKey: string) =>

@@ -4,6 +4,7 @@ import type { Intent } from "../pipeline/campaign/lifecycle.ts";
 import { type PolledCampaign, pollUseCase } from "../pipeline/campaign/poll-use-case.ts";
 import { guardExperiment } from "./experiment-guard.ts";
 import { applyIntents } from "./intents.ts";
+import { reportLateCopies } from "./late-look.ts";
 import type { PollJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
@@ -45,6 +46,12 @@ async function follow(d: WorkDeps, def: JobDefinition, campaignId: string, polle
       { campaign: campaignId, unreadable: poll.unreadable },
       "the service's audience held entries, fields or phones that could not be read: the rest was kept (phones not E.164 as written)",
     );
+  if (polled.lateCopies && "failed" in polled.lateCopies)
+    d.logger.warn(
+      { campaign: campaignId, job: def.name, err: polled.lateCopies.failed },
+      "no look for late copies at this poll: the next poll looks",
+    );
+  else if (polled.lateCopies) await reportLateCopies(d, def, polled.lateCopies);
   await applyIntents(polled.intents, d);
   if (poll.ended)
     d.logger.info({ campaign: campaignId, state: poll.state, version: poll.version }, "campaign ended");

@@ -35,9 +35,9 @@ export interface PollJobData {
 /**
  * The jobs of the follow-ups queue, told apart by their BullMQ name: a follow-up campaign's contacts,
  * the hand-back of contacts a window close took out (pipeline/campaign/stopping/poll-stops.ts), the check
- * before a campaign's start (start-check.ts).
+ * before a campaign's start (start-check.ts) and the look for late copies right before it (late-look.ts).
  */
-export const FOLLOW_UP_JOBS = ["follow-up", "resume", "start-check"] as const;
+export const FOLLOW_UP_JOBS = ["follow-up", "resume", "start-check", "late-look"] as const;
 export type FollowUpJobKind = (typeof FOLLOW_UP_JOBS)[number];
 
 export interface FollowUpJobData {

@@ -1,11 +1,12 @@
 import type { Job } from "bullmq";
 import { maskPhonesIn } from "../lib/mask-phone.ts";
-import { checkBeforeStart, startCheckAt } from "../pipeline/campaign/start-check.ts";
+import { adoptCopy, endEmptied } from "../pipeline/campaign/adopted-copies.ts";
+import { checkBeforeStart, lateLookAt, startCheckAt } from "../pipeline/campaign/start-check.ts";
 import { noteCheckInSummary } from "../pipeline/files/summary-checks.ts";
 import type { CampaignInfo } from "../pipeline/results/model.ts";
 import { delayJob } from "./delay-job.ts";
 import { applyIntents } from "./intents.ts";
-import { startCheckJobId } from "./job-ids.ts";
+import { lateLookJobId, startCheckJobId } from "./job-ids.ts";
 import type { FollowUpJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
@@ -17,33 +18,34 @@ export async function scheduleStartCheck(
   // Neither a settle time nor a start lead (both set to 0): the start is the create, too soon to check.
   if (!d.settleMs && !d.startLeadMs) return;
   const startAt = Date.parse(info.scheduledAt);
-  const at = Number.isFinite(startAt) ? startCheckAt(startAt, d.settleMs ?? 0, d.startLeadMs) : d.now();
+  const known = Number.isFinite(startAt);
+  const settle = d.settleMs ?? 0;
+  const at = known ? startCheckAt(startAt, settle, d.startLeadMs) : d.now();
+  await addBeforeStart(d, "start-check", startCheckJobId(info.id), info, at);
+  // Then once more right before the start: a copy landing after the check (late-look.ts).
+  if (known)
+    await addBeforeStart(
+      d,
+      "late-look",
+      lateLookJobId(info.id),
+      info,
+      lateLookAt(startAt, settle, d.startLeadMs),
+    );
+}
+
+async function addBeforeStart(
+  d: Pick<WorkDeps, "queues" | "now">,
+  name: "start-check" | "late-look",
+  jobId: string,
+  info: CampaignInfo,
+  at: number,
+) {
+  // Gone once done (its result is kept on the campaign and in the summary): readers of the queue see follow-ups.
   await d.queues.followUps.add(
-    "start-check",
+    name,
     { job: info.job, campaignId: info.id },
-    // Gone once done (its result is kept on the campaign and in the summary): readers of the queue see follow-ups.
-    {
-      jobId: startCheckJobId(info.id),
-      delay: Math.max(0, at - d.now()),
-      removeOnComplete: true,
-      removeOnFail: { age: 7 * 86_400 },
-    },
+    { jobId, delay: Math.max(0, at - d.now()), removeOnComplete: true, removeOnFail: { age: 7 * 86_400 } },
   );
-}
-
-/** A copy a repair emptied, as vcw keeps it: ended (finished, no call), not polled on to `stuck`. */
-async function endEmptied(d: WorkDeps, id: string): Promise<void> {
-  const stored = await d.store.get(id);
-  if (stored?.info.state === "active") await d.store.setState(id, stored.info.job, stored.info, "finished");
-}
-
-/**
- * A copy of `info`'s name that another create made and the service started: kept as vcw's own
- * (same file, identity and name), so it is polled, reported and counted. Repeatable (NX writes).
- */
-async function adoptCopy(d: WorkDeps, info: CampaignInfo, id: string, startedAt: string): Promise<void> {
-  const adopted: CampaignInfo = { ...info, id, scheduledAt: startedAt, state: "active", followUps: [] };
-  await d.store.register(adopted, d.now());
 }
 
 /**
@@ -72,9 +74,9 @@ export async function processStartCheck(d: WorkDeps, job: Job<FollowUpJobData>, 
     );
   else if (result.startedBeforeCheck)
     d.logger.warn(log, "campaign checked after its start: nothing repaired");
-  for (const id of check.adopt ?? []) await adoptCopy(d, info, id, result.at);
+  for (const id of check.adopt ?? []) await adoptCopy(d.store, info, id, result.at, d.now());
   if (repair) await applyIntents([{ kind: "create-campaign", request: repair }], d);
-  for (const id of check.emptied ?? []) await endEmptied(d, id);
+  for (const id of check.emptied ?? []) await endEmptied(d.store, id);
   const noted = await noteCheckInSummary(def, info, result, { ...d });
   if (noted === "not-yet" && token) return delayJob(job, token, Date.now() + 2_000);
   return { checked: true, ...result };

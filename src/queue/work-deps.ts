@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import type { Client } from "../api/client.ts";
-import type { Campaign } from "../api/schemas/index.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import type { SinkDefinition } from "../config/sink-definition.ts";
+import type { CampaignLister } from "../pipeline/campaign/campaign-listing.ts";
 import type { ImportUseCase } from "../pipeline/import/import-use-case.ts";
 import type { Stores } from "../pipeline/open-stores.ts";
 import { NotDefinedHereError } from "./errors.ts";
@@ -41,8 +41,8 @@ export interface WorkerContext {
 export interface WorkDeps extends Stores, WorkerContext {
   client: Client;
   imports: ImportUseCase;
-  /** The account's campaigns, one listing shared by the start checks due together. */
-  listCampaigns?: () => Promise<Campaign[]>;
+  /** The account's campaigns, one listing shared by the start checks and polls due together. */
+  listCampaigns?: CampaignLister;
 }
 
 /**

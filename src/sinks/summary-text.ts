@@ -24,6 +24,15 @@ const reachLine = (s: CampaignSummary, reached: readonly string[] | undefined) =
  * A campaign summary as a few readable lines (Slack, the report command), times in the campaign's
  * zone (UTC without one); with the job's reached statuses, its reach as every report defines it. Pure.
  */
+/** "9 calls, 9 audit records": one record per call the service reported, or what is missing. */
+export function auditLine(a: { calls: number; records: number }): string {
+  const base = `Audit: ${counted(a.calls, "call")}, ${counted(a.records, "audit record")}`;
+  if (a.records === a.calls) return base;
+  return a.records < a.calls
+    ? `${base}: ${counted(a.calls - a.records, "call")} without a record`
+    : `${base}: ${counted(a.records - a.calls, "record")} without a call`;
+}
+
 export function summaryLines(s: CampaignSummary, reached?: readonly string[]): string[] {
   const title = { progress: "in progress", final: "finished", stuck: "stuck" }[s.kind];
   const zone = s.campaign.zone ?? "UTC";
@@ -46,6 +55,7 @@ export function summaryLines(s: CampaignSummary, reached?: readonly string[]): s
       `Statuses in no list of polling.statuses: ${counts(s.unknownStatuses)} (see the job's unknownIs)`,
     );
   if (s.campaign.zone) lines.push(`Callee zone ${s.campaign.zone}`);
+  if (s.audit) lines.push(auditLine(s.audit));
   if (s.unreadable) {
     const u = s.unreadable;
     const parts = [

@@ -33,4 +33,27 @@ describe("creating a campaign reads the service's campaigns once, nothing more",
     // The job's segment (maybe the operator's) and each file's own: a memo lost with Redis is no proof of none.
     expect(byOp["segments.list"]).toBe(1 + FILES);
   }, 90_000);
+
+  it("polls of campaigns whose create went once list no campaigns (a late copy needs a re-sent create)", async () => {
+    const { home, inbox } = h.callingJob({ byId: true, schedule: "* * * * * *" });
+    const daemon = await h.start(testSettings(home, t.sim.url));
+    for (let f = 0; f < 2; f++) drop(inbox, `p${f}.csv`, contactsCsv(3, { from: 82_000 + f * 10 }));
+    await waitFor(
+      async () => ((await daemon.queues.campaigns.getCompletedCount()) === 2 ? true : undefined),
+      60_000,
+      "both campaigns created",
+    );
+    // Past their checks and first polls: from here on only polls read the service.
+    const count = (op: string) =>
+      [...(t.sim.stats.byOperation.get(op)?.values() ?? [])].reduce((a, b) => a + b, 0);
+    await waitFor(async () => (count("campaigns.audiences") >= 4 ? true : undefined), 30_000, "first polls");
+    t.sim.stats.reset();
+    await waitFor(
+      async () => (count("campaigns.audiences") >= 8 ? true : undefined),
+      30_000,
+      "four ticks of polls",
+    );
+    // Before: every poll tick listed the account's campaigns (one listing a tick, whatever the account holds).
+    expect(count("campaigns.list")).toBe(0);
+  }, 120_000);
 });

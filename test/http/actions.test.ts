@@ -3,10 +3,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { createConsentStore } from "../../src/pipeline/stores/consent-store.ts";
+import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import { contactsCsv, drop, quietLogger, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { validAssistant, validDialer } from "../support/fixtures.ts";
 import { captureLogs } from "../support/log-capture.ts";
+import { useRedis } from "../support/redis.ts";
 import { useSimulator } from "../support/simulator.ts";
 import { campaignJobYaml, startHook } from "./console-fixtures.ts";
 
@@ -15,6 +19,7 @@ const bearer = { authorization: `Bearer ${TOKEN}`, "content-type": "application/
 
 describe("operator actions over HTTP (the code the CLI runs too)", () => {
   const t = useSimulator({ timeScale: 100 });
+  const { redis } = useRedis();
   let daemon: Daemon | undefined;
   let receiver: Awaited<ReturnType<typeof startHook>> | undefined;
   afterEach(async () => {
@@ -97,6 +102,29 @@ describe("operator actions over HTTP (the code the CLI runs too)", () => {
       status: 409,
       message: /no job "nobody"/,
     });
+  });
+
+  it("revokes consent for every job at once, with the time received and the operator; a number not in E.164 is refused", async () => {
+    const prefix = `vcw-test-${randomBytes(4).toString("hex")}`;
+    const logs = captureLogs();
+    const { act } = await start({ VCW_HTTP_TOKEN: TOKEN, VCW_PREFIX: prefix }, logs.logger);
+    const bad = await act({ kind: "consent-revoke", phones: ["212 555 0100"] });
+    expect(bad).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^phones\.0: must be a number in \+country format/),
+    });
+    const before = Date.now();
+    const revoked = await act({ kind: "consent-revoke", phones: ["+12125550100", "+13055550102"] });
+    expect(revoked).toMatchObject({ status: 200, ok: true, count: 2 });
+    expect(revoked.message).toMatch(/^consent of 2 numbers revoked at \S+, for every job$/);
+    const keys = redisKeys(prefix);
+    const kept = await createConsentStore(redis, keys).read(["+12125550100", "+13055550102"]);
+    expect([...kept.values()].map((k) => k.revokedVia)).toEqual(["operator token", "operator token"]);
+    expect(kept.get("+12125550100")!.revokedAt).toBeGreaterThanOrEqual(before);
+    expect(await createSuppressionList(redis, keys).list()).toEqual(["+12125550100", "+13055550102"]);
+    // The log names the action with the numbers masked.
+    expect(logs.text()).toContain("operator action: revoke the consent of +1");
+    expect(logs.text()).not.toContain("2125550100");
   });
 
   it("pause sends nothing until resume; a started campaign is stopped; all logged with who", async () => {

@@ -1,7 +1,15 @@
 import type { Client } from "../../src/api/client.ts";
 import { JobDefinition } from "../../src/config/job-definition.ts";
+import type { RedisClient } from "../../src/lib/redis.ts";
+import type { RedisKeys } from "../../src/lib/redis-keys.ts";
 import { fileIntoOwnSegment, type OwnSegmentDeps } from "../../src/pipeline/campaign/own-segment.ts";
+import type { StartCheckDeps } from "../../src/pipeline/campaign/start-check.ts";
+import { createContactLedger } from "../../src/pipeline/contacts/contact-ledger.ts";
+import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
 import type { CampaignInfo } from "../../src/pipeline/results/model.ts";
+import { createCreateMemo } from "../../src/pipeline/stores/create-memo.ts";
+import { createStartCheckStore } from "../../src/pipeline/stores/start-check-store.ts";
+import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import { validAssistant, validDialer } from "./fixtures.ts";
 
 /**
@@ -60,3 +68,20 @@ export const jobJ = (extra: object = {}) =>
     campaign: { assistant: { id: "ast_1" }, dialer: { id: "dlr_1" } },
     ...extra,
   });
+
+/** What the check before a start uses, on `keys`: its stores, the simulator's client, the real clock. */
+export function startCheckDeps(client: Client, redis: RedisClient, keys: RedisKeys) {
+  const store = createCampaignStore(redis, keys);
+  const suppression = createSuppressionList(redis, keys);
+  const deps: StartCheckDeps = {
+    client,
+    memo: createCreateMemo(redis, keys),
+    startChecks: createStartCheckStore(redis, keys),
+    leaseMs: 30_000,
+    ledger: createContactLedger(redis, { keys, leaseMs: 30_000 }),
+    store,
+    suppression,
+    now: Date.now,
+  };
+  return { deps, store, suppression };
+}

@@ -50,10 +50,10 @@ async function forward(target: string, req: IncomingMessage, text: string) {
 
 /**
  * A request queue that holds the first request `matches` picks until the next one it picks has
- * gone through, then forwards it 1 s later (a create held past vcw's re-send, landing after it).
- * `held()`: how many it picked.
+ * gone through, then forwards it `afterMs` later (1 s: a create held past vcw's re-send, landing
+ * after it). `held()`: how many it picked.
  */
-export function heldUntilNext(matches: (req: IncomingMessage, body: string) => boolean) {
+export function heldUntilNext(matches: (req: IncomingMessage, body: string) => boolean, afterMs = 1_000) {
   let release: () => void = () => undefined;
   const released = new Promise<void>((resolve) => {
     release = resolve;
@@ -63,7 +63,7 @@ export function heldUntilNext(matches: (req: IncomingMessage, body: string) => b
     if (!matches(req, body)) return undefined;
     picked += 1;
     if (picked === 1) return { pass: true, holdUntil: released };
-    setTimeout(release, 1_000);
+    setTimeout(release, afterMs);
     return undefined;
   };
   return { rule, held: () => picked };

@@ -56,6 +56,8 @@ export function importCommand(): Command {
             ingest: { defaultCountry, ...(o.sheet ? { sheet: o.sheet } : {}) },
             concurrency: 8,
             recallAfterMs: 0,
+            // An ad-hoc segment calls nobody: consent columns are kept, nothing is required.
+            consent: "none",
           };
         }
         const errorsPath = o.errors ?? `${file}.errors.csv`;

@@ -1,9 +1,8 @@
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { findJob, formatProblem, loadJobs } from "../../config/load-jobs.ts";
-import type { Settings } from "../../config/settings.ts";
 import { experimentId } from "../../config/variant-definition.ts";
-import { keysExpected } from "../../daemon/calling-service.ts";
+import { keysExpected, startHoldOf } from "../../daemon/calling-service.ts";
 import { reasonWords } from "../../ingest/reason-words.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
@@ -44,7 +43,7 @@ export function previewCommand(): Command {
       await withRedis(async ({ redis, keys, settings }) => {
         const found = await jobNamed(settings.jobsDir.value, o.job);
         const def = found.job;
-        const hold = startHold(settings);
+        const hold = startHoldOf(settings, keysExpected(settings));
         const report = withStartReasons(
           await previewFile(def, file, previewSources(redis, keys, def), at, holdMsOf(hold)),
           hold,
@@ -61,12 +60,6 @@ export function previewCommand(): Command {
       });
     });
 }
-
-/** What holds a campaign's start after its create in a daemon of these settings (daemon/services.ts). */
-const startHold = (s: Settings): StartHold => ({
-  settleMs: keysExpected(s) ? 0 : s.settleMs.value,
-  startLeadMs: s.startLeadMs.value,
-});
 
 /** Each campaign's reason for its start where the hold after its create decided it, as the daemon logs it. */
 function withStartReasons(r: PreviewReport, hold: StartHold): PreviewReport {

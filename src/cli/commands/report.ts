@@ -3,6 +3,7 @@ import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import { type CampaignStore, createCampaignStore } from "../../pipeline/results/campaign-store.ts";
 import { summarize } from "../../pipeline/results/campaign-totals.ts";
 import { kindOf } from "../../pipeline/results/model.ts";
+import { createAuditLog } from "../../pipeline/stores/audit-log.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { queueReportSources } from "../../queue/read-model/report-sources.ts";
@@ -66,13 +67,13 @@ export function reportCommand(): Command {
             1,
           );
         const id = stored.info.id;
-        const summary = summarize(
-          stored.info,
-          stored.totals,
-          stored.version,
-          kindOf(stored.info.state),
-          Date.now(),
-        );
+        const summary = {
+          ...summarize(stored.info, stored.totals, stored.version, kindOf(stored.info.state), Date.now()),
+          audit: {
+            calls: stored.totals.contacts,
+            records: await createAuditLog(redis, keys).countOf(`campaign:${id}`),
+          },
+        };
         if (o.csv) {
           const rows = await writeResultsCsv(o.csv, store.allRecords(id), {
             callerNumber: stored.info.dialerNumber,

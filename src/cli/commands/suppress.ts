@@ -15,7 +15,7 @@ const withList = <T>(run: (list: ReturnType<typeof createSuppressionList>) => Pr
   withRedis(({ redis, keys }) => run(createSuppressionList(redis, keys)));
 
 /** Phones as E.164; a number that isn't one is a usage error naming it. */
-function e164(phones: string[], country: string | undefined): string[] {
+export function e164(phones: string[], country: string | undefined): string[] {
   return phones.map((raw) => {
     const result = normalizePhone(raw, countryOption(country));
     if (!result.ok)

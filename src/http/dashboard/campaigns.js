@@ -128,6 +128,26 @@ async function showOne(id) {
     ),
     "no status change observed yet",
   );
+  const audit = data.audit;
+  document.getElementById("audit-count").textContent =
+    `${counted(c.contacts, "call")}, ${counted(audit.count, "audit record")} (vcw audit export for all of them and every fact)`;
+  fillTable(
+    "audit",
+    audit.entries.map((e) =>
+      el(
+        "tr",
+        {},
+        el("td", {}, zoned(e.at, c.zone)),
+        el("td", {}, e.number),
+        el("td", {}, e.consent),
+        el("td", {}, e.evidence),
+        el("td", {}, e.rules),
+        el("td", {}, e.window),
+        el("td", {}, e.doNotCall),
+      ),
+    ),
+    "no audit record yet",
+  );
 }
 
 const match = /^\/campaigns\/([^/]+)$/.exec(location.pathname);

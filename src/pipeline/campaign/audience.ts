@@ -5,6 +5,7 @@ import { experimentId, experimentSeed } from "../../config/variant-definition.ts
 import type { Plan } from "../calling/plan-campaigns.ts";
 import { inCalleeZone } from "../calling/plan-settings.ts";
 import type { ContactToImport } from "../contacts/import-contacts.ts";
+import type { AuditLog } from "../stores/audit-log.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { ExperimentStore } from "../stores/experiment-store.ts";
@@ -41,6 +42,8 @@ export interface AudienceDeps extends OwnSegmentDeps, StartHold, DialerPoolDeps 
   /** Each file's calling plan, made once; the experiments' decisions that assignment honours. */
   plans: PlanStore;
   experiments: Pick<ExperimentStore, "assignment" | "assign">;
+  /** The audit trail: each contact the plan sets aside, and why. */
+  audit?: Pick<AuditLog, "append">;
 }
 
 /** An imported file, as its campaigns need it. */

@@ -142,6 +142,7 @@ export async function createCampaign(
     segmentId: data.segmentId,
     scheduledAt: start,
     ...(why ? { startReason: why } : {}),
+    ...((sent?.sends ?? 1) > 1 ? { resent: true as const } : {}),
     state: "active",
     attempt: data.attempt,
     ...(data.zone ? { zone: data.zone } : {}),

@@ -7,6 +7,7 @@ import { type Plan, planCampaigns } from "../calling/plan-campaigns.ts";
 import { callByOf, dialerKeyOf, planSettingsOf } from "../calling/plan-settings.ts";
 import { SKIP_MESSAGES } from "../calling/skip-reasons.ts";
 import { campaignsByVariant, type VariantCampaign } from "../calling/variant-campaigns.ts";
+import type { AuditLog } from "../stores/audit-log.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { ExperimentStore } from "../stores/experiment-store.ts";
@@ -36,6 +37,8 @@ export interface PlannedAudienceDeps extends StartHold, DialerPoolDeps {
   history: CallHistory;
   frequency: CallFrequency;
   pace: PaceStore;
+  /** The audit trail: each contact the plan sets aside, and why (absent: none kept, a test's). */
+  audit?: Pick<AuditLog, "append">;
 }
 
 /** What a file's planned campaigns add to its summary's `audience`. */
@@ -205,6 +208,22 @@ export async function planFile(
     );
     const learned = ruled ? await d.pace.pace(dialerKeyOf(def)) : undefined;
     const plan = planCampaigns(facts.contacts, planSettingsOf(def, now, f.admittedAt, learned, holdMsOf(d)));
+    await d.audit?.append(
+      `file:${f.creator}`,
+      plan.skips.map((s) => ({
+        item: `plan:${s.phone}`,
+        entry: {
+          at: now,
+          decision: "refused" as const,
+          phone: s.phone,
+          job: f.job,
+          file: f.original,
+          row: facts.lines.get(s.phone) ?? 0,
+          reason: s.reason,
+          message: SKIP_MESSAGES[s.reason],
+        },
+      })),
+    );
     if (!ruled) return plan;
     await appendToErrorReport(
       `${f.path}.errors.csv`,

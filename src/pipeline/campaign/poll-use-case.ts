@@ -3,12 +3,25 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import { dialerKeyOf } from "../calling/plan-settings.ts";
 import { nextPollAt } from "../results/poll-cadence.ts";
 import { type PollOptions, type PollOutcome, pollCampaign } from "../results/poll-campaign.ts";
+import type { CallFrequency } from "../stores/call-frequency.ts";
+import type { ConsentStore } from "../stores/consent-store.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
+import { type CallAuditDeps, callAudit } from "./call-audit.ts";
+import { type LateCopies, type LateCopyDeps, lookForLateCopies } from "./late-copies.ts";
 import { afterPoll, type Intent } from "./lifecycle.ts";
 import { type PollStopsPort, pollStops } from "./stopping/poll-stops.ts";
 
 /** Only what polling a campaign uses. */
-export interface PollPort extends PollStopsPort, Pick<PollOptions, "suppression" | "history"> {
+export interface PollPort
+  extends PollStopsPort,
+    Omit<LateCopyDeps, "store">,
+    Pick<PollOptions, "suppression" | "history"> {
+  store: PollStopsPort["store"] & LateCopyDeps["store"];
+  /** Consent per number: a call's opt-out revokes it; the audit trail names the one relied on. */
+  consent?: Pick<ConsentStore, "revoke" | "read">;
+  /** The audit trail and what its records name (absent: no trail, a test's). */
+  audit?: CallAuditDeps["audit"];
+  frequency: PollStopsPort["frequency"] & Pick<CallFrequency, "callTimes">;
   pace: Pick<PaceStore, "observe">;
   /** Aborted when the daemon stops. */
   stopping: AbortSignal;
@@ -27,6 +40,8 @@ export interface PolledCampaign {
   intents: Intent[];
   /** Something changed: the experiment guardrail may look (queue/experiment-guard.ts). */
   guard: boolean;
+  /** Copies of its name found at this poll and taken on; or why the look failed (the poll went on). */
+  lateCopies?: LateCopies | { failed: string };
 }
 
 /**
@@ -35,12 +50,25 @@ export interface PolledCampaign {
  */
 export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollRequest): Promise<PolledCampaign> {
   const { campaignId } = r;
+  const lateCopies = await lookAtPoll(p, def, r);
   const stops = pollStops(p, def, campaignId);
   const polledAt = p.now();
   const poll = await pollCampaign(campaignId, {
     client: p.client,
     store: p.store,
     suppression: p.suppression,
+    ...(p.consent ? { consent: p.consent } : {}),
+    ...(p.audit && p.consent
+      ? {
+          audit: callAudit(def, {
+            audit: p.audit,
+            consent: p.consent,
+            suppression: p.suppression,
+            frequency: p.frequency,
+            now: p.now,
+          }),
+        }
+      : {}),
     classes: def.polling.statuses,
     stuckAfterMs: def.polling.stuckAfterMinutes * 60_000,
     now: p.now,
@@ -77,5 +105,16 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
     const stored = await p.store.get(campaignId);
     if (stored) intents.push(...afterPoll(def, stored.info, poll));
   }
-  return { poll, intents, guard: poll.changed > 0 };
+  return { poll, intents, guard: poll.changed > 0, ...(lateCopies ? { lateCopies } : {}) };
+}
+
+/**
+ * The look for late copies at each poll until the campaign ends, for a campaign whose create was
+ * sent more than once (only then can a copy of it land late): from a listing no older than the
+ * poll's tick, so all the polls of a tick share one. A look that fails never fails the poll.
+ */
+async function lookAtPoll(p: PollPort, def: JobDefinition, r: PollRequest) {
+  const stored = await p.store.get(r.campaignId);
+  if (stored?.info.state !== "active" || !stored.info.resent) return undefined;
+  return lookForLateCopies(def, stored, p, r.tick).catch((error: unknown) => ({ failed: String(error) }));
 }

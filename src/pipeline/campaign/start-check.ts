@@ -4,8 +4,11 @@ import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { CampaignRegistry } from "../results/campaign-registry.ts";
 import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
+import type { AuditLog } from "../stores/audit-log.ts";
 import type { StartCheckStore } from "../stores/start-check-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
+import { auditWithdrawn } from "./call-audit.ts";
+import { type CampaignLister, namedIn } from "./campaign-listing.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { callsOwnSegment, fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
 import {
@@ -24,7 +27,9 @@ export interface StartCheckDeps extends OwnSegmentDeps {
   startChecks: StartCheckStore;
   now: () => number;
   /** The account's campaigns, one listing shared by the checks of a tick (campaign-listing.ts); else listed here. */
-  listCampaigns?: () => Promise<Campaign[]>;
+  listCampaigns?: CampaignLister;
+  /** The audit trail: each number withdrawn, and why. */
+  audit?: Pick<AuditLog, "append">;
 }
 
 /** What the check found and did; `repair`, the fresh campaign to create when its name was listed twice. */
@@ -44,6 +49,14 @@ export interface StartCheck {
  */
 export const startCheckAt = (startAt: number, settleMs: number, startLeadMs = 0) =>
   startAt - Math.min(5_000, Math.max(Math.floor(startLeadMs / 2), Math.floor(settleMs / 4)));
+
+/**
+ * When a campaign starting at `startAt` looks again for late copies (late-copies.ts): half way from
+ * its check to its start, so a copy landing after the check is still found before the start and its
+ * segment emptied in time (20 contacts: one round of deletes). Pure.
+ */
+export const lateLookAt = (startAt: number, settleMs: number, startLeadMs = 0) =>
+  startAt - Math.floor((startAt - startCheckAt(startAt, settleMs, startLeadMs)) / 2);
 
 /**
  * The check before a campaign's start, once per campaign identity (its result kept in Redis, under
@@ -76,7 +89,7 @@ async function checkOnce(
   d: StartCheckDeps,
 ): Promise<StartCheck> {
   const all = await (d.listCampaigns ?? (() => d.client.campaigns.list()))();
-  const named = all.filter((c) => c.campaigns_name === info.name);
+  const named = namedIn(all, info.name);
   const listing = await listSegment(d.client, info.segmentId, countryOf(def));
   const phones = [...listing.byPhone.keys()];
   const [optedOut, listed] = await Promise.all([
@@ -100,6 +113,8 @@ async function checkOnce(
     return repair(def, info, { key, named, listing, withdrawn, counted: result, fence }, d);
   const extras = extraCopies(listing).filter((c) => !withdrawn.has(c.phone));
   const out = [...withdrawn].flatMap((phone) => listing.byPhone.get(phone) ?? []);
+  const gone = [...withdrawn].filter((phone) => listing.byPhone.has(phone));
+  await auditWithdrawn(d.audit, info, gone, listed, d.now());
   await deleteContacts(
     d.client,
     [...extras, ...out].map((c) => c.id),

@@ -14,6 +14,8 @@ export interface ChecksBeforeStart {
   withdrawn: number;
   /** Late copies started before the check, taken on; and calls made twice (both copies started). */
   copiesAdopted?: number;
+  /** Of those, the copies found after the check (right before the start, or at a poll). */
+  adoptedAfterCheck?: number;
   calledTwice?: number;
   campaigns: (StartCheckResult & { name: string })[];
 }
@@ -31,6 +33,7 @@ export function withCheck(
     campaignsRepaired: sum((c) => c.campaignsRepaired),
     withdrawn: sum((c) => c.withdrawn),
     copiesAdopted: sum((c) => c.copiesAdopted ?? 0),
+    adoptedAfterCheck: sum((c) => c.adoptedAfterCheck ?? 0),
     calledTwice: sum((c) => c.calledTwice ?? 0),
     campaigns,
   };

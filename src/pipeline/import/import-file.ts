@@ -64,7 +64,24 @@ export interface ImportFileOptions {
   creator?: string;
   /** Where the file's valid rows go as they are read, for its plan and campaigns (read once). */
   rows?: RowSink | undefined;
+  /** Tells the audit trail of each valid row set aside, and why. */
+  refused?:
+    | ((
+        row: { phone: string; index: number; line: number },
+        why: { reason: SkipReason; message: string },
+      ) => Promise<void>)
+    | undefined;
+  /** The consent check of the file's rows (consent/consent-gate.ts); undefined or none opened: none. */
+  consent?: ((headers: readonly string[]) => RowGate | undefined) | undefined;
 }
+
+/** Why a valid row is refused (its consent), naming the field; undefined: it passes. */
+export type RowGate = (row: {
+  phone: string;
+  cells: readonly string[];
+  index: number;
+  line: number;
+}) => Promise<{ field: string; code: SkipReason; message: string } | undefined>;
 
 /** Keeps a file's valid rows; `close`: the whole file was read. */
 export interface RowSink {
@@ -104,6 +121,7 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
   const mark = new Watermark(base.cursor);
   const kept = await o.rows?.open(reader.info.headers);
   const columns = o.rows?.location && locationColumns(reader.info.headers, o.rows.location);
+  const gate = o.consent?.(reader.info.headers);
   let live: ImportCounts | undefined;
   let rowsRead = 0;
   let savedAt = performance.now();
@@ -119,14 +137,22 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
     reconciles: base.reconciles + (live?.reconciles ?? 0),
   });
 
-  /** The rule that skips this row, if one does. */
-  const skipping = async (phone: string, index: number): Promise<SkipRule | undefined> => {
+  // A row an earlier attempt imported before a rule applied to it (an opt-out, its own campaign)
+  // stays imported.
+  const importedEarlier = async (phone: string, index: number) =>
+    index < base.cursor && (await o.ledger.isDone(o.segmentId, phone));
+
+  /** Why this row is set aside (its consent, then the skip rules), if it is. */
+  const skipping = async (
+    row: Parameters<RowGate>[0],
+  ): Promise<{ reason: SkipReason; message: string; field?: string } | undefined> => {
+    const refused = await gate?.(row);
+    if (refused && !(await importedEarlier(row.phone, row.index)))
+      return { reason: refused.code, message: refused.message, field: refused.field };
     for (const rule of o.skip ?? []) {
-      if ((await rule.which([phone])).size === 0) continue;
-      // A row an earlier attempt imported before the rule applied to it (an opt-out, its own
-      // campaign) stays imported.
-      if (index < base.cursor && (await o.ledger.isDone(o.segmentId, phone))) return undefined;
-      return rule;
+      if ((await rule.which([row.phone])).size === 0) continue;
+      if (await importedEarlier(row.phone, row.index)) return undefined;
+      return { reason: rule.reason, message: rule.message(row.phone) };
     }
     return undefined;
   };
@@ -144,18 +170,18 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
           hints: hintsOf(cells, columns),
         });
       }
-      const rule = outcome.kind === "valid" ? await skipping(outcome.phone, outcome.index) : undefined;
-      if (outcome.kind === "valid" && rule) {
-        skipValid(reader.totals, rule.reason);
+      const skip = outcome.kind === "valid" ? await skipping(outcome) : undefined;
+      if (outcome.kind === "valid" && skip) {
+        skipValid(reader.totals, skip.reason);
         mark.read(outcome.index, true);
         await report.add({
           kind: "skipped",
           line: outcome.line,
           index: outcome.index,
           cells: outcome.cells,
-          reason: rule.reason,
-          message: rule.message(outcome.phone),
+          ...skip,
         });
+        await o.refused?.(outcome, skip);
         continue;
       }
       if (outcome.kind !== "valid" || outcome.warnings.length > 0) await report.add(outcome);

@@ -5,10 +5,14 @@ import { ingestOptionsOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { FileRecord, FileRegistry } from "../../inbox/file-registry.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
+import { openConsentGate } from "../consent/consent-gate.ts";
+import type { ConsentRequirement } from "../consent/consent-record.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import { forgetSegment, resolveSegment, type SegmentTarget } from "../contacts/resolve-segment.ts";
 import { fillPattern } from "../name-pattern.ts";
+import type { AuditLog } from "../stores/audit-log.ts";
 import type { CallHistory } from "../stores/call-history.ts";
+import type { ConsentStore } from "../stores/consent-store.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
 import type { FileRowsStore } from "../stores/file-rows.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
@@ -26,6 +30,8 @@ export interface ImportSpec {
   recallAfterMs: number;
   /** The location columns the calling rules read (`calling.location`); undefined without them. */
   location?: { timezone?: string | undefined; region?: string | undefined } | undefined;
+  /** The consent a row needs (`calling.consent.require`); consent columns are read whatever it says. */
+  consent: ConsentRequirement;
 }
 
 export const importSpecOf = (def: JobDefinition): ImportSpec => ({
@@ -36,6 +42,7 @@ export const importSpecOf = (def: JobDefinition): ImportSpec => ({
   // Without a campaign, nobody is called: nothing is too recent to file.
   recallAfterMs: def.campaign ? def.calling.caps.recallAfterDays * 86_400_000 : 0,
   ...(underCallingRules(def) ? { location: locationColumnsOf(def) } : {}),
+  consent: def.calling.consent.require,
 });
 
 /** The headers of the job's location columns, as `calling.location` names them (not its fallback zone). */
@@ -87,6 +94,10 @@ export interface ImportUseCaseDeps {
   history: CallHistory;
   /** Where a job's file keeps its valid rows, for its plan and campaigns. */
   fileRows: Pick<FileRowsStore, "writer">;
+  /** Consent and revocations per number (across jobs). */
+  consent: ConsentStore;
+  /** The audit trail: every row of a job's file set aside, and why. */
+  audit: Pick<AuditLog, "append">;
 }
 
 /**
@@ -124,6 +135,15 @@ export function createImportUseCase(d: ImportUseCaseDeps) {
           ...(r.waitPollMs === undefined ? {} : { waitPollMs: r.waitPollMs }),
           ...(r.signal ? { signal: r.signal } : {}),
           skip: skipRules(d, r),
+          ...(r.spec.job && r.creator
+            ? { refused: refusalAudit(d.audit, r.spec.job, r.creator, r.original) }
+            : {}),
+          consent: (headers) =>
+            openConsentGate(
+              headers,
+              { require: r.spec.consent, file: r.original },
+              { consent: d.consent, suppression: d.suppression, now: Date.now },
+            ),
           ...(r.creator ? { creator: r.creator } : {}),
           // A file's rows kept for its plan and campaigns (a job's file: it has an identity).
           ...(r.creator
@@ -176,6 +196,22 @@ function skipRules(d: ImportUseCaseDeps, r: ImportRequest): SkipRule[] {
     },
   ];
 }
+
+/** Each refused row of a job's file in the audit trail, once per row however often the file is retried. */
+const refusalAudit =
+  (audit: Pick<AuditLog, "append">, job: string, creator: string, file: string) =>
+  async (row: { phone: string; index: number; line: number }, why: { reason: string; message: string }) => {
+    const entry = {
+      at: Date.now(),
+      decision: "refused" as const,
+      phone: row.phone,
+      job,
+      file,
+      row: row.line,
+      ...why,
+    };
+    await audit.append(`file:${creator}`, [{ item: String(row.index), entry }]);
+  };
 
 /** The segment of one file: a name pattern filled with the file's values. */
 export function segmentTargetFor(

@@ -4,7 +4,7 @@ import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
 import { zonedTime, zonedWallClock } from "../../lib/zoned-time.ts";
 import type { StoredCampaign } from "../results/campaign-store.ts";
-import { campaignReach, reachOf, reachText } from "./reach.ts";
+import { campaignReach, reachedClause, reachOf } from "./reach.ts";
 import { num } from "./words.ts";
 
 export const CAMPAIGN_STATES = ["active", "waiting", "finished", "stuck"] as const;
@@ -24,6 +24,10 @@ export interface CampaignListing {
   done: number;
   reached: number;
   meetings: number;
+  /** Copies of its name another create made, taken on by its check or a later look (decisions 0062, 0065). */
+  copiesAdopted?: number;
+  /** Calls made twice: a copy had started with the same people. */
+  calledTwice?: number;
 }
 
 /** A kept campaign as `vcw campaigns` lists it. Pure. */
@@ -49,6 +53,8 @@ export function campaignListing(
     done: s.totals.final,
     reached: campaignReach(s.totals.byStatus, contacts, reached).reached,
     meetings: s.totals.meetings,
+    ...(s.startCheck?.copiesAdopted ? { copiesAdopted: s.startCheck.copiesAdopted } : {}),
+    ...(s.startCheck?.calledTwice ? { calledTwice: s.startCheck.calledTwice } : {}),
   };
 }
 
@@ -56,5 +62,8 @@ export function campaignListing(
 export function listingLine(c: CampaignListing): string {
   const start = `${zonedTime(c.scheduledStart.at, c.zone)} (${c.zone})`;
   const state = c.state === "waiting" ? `waiting until ${start}` : `${c.state}, started ${start}`;
-  return `${visible(c.id)}  ${visible(c.name)}  [${visible(state)}]  ${counted(c.contacts, "contact")}, ${num(c.done)} done, reached ${reachText(reachOf(c.reached, c.contacts, "contact"))}, ${counted(c.meetings, "meeting")}`;
+  const late =
+    (c.copiesAdopted ? `, ${counted(c.copiesAdopted, "late copy")} taken on` : "") +
+    (c.calledTwice ? `, ${counted(c.calledTwice, "call")} made twice` : "");
+  return `${visible(c.id)}  ${visible(c.name)}  [${visible(state)}]  ${counted(c.contacts, "contact")}, ${num(c.done)} done, ${reachedClause(reachOf(c.reached, c.contacts, "contact"))}, ${counted(c.meetings, "meeting")}${late}`;
 }

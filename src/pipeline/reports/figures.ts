@@ -177,8 +177,14 @@ export function median(histogram: ReadonlyMap<number, number>): number {
 }
 
 /** Pure: two files' repairs summed. */
-const addRepairs = (a: FileRepairs | undefined, b: FileRepairs): FileRepairs => ({
-  duplicatesRemoved: (a?.duplicatesRemoved ?? 0) + b.duplicatesRemoved,
-  campaignsRepaired: (a?.campaignsRepaired ?? 0) + b.campaignsRepaired,
-  withdrawn: (a?.withdrawn ?? 0) + b.withdrawn,
-});
+const addRepairs = (a: FileRepairs | undefined, b: FileRepairs): FileRepairs => {
+  const copiesAdopted = (a?.copiesAdopted ?? 0) + (b.copiesAdopted ?? 0);
+  const calledTwice = (a?.calledTwice ?? 0) + (b.calledTwice ?? 0);
+  return {
+    duplicatesRemoved: (a?.duplicatesRemoved ?? 0) + b.duplicatesRemoved,
+    campaignsRepaired: (a?.campaignsRepaired ?? 0) + b.campaignsRepaired,
+    withdrawn: (a?.withdrawn ?? 0) + b.withdrawn,
+    ...(copiesAdopted ? { copiesAdopted } : {}),
+    ...(calledTwice ? { calledTwice } : {}),
+  };
+};

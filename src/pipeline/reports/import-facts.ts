@@ -20,7 +20,13 @@ interface SummaryJson {
   };
   created?: number;
   listed?: { duplicatesRemoved?: number };
-  checksBeforeStart?: { duplicatesRemoved?: number; campaignsRepaired?: number; withdrawn?: number };
+  checksBeforeStart?: {
+    duplicatesRemoved?: number;
+    campaignsRepaired?: number;
+    withdrawn?: number;
+    copiesAdopted?: number;
+    calledTwice?: number;
+  };
   audience?: { optedOut?: number; recentlyCalled?: number; skipped?: Record<string, number> };
   reason?: string;
 }
@@ -67,11 +73,16 @@ export function fileFactOf(text: string): FileFact | undefined {
 }
 
 /** What a summary says was repaired: after the import (its listing) and before each campaign's start. */
-const repairsOf = (s: SummaryJson): FileRepairs => ({
-  duplicatesRemoved: (s.listed?.duplicatesRemoved ?? 0) + (s.checksBeforeStart?.duplicatesRemoved ?? 0),
-  campaignsRepaired: s.checksBeforeStart?.campaignsRepaired ?? 0,
-  withdrawn: s.checksBeforeStart?.withdrawn ?? 0,
-});
+const repairsOf = (s: SummaryJson): FileRepairs => {
+  const k = s.checksBeforeStart;
+  return {
+    duplicatesRemoved: (s.listed?.duplicatesRemoved ?? 0) + (k?.duplicatesRemoved ?? 0),
+    campaignsRepaired: k?.campaignsRepaired ?? 0,
+    withdrawn: k?.withdrawn ?? 0,
+    ...(k?.copiesAdopted ? { copiesAdopted: k.copiesAdopted } : {}),
+    ...(k?.calledTwice ? { calledTwice: k.calledTwice } : {}),
+  };
+};
 
 /**
  * The import summaries a job's inbox keeps (done/ and rejected/), one at a time, skipping those

@@ -65,6 +65,10 @@ export interface FileRepairs {
   campaignsRepaired: number;
   /** Contacts taken out before the start: opted out or put on a do-not-call list since the import. */
   withdrawn: number;
+  /** Late copies of a campaign (a create applied late) vcw took on: polled and counted with the file's calls. */
+  copiesAdopted?: number;
+  /** Calls made twice: both copies had started with the same people (decision 0065). */
+  calledTwice?: number;
 }
 
 export interface ReportCampaign {

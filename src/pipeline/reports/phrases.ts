@@ -2,7 +2,7 @@ import { reasonWords } from "../../ingest/reason-words.ts";
 import { counted } from "../../lib/plural.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
 import type { FileRepairs, ReportCampaign, ReportFiles, ReportModel, ReportTotals } from "./model.ts";
-import { reachDefinition, reachOf, reachText } from "./reach.ts";
+import { reachDefinition, reachedClause, reachOf, reachText } from "./reach.ts";
 import { num, periodText } from "./words.ts";
 
 /** The sentences the text and the page of a report share, counted nouns through `plural.ts`. Pure. */
@@ -25,12 +25,18 @@ export const otherReasons = (byReason: Record<string, number> | undefined) =>
 export const notCalledText = (f: ReportFiles) =>
   `${num(f.notCalled.optedOut)} opted out, ${num(f.notCalled.recentlyCalled)} called recently${otherReasons(f.notCalled.byReason)}`;
 
-/** What was repaired before anyone was called (issue 28), in one line. */
+/** What was repaired before anyone was called (issue 28), in one line; late copies taken on and calls made twice when there were. */
 export const repairsText = (r: FileRepairs) =>
-  `${counted(r.duplicatesRemoved, "duplicate contact")} removed, ${counted(r.campaignsRepaired, "campaign")} made again, ${counted(r.withdrawn, "contact")} withdrawn`;
+  `${counted(r.duplicatesRemoved, "duplicate contact")} removed, ${counted(r.campaignsRepaired, "campaign")} made again, ${counted(r.withdrawn, "contact")} withdrawn` +
+  (r.copiesAdopted ? `, ${counted(r.copiesAdopted, "late copy")} of a campaign taken on` : "") +
+  (r.calledTwice ? `, ${counted(r.calledTwice, "call")} made twice` : "");
 
 /** A campaign's reach over its life: "2 of 6 contacts (33.3%)". */
 export const campaignReachText = (c: ReportCampaign) => reachText(reachOf(c.reached, c.contacts, "contact"));
+
+/** The same as a clause of a line: "reached 2 of 6 contacts (33.3%)", or "no contacts called". */
+export const campaignReachedClause = (c: ReportCampaign) =>
+  reachedClause(reachOf(c.reached, c.contacts, "contact"));
 
 /** What comes next, in the report's zone: "Next: X starts 2026-11-21 08:00 PST; the next report 2026-11-22 08:00 PST." */
 export const nextText = (r: ReportModel): string | undefined => {

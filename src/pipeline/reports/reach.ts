@@ -40,6 +40,9 @@ export const reachText = (r: Reach) =>
     ? `no ${plural(r.unit, 0)} ${r.unit === "contact" ? "called" : "ended"}`
     : `${num(r.reached)} of ${counted(r.of, r.unit)} (${pct(r.rate)})`;
 
+/** As a clause: "reached 2 of 6 contacts (33.3%)"; with none called, "no contacts called" ("reached no contacts called" said it wrong). */
+export const reachedClause = (r: Reach) => (r.of === 0 ? reachText(r) : `reached ${reachText(r)}`);
+
 /** The definitions as a footnote: which statuses, and the two bases. */
 export const reachDefinition = (statuses: readonly string[]) =>
   `Reached: a contact with a call that ended in ${statuses.join(", ")}, of the contacts called; per call: the calls that ended so, of the calls that ended.`;

@@ -5,7 +5,7 @@ import { experimentLines } from "./experiment-text.ts";
 import { counts, duration, headlines, num, periodText, reportTitle } from "./format.ts";
 import type { ReportCampaign, ReportModel } from "./model.ts";
 import {
-  campaignReachText,
+  campaignReachedClause,
   filesText,
   followUpsText,
   footnotes,
@@ -72,4 +72,4 @@ function notMadeLines(r: ReportModel): string[] {
 
 /** A campaign as a line: its reach, meetings, and where its results are (page and CSV, else the command). */
 const campaignLine = (c: ReportCampaign) =>
-  `- ${visible(c.name)} [${c.state}]${c.zone ? ` ${c.zone}` : ""}: reached ${campaignReachText(c)}, ${counted(c.meetings, "meeting")}; ${c.links ? `${c.links.page} (CSV ${c.links.csv})` : c.results}`;
+  `- ${visible(c.name)} [${c.state}]${c.zone ? ` ${c.zone}` : ""}: ${campaignReachedClause(c)}, ${counted(c.meetings, "meeting")}; ${c.links ? `${c.links.page} (CSV ${c.links.csv})` : c.results}`;

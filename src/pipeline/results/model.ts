@@ -60,6 +60,11 @@ export interface CampaignInfo {
   callBy?: number;
   /** The campaign whose contacts, taken out when its window closed, it calls (its identity, with the file's). */
   resumeOf?: string;
+  /**
+   * Its create was sent more than once (an answer lost, sent again once settled): an earlier copy
+   * may land late, so its polls look for copies of its name (decision 0065). Absent: sent once.
+   */
+  resent?: true;
   /** The n-th fresh campaign made by a repair before the start (its identity, with the file's). */
   repair?: number;
   /** Its experiment variant (`campaign.variants`): every contact of it was given this one. */
@@ -94,6 +99,8 @@ export interface StartCheckResult {
    * create applied late. Its own copy, not started, was emptied so each person is called once.
    */
   copiesAdopted?: number;
+  /** Of those, the copies found after the check: right before the start or at a poll (late-copies.ts). */
+  adoptedAfterCheck?: number;
   /** Phones in the segment when two copies had both started: each of them called twice. */
   calledTwice?: number;
 }
@@ -119,6 +126,8 @@ export interface CampaignSummary {
   unknownStatuses?: Record<string, number>;
   /** What the service's answers held that could not be read: the operator should know. */
   unreadable?: Unreadable;
+  /** The audit trail's check (`vcw report CAMPAIGN`): contacts the service reported and their records, one each. */
+  audit?: { calls: number; records: number };
   generatedAt: string;
 }
 

@@ -2,6 +2,7 @@ import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../api/client.ts";
 import { countIn } from "../../lib/tally.ts";
 import { inSpan } from "../../telemetry/span.ts";
+import { type RevokeDeps, revokeConsent } from "../consent/revoke-consent.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
@@ -83,10 +84,20 @@ export interface PollOutcome {
   pace?: { inFlight: boolean; lastChangeAt: number; scheduledAtMs: number };
 }
 
+/** A poll without a consent store (a test's) still suppresses its opt-outs. */
+const NO_CONSENT_STORE: RevokeDeps["consent"] = { revoke: async () => undefined };
+
 export interface PollOptions {
   client: Client;
   store: CampaignStore;
   suppression: SuppressionList;
+  /**
+   * Told, before a part is committed, of the numbers the audience shows for the first time (each
+   * a call the service reports): the audit trail, which records each once however often it is told.
+   */
+  audit?: ((stored: StoredCampaign, phones: readonly string[]) => Promise<void>) | undefined;
+  /** Where a call's opt-out revokes the number's consent, for every job (decision 0067). */
+  consent?: RevokeDeps["consent"];
   classes: StatusClasses;
   /** Non-final entries unchanged this long make the campaign stuck. */
   stuckAfterMs: number;
@@ -172,6 +183,7 @@ async function pollLocked(
   if (!diff.spilled) {
     // The usual poll: every change in memory, written in one MULTI with the meta.
     commit = await apply.prepare(diff.buffered);
+    await auditFirstSeen(o, stored, commit);
   } else {
     // Too many changes to hold: they were staged; each part is written with the totals it makes.
     await o.store.stage(campaignId, diff.buffered, false);
@@ -180,6 +192,7 @@ async function pollLocked(
       o.signal?.throwIfAborted();
       const part = await apply.prepare(batch);
       if (part.changes.length === 0) continue;
+      await auditFirstSeen(o, stored, part);
       await o.store.commitPart(campaignId, { ...part, totals, version: next, now: at });
       ({ changed, optedOut } = await apply.after(part, changed, optedOut));
     }
@@ -216,6 +229,15 @@ async function pollLocked(
     calls: { ended: apply.endedCount(), pending: totals.contacts - totals.final },
     ...(finished ? {} : { pace: paceOf(o, totals, at, info.scheduledAt) }),
   };
+}
+
+/** The numbers a part shows for the first time, told to the audit trail before the part is written. */
+async function auditFirstSeen(o: PollOptions, stored: StoredCampaign, part: Prepared): Promise<void> {
+  if (!o.audit) return;
+  await o.audit(
+    stored,
+    part.transitions.filter((t) => t.from === "").map((t) => t.phone),
+  );
 }
 
 /** The campaign's audience streamed through a diff against the index of its stored fingerprints. */
@@ -350,7 +372,8 @@ function changeApplier(
           index.setStored(index.slot(index.keyOf(c.phone), 0), fp[0]!, fp[1]!);
       }
       ended += part.ended.length;
-      if (part.optedOut.length > 0) await o.suppression.add(part.optedOut);
+      const revoked = { consent: o.consent ?? NO_CONSENT_STORE, suppression: o.suppression };
+      await revokeConsent(part.optedOut, at, `opted out on a call of campaign ${campaignId}`, revoked);
       // Each number's history learns how its call ended (a few at a time: one key per number).
       for (let i = 0; i < part.ended.length && o.history; i += 200) {
         await Promise.all(

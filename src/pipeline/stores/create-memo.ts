@@ -9,6 +9,11 @@ export interface SentMark {
   answered?: boolean;
   /** What the create said that a finder needs (a campaign's scheduled_at: the start that was sent). */
   note?: string;
+  /**
+   * How many creates were sent while the mark stood (absent: one, as marks of older versions): more
+   * than one, an earlier copy may still land late (a held request), so the campaign is watched for it.
+   */
+  sends?: number;
 }
 
 /** Whether a record was created (its id), may have been (a create sent, no id remembered), or not. */
@@ -57,7 +62,12 @@ const fenceCreate = defineScript<number>(
   `${LUA_NOW_MS}
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
-local mark = { at = now_ms }
+local mark = { at = now_ms, sends = 1 }
+local before = redis.call('GET', KEYS[2])
+if before then
+  local ok, old = pcall(cjson.decode, before)
+  if ok and type(old) == 'table' then mark.sends = (tonumber(old.sends) or 1) + 1 end
+end
 if ARGV[4] ~= '' then mark.note = ARGV[4] end
 redis.call('SET', KEYS[2], cjson.encode(mark), 'PX', ARGV[3])
 return now_ms
@@ -99,10 +109,15 @@ function memoSlot(redis: RedisClient, keys: RedisKeys, k: SlotKeys): MemoSlot {
     // Under the slot's lock: the mark read here is the one its holder's fence wrote.
     async markAnswered(at) {
       const text = await redis.get(sentKey);
-      const note = text ? (JSON.parse(text) as SentMark).note : undefined;
+      const { note, sends } = text ? (JSON.parse(text) as SentMark) : {};
       await redis.set(
         sentKey,
-        JSON.stringify({ at, answered: true, ...(note ? { note } : {}) } satisfies SentMark),
+        JSON.stringify({
+          at,
+          answered: true,
+          ...(note ? { note } : {}),
+          ...(sends ? { sends } : {}),
+        } satisfies SentMark),
         "PX",
         ttlMs,
       );

@@ -34,6 +34,18 @@ export function createStartCheckStore(redis: RedisClient, keys: RedisKeys, o: { 
       if (!locked.acquired) throw new Error(`lock ${keys.lockOf(memo)} not acquired`); // waits, so never
       return locked.value;
     },
+    /**
+     * `work` under the check's lock, nothing kept: a look for late copies after the check (the
+     * check and a look never empty the same segment at once). `held` as for `once`.
+     */
+    async exclusive<T>(key: string, work: (held: () => Promise<boolean>) => Promise<T>): Promise<T> {
+      const lock = keys.lockOf(memoOf(key));
+      const locked = await withLock(redis, lock, { ttlMs: lockMs }, (_lost, token) =>
+        work(() => stillHolds(redis, lock, token, lockMs)),
+      );
+      if (!locked.acquired) throw new Error(`lock ${lock} not acquired`); // waits, so never
+      return locked.value;
+    },
     /** A repair of `key` began: the contacts it keeps are remembered. */
     repairing: async (key: string) => (await redis.exists(keys.keepOf(memoOf(key)))) === 1,
     /** The contacts a repair keeps: the first repair's (`fresh` only if none was kept yet). */

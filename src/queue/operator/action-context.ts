@@ -3,11 +3,14 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import type { InboxStores } from "../../inbox/inbox-store.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { RevokeDeps } from "../../pipeline/consent/revoke-consent.ts";
 import { type CampaignRegistry, createCampaignRegistry } from "../../pipeline/results/campaign-registry.ts";
+import { createConsentStore } from "../../pipeline/stores/consent-store.ts";
 import { type Controls, createControls } from "../../pipeline/stores/controls.ts";
 import { type CreateMemo, createCreateMemo } from "../../pipeline/stores/create-memo.ts";
 import { createExperimentStore, type ExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { createStopStore, type StopStore } from "../../pipeline/stores/stop-store.ts";
+import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import type { Queues } from "../queues.ts";
 
 /** What an operator's action runs with (runAction and the actions it hands on to): no Redis, its stores. */
@@ -26,9 +29,11 @@ export interface ActionContext {
   memo: Pick<CreateMemo, "campaign">;
   /** The campaigns vcw tracks (a stop of one that exists). */
   campaigns: Pick<CampaignRegistry, "get" | "schedulePoll">;
+  /** Where a revocation goes: consent per number and the suppression list. */
+  revocations: RevokeDeps;
 }
 
-type Built = "stops" | "experiments" | "controls" | "memo" | "campaigns";
+type Built = "stops" | "experiments" | "controls" | "memo" | "campaigns" | "revocations";
 
 /** The context with its stores, built once where it is made (the HTTP server, a CLI command). */
 export function createActionContext({
@@ -43,5 +48,9 @@ export function createActionContext({
     controls: createControls(redis, keys),
     memo: createCreateMemo(redis, keys),
     campaigns: createCampaignRegistry(redis, keys),
+    revocations: {
+      consent: createConsentStore(redis, keys),
+      suppression: createSuppressionList(redis, keys),
+    },
   };
 }

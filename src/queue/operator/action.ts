@@ -5,6 +5,8 @@ export const RETRYABLE = ["imports", "campaigns", "polls", "followUps", "deliver
 export type Retryable = (typeof RETRYABLE)[number];
 
 const name = z.string().min(1).max(200);
+/** A number as the page sends it: E.164 (the page's field normalizes what the operator typed). */
+const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, "must be a number in +country format (E.164)");
 
 /**
  * What an operator can ask, from the page or the CLI: one shape, checked here, run by `runAction`.
@@ -18,6 +20,8 @@ export const ActionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("experiment-stop"), job: name, variant: name }),
   z.object({ kind: z.literal("experiment-promote"), job: name, variant: name }),
   z.object({ kind: z.literal("retry"), queue: z.enum(RETRYABLE), id: name }),
+  /** Consent revoked by the operator (a callee asked by mail, by phone to an agent...): every job at once. */
+  z.object({ kind: z.literal("consent-revoke"), phones: z.array(e164).min(1).max(1_000) }),
   z.object({
     kind: z.literal("retry-all"),
     queue: z.enum(RETRYABLE),
@@ -60,6 +64,8 @@ export function describeAction(a: Action): string {
       return `${a.kind === "experiment-stop" ? "stop" : "promote"} variant ${a.variant} of job ${a.job}`;
     case "retry":
       return `retry ${a.queue} ${a.id}`;
+    case "consent-revoke":
+      return `revoke the consent of ${a.phones.join(", ")}`;
     case "retry-all":
       return `retry every failed ${a.queue}${a.sink ? ` of sink ${a.sink}` : ""}${a.job ? ` of job ${a.job}` : ""}`;
   }

@@ -2,6 +2,7 @@ import type { Job } from "bullmq";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { plural } from "../../lib/plural.ts";
 import { type CancelOutcome, cancelCampaigns } from "../../pipeline/campaign/cancel-campaign.ts";
+import { revokeConsent } from "../../pipeline/consent/revoke-consent.ts";
 import { campaignRequestsMatching } from "../campaign-requests.ts";
 import type { ImportJobData } from "../queues.ts";
 import { type Action, type ActionResult, describeAction, type Retryable } from "./action.ts";
@@ -20,7 +21,7 @@ const PAGE = 500;
 export async function runAction(ctx: ActionContext, action: Action, who: string): Promise<ActionResult> {
   let result: ActionResult;
   try {
-    result = await run(ctx, action);
+    result = await run(ctx, action, who);
   } catch (error) {
     result = { ok: false, count: 0, message: `failed: ${(error as Error).message}` };
   }
@@ -37,7 +38,7 @@ export async function runAction(ctx: ActionContext, action: Action, who: string)
 const done = (count: number, message: string): ActionResult => ({ ok: true, count, message });
 const refused = (message: string): ActionResult => ({ ok: false, count: 0, message });
 
-async function run(ctx: ActionContext, a: Action): Promise<ActionResult> {
+async function run(ctx: ActionContext, a: Action, who: string): Promise<ActionResult> {
   const { controls } = ctx;
   switch (a.kind) {
     case "pause":
@@ -65,6 +66,15 @@ async function run(ctx: ActionContext, a: Action): Promise<ActionResult> {
       return a.queue === "imports" ? rerunFile(ctx, a.id) : retryOne(ctx, a.queue, a.id);
     case "retry-all":
       return retryAll(ctx, a);
+    case "consent-revoke": {
+      const at = Date.now();
+      await revokeConsent(a.phones, at, `operator ${who}`, ctx.revocations);
+      const n = a.phones.length;
+      return done(
+        n,
+        `consent of ${n} ${plural("number", n)} revoked at ${new Date(at).toISOString()}, for every job`,
+      );
+    }
   }
 }
 

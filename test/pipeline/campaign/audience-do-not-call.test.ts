@@ -4,6 +4,7 @@ import { audiencesOf } from "../../../src/pipeline/campaign/audience.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
 import { createResourceState } from "../../../src/pipeline/resources/state-store.ts";
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
+import { createAuditLog } from "../../../src/pipeline/stores/audit-log.ts";
 import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../../src/pipeline/stores/call-history.ts";
 import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
@@ -41,6 +42,7 @@ describe("a file's audience and the do-not-call lists", () => {
       file: "ftc.txt",
       expiresInMs: undefined,
     });
+    const audit = createAuditLog(redis, keys);
     const def = JobDefinition.parse({
       name: "j",
       inbox: "inbox/j",
@@ -77,6 +79,7 @@ describe("a file's audience and the do-not-call lists", () => {
         rests: createNumberRests(redis, keys),
         store: createCampaignStore(redis, keys),
         experiments: createExperimentStore(redis, keys),
+        audit,
       },
       Date.now(),
     );
@@ -84,5 +87,11 @@ describe("a file's audience and the do-not-call lists", () => {
     expect(requests).toHaveLength(1);
     const called = (await t.client.contacts.list(requests[0]!.segmentId)).map((c) => c.phone).sort();
     expect(called).toEqual(phones.filter((p) => p !== phoneOf(601)).sort());
+    // The refusal is in the audit trail (issue 46), with its file, row and reason.
+    const trail = [];
+    for await (const e of audit.range(0, Date.now())) trail.push(e);
+    expect(trail).toMatchObject([
+      { decision: "refused", phone: phoneOf(601), job: "j", file: "f.csv", row: 3, reason: "opted_out" },
+    ]);
   });
 });

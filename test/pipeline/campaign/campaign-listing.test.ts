@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sharedCampaignListing } from "../../../src/pipeline/campaign/campaign-listing.ts";
+import { namedIn, sharedCampaignListing } from "../../../src/pipeline/campaign/campaign-listing.ts";
 import { startProxy } from "../../support/proxy.ts";
 import { testClient, useSimulator } from "../../support/simulator.ts";
 
@@ -40,5 +40,37 @@ describe("the start checks' shared campaign listing", () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it("a poll's look is served by any listing requested since its tick: one listing per tick", async () => {
+    let lists = 0;
+    const proxy = await startProxy(t.sim.url, (req) => {
+      if (req.url?.endsWith("/campaign/list")) lists += 1;
+      return undefined;
+    });
+    try {
+      let now = 10_000;
+      const list = sharedCampaignListing(testClient(proxy, { maxRetries: 0 }), { now: () => now });
+      await list(10_000);
+      // Later polls of the same tick, well past the checks' freshness: the same listing.
+      now = 25_000;
+      await Promise.all([list(10_000), list(9_000)]);
+      expect(lists).toBe(1);
+      // The next tick's polls: a new one.
+      await list(20_000);
+      expect(lists).toBe(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("finds a name's campaigns in a listing", () => {
+    const listing = [
+      { id: "a", campaigns_name: "x" },
+      { id: "b", campaigns_name: "y" },
+      { id: "c", campaigns_name: "x" },
+    ];
+    expect(namedIn(listing, "x").map((c) => c.id)).toEqual(["a", "c"]);
+    expect(namedIn(listing, "z")).toEqual([]);
   });
 });

@@ -1,18 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { campaignKey } from "../../../src/pipeline/campaign/lifecycle.ts";
-import {
-  checkBeforeStart,
-  type StartCheckDeps,
-  startCheckAt,
-} from "../../../src/pipeline/campaign/start-check.ts";
-import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
-import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
-import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
-import { createStartCheckStore } from "../../../src/pipeline/stores/start-check-store.ts";
-import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
+import { checkBeforeStart, startCheckAt } from "../../../src/pipeline/campaign/start-check.ts";
 import { phoneOf } from "../../support/daemon.ts";
 import { validAssistant, validDialer } from "../../support/fixtures.ts";
-import { campaignOnOwnSegment, jobJ } from "../../support/own-campaign.ts";
+import { campaignOnOwnSegment, jobJ, startCheckDeps } from "../../support/own-campaign.ts";
 import { useRedis } from "../../support/redis.ts";
 import { useSimulator } from "../../support/simulator.ts";
 import { audiencePhones } from "../../support/window-close.ts";
@@ -27,18 +18,7 @@ describe("the check before a campaign's start", () => {
   /** A campaign starting in an hour on a segment of its own holding `phones` (a phone twice: two copies). */
   async function madeCampaign(phones: readonly string[], copies = 1, startsInMs = 3_600_000) {
     const keys = freshKeys();
-    const store = createCampaignStore(redis, keys);
-    const suppression = createSuppressionList(redis, keys);
-    const deps: StartCheckDeps = {
-      client: t.client,
-      memo: createCreateMemo(redis, keys),
-      startChecks: createStartCheckStore(redis, keys),
-      leaseMs: 30_000,
-      ledger: createContactLedger(redis, { keys, leaseMs: 30_000 }),
-      store,
-      suppression,
-      now: Date.now,
-    };
+    const { deps, store, suppression } = startCheckDeps(t.client, redis, keys);
     const name = `check-${keys.prefix}`;
     const made = await campaignOnOwnSegment(t.client, deps, name, phones, { startsInMs, copies });
     for (const id of made.ids) await store.register(made.info(id), Date.now());

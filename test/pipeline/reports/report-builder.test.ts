@@ -345,6 +345,10 @@ describe("campaign listings", () => {
       contacts: 5,
     });
     expect(listingLine(c)).toContain("[waiting until 2026-11-23 08:00 PST (America/Los_Angeles)]");
+    // Nobody called yet: the line says so, not "reached no contacts called".
+    expect(listingLine({ ...c, contacts: 0 })).toContain(
+      "0 contacts, 0 done, no contacts called, 0 meetings",
+    );
     expect(campaignListing(stored, undefined, Date.parse("2026-11-23T17:00:00Z")).state).toBe("active");
   });
 });

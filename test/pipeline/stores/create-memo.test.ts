@@ -20,6 +20,23 @@ describe("the create memo", () => {
     expect(k.segmentMemo(NAME)).not.toBe(k.segmentMemo(`${NAME}x`));
   });
 
+  it("counts the creates sent while a mark stands (a re-send may leave a late copy); an answer keeps the count", async () => {
+    const memo = createCreateMemo(redis, keys());
+    const slot = memo.campaign("j:sha:0:0");
+    const send = () =>
+      slot.locked({ ttlMs: 5_000 }, (_lost, token) => slot.fence(token, 5_000, "2026-11-29T08:00:00Z"));
+    await send();
+    expect((await slot.sent())?.sends).toBe(1);
+    await send();
+    expect(await slot.sent()).toMatchObject({ sends: 2, note: "2026-11-29T08:00:00Z" });
+    await slot.markAnswered(5);
+    expect(await slot.sent()).toMatchObject({ at: 5, answered: true, sends: 2 });
+    // A create that failed for sure clears the mark: the next is the first that may land.
+    await slot.clearSent();
+    await send();
+    expect((await slot.sent())?.sends).toBe(1);
+  });
+
   it("an id and a sent mark live as long as the retention, then go", async () => {
     const k = keys();
     const memo = createCreateMemo(redis, k, { retentionMs: 2 * DAY });

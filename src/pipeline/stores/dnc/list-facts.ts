@@ -18,6 +18,8 @@ export const DoNotCallList = z.object({
   file: z.string(),
   /** Lines of the extract that were no phone number (left out). */
   invalid: z.number(),
+  /** SHA-256 of its numbers as loaded (E.164, a line each, in the extract's order): what the audit trail names. */
+  sha256: z.string().optional(),
   /** How its numbers are stored: `tree` (tree-place.ts), or blocks of 10,000 (lists imported before it). */
   layout: z.enum(["blocks", "tree"]).optional(),
 });

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { withLock } from "../../../lib/lock.ts";
 import type { RedisClient } from "../../../lib/redis.ts";
 import type { RedisKeys } from "../../../lib/redis-keys.ts";
@@ -113,18 +113,25 @@ async function loadVersion(
     ...(o.expiresInMs === undefined ? {} : { expiresAt: importedAt + o.expiresInMs }),
     file: o.file,
     invalid: read.invalid,
+    sha256: read.hash.digest("hex"),
     layout: "tree",
   };
   return { list, read };
 }
 
 async function readInto(writer: TreeWriter, lines: AsyncIterable<ExtractLine>, o: LoadListOptions) {
-  const read = { lines: 0, invalid: 0, examples: [] as { line: number; problem: string }[] };
+  const read = {
+    lines: 0,
+    invalid: 0,
+    examples: [] as { line: number; problem: string }[],
+    hash: createHash("sha256"),
+  };
   for await (const line of lines) {
     read.lines += 1;
     if (read.lines % 100_000 === 0) o.onProgress?.(read.lines);
     if ("phone" in line && treePlaceOf(line.phone)) {
       await writer.add(line.phone);
+      read.hash.update(`${line.phone}\n`);
       continue;
     }
     read.invalid += 1;

@@ -1,0 +1,54 @@
+import { Command } from "commander";
+import Papa from "papaparse";
+import { formulaSafe } from "../../lib/formula-safe.ts";
+import { AUDIT_COLUMNS, auditRow } from "../../pipeline/consent/audit-rows.ts";
+import { createAuditLog } from "../../pipeline/stores/audit-log.ts";
+import { CliError } from "../cli-error.ts";
+import { withRedis } from "../with-redis.ts";
+import { e164 } from "./suppress.ts";
+
+const DAY_MS = 86_400_000;
+
+/** A bound of the period: a date-time, or a day (its start for --from, its end for --to), UTC unless an offset is given. */
+export function boundOf(text: string, option: "--from" | "--to"): number {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
+  const at = Date.parse(day ? `${text}T00:00:00Z` : text);
+  if (!Number.isFinite(at))
+    throw new CliError(
+      `${option} "${text}" is not a date (2026-11-29) or a date-time (2026-11-29T14:00:00Z)`,
+    );
+  return day && option === "--to" ? at + DAY_MS - 1 : at;
+}
+
+const csvLine = (cells: readonly string[]) => Papa.unparse([cells.map(formulaSafe)], { newline: "\r\n" });
+
+export function auditCommand(): Command {
+  const command = new Command("audit").description(
+    "The audit trail: every contact called or refused, and the facts behind it (docs/compliance.md)",
+  );
+  command
+    .command("export")
+    .description("Every audit record of a period, oldest first, as CSV or JSON Lines on standard output")
+    .requiredOption("--from <date>", "first day or instant (2026-11-29, 2026-11-29T14:00:00Z)")
+    .requiredOption("--to <date>", "last day or instant")
+    .option("--number <phone>", "only this number's records")
+    .option("--country <code>", "country of a --number written without +country code", "US")
+    .option("--format <format>", "csv or jsonl", "csv")
+    .action((o) => {
+      const from = boundOf(o.from, "--from");
+      const to = boundOf(o.to, "--to");
+      if (to < from) throw new CliError(`--to ${o.to} is before --from ${o.from}`);
+      if (o.format !== "csv" && o.format !== "jsonl")
+        throw new CliError(`--format must be csv or jsonl, not "${o.format}"`);
+      const number = o.number ? e164([o.number], o.country)[0] : undefined;
+      return withRedis(async ({ redis, keys }) => {
+        if (o.format === "csv") process.stdout.write(`\uFEFF${csvLine(AUDIT_COLUMNS)}\r\n`);
+        for await (const entry of createAuditLog(redis, keys).range(from, to)) {
+          if (number && entry.phone !== number) continue;
+          const line = o.format === "csv" ? `${csvLine(auditRow(entry))}\r\n` : `${JSON.stringify(entry)}\n`;
+          if (!process.stdout.write(line)) await new Promise((r) => process.stdout.once("drain", r));
+        }
+      });
+    });
+  return command;
+}

@@ -1,0 +1,116 @@
+import { createHash } from "node:crypto";
+import type { JobDefinition } from "../../config/job-definition.ts";
+import { RULE_SETS } from "../calling/rules/index.ts";
+import type { StoredCampaign } from "../results/campaign-registry.ts";
+import type { AuditEntry, AuditLog } from "../stores/audit-log.ts";
+import type { CallFrequency } from "../stores/call-frequency.ts";
+import type { ConsentStore } from "../stores/consent-store.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
+
+export interface CallAuditDeps {
+  audit: Pick<AuditLog, "append">;
+  consent: Pick<ConsentStore, "read">;
+  suppression: { lists: Pick<SuppressionList["lists"], "lists"> };
+  frequency?: Pick<CallFrequency, "callTimes"> | undefined;
+  now: () => number;
+}
+
+/** A rule set as the trail names it: its id, the latest date its sources were read, a digest of its data. */
+function ruleSetVersion(id: string, def: JobDefinition) {
+  const data = JSON.stringify((id === "custom" ? def.calling.custom : RULE_SETS[id]) ?? null);
+  const read = [...data.matchAll(/"read":"(\d{4}-\d{2}-\d{2})"/g)].map((m) => m[1]!).sort();
+  const digest = createHash("sha256").update(data).digest("hex").slice(0, 12);
+  return { id, read: read.at(-1) ?? "", sha256: digest };
+}
+
+/** What every record of a campaign's number says: when, what, who, which campaign and file. */
+const ofCampaign = (
+  info: StoredCampaign["info"],
+  phone: string,
+  at: number,
+  decision: AuditEntry["decision"],
+): AuditEntry => ({ at, decision, phone, job: info.job, campaign: info.id, file: info.file });
+
+/**
+ * The audit trail's record of each contact a campaign's audience shows for the first time (the
+ * service reports its call): the campaign and its window, the consent relied on, the rule sets and
+ * their versions, the do-not-call lists in force (content hash, import time) and the check before
+ * the start, the caps and the number's reservations, the variant. Once per campaign and number
+ * (decision 0067).
+ */
+export function callAudit(def: JobDefinition, d: CallAuditDeps) {
+  return async (stored: StoredCampaign, phones: readonly string[]): Promise<void> => {
+    if (phones.length === 0) return;
+    const now = d.now();
+    const { info } = stored;
+    const [consents, lists, times] = await Promise.all([
+      d.consent.read(phones),
+      d.suppression.lists.lists(),
+      d.frequency ? d.frequency.callTimes(phones, now) : Promise.resolve(new Map<string, unknown[]>()),
+    ]);
+    const shared = {
+      requirement: def.calling.consent.require,
+      rules: (def.calling.rules ?? []).map((id) => ruleSetVersion(id, def)),
+      window: {
+        scheduledAt: info.scheduledAt,
+        ...(info.zone ? { zone: info.zone } : {}),
+        ...(info.region ? { region: info.region } : {}),
+        ...(info.slot ? { slot: info.slot } : {}),
+        ...(info.hours ? { hours: info.hours } : {}),
+        ...(info.callUntil !== undefined ? { callUntil: new Date(info.callUntil).toISOString() } : {}),
+      },
+      doNotCall: lists.map((l) => ({
+        source: l.source,
+        file: l.file,
+        numbers: l.numbers,
+        importedAt: new Date(l.importedAt).toISOString(),
+        ...(l.sha256 ? { sha256: l.sha256 } : { version: l.version }),
+      })),
+      ...(stored.startCheck
+        ? { startCheck: { at: stored.startCheck.at, withdrawn: stored.startCheck.withdrawn } }
+        : {}),
+      caps: def.calling.caps,
+      ...(info.variant ? { variant: info.variant } : {}),
+    };
+    const entries = phones.map((phone) => {
+      const kept = consents.get(phone);
+      const entry: AuditEntry = {
+        ...ofCampaign(info, phone, now, "called"),
+        facts: {
+          ...shared,
+          campaignName: info.name,
+          consent: kept?.consent ?? null,
+          reservations: times.get(phone)?.length ?? 0,
+        },
+      };
+      return { item: phone, entry };
+    });
+    await d.audit.append(`campaign:${info.id}`, entries);
+  };
+}
+
+/**
+ * Each number the check before a campaign's start withdrew, as a refusal (once per campaign and
+ * number): on a do-not-call list, or opted out or its consent revoked since the import.
+ */
+export async function auditWithdrawn(
+  audit: Pick<AuditLog, "append"> | undefined,
+  info: StoredCampaign["info"],
+  phones: readonly string[],
+  listed: ReadonlyMap<string, string>,
+  now: number,
+): Promise<void> {
+  if (!audit || phones.length === 0) return;
+  const entries = phones.map((phone) => {
+    const list = listed.get(phone);
+    const entry: AuditEntry = {
+      ...ofCampaign(info, phone, now, "refused"),
+      reason: list ? "do_not_call" : "opted_out",
+      message: list
+        ? `on the do-not-call list "${list}": withdrawn at the check before the start`
+        : "opted out or its consent revoked since the import: withdrawn at the check before the start",
+    };
+    return { item: phone, entry };
+  });
+  await audit.append(`start-check:${info.id}`, entries);
+}

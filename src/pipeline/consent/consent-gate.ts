@@ -1,0 +1,73 @@
+import { type ConsentCells, consentCellsOf, consentColumns } from "../../ingest/consent-columns.ts";
+import type { ConsentStore } from "../stores/consent-store.ts";
+import {
+  type ConsentProblem,
+  type ConsentRequirement,
+  consentFromCells,
+  isProblem,
+  revokedProblem,
+  unmetRequirement,
+} from "./consent-record.ts";
+import { parseConsentTime } from "./consent-time.ts";
+import { type RevokeDeps, revokeConsent } from "./revoke-consent.ts";
+
+export interface ConsentGateDeps extends RevokeDeps {
+  consent: Pick<ConsentStore, "revoke" | "record" | "read">;
+  now: () => number;
+}
+
+/** One row as the gate sees it. */
+export interface GateRow {
+  phone: string;
+  cells: readonly string[];
+  /** Data-row index and physical line (the errors report's row number). */
+  index: number;
+  line: number;
+}
+
+/** "yes", "true", "1", "x", "revoked" say a revocation; a date says when; "no", "false", "0" none. */
+function revocationIn(cell: string | undefined, now: number): number | undefined {
+  if (!cell || /^(no|n|false|0|-)$/i.test(cell)) return undefined;
+  const at = parseConsentTime(cell);
+  return at !== undefined && at <= now ? at : now;
+}
+
+/**
+ * The consent check of one file's rows (decision 0067): a revocation column revokes (everywhere);
+ * a row's consent is kept per number unless a later one is; a consent given at or before a
+ * revocation is void; under `require` a row with no serving consent (its own, or one kept from an
+ * earlier file) is refused. Returns undefined when the file has no consent column and nothing is
+ * required: every row passes untouched.
+ */
+export function openConsentGate(
+  headers: readonly string[],
+  o: { require: ConsentRequirement; file: string },
+  d: ConsentGateDeps,
+): ((row: GateRow) => Promise<ConsentProblem | undefined>) | undefined {
+  const columns = consentColumns(headers);
+  if (o.require === "none" && Object.keys(columns).length === 0) return undefined;
+  return async (row) => {
+    const now = d.now();
+    const cells: ConsentCells | undefined = consentCellsOf(row.cells, columns);
+    const revokedAt = revocationIn(cells?.revokedAt, now);
+    const via = `file ${o.file} row ${row.line}`;
+    if (revokedAt !== undefined) {
+      await revokeConsent([row.phone], revokedAt, via, d);
+      return revokedProblem(undefined, revokedAt, via);
+    }
+    const kept = (await d.consent.read([row.phone])).get(row.phone);
+    const read = consentFromCells(cells, { file: o.file, row: row.line, now });
+    const own = isProblem(read) ? undefined : read;
+    const givenAt = own?.givenAt ?? kept?.consent?.givenAt;
+    if (kept?.revokedAt !== undefined && (givenAt === undefined || givenAt <= kept.revokedAt)) {
+      if (own || o.require !== "none") return revokedProblem(givenAt, kept.revokedAt, kept.revokedVia ?? "");
+      return undefined;
+    }
+    if (own) await d.consent.record(row.phone, own);
+    if (o.require === "none") return undefined;
+    if (isProblem(read) && read.code === "consent_invalid") return read;
+    const relied = own ?? kept?.consent;
+    if (!relied) return isProblem(read) ? read : undefined;
+    return unmetRequirement(relied, o.require);
+  };
+}

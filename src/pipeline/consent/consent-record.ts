@@ -1,0 +1,88 @@
+import { createHash } from "node:crypto";
+import type { ConsentCells } from "../../ingest/consent-columns.ts";
+import type { ConsentKind, ConsentRecord } from "../stores/consent-store.ts";
+import { parseConsentTime } from "./consent-time.ts";
+
+export type { ConsentKind, ConsentRecord };
+
+/** What a job requires before a number is called (`calling.consent.require`). */
+export type ConsentRequirement = "none" | "express" | "written";
+/** Why a row's consent does not serve, naming the field (a consent field, as the errors report shows it). */
+export interface ConsentProblem {
+  field: string;
+  code: "consent_missing" | "consent_invalid" | "consent_not_written" | "consent_revoked";
+  message: string;
+}
+
+/** "express written", "PEWC", "written" are written; "express", "prior express" are express. */
+export function consentKindOf(cell: string | undefined): ConsentKind | undefined {
+  const words = (cell ?? "").toLowerCase().replace(/[^a-z]+/g, " ");
+  if (/\b(written|pewc|e ?sign|signed)\b/.test(words)) return "written";
+  if (/\b(express|pec|verbal|opt ?in|yes|true)\b/.test(words)) return "express";
+  return undefined;
+}
+
+/** A row's consent, read from its cells; or why none serves. `now` bounds a given-at in the future. Pure. */
+export function consentFromCells(
+  cells: ConsentCells | undefined,
+  at: { file: string; row: number; now: number },
+): ConsentRecord | ConsentProblem {
+  const given = cells?.givenAt;
+  const evidence = cells?.trustedForm ?? cells?.leadId ?? cells?.source;
+  if (!given) {
+    const why = evidence ? "consent evidence but no time it was given" : "no consent";
+    return {
+      field: "consent given at",
+      code: "consent_missing",
+      message: `${why}: a "Consent Given At" column (or TCPA Consent Date, Opt In Date) must say when`,
+    };
+  }
+  const givenAt = parseConsentTime(given);
+  if (givenAt === undefined || givenAt > at.now)
+    return {
+      field: "consent given at",
+      code: "consent_invalid",
+      message: `"${given}" is not a past date and time (2025-03-01T14:05:00Z, 03/01/2025 2:05 PM, epoch seconds)`,
+    };
+  const kind = consentKindOf(cells?.kind) ?? "express";
+  const textHash = cells?.textHash ?? (cells?.text && createHash("sha256").update(cells.text).digest("hex"));
+  return {
+    givenAt,
+    kind,
+    ...(cells?.source ? { source: cells.source } : {}),
+    ...(textHash ? { textHash } : {}),
+    ...(cells?.seller ? { seller: cells.seller } : {}),
+    ...(cells?.trustedForm ? { trustedForm: cells.trustedForm } : {}),
+    ...(cells?.leadId ? { leadId: cells.leadId } : {}),
+    file: at.file,
+    row: at.row,
+  };
+}
+
+export const isProblem = (r: ConsentRecord | ConsentProblem): r is ConsentProblem => "code" in r;
+
+/** Whether `record` meets `require`: written needs a written consent; express either kind. Pure. */
+export function unmetRequirement(
+  record: ConsentRecord,
+  require: ConsentRequirement,
+): ConsentProblem | undefined {
+  if (require !== "written" || record.kind === "written") return undefined;
+  return {
+    field: "consent kind",
+    code: "consent_not_written",
+    message:
+      'the job requires prior express written consent (calling.consent.require: written); the row\'s "Consent Kind" does not say written',
+  };
+}
+
+/** A revocation at `revokedAt` voids every consent given at or before it (a newer one is a new consent). Pure. */
+export function revokedProblem(givenAt: number | undefined, revokedAt: number, via: string): ConsentProblem {
+  const when = new Date(revokedAt).toISOString();
+  const older =
+    givenAt === undefined ? "" : ` (the file's consent, ${new Date(givenAt).toISOString()}, is older)`;
+  return {
+    field: "consent given at",
+    code: "consent_revoked",
+    message: `consent was revoked ${when} (${via})${older}`,
+  };
+}

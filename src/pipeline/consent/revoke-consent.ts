@@ -1,0 +1,24 @@
+import type { ConsentStore } from "../stores/consent-store.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
+
+export interface RevokeDeps {
+  consent: Pick<ConsentStore, "revoke">;
+  suppression: Pick<SuppressionList, "add">;
+}
+
+/**
+ * The one way consent is revoked (a call's opt-out, a file's revocation column, `vcw consent
+ * revoke`, the operator's page): the time received kept per number, and the number suppressed for
+ * every job, so the import, the audience and the check before a start leave it out as they leave
+ * an opt-out out (decision 0067).
+ */
+export async function revokeConsent(
+  phones: readonly string[],
+  at: number,
+  via: string,
+  d: RevokeDeps,
+): Promise<void> {
+  if (phones.length === 0) return;
+  await d.consent.revoke(phones, at, via);
+  await d.suppression.add(phones);
+}

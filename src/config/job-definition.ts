@@ -6,6 +6,7 @@ import { CONTACT_FIELDS } from "../ingest/headers.ts";
 import { isCountryCode } from "../ingest/phone.ts";
 import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
 import { markCallingRules } from "./calling-rules-switch.ts";
+import { DialerPool } from "./dialer-pool-definition.ts";
 import { DisclosureDefinition } from "./disclosure-definition.ts";
 import { readOldSpellings } from "./old-spellings.ts";
 import { resourceName } from "./resource-definition.ts";
@@ -29,21 +30,29 @@ const assistantRef = z.union([...byIdOrName("assistant").options, byResource], {
   error: "must be { id: ... }, { name: ... } or { resource: ... } of the assistant",
 });
 
+/** A campaign field given once: `one` or `many` (variants, a pool), never both nor neither. */
+const oneOf =
+  (one: string, many: string, both: string, neither: string) =>
+  (c: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    const given = [c[one], c[many]].filter((v) => v !== undefined).length;
+    if (given !== 1) ctx.addIssue({ code: "custom", message: given === 2 ? both : neither, path: [one] });
+  };
+
 /** A campaign names its assistant once: `assistant`, or each of its `variants`' own. */
-function oneAssistantSource(c: { assistant?: unknown; variants?: unknown }, ctx: z.RefinementCtx) {
-  if (c.assistant !== undefined && c.variants !== undefined)
-    ctx.addIssue({
-      code: "custom",
-      message: "names an assistant besides variants: each variant names its own (remove campaign.assistant)",
-      path: ["assistant"],
-    });
-  if (c.assistant === undefined && c.variants === undefined)
-    ctx.addIssue({
-      code: "custom",
-      message: "is required: the assistant that calls (or campaign.variants for an experiment)",
-      path: ["assistant"],
-    });
-}
+const oneAssistantSource = oneOf(
+  "assistant",
+  "variants",
+  "names an assistant besides variants: each variant names its own (remove campaign.assistant)",
+  "is required: the assistant that calls (or campaign.variants for an experiment)",
+);
+
+/** A campaign names its dialer once: `dialer`, or a pool in `dialers`. */
+const oneDialerSource = oneOf(
+  "dialer",
+  "dialers",
+  "names a dialer besides a pool: put it in campaign.dialers.pool (remove campaign.dialer)",
+  "is required: the dialer that calls (or campaign.dialers for a pool)",
+);
 
 const cronExpression = z
   .string()
@@ -325,10 +334,15 @@ const JobShape = z
             error:
               "must be { id: ... } or { resource: ... }: the service has no dialer list, so a dialer is named by its id",
           })
+          .optional()
           .meta({
             description:
-              "By id, or { resource: NAME } of resources/ (the spec has no dialer list to find one by name).",
+              "By id, or { resource: NAME } of resources/ (the spec has no dialer list to find one by name). Or dialers instead.",
           }),
+        dialers: DialerPool.optional().meta({
+          description:
+            "A pool of dialers instead of one: each callee gets the dialer whose number fits theirs best (area code, state, zone), within budgets per number.",
+        }),
         name: z.string().min(1).default("{job} {date} {file}").meta({
           description: "Name pattern: {job}, {date} (UTC, YYYY-MM-DD), {file}. The file hash is appended.",
         }),
@@ -342,7 +356,13 @@ const JobShape = z
         }),
       })
       .superRefine(oneAssistantSource)
-      .transform((c) => ({ ...c, assistant: (c.assistant ?? c.variants?.[0]?.assistant)! }))
+      .superRefine(oneDialerSource)
+      .transform((c) => ({
+        ...c,
+        assistant: (c.assistant ?? c.variants?.[0]?.assistant)!,
+        // A pool's first dialer stands for the job where one is needed (the test call, the pace's key).
+        dialer: (c.dialer ?? c.dialers?.pool[0])!,
+      }))
       .optional()
       .meta({ description: "A campaign per imported file, created once its contacts are in." }),
     calling: CallingSchema,

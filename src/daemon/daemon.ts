@@ -179,6 +179,7 @@ async function startOperatorSurface(
       inboxes: stores.inboxes,
       jobs: () => jobs,
       watched: o.seen.watched,
+      numbers: { resources: stores.resources, budgets: stores.budgets, rests: stores.rests },
     },
     queues,
     jobs: () => jobs,

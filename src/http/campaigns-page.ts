@@ -131,6 +131,7 @@ export function installCampaignsPage(app: FastifyInstance, o: CampaignsPageOptio
         Readable.from(
           resultsCsv(o.store.allRecords(id), {
             ...(show ? {} : { phone: maskPhone }),
+            callerNumber: stored.info.dialerNumber,
             // A large campaign's sorted runs: temporary files, removed as the download ends.
             spillAt: join(tmpdir(), `vcw-download-${randomUUID()}.csv`),
           }),

@@ -16,6 +16,7 @@ const EMPTY: Omit<Overview, "generatedAt" | "redis"> = {
   pendingCampaigns: [],
   preflights: [],
   next: { start: null, reports: [] },
+  numbers: [],
 };
 
 /**

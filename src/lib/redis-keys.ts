@@ -70,6 +70,10 @@ export function redisKeys(prefix: string) {
     experimentPeople: (job: string) => `${prefix}:experiment:{${job}}:people`,
     /** An experiment's assignments: campaign key -> its variant, contacts assigned and set aside, as JSON. */
     experimentAssigned: (job: string) => `${prefix}:experiment:{${job}}:assigned`,
+    /** A dialer number's calls granted in one UTC day or hour ("2026-11-29", "2026-11-29T14"): `used`, and each grant by its field. */
+    dialerBudget: (number: string, bucket: string) => `${prefix}:dialer-budget:{${number}}:${bucket}`,
+    /** A pool number resting after its answer rate fell well below its pool's: its figures, expiring when the rest ends. */
+    dialerRest: (number: string) => `${prefix}:dialer-budget:{${number}}:rest`,
     /** The pace learned of one dialer: calls ending per minute while its campaigns run. */
     pace: (dialer: string) => `${prefix}:pace:{${dialer}}`,
     /** The calling plan made once for one imported file (its identity), reused by a retry. */

@@ -12,9 +12,11 @@ import { createCallHistory } from "./stores/call-history.ts";
 import { createConsentStore } from "./stores/consent-store.ts";
 import { createControls } from "./stores/controls.ts";
 import { createCreateMemo } from "./stores/create-memo.ts";
+import { createDialerBudgets } from "./stores/dialer-budget.ts";
 import type { DoNotCallList } from "./stores/dnc/list-facts.ts";
 import { createExperimentStore } from "./stores/experiment-store.ts";
 import { createFileRowsStore } from "./stores/file-rows.ts";
+import { createNumberRests } from "./stores/number-rests.ts";
 import { createPaceStore } from "./stores/pace-store.ts";
 import { createPlanStore } from "./stores/plan-store.ts";
 import { createStartCheckStore } from "./stores/start-check-store.ts";
@@ -63,6 +65,10 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     audit: createAuditLog(redis, keys),
     /** Calls per number for the frequency caps, beside the history (calling rules). */
     frequency: createCallFrequency(redis, keys, { keepMs: o.keepCallsMs }),
+    /** Calls per dialer number per day and hour: a pool's budgets (`campaign.dialers.perNumber`). */
+    budgets: createDialerBudgets(redis, keys),
+    /** Pool numbers resting after their answer rate fell well below their pool's. */
+    rests: createNumberRests(redis, keys),
     /** The pace learned of each dialer from polls. */
     pace: createPaceStore(redis, keys),
     /** The valid rows each import kept (read once, at import), for its campaigns. */

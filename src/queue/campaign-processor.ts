@@ -17,7 +17,7 @@ import { jobOf, type WorkDeps } from "./work-deps.ts";
 export function createCampaignProcessor(d: WorkDeps) {
   const port: CreateCampaignPort = {
     ...d,
-    records: (def, key, now, variant) => campaignRecords(d, def, key, now, variant),
+    records: (def, key, now, variant, dialer) => campaignRecords(d, def, key, now, variant, dialer),
     rememberTrace: (id) => d.traces.remember(id),
     scheduleStartCheck: (info) => scheduleStartCheck(d, info),
   };

@@ -1,4 +1,4 @@
-import type { CampaignRequest } from "../pipeline/campaign/lifecycle.ts";
+import type { CampaignIdentity } from "../pipeline/campaign/lifecycle.ts";
 
 /**
  * Every BullMQ job id, built here and nowhere else. Ids are deterministic, so adding the same job
@@ -15,16 +15,13 @@ export const importJobId = (job: string, sha256: string, gen: number) =>
 /**
  * One campaign per file content, generation, attempt (0, then each follow-up) and callee zone, or
  * under calling rules its plan's label (several may share a zone: Florida's hours and New York's);
- * a campaign calling the contacts another's window close took out names that one.
+ * a campaign calling the contacts another's window close took out names that one; a pool's
+ * campaigns by dialer and budget period.
  */
-export const campaignJobId = (
-  r: Pick<
-    CampaignRequest,
-    "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf" | "repair" | "variant"
-  >,
-) => {
+export const campaignJobId = (r: CampaignIdentity) => {
   const zone = r.slot ? `-plan-${idPart(r.slot)}` : r.zone ? `-${idPart(r.zone)}` : "";
-  const group = `${zone}${r.variant ? `-variant-${idPart(r.variant)}` : ""}`;
+  const dialer = r.dialer ? `-dialer-${idPart(r.dialer)}${r.budgetFrom ? `-from-${r.budgetFrom}` : ""}` : "";
+  const group = `${zone}${r.variant ? `-variant-${idPart(r.variant)}` : ""}${dialer}`;
   const resume = r.resumeOf ? `-resume-${idPart(r.resumeOf)}` : "";
   const repair = r.repair ? `-repair-${r.repair}` : "";
   return `campaign-${idPart(r.job)}-${r.sha256.slice(0, 16)}-${r.gen}-${r.attempt}${group}${resume}${repair}`;

@@ -23,6 +23,8 @@ export interface CallModel {
   outcomes: Record<FinalStatus, number>;
   /** Assistant id or name -> its own weights (outcome-mix.ts): an experiment that converges. */
   outcomesByAssistant?: Record<string, Partial<Record<FinalStatus, number>>>;
+  /** Dialer id or phone number -> its calls' own weights (outcome-mix.ts): a number carriers label spam. */
+  outcomesByDialer?: Record<string, Partial<Record<FinalStatus, number>>>;
   /** The service's own words for statuses (outcome-mix.ts), as audiences report them. */
   statusNames?: Partial<Record<string, string>>;
 }

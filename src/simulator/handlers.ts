@@ -115,9 +115,14 @@ export function audienceOf(
 ) {
   const members = ctx.store.contactsOf(campaign.segmentId).filter((c) => c.createdAt <= campaign.startAt);
   const assistant = ctx.store.list("assistants").find((a) => a.id === campaign.assistantId);
+  const dialer = ctx.store.list("dialers").find((d) => d.id === campaign.dialerId);
   const model = {
     ...ctx.callModel,
-    outcomes: outcomesFor(ctx.callModel, { id: campaign.assistantId, name: assistant?.fields.name }),
+    outcomes: outcomesFor(
+      ctx.callModel,
+      { id: campaign.assistantId, name: assistant?.fields.name },
+      { id: campaign.dialerId, phone: dialer?.fields.phone_number },
+    ),
   };
   return members.map((c, index) => {
     const contact = {

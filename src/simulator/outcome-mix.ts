@@ -70,14 +70,23 @@ export const reportedStatus = (
   status: string,
 ): string => (names && Object.hasOwn(names, status) ? names[status] : undefined) ?? status;
 
-/** The outcome weights of calls made by `assistant`: its own mix (by id, then name), else the model's. */
+/**
+ * The outcome weights of calls made by `assistant` through `dialer`: the dialer's own mix (by id,
+ * then number), else the assistant's (by id, then name), else the model's.
+ */
 export function outcomesFor(
   model: CallModel,
   assistant: { id: string; name?: unknown },
+  dialer?: { id: string; phone?: unknown },
 ): CallModel["outcomes"] {
   const mixes = model.outcomesByAssistant;
+  const byDialer = model.outcomesByDialer;
   const own =
-    mixes?.[assistant.id] ?? (typeof assistant.name === "string" ? mixes?.[assistant.name] : undefined);
+    (dialer
+      ? (byDialer?.[dialer.id] ?? (typeof dialer.phone === "string" ? byDialer?.[dialer.phone] : undefined))
+      : undefined) ??
+    mixes?.[assistant.id] ??
+    (typeof assistant.name === "string" ? mixes?.[assistant.name] : undefined);
   if (!own) return model.outcomes;
   return Object.fromEntries(STATUSES.map((s) => [s, own[s] ?? 0])) as Record<FinalStatus, number>;
 }

@@ -47,7 +47,10 @@ export function fileSink(o: { dir: string }): Sink {
       try {
         // Under the lock no other writer of this file is alive: a temporary file is a killed one's.
         await sweepTemporaryFiles(o.dir, `${base}.`);
-        if (d.records) await writeResultsCsv(join(o.dir, `${base}.results.csv`), d.records());
+        if (d.records)
+          await writeResultsCsv(join(o.dir, `${base}.results.csv`), d.records(), {
+            callerNumber: p.campaign.dialerNumber,
+          });
         await appendOnce(log, d.idempotencyKey, () =>
           JSON.stringify({ key: d.idempotencyKey, at: new Date().toISOString(), payload: p }),
         );

@@ -13,7 +13,7 @@ export { RESULT_COLUMNS, resultRow } from "../pipeline/reports/results-csv.ts";
 export async function writeResultsCsv(
   path: string,
   records: AsyncIterable<ResultRecord>,
-  o: { runRows?: number } = {},
+  o: { runRows?: number; callerNumber?: string | undefined } = {},
 ): Promise<number> {
   const tmp = tempNameFor(path);
   let out: FileHandle | undefined;

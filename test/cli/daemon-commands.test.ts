@@ -139,7 +139,7 @@ describe("vcw demo, report and suppress", () => {
     const rows = readFileSync(csv, "utf8").split("\r\n").filter(Boolean);
     expect(rows).toHaveLength(7);
     expect(rows[0]).toBe(
-      "\uFEFFphone,first_name,last_name,status,duration_sec,sentiment,meeting_scheduled,transferred,message_sent,error,recording_url,transcript",
+      "\uFEFFphone,first_name,last_name,status,duration_sec,sentiment,meeting_scheduled,transferred,message_sent,error,recording_url,transcript,caller_number",
     );
     expect(rows[1]).toMatch(/^'\+1/);
   });

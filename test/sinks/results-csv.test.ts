@@ -75,4 +75,14 @@ describe("the results CSV, in bounded memory", () => {
     expect(lines.slice(1).map((l) => l.split(",")[0])).toEqual(["'+14•••••••23", "'+14•••••••23"]);
     expect(readdirSync(dir)).toEqual([]);
   });
+
+  it("a pool campaign's rows give the number it called from (issue 47), whole: it is the operator's", async () => {
+    const dir = tempDir();
+    const path = join(dir, "pool.results.csv");
+    await writeResultsCsv(path, from([resultRecord("+12122000003")]), { callerNumber: "+14152000100" });
+    const parsed = Papa.parse<string[]>(readFileSync(path, "utf8").slice(1), { skipEmptyLines: true }).data;
+    expect(parsed[0]!.at(-1)).toBe("caller_number");
+    expect(parsed[1]!.at(-1)).toBe("'+14152000100");
+    expect(parsed[1]![0]).toBe("'+12122000003");
+  });
 });

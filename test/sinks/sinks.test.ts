@@ -107,7 +107,8 @@ describe("sinks", () => {
     expect(readdirSync(dir).sort()).toEqual([`${base}.events.jsonl`, `${base}.results.csv`]);
     const csv = readFileSync(join(dir, `${base}.results.csv`), "utf8").split("\r\n");
     expect(csv[1]).toBe(
-      `'+14155550101,"'=HYPERLINK(""x"")",Lima,no-answer,0,positive,true,false,false,,,"Hello, yes"`,
+      // The last cell: caller_number, empty for a job's one dialer.
+      `'+14155550101,"'=HYPERLINK(""x"")",Lima,no-answer,0,positive,true,false,false,,,"Hello, yes",`,
     );
     expect(csv[2]!.startsWith("'+14155550102,")).toBe(true);
     const log = readFileSync(join(dir, `${base}.events.jsonl`), "utf8")

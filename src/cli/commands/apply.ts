@@ -1,4 +1,5 @@
 import { Command } from "commander";
+import { dialersOf } from "../../config/dialer-pool-definition.ts";
 import { formatProblem } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
 import { assistantsOf } from "../../config/variant-definition.ts";
@@ -62,7 +63,7 @@ export function applyCommand(): Command {
         for (const job of jobs) {
           for (const [kind, ref] of [
             ...(job.campaign ? assistantsOf(job.campaign) : []).map((a) => ["assistant", a.ref] as const),
-            ["dialer", job.campaign?.dialer] as const,
+            ...(job.campaign ? dialersOf(job.campaign) : []).map((d) => ["dialer", d] as const),
           ]) {
             if (ref && "resource" in ref && !names.has(`${kind}/${ref.resource}`))
               console.error(

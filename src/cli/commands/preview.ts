@@ -15,9 +15,11 @@ import { holdMsOf, type StartHold, startReason } from "../../pipeline/campaign/s
 import { experimentPlan } from "../../pipeline/reports/experiment-plan.ts";
 import { assistantCatalog } from "../../pipeline/resources/assistant-catalog.ts";
 import { missingServiceRefs } from "../../pipeline/resources/service-refs.ts";
+import { createResourceState } from "../../pipeline/resources/state-store.ts";
 import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../pipeline/stores/call-history.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
+import { createNumberRests } from "../../pipeline/stores/number-rests.ts";
 import { createPaceStore } from "../../pipeline/stores/pace-store.ts";
 import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
@@ -84,6 +86,8 @@ export function previewSources(redis: RedisClient, keys: RedisKeys, def: JobDefi
     pace: () => pace.pace(dialerKeyOf(def)),
     assignment: () =>
       createExperimentStore(redis, keys).assignment(experimentId(def.name, def.campaign?.experiment)),
+    dialerNumber: (name) => createResourceState(redis, keys).dialerNumber(name),
+    resting: async (numbers) => new Set((await createNumberRests(redis, keys).resting(numbers)).keys()),
   };
 }
 
@@ -111,7 +115,7 @@ export function previewText(r: PreviewReport, problems: readonly string[] = [], 
     // A campaign of several zones (its label says "+n") reads its times in the first.
     const at = (iso: string) => zonedTime(iso, c.zones[0] ?? "UTC");
     lines.push(
-      `  ${c.label}${c.region ? ` (${c.region})` : ""}${c.variant ? ` variant ${c.variant}` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}${c.startReason ? ` (${c.startReason})` : ""}, ${r.pace.callsPerMinute === null ? "" : `expected end ${at(c.expectedEndAt)}, `}calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
+      `  ${c.label}${c.region ? ` (${c.region})` : ""}${c.variant ? ` variant ${c.variant}` : ""}${c.dialer ? ` from ${c.dialer.number} (${Object.keys(c.dialer.matched).join(", ")})` : ""}: ${counted(c.contacts, "contact")}, starts ${at(c.scheduledAt)}${c.startReason ? ` (${c.startReason})` : ""}, ${r.pace.callsPerMinute === null ? "" : `expected end ${at(c.expectedEndAt)}, `}calls until ${at(c.callUntil)} [${c.rules.join(", ") || "job window"}] ${shown}${c.phones.length > 3 ? ", ..." : ""}`,
     );
   }
   lines.push(

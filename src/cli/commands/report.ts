@@ -75,7 +75,9 @@ export function reportCommand(): Command {
           },
         };
         if (o.csv) {
-          const rows = await writeResultsCsv(o.csv, store.allRecords(id));
+          const rows = await writeResultsCsv(o.csv, store.allRecords(id), {
+            callerNumber: stored.info.dialerNumber,
+          });
           if (!o.json) console.log(`results: ${rows} rows written to ${o.csv}`);
         }
         if (o.json) process.stdout.write(`${JSON.stringify(summary)}\n`);

@@ -55,6 +55,11 @@ export function simulatorCommand(): Command {
       outcomeMixes,
     )
     .option(
+      "--outcomes-by-dialer <json>",
+      'each dialer\'s own outcome weights, by id or phone number: JSON or @FILE, e.g. {"+12122000100":{"no-answer":95,"completed":5}}',
+      outcomeMixes,
+    )
+    .option(
       "--status-names <json>",
       'the service\'s own words for statuses, as audiences report them: JSON or @FILE, e.g. {"busy":"line-busy"}',
       statusNames,
@@ -79,6 +84,7 @@ export function simulatorCommand(): Command {
         idempotencyKeys: o.idempotencyKeys === true,
         callModel: {
           ...(o.outcomesByAssistant ? { outcomesByAssistant: o.outcomesByAssistant } : {}),
+          ...(o.outcomesByDialer ? { outcomesByDialer: o.outcomesByDialer } : {}),
           ...(o.statusNames ? { statusNames: o.statusNames } : {}),
         },
         faults: {

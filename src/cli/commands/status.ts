@@ -9,15 +9,19 @@ import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { visible } from "../../lib/visible-text.ts";
 import { localTime } from "../../lib/zoned-time.ts";
 import { describeStop } from "../../pipeline/campaign/stopping/stop-summary.ts";
+import { createResourceState } from "../../pipeline/resources/state-store.ts";
 import { createControls } from "../../pipeline/stores/controls.ts";
+import { createDialerBudgets } from "../../pipeline/stores/dialer-budget.ts";
 import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
 import { ageText, expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts";
+import { createNumberRests } from "../../pipeline/stores/number-rests.ts";
 import { createStopStore } from "../../pipeline/stores/stop-store.ts";
 import { closeQueues, createQueues, type QueueKind, type Queues } from "../../queue/queues.ts";
 import { pendingCampaigns } from "../../queue/read-model/campaign-views.ts";
 import { campaignsNotMade } from "../../queue/read-model/campaigns-not-made.ts";
 import { failedImports, importsInFlight } from "../../queue/read-model/import-files.ts";
 import { folderOf } from "../../queue/read-model/job-views.ts";
+import { poolNumberLine, poolNumberViews } from "../../queue/read-model/pool-numbers.ts";
 import { queueFailures, STATUS_STATES } from "../../queue/read-model/queue-views.ts";
 import { sharedRate } from "../../queue/read-model/shared-rate.ts";
 import { withRedis } from "../with-redis.ts";
@@ -82,6 +86,15 @@ async function readStatus(s: {
     campaignsNotMade: await campaignsNotMade(queues, 10),
     stoppedCampaigns: await stoppedCampaigns(redis, keys, s.jobs),
     doNotCall: await createDoNotCallLists(redis, keys).lists(),
+    numbers: await poolNumberViews(
+      s.jobs,
+      {
+        resources: createResourceState(redis, keys),
+        budgets: createDialerBudgets(redis, keys),
+        rests: createNumberRests(redis, keys),
+      },
+      Date.now(),
+    ),
   };
 }
 
@@ -119,6 +132,7 @@ function printStatus(status: Status): void {
         : `job ${f.job}: ${counted(f.waiting, "file")} in ${f.inbox}, ${f.processing} processing`,
     );
   printFiles(status);
+  for (const n of status.numbers) console.log(poolNumberLine(n));
   for (const [name, c] of Object.entries(status.queues)) console.log(`${name} queue: ${countsLine(c)}`);
   for (const c of status.campaignsNotMade)
     console.log(

@@ -445,6 +445,34 @@ function renderPreflights(o) {
   );
 }
 
+/** Each pool number's calls against its budgets, and its rest with the figures that decided it. */
+function renderPoolNumbers(o) {
+  const pct = (x) => `${Math.round(x * 100)}%`;
+  const of = (n, max) => (max === null ? String(n) : `${n} of ${max}`);
+  fillTable(
+    "pool-numbers",
+    (o.numbers || []).map((n) =>
+      el(
+        "tr",
+        {},
+        el("td", {}, n.job),
+        el("td", {}, n.dialer),
+        el("td", {}, n.number || "not applied"),
+        el("td", {}, of(n.today, n.perDay)),
+        el("td", {}, of(n.thisHour, n.perHour)),
+        el(
+          "td",
+          { class: "reason" },
+          n.resting
+            ? `resting until ${time(new Date(n.resting.until).toISOString())}: answered ${pct(n.resting.answerRate)} against the pool's ${pct(n.resting.poolAnswerRate)} (z ${n.resting.z.toFixed(1)}, ${n.resting.calls} calls, ${pct(n.resting.shortRate)} short)`
+            : "ok",
+        ),
+      ),
+    ),
+    "no dialer pool",
+  );
+}
+
 function renderPendingCampaigns(o) {
   fillTable(
     "pending-campaigns",
@@ -485,6 +513,7 @@ function render(o) {
   renderFailedDeliveries(o);
   renderRetryingDeliveries(o);
   renderPreflights(o);
+  renderPoolNumbers(o);
   renderPendingCampaigns(o);
   document.body.dataset.updated = o.generatedAt;
 }

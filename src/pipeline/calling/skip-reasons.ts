@@ -6,6 +6,8 @@ export const SKIP_REASONS = {
   outsideHours: "outside_hours",
   callByPassed: "call_by_passed",
   noRuleSet: "no_rule_set",
+  noDialerMatch: "no_dialer_match",
+  dialerBudgetSpent: "dialer_budget_spent",
 } as const;
 
 export type SkipReason = (typeof SKIP_REASONS)[keyof typeof SKIP_REASONS];
@@ -19,4 +21,8 @@ export const SKIP_MESSAGES: Record<SkipReason, string> = {
   call_by_passed: "not called: no opening before calling.callBy",
   no_rule_set:
     "not called: no rule set of calling.rules covers the callee's country, and the campaign has no window in the callee's zone (add custom hours, or a window with timezone: callee)",
+  no_dialer_match:
+    "not called: no dialer of campaign.dialers.pool fits the number by the job's match list (add any to it)",
+  dialer_budget_spent:
+    "not called: every dialer it matches had spent campaign.dialers.perNumber for the next seven days",
 };

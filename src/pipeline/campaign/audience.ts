@@ -16,6 +16,13 @@ import type { SuppressionList } from "../stores/suppression.ts";
 import { splitByVariant } from "../variant-assignment.ts";
 import { assignVariant } from "./assign-variant.ts";
 import { campaignName, scheduledAtFor } from "./create-campaign.ts";
+import {
+  addCounts,
+  type CampaignDialer,
+  type DialerPoolDeps,
+  dialerReport,
+  splitByDialer,
+} from "./dialer-split.ts";
 import { keptRows } from "./kept-rows.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
@@ -24,7 +31,7 @@ import { reservationSpan } from "./reservation-span.ts";
 import { holdMsOf, type StartHold, startReasonOf } from "./start-reason.ts";
 
 /** A file's own segments are filed through `OwnSegmentDeps` (client, ledger, lease). */
-export interface AudienceDeps extends OwnSegmentDeps, StartHold {
+export interface AudienceDeps extends OwnSegmentDeps, StartHold, DialerPoolDeps {
   suppression: SuppressionList;
   history: CallHistory;
   /** Calling rules (`calling:`): the caps' store and the dialers' learned pace. */
@@ -79,11 +86,15 @@ export interface AudienceReport {
     region?: string;
     expectedEndAt?: string;
     callUntil?: string;
+    /** Its pool dialer, its number and why its contacts matched it (`campaign.dialers`). */
+    dialer?: CampaignDialer;
   }[];
   /** Under calling rules: the contacts set aside by the plan, by reason (`vcw preview` shows the same). */
   skipped?: PlannedReport["skipped"];
   /** Under calling rules: contacts planned at later openings. */
   later?: PlannedReport["later"];
+  /** Pool numbers resting when the file was planned, and their figures (`campaign.dialers`). */
+  resting?: PlannedReport["resting"];
 }
 
 /**
@@ -146,34 +157,51 @@ export async function audiencesOf(
   const recallMs = def.calling.caps.recallAfterDays * 86_400_000;
   const requests: CampaignRequest[] = [];
   for (const { zone, variant, at, phones } of groups) {
-    const scheduledAt = new Date(at).toISOString();
-    const request: CampaignRequest = {
+    const planned: CampaignRequest = {
       ...base,
       segmentId: "",
       name: name(zone, variant),
       ...(zone ? { zone } : {}),
       ...(variant ? { variant } : {}),
     };
-    const key = campaignKey(request);
-    // Recorded for the span it may dial in, so other jobs' caps count it (it has none of its own).
-    const [from, until] = reservationSpan(def, request, now) ?? [at, at];
-    const callable = new Set<string>();
-    for (const phone of phones) {
-      if ((await d.frequency.reserve(phone, key, from, recallMs, [], false, until)) === "ok")
-        callable.add(phone);
-      else report.recentlyCalled += 1;
+    const split = await splitByDialer(def, planned, phones, at, d, now);
+    if (split.resting.length > 0) report.resting = split.resting;
+    if (Object.keys(split.skipped).length > 0) {
+      report.skipped ??= {};
+      addCounts(report.skipped, split.skipped);
     }
-    if (variant) await assignVariant(def, d.experiments, { request, variant, phones, callable, at: now });
-    if (callable.size === 0) continue;
-    requests.push({ ...request, segmentId: await fileContacts(request, callable), contacts: callable.size });
-    report.campaigns.push({
-      ...(zone ? { zone } : {}),
-      ...(variant ? { variant } : {}),
-      name: request.name,
-      contacts: callable.size,
-      scheduledAt,
-      ...startReasonOf(at, now, d),
-    });
+    for (const part of split.parts) {
+      const request = part.request;
+      const phones = part.phones;
+      const startAt = Math.max(at, request.budgetFrom ?? at);
+      const scheduledAt = new Date(startAt).toISOString();
+      const key = campaignKey(request);
+      // Recorded for the span it may dial in, so other jobs' caps count it (it has none of its own).
+      const waited = request.budgetFrom ? { ...request, notBefore: request.budgetFrom } : request;
+      const [from, until] = reservationSpan(def, waited, now) ?? [startAt, startAt];
+      const callable = new Set<string>();
+      for (const phone of phones) {
+        if ((await d.frequency.reserve(phone, key, from, recallMs, [], false, until)) === "ok")
+          callable.add(phone);
+        else report.recentlyCalled += 1;
+      }
+      if (variant) await assignVariant(def, d.experiments, { request, variant, phones, callable, at: now });
+      if (callable.size === 0) continue;
+      requests.push({
+        ...request,
+        segmentId: await fileContacts(request, callable),
+        contacts: callable.size,
+      });
+      report.campaigns.push({
+        ...(zone ? { zone } : {}),
+        ...(variant ? { variant } : {}),
+        ...dialerReport(part),
+        name: request.name,
+        contacts: callable.size,
+        scheduledAt,
+        ...startReasonOf(startAt, now, d),
+      });
+    }
   }
   return { requests, report };
 }

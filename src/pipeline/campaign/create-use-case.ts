@@ -10,7 +10,7 @@ import type { CampaignInfo } from "../results/model.ts";
 import type { Controls } from "../stores/controls.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
 import { type CampaignCreateOptions, createCampaignOnce, scheduledAtFor } from "./create-campaign.ts";
-import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
+import { type CampaignRequest, campaignKey, dialerOf } from "./lifecycle.ts";
 import { plannedInfo } from "./planned-info.ts";
 import { marginMsOf } from "./reservation-span.ts";
 import { startCheckAt } from "./start-check.ts";
@@ -29,6 +29,8 @@ export interface CreateCampaignPort {
     key: string,
     now: number,
     variant?: string,
+    /** A pool campaign's dialer (`campaign.dialers`): its resource's name or its id. */
+    dialer?: string,
   ) => Promise<{ assistantId: string; dialerId: string }>;
   /** Queues the check before its start (queue/start-check.ts). */
   scheduleStartCheck: (info: CampaignInfo) => Promise<void>;
@@ -77,13 +79,13 @@ export async function createCampaign(
   const now = p.now();
   // No start sooner than the settle time after the create (a late copy is found before anyone is
   // called), nor than the start lead (its check runs first).
-  const notBefore = Math.max(now + holdMsOf(p), data.notBefore ?? now);
+  const notBefore = Math.max(now + holdMsOf(p), data.notBefore ?? now, data.budgetFrom ?? now);
   const planned = plannedStart(data, notBefore, marginMsOf(def));
   if (planned?.kind === "too-late") return { kind: "too-late", reason: planned.reason };
   const scheduledAt = planned
     ? new Date(planned.scheduledAt).toISOString()
     : scheduledAtFor(c.start, now, notBefore, data.zone ?? jobWindowOf(def).fallback);
-  const using = await p.records(def, key, now, data.variant);
+  const using = await p.records(def, key, now, data.variant, data.dialer);
   const body = {
     campaigns_name: data.name,
     assistant_id: using.assistantId,
@@ -145,6 +147,7 @@ export async function createCampaign(
     attempt: data.attempt,
     ...(data.zone ? { zone: data.zone } : {}),
     ...(data.variant ? { variant: data.variant } : {}),
+    ...dialerOf(data),
     followUps: [],
     ...plannedInfo(data, planned),
   };

@@ -41,6 +41,11 @@ export interface CampaignRequest {
   repair?: number;
   /** Its experiment variant (`campaign.variants`): its contacts' and its assistant's. */
   variant?: string;
+  /** Its pool dialer (`campaign.dialers`) and that dialer's number; absent: the job's one dialer. */
+  dialer?: string;
+  dialerNumber?: string;
+  /** The budget period its number was granted in, when later than planned: no start before it. */
+  budgetFrom?: number;
   /** Its contacts when it was asked for (a file's own campaigns): what a failed create leaves uncalled. */
   contacts?: number;
 }
@@ -52,14 +57,25 @@ export type Intent =
   /** The contacts a window close took out of a finished campaign, handed back (stopping/poll-stops.ts). */
   | { kind: "hand-back"; job: string; campaignId: string };
 
+/** What makes a campaign itself: its file, attempt, group (zone or plan label, variant, pool dialer), hand-back, repair. */
+export type CampaignIdentity = Pick<
+  CampaignRequest,
+  | "job"
+  | "sha256"
+  | "gen"
+  | "attempt"
+  | "zone"
+  | "slot"
+  | "resumeOf"
+  | "repair"
+  | "variant"
+  | "dialer"
+  | "budgetFrom"
+>;
+
 /** The identity of a campaign across retries, crashes and workers (its create-once memo). */
-export const campaignKey = (
-  r: Pick<
-    CampaignRequest,
-    "job" | "sha256" | "gen" | "attempt" | "zone" | "slot" | "resumeOf" | "repair" | "variant"
-  >,
-) =>
-  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}${r.variant ? `:variant:${r.variant}` : ""}${r.resumeOf ? `:resume:${r.resumeOf}` : ""}${r.repair ? `:repair:${r.repair}` : ""}`;
+export const campaignKey = (r: CampaignIdentity) =>
+  `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}${r.variant ? `:variant:${r.variant}` : ""}${r.dialer ? `:dialer:${r.dialer}${r.budgetFrom ? `@${r.budgetFrom}` : ""}` : ""}${r.resumeOf ? `:resume:${r.resumeOf}` : ""}${r.repair ? `:repair:${r.repair}` : ""}`;
 
 /** After a poll: on the campaign's end, its final (or stuck) summary, and a follow-up if one is due. */
 export function afterPoll(def: JobDefinition, info: CampaignInfo, outcome: PollOutcome): Intent[] {
@@ -96,10 +112,22 @@ export function followUpCampaign(
       name: `${parent.name.replace(/ follow-up \d+$/, "")} follow-up ${parent.attempt + 1}`,
       ...(parent.zone ? { zone: parent.zone } : {}),
       ...(parent.variant ? { variant: parent.variant } : {}),
+      ...dialerOf(parent),
       ...plannedOf(parent),
       parentId: parent.id,
       notBefore: parentEndedAt + (def.followUps?.spacingMinutes ?? 0) * 60_000,
     },
+  };
+}
+
+/** A pool campaign's dialer, kept by its follow-ups and hand-backs (its budget period too, in their identity). */
+export function dialerOf(
+  parent: Pick<CampaignInfo, "dialer" | "dialerNumber" | "budgetFrom">,
+): Pick<CampaignRequest, "dialer" | "dialerNumber" | "budgetFrom"> {
+  return {
+    ...(parent.dialer ? { dialer: parent.dialer } : {}),
+    ...(parent.dialerNumber ? { dialerNumber: parent.dialerNumber } : {}),
+    ...(parent.budgetFrom !== undefined ? { budgetFrom: parent.budgetFrom } : {}),
   };
 }
 

@@ -12,15 +12,24 @@ import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CallHistory } from "../stores/call-history.ts";
 import type { ExperimentStore } from "../stores/experiment-store.ts";
 import type { FileRows } from "../stores/file-rows.ts";
+import type { RestFigures } from "../stores/number-rests.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import type { PlanStore } from "../stores/plan-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { assignVariant } from "./assign-variant.ts";
+import {
+  addCounts,
+  type CampaignDialer,
+  type DialerPart,
+  type DialerPoolDeps,
+  dialerReport,
+  splitByDialer,
+} from "./dialer-split.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { holdMsOf, type StartHold, startReasonOf } from "./start-reason.ts";
 
 /** The stores a plan reads and writes, and the hold after a create (the daemon's settle time and start lead). */
-export interface PlannedAudienceDeps extends StartHold {
+export interface PlannedAudienceDeps extends StartHold, DialerPoolDeps {
   /** Each file's plan, made once; the experiments' decisions that assignment honours. */
   plans: PlanStore;
   experiments: Pick<ExperimentStore, "assignment" | "assign">;
@@ -37,6 +46,8 @@ export interface PlannedReport {
   /** Reason -> contacts the plan or the reservation set aside. */
   skipped: Record<string, number>;
   later: Plan["later"];
+  /** Pool numbers resting when the file was planned, and their figures (`campaign.dialers`). */
+  resting?: RestFigures[];
   campaigns: {
     zone: string;
     variant?: string;
@@ -48,6 +59,8 @@ export interface PlannedReport {
     startReason?: string;
     expectedEndAt: string;
     callUntil: string;
+    /** Its pool dialer, its number and why its contacts matched it (`campaign.dialers`). */
+    dialer?: CampaignDialer;
   }[];
 }
 
@@ -80,7 +93,6 @@ export async function plannedAudiencesOf(
 ): Promise<{ requests: CampaignRequest[]; report: PlannedReport }> {
   const plan = await planFile(def, f, rows, newContacts, d, now);
   const report: PlannedReport = { skipped: { ...plan.skipped }, later: plan.later, campaigns: [] };
-  const recallMs = def.calling.caps.recallAfterDays * 86_400_000;
   const requests: CampaignRequest[] = [];
   const callBy = callByOf(def, f.admittedAt);
   const variants = def.campaign?.variants;
@@ -96,40 +108,74 @@ export async function plannedAudiencesOf(
     variants,
     state,
   )) {
-    const request = requestOf(f, c, name(c.label, c.variant), callBy);
-    const key = campaignKey(request);
-    const callable = new Set<string>();
-    for (const phone of c.phones) {
-      const r = await d.frequency.reserve(phone, key, c.scheduledAt, recallMs, c.caps, false, c.callUntil);
-      if (r === "ok") callable.add(phone);
-      else {
-        const reason = r === "cap" ? "frequency_cap" : "recently_called";
-        report.skipped[reason] = (report.skipped[reason] ?? 0) + 1;
-      }
+    const split = await splitByDialer(
+      def,
+      requestOf(f, c, name(c.label, c.variant), callBy),
+      c.phones,
+      c.scheduledAt,
+      d,
+      now,
+    );
+    addCounts(report.skipped, split.skipped);
+    if (split.resting.length > 0) report.resting = split.resting;
+    for (const part of split.parts) {
+      const made = await partRequest(def, c, part, d, now, fileContacts, report);
+      if (made) requests.push(made);
     }
-    if (c.variant)
-      await assignVariant(def, d.experiments, {
-        request,
-        variant: c.variant,
-        phones: c.phones,
-        callable,
-        at: now,
-      });
-    if (callable.size === 0) continue;
-    requests.push({ ...request, segmentId: await fileContacts(request, callable), contacts: callable.size });
-    report.campaigns.push({
-      zone: c.zone,
-      ...(c.variant ? { variant: c.variant } : {}),
-      ...(c.region ? { region: c.region } : {}),
-      name: request.name,
-      contacts: callable.size,
-      scheduledAt: new Date(c.scheduledAt).toISOString(),
-      ...startReasonOf(c.scheduledAt, now, d),
-      expectedEndAt: new Date(c.expectedEndAt).toISOString(),
-      callUntil: new Date(c.callUntil).toISOString(),
-    });
   }
   return { requests, report };
+}
+
+/**
+ * One dialer's part of a planned campaign: its numbers reserved (cooldown and caps), its variant
+ * assigned, its contacts filed in a segment of its own; undefined when none is left to call.
+ */
+async function partRequest(
+  def: JobDefinition,
+  c: VariantCampaign,
+  part: DialerPart,
+  d: PlannedAudienceDeps,
+  now: number,
+  fileContacts: (request: CampaignRequest, phones: ReadonlySet<string>) => Promise<string>,
+  report: PlannedReport,
+): Promise<CampaignRequest | undefined> {
+  const recallMs = def.calling.caps.recallAfterDays * 86_400_000;
+  const request = part.request;
+  const key = campaignKey(request);
+  const callable = new Set<string>();
+  for (const phone of part.phones) {
+    const r = await d.frequency.reserve(phone, key, c.scheduledAt, recallMs, c.caps, false, c.callUntil);
+    if (r === "ok") callable.add(phone);
+    else {
+      const reason = r === "cap" ? "frequency_cap" : "recently_called";
+      report.skipped[reason] = (report.skipped[reason] ?? 0) + 1;
+    }
+  }
+  if (c.variant)
+    await assignVariant(def, d.experiments, {
+      request,
+      variant: c.variant,
+      phones: part.phones,
+      callable,
+      at: now,
+    });
+  if (callable.size === 0) return undefined;
+  const segmentId = await fileContacts(request, callable);
+  // A part that waited for its number's next budget period starts then at the soonest.
+  const startAt = Math.max(c.scheduledAt, request.budgetFrom ?? c.scheduledAt);
+  report.campaigns.push({
+    zone: c.zone,
+    ...(c.variant ? { variant: c.variant } : {}),
+    ...(c.region ? { region: c.region } : {}),
+    ...dialerReport(part),
+    name: request.name,
+    contacts: callable.size,
+    scheduledAt: new Date(startAt).toISOString(),
+    ...startReasonOf(startAt, now, d),
+    expectedEndAt: new Date(c.expectedEndAt + startAt - c.scheduledAt).toISOString(),
+    callUntil: new Date(c.callUntil).toISOString(),
+  });
+  return { ...request, segmentId, contacts: callable.size };
 }
 
 /**

@@ -92,6 +92,18 @@ export interface ReportCampaign {
   links?: { page: string; csv: string };
   /** Calls started after its window closed (issue 20). */
   ranPastWindow?: boolean;
+  /** The number it called from: its pool dialer's (`campaign.dialers`). */
+  callerNumber?: string;
+}
+
+/** One caller number of a pool: its campaigns' contacts and reach over their lives, its calls in the period. */
+export interface ReportNumber {
+  number: string;
+  campaigns: number;
+  contacts: number;
+  reached: number;
+  reachRate: number;
+  callsInPeriod: number;
 }
 
 /**
@@ -276,6 +288,8 @@ export interface ReportModel {
   /** A job with `campaign.variants`: each variant's figures, and the comparison in words. */
   variants?: ReportVariant[];
   experiment?: ExperimentSummary;
+  /** A job with a dialer pool: each caller number's figures (absent without one). */
+  numbers?: ReportNumber[];
 }
 
 export const TIMES_NOTE =

@@ -13,6 +13,7 @@ import {
   TIMES_NOTE,
 } from "./model.ts";
 import { previousPeriod } from "./period.ts";
+import { numbersOf } from "./report-numbers.ts";
 
 export interface ReportOptions {
   job: string;
@@ -114,6 +115,7 @@ export class ReportBuilder {
         results: this.o.resultsOf(c.info.id),
         ...(this.o.linksOf ? { links: this.o.linksOf(c.info.id) } : {}),
         ...(c.ranPastWindow ? { ranPastWindow: true } : {}),
+        ...(c.info.dialerNumber ? { callerNumber: c.info.dialerNumber } : {}),
       });
     if (c.ranPastWindow)
       this.problems.push({
@@ -187,6 +189,7 @@ export class ReportBuilder {
       files: cur.files,
       // People read every rendering of the model (page, JSON, e-mail, Slack): names carry file names.
       campaigns: this.rows.sort(CAMPAIGNS_SHOWN_FIRST).map((c) => ({ ...c, name: maskPhonesIn(c.name) })),
+      ...(numbersOf(this.rows) ? { numbers: numbersOf(this.rows)! } : {}),
       callsByHour: this.hourly.byHour(),
       bucket: this.hourly.unit,
       reachByLocalHour: this.hourly.byLocalHour(),

@@ -14,6 +14,7 @@ import {
   repairsText,
   rowsText,
 } from "./phrases.ts";
+import { numberLines } from "./report-numbers.ts";
 
 /** Campaigns listed by name in text and pages; the rest are counted. */
 export const CAMPAIGNS_LISTED = 50;
@@ -45,6 +46,7 @@ export function reportText(r: ReportModel): string {
       ? [`... and ${num(r.campaigns.length - CAMPAIGNS_LISTED)} more`]
       : []),
     ...notMadeLines(r),
+    ...numberLines(r.numbers),
     ...experimentLines(r),
   ];
   if (r.problems.length > 0) lines.push("", "Problems:", ...r.problems.map((p) => `- ${visible(p.message)}`));

@@ -20,10 +20,14 @@ export const RESULT_COLUMNS = [
   "error",
   "recording_url",
   "transcript",
+  "caller_number",
 ] as const;
 
-/** One contact's row, as read (the phone first: rows are sorted and kept once by it). */
-export function resultRow(r: ResultRecord): string[] {
+/**
+ * One contact's row, as read (the phone first: rows are sorted and kept once by it), and the number
+ * its campaign called from (a pool dialer's; empty for a job's one dialer, whose number vcw may not know).
+ */
+export function resultRow(r: ResultRecord, callerNumber = ""): string[] {
   return [
     r.phone,
     r.first_name,
@@ -37,6 +41,7 @@ export function resultRow(r: ResultRecord): string[] {
     r.error,
     r.recordingUrl,
     r.transcript,
+    callerNumber,
   ];
 }
 
@@ -46,6 +51,8 @@ export interface ResultsCsvOptions {
   /** Where sorted runs of a large campaign are written, beside this path (`lib/sorted-rows.ts`). */
   spillAt: string;
   runRows?: number;
+  /** The number the campaign called from (`CampaignInfo.dialerNumber`), in every row. */
+  callerNumber?: string | undefined;
 }
 
 const LINE = "\r\n";
@@ -63,7 +70,7 @@ export async function* resultsCsv(
   const shown = o.phone ?? ((p: string) => p);
   let batch: string[][] = [];
   let count = 0;
-  const sorted = sortedUniqueRows(rowsOf(records), {
+  const sorted = sortedUniqueRows(rowsOf(records, o.callerNumber), {
     spillAt: o.spillAt,
     ...(o.runRows ? { runRows: o.runRows } : {}),
   });
@@ -79,6 +86,9 @@ export async function* resultsCsv(
   return count;
 }
 
-async function* rowsOf(records: AsyncIterable<ResultRecord>): AsyncGenerator<string[]> {
-  for await (const r of records) yield resultRow(r);
+async function* rowsOf(
+  records: AsyncIterable<ResultRecord>,
+  callerNumber?: string,
+): AsyncGenerator<string[]> {
+  for await (const r of records) yield resultRow(r, callerNumber);
 }

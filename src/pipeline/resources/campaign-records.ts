@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Client } from "../../api/client.ts";
+import { poolDialerName } from "../../config/dialer-pool-definition.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { assistantsOf } from "../../config/variant-definition.ts";
 import { resolveAssistant } from "../campaign/create-campaign.ts";
@@ -27,6 +28,7 @@ export async function campaignRecords(
   campaignKey: string,
   now: number,
   variant?: string,
+  dialer?: string,
 ): Promise<{ assistantId: string; dialerId: string }> {
   const c = def.campaign;
   if (!c) throw new Error(`job ${def.name} has no campaign section`);
@@ -36,12 +38,25 @@ export async function campaignRecords(
     "resource" in assistant
       ? await state.currentId("assistant", assistant.resource)
       : await resolveAssistant(d.client, assistant, field);
-  const dialerId = "resource" in c.dialer ? await state.currentId("dialer", c.dialer.resource) : c.dialer.id;
+  const ref = dialerRefOf(c, dialer);
+  const dialerId = "resource" in ref ? await state.currentId("dialer", ref.resource) : ref.id;
   // Made already (a retry): it was made with what was recorded then.
   if ((await d.memo.campaign(campaignKey).id()) !== undefined) return { assistantId, dialerId };
   if ("resource" in assistant) await state.recordUse(campaignKey, assistantId, now);
   await preflightOnce(d, def, { assistantId, dialerId }, now);
   return { assistantId, dialerId };
+}
+
+/** The dialer a campaign calls through: its pool's by name (it must still be in the pool), else the job's one. */
+function dialerRefOf(c: NonNullable<JobDefinition["campaign"]>, dialer: string | undefined) {
+  if (!dialer) return c.dialer;
+  const found = c.dialers?.pool.find((d) => poolDialerName(d) === dialer);
+  if (!found)
+    throw new PermanentError(
+      `job's campaign.dialers.pool has no dialer "${dialer}" any more`,
+      "put the dialer back in the pool (its contacts were matched to it), or cancel its campaigns",
+    );
+  return found;
 }
 
 /**

@@ -34,6 +34,17 @@ export function createResourceState(redis: RedisClient, keys: RedisKeys) {
     notePreflight: (job: string, record: object) => redis.hset(keys.preflights, job, JSON.stringify(record)),
     /** The last test call of each job, as kept. */
     preflights: async () => Object.values(await redis.hgetall(keys.preflights)),
+    /** The phone number of dialer resource `name` as applied (a pool matches callees to it). */
+    async dialerNumber(name: string): Promise<string> {
+      const raw = await redis.hget(keys.resources, stateField("dialer", name));
+      const number = raw ? (JSON.parse(raw) as AppliedResource).spec.phone_number : undefined;
+      if (typeof number !== "string")
+        throw new PermanentError(
+          `no dialer resource "${name}" has been applied`,
+          "declare it in resources/ and run vcw apply",
+        );
+      return number;
+    },
     async all(): Promise<Map<string, AppliedResource>> {
       const h = await redis.hgetall(keys.resources);
       return new Map(Object.entries(h).map(([f, v]) => [f, JSON.parse(v) as AppliedResource]));

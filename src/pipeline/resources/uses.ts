@@ -1,3 +1,4 @@
+import { dialersOf } from "../../config/dialer-pool-definition.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { assistantsOf } from "../../config/variant-definition.ts";
 import type { CampaignRegistry } from "../results/campaign-registry.ts";
@@ -49,7 +50,7 @@ export function jobUses(
   for (const job of jobs) {
     for (const [kind, ref] of [
       ...(job.campaign ? assistantsOf(job.campaign) : []).map((a) => ["assistant", a.ref] as const),
-      ["dialer", job.campaign?.dialer] as const,
+      ...(job.campaign ? dialersOf(job.campaign) : []).map((d) => ["dialer", d] as const),
     ]) {
       if (!ref) continue;
       const id =

@@ -69,6 +69,11 @@ export interface CampaignInfo {
   repair?: number;
   /** Its experiment variant (`campaign.variants`): every contact of it was given this one. */
   variant?: string;
+  /** Its pool dialer (`campaign.dialers`): the resource's name or the id, and the number it calls from. */
+  dialer?: string;
+  dialerNumber?: string;
+  /** When its number's budget was spent as planned: the budget period it waited for (its identity, with the dialer). */
+  budgetFrom?: number;
 }
 
 /** The check before a campaign's start: what was listed and repaired, counted from the service's listings. */

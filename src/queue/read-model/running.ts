@@ -18,6 +18,7 @@ import {
 import { type FileInFlight, filesInFlight, type RecentFile, recentFiles } from "./import-files.ts";
 import { type JobView, jobView } from "./job-views.ts";
 import { keptCampaigns } from "./kept-campaigns.ts";
+import { type PoolNumberView, poolNumberViews } from "./pool-numbers.ts";
 import { type QueueView, readQueues } from "./queue-views.ts";
 import { sharedRate } from "./shared-rate.ts";
 import { LISTED, type ReadModelSources } from "./sources.ts";
@@ -48,6 +49,8 @@ export interface Running {
   preflights: PreflightRecord[];
   /** What comes next: the soonest waiting start, each job's next report. */
   next: WhatsNext;
+  /** Each pool number's calls today and this hour, its budgets and its rest (`campaign.dialers`). */
+  numbers: PoolNumberView[];
 }
 
 /** Reads what is running once. Throws when Redis is not connected (the caller keeps the last read). */
@@ -90,6 +93,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
     ),
     preflights: await readPreflights(src.resources),
     next: whatsNext(kept, src.jobs(), Date.now()),
+    numbers: src.numbers ? await poolNumberViews(defs, src.numbers, Date.now()) : [],
   };
 }
 

@@ -7,6 +7,7 @@ import type { CampaignStore } from "../../pipeline/results/campaign-store.ts";
 import type { Controls } from "../../pipeline/stores/controls.ts";
 import type { ExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import type { Queues } from "../queues.ts";
+import type { PoolNumberSources } from "./pool-numbers.ts";
 
 /** What the read model reads: the stores (through their own read functions), the queues, the jobs. */
 export interface ReadModelSources {
@@ -25,6 +26,8 @@ export interface ReadModelSources {
   inboxes: InboxStores;
   /** Jobs whose inbox this process watches. */
   watched: () => ReadonlySet<string>;
+  /** Pool numbers' budgets and rests (`campaign.dialers`); absent: none shown. */
+  numbers?: PoolNumberSources;
 }
 
 /** How many of each list the read model keeps (the rest is counted, not listed). */

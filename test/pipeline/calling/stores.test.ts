@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Plan } from "../../../src/pipeline/calling/plan-campaigns.ts";
 import { RULE_SETS } from "../../../src/pipeline/calling/rules/index.ts";
 import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
+import { budgetBuckets, createDialerBudgets } from "../../../src/pipeline/stores/dialer-budget.ts";
 import { createPaceStore } from "../../../src/pipeline/stores/pace-store.ts";
 import { createPlanStore } from "../../../src/pipeline/stores/plan-store.ts";
 import { useRedis } from "../../support/redis.ts";
@@ -85,5 +86,38 @@ describe("call frequency store (real Redis)", () => {
     expect(await plans.once<Plan>("job:sha:1", make(3))).toEqual(a);
     expect(made).toBeLessThanOrEqual(2);
     expect(await redis.pttl(k.callingPlan("job:sha:1"))).toBeGreaterThan(0);
+  });
+});
+
+describe("dialer budgets (real Redis, issue 47)", () => {
+  const { redis, keys } = useRedis();
+  const number = "+14152000100";
+  const at = Date.parse("2027-01-12T15:20:00Z");
+
+  it("grants at most perDay across concurrent grants, the same again on a retry, and expires", async () => {
+    const k = keys();
+    const budgets = createDialerBudgets(redis, k);
+    // Two workers' worth of grants at once, 3 calls each: 10 a day can't be passed.
+    const granted = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => budgets.grant(number, `campaign-${i}`, 3, at, { perDay: 10 })),
+    );
+    expect(granted.reduce((a, b) => a + b, 0)).toBe(10);
+    expect(await budgets.used(number, at)).toEqual({ day: 10, hour: 10 });
+    // A retried step meets its own grant; a new one finds the day spent; the next day is fresh.
+    expect(await budgets.grant(number, "campaign-0", 3, at, { perDay: 10 })).toBe(granted[0]);
+    expect(await budgets.grant(number, "late", 1, at, { perDay: 10 })).toBe(0);
+    expect(await budgets.grant(number, "late", 1, at + 86_400_000, { perDay: 10 })).toBe(1);
+    const ttl = await redis.ttl(k.dialerBudget(number, budgetBuckets(at).day));
+    expect(ttl).toBeGreaterThan(2 * 86_400);
+    expect(ttl).toBeLessThanOrEqual(3 * 86_400);
+  });
+
+  it("an hourly budget holds within the day's, and an unlimited number is still counted", async () => {
+    const budgets = createDialerBudgets(redis, keys());
+    expect(await budgets.grant(number, "a", 5, at, { perDay: 10, perHour: 4 })).toBe(4);
+    expect(await budgets.grant(number, "b", 5, at + 3_600_000, { perDay: 10, perHour: 4 })).toBe(4);
+    expect(await budgets.grant(number, "c", 5, at + 7_200_000, { perDay: 10, perHour: 4 })).toBe(2);
+    expect(await budgets.grant("+12122000100", "d", 50, at, {})).toBe(50);
+    expect((await budgets.used("+12122000100", at)).day).toBe(50);
   });
 });

@@ -2,13 +2,17 @@ import { describe, expect, it } from "vitest";
 import { JobDefinition } from "../../../src/config/job-definition.ts";
 import { audiencesOf } from "../../../src/pipeline/campaign/audience.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
+import { createResourceState } from "../../../src/pipeline/resources/state-store.ts";
+import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
 import { createAuditLog } from "../../../src/pipeline/stores/audit-log.ts";
 import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../../src/pipeline/stores/call-history.ts";
 import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
+import { createDialerBudgets } from "../../../src/pipeline/stores/dialer-budget.ts";
 import { loadDoNotCallList } from "../../../src/pipeline/stores/dnc/load-list.ts";
 import { createExperimentStore } from "../../../src/pipeline/stores/experiment-store.ts";
 import { createFileRowsStore } from "../../../src/pipeline/stores/file-rows.ts";
+import { createNumberRests } from "../../../src/pipeline/stores/number-rests.ts";
 import { createPaceStore } from "../../../src/pipeline/stores/pace-store.ts";
 import { createPlanStore } from "../../../src/pipeline/stores/plan-store.ts";
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
@@ -70,6 +74,10 @@ describe("a file's audience and the do-not-call lists", () => {
         pace: createPaceStore(redis, keys),
         fileRows: createFileRowsStore(redis, keys),
         plans: createPlanStore(redis, keys),
+        budgets: createDialerBudgets(redis, keys),
+        resources: createResourceState(redis, keys),
+        rests: createNumberRests(redis, keys),
+        store: createCampaignStore(redis, keys),
         experiments: createExperimentStore(redis, keys),
         audit,
       },

@@ -11,7 +11,7 @@ import type { CallFrequency } from "../../stores/call-frequency.ts";
 import type { CreateMemo } from "../../stores/create-memo.ts";
 import type { StopStore, WithdrawnContact } from "../../stores/stop-store.ts";
 import type { SuppressionList } from "../../stores/suppression.ts";
-import { type CampaignRequest, campaignKey } from "../lifecycle.ts";
+import { type CampaignRequest, campaignKey, dialerOf } from "../lifecycle.ts";
 import { fileIntoOwnSegment } from "../own-segment.ts";
 import { reservationSpan } from "../reservation-span.ts";
 import { resumeAt, windowIn } from "./window-close.ts";
@@ -73,6 +73,7 @@ export async function handBack(
     name: `${base} resumed ${new Date(notBefore).toISOString().slice(0, 10)}`,
     ...(info.zone ? { zone: info.zone } : {}),
     ...(info.variant ? { variant: info.variant } : {}),
+    ...dialerOf(info),
     ...(info.region ? { region: info.region } : {}),
     ...(hours ? { hours } : {}),
     ...(info.callBy !== undefined ? { callBy: info.callBy } : {}),

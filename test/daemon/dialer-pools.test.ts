@@ -318,3 +318,46 @@ describe("a pool number answered far less than the others rests (issue 47, item 
     );
   }, 120_000);
 });
+
+describe("a pool number's budget holds for its follow-ups' calls too (issue 47 item 2)", () => {
+  // Nobody answers San Francisco's number: each of its callees is followed up.
+  const h = useCallingDaemon({
+    timeScale: 1000,
+    callModel: { outcomesByDialer: { [NUMBERS.sf]: { "no-answer": 100 } } },
+  });
+
+  it("8 callees in 415 at 10 a day: the follow-up calls 2 of them again, not 8 (16 calls from 415 before)", async () => {
+    const { home, tag } = await poolHome(
+      h,
+      [
+        {
+          name: "again",
+          extra: ["    perNumber: { perDay: 10 }", "followUps: { attempts: 1, spacingMinutes: 0 }"],
+        },
+      ],
+      "* * * * * *",
+    );
+    await h.start(testSettings(home, h.t.sim.url));
+    const inbox = join(home, "inbox", "again");
+    drop(
+      inbox,
+      "f.csv",
+      `First Name,Phone\n${Array.from({ length: 8 }, (_, i) => `C${i},+1415500${String(i).padStart(4, "0")}`).join("\n")}\n`,
+    );
+    await waitFor(() => summaryOf(inbox, "f.csv"), 60_000, "f.csv");
+    const mine = () =>
+      h.t.sim.store
+        .list<StoredCampaign>("campaigns")
+        .filter((c) => String(c.fields.campaigns_name).startsWith(`again-${tag} `));
+    const followUp = await waitFor(
+      () => mine().find((c) => / follow-up 1/.test(String(c.fields.campaigns_name))),
+      60_000,
+    );
+    const onSf = mine()
+      .filter((c) => c.fields.phone_number === NUMBERS.sf)
+      .reduce((n, c) => n + h.t.sim.store.contactsOf(c.segmentId).length, 0);
+    expect(followUp.fields.phone_number).toBe(NUMBERS.sf);
+    expect(h.t.sim.store.contactsOf(followUp.segmentId)).toHaveLength(2);
+    expect(onSf).toBe(10);
+  }, 120_000);
+});

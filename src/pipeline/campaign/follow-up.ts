@@ -8,8 +8,10 @@ import type { CampaignResults } from "../results/campaign-results.ts";
 import { FingerprintIndex } from "../results/fingerprint-index.ts";
 import type { ResultRecord } from "../results/model.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
+import type { DialerBudgets } from "../stores/dialer-budget.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { campaignKey, followUpCampaign, type Intent } from "./lifecycle.ts";
+import { numberBudgetGate } from "./number-budget-gate.ts";
 import { fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
 import { reservationSpan } from "./reservation-span.ts";
 
@@ -18,6 +20,8 @@ export interface FollowUpDeps extends OwnSegmentDeps {
   suppression: Pick<SuppressionList, "which">;
   /** Reservations: the cooldown waived, the caps held (calling rules), each counted as a call. */
   frequency: Pick<CallFrequency, "reserve">;
+  /** A pool number's budget (`campaign.dialers.perNumber`): a follow-up's calls count against it. */
+  budgets?: Pick<DialerBudgets, "grant"> | undefined;
   now: () => number;
 }
 
@@ -58,13 +62,16 @@ export async function followUpOf(
   // Reserved for the whole span it may dial in (no opening left: the processor won't make it).
   const [from, until] = reservationSpan(def, request, d.now()) ?? [plannedAt, plannedAt];
   const key = campaignKey(request);
-  // Reserved before it is filed: a number over a cap is not called again (a retry finds it reserved).
+  const granted = numberBudgetGate(def, request, d.budgets);
+  // Reserved before it is filed: a number over a cap, or its pool number's budget spent, is not
+  // called again (a retry finds it reserved and granted as before).
   async function* rows(): AsyncGenerator<ContactToImport> {
     for await (const batch of again()) {
       for (const r of batch) {
         const caps = capsFor(def, r.phone);
         const reserved = await d.frequency.reserve(r.phone, key, from, 0, caps, true, until);
-        if (reserved === "ok") yield { phone: r.phone, index: contacts++, contact: contactOf(r) };
+        if (reserved === "ok" && (await granted(r.phone, from)))
+          yield { phone: r.phone, index: contacts++, contact: contactOf(r) };
       }
     }
   }

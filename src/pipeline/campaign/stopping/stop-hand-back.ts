@@ -9,9 +9,11 @@ import type { ContactToImport } from "../../contacts/import-contacts.ts";
 import type { CampaignInfo } from "../../results/model.ts";
 import type { CallFrequency } from "../../stores/call-frequency.ts";
 import type { CreateMemo } from "../../stores/create-memo.ts";
+import type { DialerBudgets } from "../../stores/dialer-budget.ts";
 import type { StopStore, WithdrawnContact } from "../../stores/stop-store.ts";
 import type { SuppressionList } from "../../stores/suppression.ts";
 import { type CampaignRequest, campaignKey, dialerOf } from "../lifecycle.ts";
+import { numberBudgetGate } from "../number-budget-gate.ts";
 import { fileIntoOwnSegment } from "../own-segment.ts";
 import { reservationSpan } from "../reservation-span.ts";
 import { resumeAt, windowIn } from "./window-close.ts";
@@ -27,6 +29,8 @@ export interface HandBackDeps {
   /** Reservations: the hand-back's held to the caps, the first campaign's taken back. */
   frequency: Pick<CallFrequency, "reserve" | "release">;
   stops: StopStore;
+  /** A pool number's budget (`campaign.dialers.perNumber`): a hand-back's calls count against it. */
+  budgets?: Pick<DialerBudgets, "grant"> | undefined;
 }
 
 /** A hand-back: the campaign to ask for, and how many contacts its segment holds. */
@@ -83,12 +87,14 @@ export async function handBack(
   const key = campaignKey(request);
   const [from, until] = reservationSpan(def, request, now) ?? [notBefore, notBefore];
   const moved: WithdrawnContact[] = [];
+  const granted = numberBudgetGate(def, request, d.budgets);
   for (const c of callable) {
     // Moved: the first campaign's call undone (it never dialled), then held to the caps in the
-    // span it may now be dialled in.
+    // span it may now be dialled in, and granted by its pool number's budget in that period.
     await d.frequency.release(c.phone, campaignKey(info));
     const caps = capsFor(def, c.phone, info.region);
-    if ((await d.frequency.reserve(c.phone, key, from, 0, caps, true, until)) === "ok") moved.push(c);
+    if ((await d.frequency.reserve(c.phone, key, from, 0, caps, true, until)) !== "ok") continue;
+    if (await granted(c.phone, from)) moved.push(c);
   }
   if (moved.length === 0) return undefined;
   const { segmentId } = await fileIntoOwnSegment(

@@ -486,6 +486,13 @@ const JobShape = z
     message: "variants need campaign.audience: file (a standing segment can't be split by variant)",
     path: ["campaign", "variants"],
   })
+  .refine((d) => d.calling.consent.require === "none" || d.campaign?.audience !== "segment", {
+    // Fail closed: vcw never deletes from a standing segment, so a contact there that lacks consent,
+    // or whose consent was revoked, could not be withdrawn before the dial (decision 0067).
+    message:
+      "consent.require needs campaign.audience: file (a standing segment's contacts never passed the consent check, and a revoked number can't be taken out of it)",
+    path: ["calling", "consent", "require"],
+  })
   .refine((d) => !d.preflight || d.campaign, {
     message: "needs a campaign section (the test call uses its assistant and dialer)",
     path: ["preflight"],

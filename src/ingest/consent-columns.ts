@@ -57,6 +57,11 @@ export const CONSENT_SYNONYMS: Record<ConsentField, readonly string[]> = {
     "optoutdate",
     "optedoutat",
     "revoked",
+    "optedout",
+    "optout",
+    "donotcall",
+    "dnc",
+    "unsubscribed",
   ],
 };
 

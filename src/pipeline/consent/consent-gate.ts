@@ -26,11 +26,20 @@ export interface GateRow {
   line: number;
 }
 
-/** "yes", "true", "1", "x", "revoked" say a revocation; a date says when; "no", "false", "0" none. */
-function revocationIn(cell: string | undefined, now: number): number | undefined {
-  if (!cell || /^(no|n|false|0|-)$/i.test(cell)) return undefined;
+/** A revocation cell that says none: blank, "no", "N/A", "never", "not revoked"... */
+const NONE = /^(no|n|false|0|-+|n\/?a|none|never|not revoked|not opted out|active|subscribed)\.?$/i;
+/** One that says yes, now: "yes", "true", "1", "x", "revoked", "opted out", "DNC"... */
+const YES = /^(yes|y|true|1|x|revoked|opted[ -]?out|opt[ -]?out|unsubscribed|dnc|do not call)\.?$/i;
+
+/**
+ * When a revocation cell says consent was revoked: a past date, or now for a yes; undefined for
+ * none; "unreadable" for anything else (the row is refused, nothing revoked on a guess). Pure.
+ */
+export function revocationIn(cell: string | undefined, now: number): number | "unreadable" | undefined {
+  if (!cell || NONE.test(cell)) return undefined;
+  if (YES.test(cell)) return now;
   const at = parseConsentTime(cell);
-  return at !== undefined && at <= now ? at : now;
+  return at !== undefined && at <= now ? at : "unreadable";
 }
 
 /**
@@ -53,6 +62,12 @@ export function openConsentGate(
     const cells: ConsentCells | undefined = consentCellsOf(row.cells, columns);
     const revokedAt = revocationIn(cells?.revokedAt, now);
     const via = `file ${o.file} row ${row.line}`;
+    if (revokedAt === "unreadable")
+      return {
+        field: "consent revoked at",
+        code: "consent_invalid",
+        message: `"${cells?.revokedAt}" in the revocation column is neither a past date nor yes or no: the row is not called (nothing is revoked on a guess)`,
+      };
     if (revokedAt !== undefined) {
       await revokeConsent([row.phone], revokedAt, via, d);
       return revokedProblem(undefined, revokedAt, via);

@@ -32,12 +32,25 @@ export interface ConsentProblem {
   message: string;
 }
 
-/** "express written", "PEWC", "written" are written; "express", "prior express" are express. */
-export function consentKindOf(cell: string | undefined): ConsentKind | undefined {
-  const words = (cell ?? "").toLowerCase().replace(/[^a-z]+/g, " ");
+/** Words that say no consent was given, or that it was taken back: never read as a kind. */
+const NEGATION =
+  /\b(not|no|non|never|none|without|declined?|refused?|denied|revoked?|opt ?out|opted ?out|unsubscribed?|dnc|n a|false)\b/;
+
+/**
+ * "express written", "PEWC", "written" are written; "express", "prior express" are express; a blank
+ * cell says nothing (undefined); a cell that negates ("not written", "declined") or that vcw does not
+ * read is "unreadable": never taken for consent. Pure.
+ */
+export function consentKindOf(cell: string | undefined): ConsentKind | "unreadable" | undefined {
+  const words = (cell ?? "")
+    .toLowerCase()
+    .replace(/[^a-z]+/g, " ")
+    .trim();
+  if (!words) return undefined;
+  if (NEGATION.test(words)) return "unreadable";
   if (/\b(written|pewc|e ?sign|signed)\b/.test(words)) return "written";
   if (/\b(express|pec|verbal|opt ?in|yes|true)\b/.test(words)) return "express";
-  return undefined;
+  return "unreadable";
 }
 
 /** A row's consent, read from its cells; or why none serves. `now` bounds a given-at in the future. Pure. */
@@ -62,7 +75,14 @@ export function consentFromCells(
       code: "consent_invalid",
       message: `"${given}" is not a past date and time (2025-03-01T14:05:00Z, 03/01/2025 2:05 PM, epoch seconds)`,
     };
-  const kind = consentKindOf(cells?.kind) ?? "express";
+  const read = consentKindOf(cells?.kind);
+  if (read === "unreadable")
+    return {
+      field: "consent kind",
+      code: "consent_invalid",
+      message: `"${cells?.kind}" is not a consent kind vcw reads (written, express written, PEWC, e-sign, express, verbal, opt-in): the row is not taken for consent`,
+    };
+  const kind = read ?? "express";
   const textHash = cells?.textHash ?? (cells?.text && createHash("sha256").update(cells.text).digest("hex"));
   return {
     givenAt,

@@ -170,6 +170,8 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
           hints: hintsOf(cells, columns),
         });
       }
+      // A duplicate row's revocation counts as any row's (its consent is kept too); the row stays a duplicate.
+      if (outcome.kind === "duplicate") await gate?.(outcome);
       const skip = outcome.kind === "valid" ? await skipping(outcome) : undefined;
       if (outcome.kind === "valid" && skip) {
         skipValid(reader.totals, skip.reason);

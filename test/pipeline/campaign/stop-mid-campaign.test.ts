@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { campaignKey } from "../../../src/pipeline/campaign/lifecycle.ts";
+import { stopCampaign } from "../../../src/pipeline/campaign/stopping/stop-campaign.ts";
 import { type StopCheckDeps, stopsDue } from "../../../src/pipeline/campaign/stopping/stop-checks.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
 import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
@@ -83,6 +84,19 @@ describe("a started campaign's numbers that may no longer be called", () => {
       ["refused", phones[3], info.id, "opted-out"],
     ]);
     expect(trail[0]!.message).toMatch(/taken out of the running campaign before it was dialled/);
+  });
+
+  it("a standing segment's flagged contact is no refusal: it stays, and the trail says nothing of it", async () => {
+    const { deps, phones, info } = await madeCampaign(950);
+    const def = jobJ();
+    const statuses = { pending: def.polling.statuses.pending, inFlight: def.polling.inFlight };
+    const r = { reason: "opted-out" as const, phones: new Set([phones[1]!]), handBack: false, statuses };
+    expect(await stopCampaign(info.id, { ...r, ownSegment: false, now: Date.now() }, deps)).toMatchObject({
+      taken: 1,
+    });
+    const trail = [];
+    for await (const e of deps.audit.range(0, Date.now() + 60_000)) trail.push(e);
+    expect(trail).toEqual([]);
   });
 });
 

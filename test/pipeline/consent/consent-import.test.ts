@@ -186,4 +186,22 @@ describe("consent read from a contact file", () => {
     const { result: third } = await run(job("express", "c"), LEADS, "c3");
     expect(third.totals.codes.consent_revoked).toBe(1);
   });
+
+  it("a revocation on a duplicate row counts; an unreadable revocation cell refuses its row and revokes nothing", async () => {
+    const { run, consent, suppression } = useCase(freshKeys());
+    const file = [
+      "Phone,First Name,Consent Given At,Consent Kind,Revoked",
+      "4155550121,Ann,2026-01-05T10:00:00Z,written,",
+      // The same number again, its consent revoked: read before, the row was only a duplicate.
+      "4155550121,Ann,,,yes",
+      "4155550122,Bo,2026-01-05T10:00:00Z,written,maybe",
+    ].join("\n");
+    const { result, report } = await run(job("written", "dupes"), file, "d1");
+    expect(result.totals.duplicates).toBe(1);
+    expect(result.totals.codes).toMatchObject({ consent_invalid: 1 });
+    expect(report).toMatch(/maybe"+ in the revocation column is neither a past date nor yes or no/);
+    expect((await consent.read(["+14155550121"])).get("+14155550121")?.revokedAt).toBeDefined();
+    expect([...(await suppression.optedOut(["+14155550121", "+14155550122"]))]).toEqual(["+14155550121"]);
+    expect((await consent.read(["+14155550122"])).get("+14155550122")?.revokedAt).toBeUndefined();
+  });
 });

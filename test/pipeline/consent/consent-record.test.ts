@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { underCallingRules } from "../../../src/config/calling-rules-switch.ts";
 import { JobDefinition } from "../../../src/config/job-definition.ts";
 import { consentCellsOf, consentColumns } from "../../../src/ingest/consent-columns.ts";
+import { revocationIn } from "../../../src/pipeline/consent/consent-gate.ts";
 import {
   consentFromCells,
   consentKindOf,
@@ -50,12 +51,29 @@ describe("consent columns and records (pure)", () => {
     expect(["Express Written", "PEWC", "written", "e-sign"].map(consentKindOf)).toEqual(
       Array(4).fill("written"),
     );
-    expect(["express", "Prior Express", "opt-in", "Y E S"].map(consentKindOf)).toEqual([
+    expect(["express", "Prior Express", "opt-in", "Y E S", ""].map(consentKindOf)).toEqual([
       "express",
       "express",
       "express",
+      "unreadable",
       undefined,
     ]);
+    // Negations were read as consent ("not written" as written): now none is taken for consent.
+    const negated = [
+      "verbal, not signed",
+      "not written",
+      "no e-sign",
+      "declined",
+      "None",
+      "opt-out",
+      "revoked",
+    ];
+    expect(negated.map(consentKindOf)).toEqual(Array(negated.length).fill("unreadable"));
+    expect(consentFromCells({ givenAt: "2026-01-05", kind: "not written" }, at)).toMatchObject({
+      code: "consent_invalid",
+      field: "consent kind",
+      message: expect.stringContaining('"not written" is not a consent kind'),
+    });
     const record = consentFromCells({ givenAt: "2026-01-05", text: "I agree to be called" }, at);
     expect(record).toMatchObject({ kind: "express", textHash: expect.stringMatching(/^[0-9a-f]{64}$/) });
     expect(JSON.stringify(record)).not.toContain("I agree");
@@ -110,6 +128,16 @@ describe("consent columns and records (pure)", () => {
       calling: { consent: { require: "written", countries: ["us", "CA"] } },
     });
     expect(def.calling.consent.countries).toEqual(["US", "CA"]);
+    // A standing segment can't be emptied of those without consent: the job is refused (fail closed).
+    expect(() =>
+      JobDefinition.parse({
+        name: "j",
+        inbox: "/i",
+        segment: { id: "s" },
+        campaign: { assistant: { id: "a" }, dialer: { id: "d" }, audience: "segment" },
+        calling: { consent: { require: "express" } },
+      }),
+    ).toThrow(/consent.require needs campaign.audience: file/);
     expect(underCallingRules(def)).toBe(false);
     expect(() =>
       JobDefinition.parse({
@@ -119,5 +147,18 @@ describe("consent columns and records (pure)", () => {
         calling: { consent: { require: "written", countries: ["USA"] } },
       }),
     ).toThrow(/countries.*two-letter country code/s);
+  });
+
+  it("reads a revocation cell as a yes, a no, a past date, or refuses it: nothing revoked on a guess", () => {
+    const now = Date.parse("2026-06-01T00:00:00Z");
+    for (const none of ["", "no", "N", "N/A", "n/a", "never", "none", "No.", "not revoked", "-"])
+      expect(revocationIn(none, now), none).toBeUndefined();
+    for (const yes of ["yes", "Y", "TRUE", "1", "x", "Revoked", "opted out", "Opt-Out", "DNC"])
+      expect(revocationIn(yes, now), yes).toBe(now);
+    expect(revocationIn("2026-02-03", now)).toBe(Date.parse("2026-02-03T00:00:00Z"));
+    for (const odd of ["maybe", "2027-01-01", "soon"]) expect(revocationIn(odd, now), odd).toBe("unreadable");
+    // Common opt-out headers are revocation columns.
+    for (const header of ["Opt Out", "Opted Out", "DNC", "Do Not Call", "Unsubscribed"])
+      expect(consentColumns(["Phone", header]).revokedAt, header).toBe(1);
   });
 });

@@ -80,7 +80,8 @@ async function stopLocked(
     at: r.now,
   }));
   await d.stops.track(campaignId, taken);
-  await auditTakenOut(d.audit, stored.info, taken);
+  // Only what is deleted is a refusal: a standing segment's flagged contact stays and may be dialled.
+  if (r.ownSegment) await auditTakenOut(d.audit, stored.info, taken);
   if (r.ownSegment)
     await deleteContacts(
       d.client,

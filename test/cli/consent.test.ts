@@ -51,6 +51,16 @@ describe("vcw consent", () => {
       "give the phones to revoke, or --file CSV",
     );
   });
+
+  it("revokes a number given with a national 0 after its country code as its E.164; refuses one too short, revoking nothing", async () => {
+    const e = env();
+    const short = await runCli(["consent", "revoke", "+4402071234567", "+1415555010"], e);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('"+1415555010" is not a phone number (phone_too_short)');
+    expect((await runCli(["suppress", "list", "--json"], e)).stdout).toBe("[]\n");
+    expect((await runCli(["consent", "revoke", "+4402071234567"], e)).code).toBe(0);
+    expect(JSON.parse((await runCli(["suppress", "list", "--json"], e)).stdout)).toEqual(["+442071234567"]);
+  });
 });
 
 /** Review of issue 46, finding 1: a revocation list of 200,000 numbers suppresses every one of them. */

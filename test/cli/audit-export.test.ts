@@ -108,5 +108,42 @@ describe("vcw audit export", () => {
     const bad = await runCli(["audit", "export", "--from", "monday", "--to", day], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--from "monday" is not a date');
+
+    // Review of issue 46, finding 11: a date-time without an offset is UTC, whatever the machine's zone.
+    const second = new Date(at).toISOString().slice(0, 19);
+    const next = new Date(at + 1_000).toISOString().slice(0, 19);
+    const zoned = { ...env, TZ: "America/New_York" };
+    const instants = await runCli(
+      ["audit", "export", "--from", second, "--to", next, "--format", "jsonl"],
+      zoned,
+    );
+    expect(instants.code).toBe(0);
+    expect(instants.stdout.trim().split("\n")).toHaveLength(3);
+  });
+
+  it("refuses a bound that is no day or ISO date-time, or a day that does not exist, naming the option and the value", async () => {
+    const env = { REDIS_URL: inject("redisUrl"), VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}` };
+    const cases: [string, string][] = [
+      ["--from", "1"],
+      ["--from", "12"],
+      ["--from", "2026-02-30"],
+      ["--from", "2026-13-01"],
+      ["--from", "Nov 29 2026"],
+      ["--from", "11/29/2026"],
+      ["--to", "2026-11-29T25:00"],
+      ["--to", "2026-11-29T14:00:00+5"],
+      ["--to", "2026-11"],
+    ];
+    for (const [option, value] of cases) {
+      const args =
+        option === "--from"
+          ? ["--from", value, "--to", "2026-11-29"]
+          : ["--from", "2026-11-29", "--to", value];
+      const r = await runCli(["audit", "export", ...args], env);
+      expect(r.code, value).toBe(2);
+      expect(r.stderr, value).toContain(
+        `${option} "${value}" is not a date (2026-11-29, a whole UTC day) or an ISO date-time (2026-11-29T14:00:00Z; UTC without an offset)`,
+      );
+    }
   });
 });

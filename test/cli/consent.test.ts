@@ -1,7 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, inject, it } from "vitest";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { createConsentStore } from "../../src/pipeline/stores/consent-store.ts";
+import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir, writeFixture } from "../support/files.ts";
+import { useRedis } from "../support/redis.ts";
 
 /** Issue 46 item 2: `vcw consent revoke` revokes numbers (or a list) for every job, at the time received. */
 describe("vcw consent", () => {
@@ -46,5 +50,54 @@ describe("vcw consent", () => {
     expect((await runCli(["consent", "revoke"], e)).stderr).toContain(
       "give the phones to revoke, or --file CSV",
     );
+  });
+
+  it("revokes a number given with a national 0 after its country code as its E.164; refuses one too short, revoking nothing", async () => {
+    const e = env();
+    const short = await runCli(["consent", "revoke", "+4402071234567", "+1415555010"], e);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toContain('"+1415555010" is not a phone number (phone_too_short)');
+    expect((await runCli(["suppress", "list", "--json"], e)).stdout).toBe("[]\n");
+    expect((await runCli(["consent", "revoke", "+4402071234567"], e)).code).toBe(0);
+    expect(JSON.parse((await runCli(["suppress", "list", "--json"], e)).stdout)).toEqual(["+442071234567"]);
+  });
+});
+
+/** Review of issue 46, finding 1: a revocation list of 200,000 numbers suppresses every one of them. */
+describe("vcw consent revoke --file, a long list", () => {
+  const { redis } = useRedis();
+  const dir = tempDir("vcw-consent-big-");
+
+  it("suppresses and revokes all 200,000 numbers of a list (in batches), exit 0", async () => {
+    const prefix = `vcw-test-${randomBytes(4).toString("hex")}`;
+    const e = { REDIS_URL: inject("redisUrl"), VCW_PREFIX: prefix };
+    const phones = Array.from({ length: 200_000 }, (_, i) => `+1212${String(2_000_000 + i)}`);
+    const file = writeFixture(dir, "big.csv", `${phones.join("\n")}\n`);
+    const r = await runCli(["consent", "revoke", "--file", file, "--json"], e, 120_000);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ revoked: 200_000, bad: [] });
+    const keys = redisKeys(prefix);
+    expect(await redis.scard(keys.suppressed)).toBe(200_000);
+    expect((await createSuppressionList(redis, keys).optedOut(phones)).size).toBe(200_000);
+    const kept = await createConsentStore(redis, keys).read([phones[0]!, phones[199_999]!]);
+    expect([...kept.values()].map((k) => k.revokedVia)).toEqual([
+      "vcw consent revoke --file big.csv",
+      "vcw consent revoke --file big.csv",
+    ]);
+  }, 180_000);
+
+  it("keeps the first 100 bad lines and counts the rest", async () => {
+    const e = { REDIS_URL: inject("redisUrl"), VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}` };
+    const bad = Array.from({ length: 150 }, (_, i) => `bad ${i}`);
+    const file = writeFixture(dir, "bad.csv", `+12125550100\n${bad.join("\n")}\n`);
+    const json = await runCli(["consent", "revoke", "--file", file, "--json"], e);
+    expect(json.code).toBe(1);
+    const answer = JSON.parse(json.stdout) as { revoked: number; bad: string[]; badNotShown: number };
+    expect(answer).toMatchObject({ revoked: 1, badNotShown: 50 });
+    expect(answer.bad).toHaveLength(100);
+    const text = await runCli(["consent", "revoke", "--file", file], e);
+    expect(text.stderr.split("\n").filter((l) => l.startsWith("not a number, left out:"))).toHaveLength(100);
+    expect(text.stderr).toContain("and 50 more bad lines, left out (not shown)");
   });
 });

@@ -104,24 +104,51 @@ describe("operator actions over HTTP (the code the CLI runs too)", () => {
     });
   });
 
-  it("revokes consent for every job at once, with the time received and the operator; a number not in E.164 is refused", async () => {
+  it("revokes consent for every job at once, with the time received and the operator; a number that is no valid +country number is refused, named masked; one spelt otherwise is kept as E.164", async () => {
     const prefix = `vcw-test-${randomBytes(4).toString("hex")}`;
     const logs = captureLogs();
     const { act } = await start({ VCW_HTTP_TOKEN: TOKEN, VCW_PREFIX: prefix }, logs.logger);
     const bad = await act({ kind: "consent-revoke", phones: ["212 555 0100"] });
     expect(bad).toMatchObject({
       status: 400,
-      message: expect.stringMatching(/^phones\.0: must be a number in \+country format/),
+      message: expect.stringMatching(/^phones\.0: must be a valid number in \+country format/),
     });
-    const before = Date.now();
-    const revoked = await act({ kind: "consent-revoke", phones: ["+12125550100", "+13055550102"] });
-    expect(revoked).toMatchObject({ status: 200, ok: true, count: 2 });
-    expect(revoked.message).toMatch(/^consent of 2 numbers revoked at \S+, for every job$/);
+    // Review of issue 46, finding 7: too short, too long, each named (masked) by its place; nothing revoked.
+    const invalid = await act({
+      kind: "consent-revoke",
+      phones: ["+12125550100", "+1415555010", "+10004155550101"],
+    });
+    expect(invalid.status).toBe(400);
+    expect(invalid.message).toBe(
+      'phones.1: must be a valid number in +country format (E.164), not "+14••••••10" (phone_too_short); ' +
+        'phones.2: must be a valid number in +country format (E.164), not "+10••••••••••01" (phone_too_long)',
+    );
     const keys = redisKeys(prefix);
-    const kept = await createConsentStore(redis, keys).read(["+12125550100", "+13055550102"]);
-    expect([...kept.values()].map((k) => k.revokedVia)).toEqual(["operator token", "operator token"]);
+    expect(await createSuppressionList(redis, keys).list()).toEqual([]);
+    const before = Date.now();
+    // A national 0 after the country code, spaces, brackets: kept as the E.164 vcw keys numbers by.
+    const revoked = await act({
+      kind: "consent-revoke",
+      phones: ["+1 (212) 555-0100", "+13055550102", "+4402071234567", "+12125550100"],
+    });
+    expect(revoked).toMatchObject({ status: 200, ok: true, count: 3 });
+    expect(revoked.message).toMatch(/^consent of 3 numbers revoked at \S+, for every job$/);
+    const kept = await createConsentStore(redis, keys).read([
+      "+12125550100",
+      "+13055550102",
+      "+442071234567",
+    ]);
+    expect([...kept.values()].map((k) => k.revokedVia)).toEqual([
+      "operator token",
+      "operator token",
+      "operator token",
+    ]);
     expect(kept.get("+12125550100")!.revokedAt).toBeGreaterThanOrEqual(before);
-    expect(await createSuppressionList(redis, keys).list()).toEqual(["+12125550100", "+13055550102"]);
+    expect(await createSuppressionList(redis, keys).list()).toEqual([
+      "+12125550100",
+      "+13055550102",
+      "+442071234567",
+    ]);
     // The log names the action with the numbers masked.
     expect(logs.text()).toContain("operator action: revoke the consent of +1");
     expect(logs.text()).not.toContain("2125550100");

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import Papa from "papaparse";
 import { formulaSafe } from "../../lib/formula-safe.ts";
+import { parseIsoUtc } from "../../lib/utc-date.ts";
 import { AUDIT_COLUMNS, auditRow } from "../../pipeline/consent/audit-rows.ts";
 import { createAuditLog } from "../../pipeline/stores/audit-log.ts";
 import { CliError } from "../cli-error.ts";
@@ -9,15 +10,18 @@ import { e164 } from "./suppress.ts";
 
 const DAY_MS = 86_400_000;
 
-/** A bound of the period: a date-time, or a day (its start for --from, its end for --to), UTC unless an offset is given. */
+/**
+ * A bound of the period: a day (its first instant for --from, its last for --to: the day is
+ * included), or an ISO date-time, UTC unless an offset is given. Anything else, or a day that does
+ * not exist (2026-02-30), is refused naming the option and the value: no guess (review of issue 46).
+ */
 export function boundOf(text: string, option: "--from" | "--to"): number {
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(text);
-  const at = Date.parse(day ? `${text}T00:00:00Z` : text);
-  if (!Number.isFinite(at))
+  const parsed = parseIsoUtc(text);
+  if (!parsed)
     throw new CliError(
-      `${option} "${text}" is not a date (2026-11-29) or a date-time (2026-11-29T14:00:00Z)`,
+      `${option} "${text}" is not a date (2026-11-29, a whole UTC day) or an ISO date-time (2026-11-29T14:00:00Z; UTC without an offset)`,
     );
-  return day && option === "--to" ? at + DAY_MS - 1 : at;
+  return parsed.dateOnly && option === "--to" ? parsed.at + DAY_MS - 1 : parsed.at;
 }
 
 const csvLine = (cells: readonly string[]) => Papa.unparse([cells.map(formulaSafe)], { newline: "\r\n" });

@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import { Command } from "commander";
+import { PHONE_BATCH } from "../../lib/chunks.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { revokeConsent } from "../../pipeline/consent/revoke-consent.ts";
 import { createConsentStore } from "../../pipeline/stores/consent-store.ts";
@@ -10,23 +11,51 @@ import { withRedis } from "../with-redis.ts";
 import { e164 } from "./suppress.ts";
 import { countryOption } from "./validate.ts";
 
-/** The numbers of a revocation list (a number a line, or a CSV with a phone column), and its bad lines. */
-async function numbersOf(file: string, country: string | undefined, column: string | undefined) {
-  const phones: string[] = [];
+/** Bad lines of a revocation list named one by one; past these, only counted (memory stays bounded). */
+const BAD_SHOWN = 100;
+
+/**
+ * Revokes the numbers of a revocation list (a number a line, or a CSV with a phone column) as it is
+ * read, 1,000 at a time: memory stays bounded whatever the file's size. Its first bad lines are
+ * kept, the rest counted.
+ */
+async function revokeListed(
+  file: string,
+  o: { country?: string; column?: string },
+  revoke: (phones: string[]) => Promise<void>,
+) {
   const bad: string[] = [];
-  const code = countryOption(country);
+  let badNotShown = 0;
+  let revoked = 0;
+  let batch = new Set<string>();
+  const flush = async () => {
+    if (batch.size === 0) return;
+    await revoke([...batch]);
+    revoked += batch.size;
+    batch = new Set();
+  };
+  const code = countryOption(o.country);
   try {
     for await (const l of readExtract(file, {
       ...(code ? { country: code } : {}),
-      ...(column ? { column } : {}),
-    }))
-      if ("phone" in l) phones.push(l.phone);
-      else bad.push(`${file} line ${l.line}: ${maskPhonesIn(l.problem)}`);
+      ...(o.column ? { column: o.column } : {}),
+    })) {
+      if ("phone" in l) {
+        batch.add(l.phone);
+        if (batch.size >= PHONE_BATCH) await flush();
+      } else if (bad.length < BAD_SHOWN) bad.push(`${file} line ${l.line}: ${maskPhonesIn(l.problem)}`);
+      else badNotShown += 1;
+    }
+    await flush();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(`${file}: no such file`, 1);
-    throw error;
+    if (revoked === 0) throw error;
+    throw new CliError(
+      `${maskPhonesIn((error as Error).message)} (${revoked} numbers read before it are revoked and suppressed)`,
+      1,
+    );
   }
-  return { phones, bad };
+  return { revoked, bad, badNotShown };
 }
 
 function revokeCommand(): Command {
@@ -38,23 +67,32 @@ function revokeCommand(): Command {
     .option("--file <csv>", "a revocation list: a number a line, or a CSV with a phone column")
     .option("--column <header>", "of a CSV with a header row: the phone column")
     .option("--country <code>", "country of numbers written without +country code", "US")
-    .option("--json", "print one JSON object: revoked, at, bad lines")
+    .option("--json", "print one JSON object: revoked, at, bad lines (the first 100) and badNotShown")
     .action((given: string[], o) => {
       if (given.length === 0 && !o.file) throw new CliError("give the phones to revoke, or --file CSV");
+      const phones = [...new Set(e164(given, o.country))];
       return withRedis(async ({ redis, keys }) => {
-        const listed = o.file ? await numbersOf(o.file, o.country, o.column) : { phones: [], bad: [] };
-        const phones = [...new Set([...e164(given, o.country), ...listed.phones])];
         const at = Date.now();
         const via = o.file ? `vcw consent revoke --file ${basename(o.file)}` : "vcw consent revoke";
-        await revokeConsent(phones, at, via, {
+        const deps = {
           consent: createConsentStore(redis, keys),
           suppression: createSuppressionList(redis, keys),
-        });
+        };
+        const revoke = (batch: string[]) => revokeConsent(batch, at, via, deps);
+        await revoke(phones);
+        const listed = o.file
+          ? await revokeListed(o.file, o, revoke)
+          : { revoked: 0, bad: [], badNotShown: 0 };
+        const revoked = phones.length + listed.revoked;
         const when = new Date(at).toISOString();
         if (o.json)
-          process.stdout.write(`${JSON.stringify({ revoked: phones.length, at: when, bad: listed.bad })}\n`);
-        else console.log(`${phones.length} revoked at ${when} (${via})`);
+          process.stdout.write(
+            `${JSON.stringify({ revoked, at: when, bad: listed.bad, badNotShown: listed.badNotShown })}\n`,
+          );
+        else console.log(`${revoked} revoked at ${when} (${via})`);
         for (const line of listed.bad) console.error(`not a number, left out: ${line}`);
+        if (listed.badNotShown > 0)
+          console.error(`and ${listed.badNotShown} more bad lines, left out (not shown)`);
         if (listed.bad.length > 0) process.exitCode = 1;
       });
     });

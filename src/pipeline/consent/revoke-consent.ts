@@ -1,3 +1,4 @@
+import { chunksOf } from "../../lib/chunks.ts";
 import type { ConsentStore } from "../stores/consent-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 
@@ -10,7 +11,9 @@ export interface RevokeDeps {
  * The one way consent is revoked (a call's opt-out, a file's revocation column, `vcw consent
  * revoke`, the operator's page): the time received kept per number, and the number suppressed for
  * every job, so the import, the audience and the check before a start leave it out as they leave
- * an opt-out out (decision 0067).
+ * an opt-out out (decision 0067). Each batch of 1,000 is suppressed before its consent is marked
+ * revoked: a failure between the two leaves a number suppressed (not called), never revoked but
+ * still callable.
  */
 export async function revokeConsent(
   phones: readonly string[],
@@ -18,7 +21,8 @@ export async function revokeConsent(
   via: string,
   d: RevokeDeps,
 ): Promise<void> {
-  if (phones.length === 0) return;
-  await d.consent.revoke(phones, at, via);
-  await d.suppression.add(phones);
+  for (const part of chunksOf(phones)) {
+    await d.suppression.add(part);
+    await d.consent.revoke(part, at, via);
+  }
 }

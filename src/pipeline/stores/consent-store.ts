@@ -1,3 +1,4 @@
+import { chunksOf } from "../../lib/chunks.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { defineScript } from "../../lib/scripts.ts";
@@ -55,10 +56,11 @@ export function createConsentStore(redis: RedisClient, keys: RedisKeys) {
       return (await keepLater(redis, [keys.consent(phone)], args)) === 1;
     },
 
-    /** Revokes each number's consent at `at` (received then), by `via`. */
+    /** Revokes each number's consent at `at` (received then), by `via`: 1,000 scripts in flight at most. */
     async revoke(phones: readonly string[], at: number, via: string): Promise<void> {
       const args = ["revokedAt", at, "revokedVia", via];
-      await Promise.all(phones.map((p) => keepLater(redis, [keys.consent(p)], args)));
+      for (const part of chunksOf(phones))
+        await Promise.all(part.map((p) => keepLater(redis, [keys.consent(p)], args)));
     },
 
     /** What is kept of each of `phones` (absent: nothing). */

@@ -1,3 +1,4 @@
+import { chunksOf } from "../../lib/chunks.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import {
@@ -32,13 +33,22 @@ export function createSuppressionList(
   const key = keys.suppressed;
   const lists = createDoNotCallLists(redis, keys, o);
   const optedOut = async (phones: readonly string[]) => {
-    if (phones.length === 0) return new Set<string>();
-    const flags = await redis.smismember(key, ...phones);
-    return new Set(phones.filter((_, i) => flags[i] === 1));
+    const out = new Set<string>();
+    for (const part of chunksOf(phones)) {
+      const flags = await redis.smismember(key, ...part);
+      for (const [i, phone] of part.entries()) if (flags[i] === 1) out.add(phone);
+    }
+    return out;
+  };
+  /** One command per 1,000 numbers: a long list spread into one call overflows the stack (review of 46). */
+  const each = async (phones: readonly string[], command: (part: string[]) => Promise<number>) => {
+    let n = 0;
+    for (const part of chunksOf(phones)) n += await command(part);
+    return n;
   };
   return {
-    add: async (phones) => (phones.length ? redis.sadd(key, ...phones) : 0),
-    remove: async (phones) => (phones.length ? redis.srem(key, ...phones) : 0),
+    add: (phones) => each(phones, (part) => redis.sadd(key, ...part)),
+    remove: (phones) => each(phones, (part) => redis.srem(key, ...part)),
     async which(phones) {
       const [out, listed] = await Promise.all([optedOut(phones), lists.which(phones)]);
       for (const phone of listed.keys()) out.add(phone);

@@ -1,12 +1,26 @@
 import { z } from "zod";
+import { normalizePhone } from "../../ingest/phone.ts";
+import { maskPhone } from "../../lib/mask-phone.ts";
 
 /** The queues whose failed jobs an operator may send back (imports: re-run the rejected file). */
 export const RETRYABLE = ["imports", "campaigns", "polls", "followUps", "deliveries"] as const;
 export type Retryable = (typeof RETRYABLE)[number];
 
 const name = z.string().min(1).max(200);
-/** A number as the page sends it: E.164 (the page's field normalizes what the operator typed). */
-const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, "must be a number in +country format (E.164)");
+/**
+ * A number as an API client sends it (no page has a field for it): in +country format, read as
+ * files are read (ingest/phone.ts) and kept as the E.164 vcw keys numbers by (`+44 020 7123 4567`
+ * and `+4402071234567` are `+442071234567`); one that is no valid number is refused, named masked.
+ */
+const e164 = z.string().transform((raw, ctx) => {
+  const result = raw.trim().startsWith("+") ? normalizePhone(raw.trim(), undefined) : undefined;
+  if (result?.ok) return result.e164;
+  ctx.addIssue({
+    code: "custom",
+    message: `must be a valid number in +country format (E.164), not "${maskPhone(raw)}"${result ? ` (${result.code})` : ""}`,
+  });
+  return z.NEVER;
+});
 
 /**
  * What an operator can ask, from the page or the CLI: one shape, checked here, run by `runAction`.
@@ -21,7 +35,14 @@ export const ActionSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("experiment-promote"), job: name, variant: name }),
   z.object({ kind: z.literal("retry"), queue: z.enum(RETRYABLE), id: name }),
   /** Consent revoked by the operator (a callee asked by mail, by phone to an agent...): every job at once. */
-  z.object({ kind: z.literal("consent-revoke"), phones: z.array(e164).min(1).max(1_000) }),
+  z.object({
+    kind: z.literal("consent-revoke"),
+    phones: z
+      .array(e164)
+      .min(1)
+      .max(1_000)
+      .transform((phones) => [...new Set(phones)]),
+  }),
   z.object({
     kind: z.literal("retry-all"),
     queue: z.enum(RETRYABLE),

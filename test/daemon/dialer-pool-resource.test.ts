@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadJobs } from "../../src/config/load-jobs.ts";
 import { loadResources } from "../../src/config/load-resources.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { previewFile } from "../../src/pipeline/calling/preview.ts";
 import { applyResources } from "../../src/pipeline/resources/apply.ts";
 import { createResourceState } from "../../src/pipeline/resources/state-store.ts";
 import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
@@ -20,7 +21,7 @@ import { dialerYaml, writeResources } from "../support/resources.ts";
  * Issue 47 item 4: a pool declared in resources/ beside its dialers, named by two jobs
  * (`campaign.dialers: { resource }`). `vcw apply`'s use case makes the dialers; the daemon reads
  * the pool through the job loader: each job's callees are called from the matching number, and
- * the pool's budget per number (10 a day) is one for both jobs.
+ * the pool's budget per number (10 a day) is one for both jobs; the preview's path agrees.
  */
 const NUMBERS = { sf: "+14152000100", ny: "+12122000100", chi: "+13122000100" };
 const ENV = { TEST_DIALER_TOKEN: "tok-pool" };
@@ -29,7 +30,7 @@ describe("a dialer pool of resources/ shared by two jobs (issue 47, item 4)", ()
   const h = useCallingDaemon({ timeScale: 1 });
   const { redis } = useRedis();
 
-  it("both jobs' campaigns use the pool's matching dialers and share its budget of 10 a day", async () => {
+  it("both jobs' campaigns use the pool's matching dialers and share its budget of 10 a day; preview agrees", async () => {
     const home = tempDir("vcw-pool-res-");
     const tag = randomBytes(3).toString("hex");
     const line = (n: string) => `${n}-${tag}`;
@@ -108,6 +109,29 @@ describe("a dialer pool of resources/ shared by two jobs (issue 47, item 4)", ()
       }, 30_000);
     };
     const first = await calledFrom("first", callees(1, "212"));
+    // `vcw preview`'s path on the job as loaded: the same number for each of the first job's callees.
+    const preview = join(home, "preview.csv");
+    writeFileSync(
+      preview,
+      `First Name,Phone\n${callees(1, "212")
+        .map((p, i) => `C${i},${p}`)
+        .join("\n")}\n`,
+    );
+    const report = await previewFile(
+      jobs.jobs[0]!.job,
+      preview,
+      {
+        suppressed: async () => new Set(),
+        lastCalled: async () => new Map(),
+        callTimes: async () => new Map(),
+        pace: async () => undefined,
+        dialerNumber: (name) => createResourceState(redis, k).dialerNumber(name),
+      },
+      Date.now(),
+    );
+    const previewed = new Map<string, string>();
+    for (const c of report.campaigns) for (const p of c.phones) previewed.set(p, c.dialer!.number);
+    expect(previewed).toEqual(first);
     const second = await calledFrom("second", callees(2, "312"));
     const sfCalls = (from: Map<string, string>) => [...from.values()].filter((n) => n === NUMBERS.sf).length;
     // The first job's 415 callees from 415 (8 of the 10), its 212 callee from 212.

@@ -17,7 +17,7 @@ const REDIS = [
   "test/daemon/**/*.test.ts",
   "test/package/**/*.test.ts",
   "test/telemetry/{otlp-export,start,stop,traces}.test.ts",
-  "test/config/{jobs,sink-variables}.test.ts",
+  "test/config/{jobs,pool-resources,sink-variables}.test.ts",
   "test/http/{actions,hardening,operator-surface,report-bounds,sign-in-throttle,status-address}.test.ts",
   "test/inbox/**/*.test.ts",
   "test/lib/redis-plumbing.test.ts",

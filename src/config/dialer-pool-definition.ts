@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { e164Phone } from "../api/schemas/common.ts";
-import { resourceName } from "./resource-definition.ts";
+import { resourceName } from "./resource-name.ts";
 
 /** How a callee is matched to a pool's dialer, most local first: the job lists them in its order. */
 export const DIALER_MATCHES = ["areaCode", "state", "zone", "any"] as const;
@@ -74,3 +74,22 @@ export function dialersOf<R>(c: { dialer: R; dialers?: { pool: readonly R[] } | 
 export function poolDialerName(d: { resource: string } | { id: string }): string {
   return "resource" in d ? d.resource : d.id;
 }
+
+/**
+ * A pool declared in resources/ (`kind: dialerPool`), shared by jobs: the job loader puts its spec
+ * in the job's place before the job is parsed (load-jobs.ts), so a parsed job always has the pool
+ * itself. Met here, it was not read from the resource files.
+ */
+const poolResource = z
+  .strictObject({ resource: resourceName })
+  .meta({ description: "A dialerPool of resources/, by name: several jobs share one pool." })
+  .transform((r, ctx) => {
+    ctx.addIssue({
+      code: "custom",
+      message: `names dialerPool "${r.resource}", which was not read from the resource files`,
+    });
+    return z.NEVER;
+  });
+
+/** A job's `campaign.dialers`: a pool of its own, or a pool of resources/ by name. */
+export const JobDialers = z.union([DialerPool, poolResource]);

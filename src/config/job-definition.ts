@@ -6,10 +6,10 @@ import { CONTACT_FIELDS } from "../ingest/headers.ts";
 import { isCountryCode } from "../ingest/phone.ts";
 import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
 import { markCallingRules } from "./calling-rules-switch.ts";
-import { DialerPool } from "./dialer-pool-definition.ts";
+import { JobDialers } from "./dialer-pool-definition.ts";
 import { DisclosureDefinition } from "./disclosure-definition.ts";
 import { readOldSpellings } from "./old-spellings.ts";
-import { resourceName } from "./resource-definition.ts";
+import { resourceName } from "./resource-name.ts";
 import { experimentDefinition, variantsDefinition } from "./variant-definition.ts";
 
 const MAPPABLE = [...CONTACT_FIELDS, "full_name"] as const;
@@ -339,9 +339,9 @@ const JobShape = z
             description:
               "By id, or { resource: NAME } of resources/ (the spec has no dialer list to find one by name). Or dialers instead.",
           }),
-        dialers: DialerPool.optional().meta({
+        dialers: JobDialers.optional().meta({
           description:
-            "A pool of dialers instead of one: each callee gets the dialer whose number fits theirs best (area code, state, zone), within budgets per number.",
+            "A pool of dialers instead of one (or { resource: NAME } of a dialerPool in resources/): each callee gets the dialer whose number fits theirs best (area code, state, zone), within budgets per number.",
         }),
         name: z.string().min(1).default("{job} {date} {file}").meta({
           description: "Name pattern: {job}, {date} (UTC, YYYY-MM-DD), {file}. The file hash is appended.",

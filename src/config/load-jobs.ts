@@ -6,6 +6,8 @@ import { inboxProblem } from "../inbox/inbox-guard.ts";
 import { plural } from "../lib/plural.ts";
 import { JobDefinition } from "./job-definition.ts";
 import { oldSpellingsIn } from "./old-spellings.ts";
+import { poolResources, withPoolResource } from "./pool-resources.ts";
+import { resourcesDir } from "./resources-dir.ts";
 import {
   BUILTIN_SINKS,
   type SinkDefinition,
@@ -39,8 +41,11 @@ export interface LoadedJobs {
 /** The file of sink definitions, beside the jobs. */
 export const SINKS_FILE = /^sinks\.ya?ml$/;
 
-/** Reads and validates every *.yaml / *.yml in `dir`; collects every problem with its file, path and line. */
-export async function loadJobs(dir: string): Promise<LoadedJobs> {
+/**
+ * Reads and validates every *.yaml / *.yml in `dir`; collects every problem with its file, path and
+ * line. `resources`: the folder of the dialer pools jobs may name (`campaign.dialers: { resource }`).
+ */
+export async function loadJobs(dir: string, resources = resourcesDir()): Promise<LoadedJobs> {
   const all = (await readdir(dir).catch(() => [] as string[])).filter((f) => /\.ya?ml$/.test(f)).sort();
   const result: LoadedJobs = {
     jobs: [],
@@ -58,6 +63,7 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
     for (const sink of Object.keys(parsed.value.sinks)) result.sinkFiles[sink] = join(dir, name);
   }
   const files = all.filter((f) => !SINKS_FILE.test(f));
+  const pools = await poolResources(resources);
   const lineOf = new Map<string, (path: string) => number | undefined>();
   const names = new Map<string, string>();
   for (const name of files) {
@@ -68,6 +74,10 @@ export async function loadJobs(dir: string): Promise<LoadedJobs> {
       if (typeof name === "string") result.declared[file] = name;
       for (const m of oldSpellingsIn(raw))
         moved.push({ file, path: m.from, line: lineAt(m.from), message: `is now ${m.to} (read as such)` });
+      const pool = withPoolResource(raw, pools, resources);
+      if ("value" in pool) return pool.value;
+      result.problems.push({ file, ...pool.problem, line: lineAt(pool.problem.path) });
+      return undefined;
     });
     // Both spellings, disagreeing, are a problem of that path instead.
     const wrong = new Set(result.problems.filter((p) => p.file === file).map((p) => p.path));
@@ -166,7 +176,8 @@ async function parseFile<S extends z.ZodType>(
   file: string,
   schema: S,
   problems: JobProblem[],
-  onRaw: (raw: unknown, lineOf: (path: string) => number | undefined) => void = () => {},
+  /** Sees the document first; returns what to parse instead, or undefined when it recorded a problem. */
+  onRaw: (raw: unknown, lineOf: (path: string) => number | undefined) => unknown = (raw) => raw,
 ): Promise<{ value: z.output<S>; lineOf: (path: string) => number | undefined } | undefined> {
   const lines = new LineCounter();
   const doc = parseDocument(await readFile(file, "utf8"), { lineCounter: lines, prettyErrors: false });
@@ -184,8 +195,9 @@ async function parseFile<S extends z.ZodType>(
     const node = doc.getIn(path.split("."), true) as { range?: [number, number] } | undefined;
     return node?.range ? lines.linePos(node.range[0]).line : undefined;
   };
-  onRaw(read.value, lineOf);
-  const parsed = schema.safeParse(read.value);
+  const value = onRaw(read.value, lineOf);
+  if (value === undefined) return undefined;
+  const parsed = schema.safeParse(value);
   if (parsed.success) return { value: parsed.data, lineOf };
   problems.push(...zodProblems(file, doc, lines, parsed.error.issues));
   return undefined;

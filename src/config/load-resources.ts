@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { LineCounter, parseAllDocuments } from "yaml";
 import type { z } from "zod";
 import { AssistantCreate, DialerCreate, KnowledgeBaseCreate } from "../api/schemas/index.ts";
+import type { DialerPool } from "./dialer-pool-definition.ts";
 import { documentValue, type JobProblem, zodProblems } from "./load-jobs.ts";
 import { readQuestionAnswers } from "./question-answer-csv.ts";
 import { type EnvRef, ResourceDocument, type ResourceKind, SECRET_FIELDS } from "./resource-definition.ts";
@@ -17,8 +18,21 @@ export interface ResourceEntry {
   spec: Record<string, unknown>;
 }
 
+/** A declared dialer pool: nothing on the service, so not a ResourceEntry; jobs read it from here. */
+export interface PoolEntry {
+  name: string;
+  file: string;
+  line: number | undefined;
+  spec: DialerPool;
+  /** The line of a path in the document (`spec.pool.1.resource`), for problems found after loading. */
+  lineOf: (path: string) => number | undefined;
+}
+
 export interface LoadedResources {
   resources: ResourceEntry[];
+  pools: PoolEntry[];
+  /** Each pool not kept, by name: its problems (a job naming it says them). */
+  badPools: Map<string, JobProblem[]>;
   problems: JobProblem[];
 }
 
@@ -38,9 +52,10 @@ const API_CHECK: Record<ResourceKind, { schema: z.ZodType; fill: Record<string, 
  */
 export async function loadResources(dir: string, env?: NodeJS.ProcessEnv): Promise<LoadedResources> {
   const names = (await readdir(dir).catch(() => [] as string[])).filter((f) => /\.ya?ml$/.test(f)).sort();
-  const out: LoadedResources = { resources: [], problems: [] };
+  const out: LoadedResources = { resources: [], pools: [], badPools: new Map(), problems: [] };
   for (const name of names) await loadFile(join(dir, name), out, env);
   checkNamesAndRefs(out);
+  checkPools(out);
   return out;
 }
 
@@ -73,9 +88,17 @@ async function loadFile(file: string, out: LoadedResources, env: NodeJS.ProcessE
       out.problems.push(...zodProblems(file, doc, lines, parsed.error.issues));
       continue;
     }
+    const line = doc.range ? lines.linePos(doc.range[0]).line : undefined;
+    if (parsed.data.kind === "dialerPool") {
+      const lineOf = (path: string) => {
+        const node = doc.getIn(path.split("."), true) as { range?: [number, number] } | undefined;
+        return node?.range ? lines.linePos(node.range[0]).line : line;
+      };
+      out.pools.push({ name: parsed.data.name, file, line, spec: parsed.data.spec, lineOf });
+      continue;
+    }
     const { kind, name } = parsed.data;
     const spec: Record<string, unknown> = { ...parsed.data.spec };
-    const line = doc.range ? lines.linePos(doc.range[0]).line : undefined;
     const problems: JobProblem[] = [];
     if (kind === "knowledgeBase" && !Array.isArray(spec.data)) {
       const csv = resolve(dirname(file), (spec.data as { csv: string }).csv);
@@ -157,4 +180,35 @@ function checkNamesAndRefs(out: LoadedResources): void {
       });
     }
   }
+}
+
+/** Pools declared twice, or naming a dialer resource the files do not declare: not kept. */
+function checkPools(out: LoadedResources): void {
+  const dialers = new Set(out.resources.filter((r) => r.kind === "dialer").map((r) => r.name));
+  const seen = new Map<string, PoolEntry>();
+  out.pools = out.pools.filter((p) => {
+    const other = seen.get(p.name);
+    const problems: JobProblem[] = other
+      ? [
+          {
+            file: p.file,
+            line: p.line,
+            path: "name",
+            message: `dialerPool "${p.name}" is also declared in ${other.file}${other.line ? `:${other.line}` : ""}`,
+          },
+        ]
+      : [];
+    for (const [i, d] of p.spec.pool.entries())
+      if ("resource" in d && !dialers.has(d.resource))
+        problems.push({
+          file: p.file,
+          line: p.lineOf(`spec.pool.${i}.resource`),
+          path: `spec.pool.${i}.resource`,
+          message: `no dialer named "${d.resource}" in the resource files`,
+        });
+    out.problems.push(...problems);
+    if (!other) seen.set(p.name, p);
+    if (problems.length > 0) out.badPools.set(p.name, problems);
+    return problems.length === 0;
+  });
 }

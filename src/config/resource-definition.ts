@@ -1,13 +1,11 @@
 import { z } from "zod";
 import { AssistantCreate, DialerCreate, KnowledgeBaseCreate } from "../api/schemas/index.ts";
+import { DialerPool } from "./dialer-pool-definition.ts";
+import { resourceName } from "./resource-name.ts";
 
-/** What `resources/*.yaml` may declare (docs/operations.md, "Resources as code"). */
+/** The records `resources/*.yaml` may declare on the service (docs/operations.md, "Resources as code"). */
 export const RESOURCE_KINDS = ["knowledgeBase", "dialer", "assistant"] as const;
 export type ResourceKind = (typeof RESOURCE_KINDS)[number];
-
-export const resourceName = z
-  .string({ error: "is required: a short name of lower-case letters, digits and dashes" })
-  .regex(/^[a-z0-9][a-z0-9-]{0,62}$/, "must be lower-case letters, digits and dashes, such as support-bot");
 
 /** A secret named by the environment variable that holds it; its value is never in a file. */
 export const EnvRef = z
@@ -65,17 +63,25 @@ export const KnowledgeBaseSpec = z.strictObject({
   ),
 });
 
-const doc = <K extends ResourceKind, S extends z.ZodType>(kind: K, spec: S) =>
+const doc = <K extends ResourceKind | "dialerPool", S extends z.ZodType>(kind: K, spec: S) =>
   z.strictObject({ kind: z.literal(kind), name: resourceName, spec });
 
-/** One YAML document of a resource file. */
+/**
+ * One YAML document of a resource file. A `dialerPool` (decision 0066) has nothing on the service:
+ * jobs name it (`campaign.dialers: { resource }`) and read it from these files.
+ */
 export const ResourceDocument = z
   .discriminatedUnion(
     "kind",
-    [doc("assistant", AssistantSpec), doc("knowledgeBase", KnowledgeBaseSpec), doc("dialer", DialerSpec)],
-    { error: `must be one of ${RESOURCE_KINDS.join(", ")}` },
+    [
+      doc("assistant", AssistantSpec),
+      doc("knowledgeBase", KnowledgeBaseSpec),
+      doc("dialer", DialerSpec),
+      doc("dialerPool", DialerPool),
+    ],
+    { error: `must be one of ${[...RESOURCE_KINDS, "dialerPool"].join(", ")}` },
   )
-  .meta({ id: "ResourceDocument", title: "vcw resource (assistant, knowledge base or dialer)" });
+  .meta({ id: "ResourceDocument", title: "vcw resource (assistant, knowledge base, dialer or dialer pool)" });
 
 export type ResourceDocument = z.output<typeof ResourceDocument>;
 

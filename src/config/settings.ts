@@ -20,6 +20,8 @@ export interface Settings {
   /** undefined: the embedded simulator's key is the home's own (daemon/embedded-key.ts). */
   apiKey: Setting<string | undefined>;
   jobsDir: Setting<string>;
+  /** resources/: the dialer pools jobs name are read from there (`campaign.dialers: { resource }`). */
+  resourcesDir: Setting<string>;
   /** Working folder of the embedded defaults (private Redis data, simulator state). */
   home: Setting<string>;
   prefix: Setting<string>;
@@ -121,6 +123,12 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
       "not set: the embedded simulator's key is the home's (simulator.key)",
     ),
     jobsDir: from("VCW_JOBS_DIR", (v) => resolve(cwd, v), resolve(cwd, "jobs"), "default ./jobs"),
+    resourcesDir: from(
+      "VCW_RESOURCES_DIR",
+      (v) => resolve(cwd, v),
+      resolve(cwd, "resources"),
+      "default ./resources",
+    ),
     home,
     prefix: from("VCW_PREFIX", String, "vcw", "default"),
     rateLimit: from(

@@ -56,7 +56,7 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
   };
   try {
     // Read first: a daemon with a sink that could never deliver refuses to start before anything runs.
-    const loaded = await loadJobs(s.jobsDir.value);
+    const loaded = await loadJobs(s.jobsDir.value, s.resourcesDir.value);
     for (const p of loaded.problems) logger.error(formatProblem(p));
     for (const w of loaded.warnings) logger.warn(formatProblem(w));
     const jobs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));

@@ -45,7 +45,7 @@ describe("resource files", () => {
         ),
         expect.stringMatching(/:\d+: spec.sip_termination_uri: is required when dialer_type is sip$/),
         expect.stringMatching(/:\d+: spec.auth_token: environment variable NOPE_UNSET is not set$/),
-        expect.stringMatching(/:\d+: kind: must be one of knowledgeBase, dialer, assistant$/),
+        expect.stringMatching(/:\d+: kind: must be one of knowledgeBase, dialer, assistant, dialerPool$/),
         expect.stringMatching(/:\d+: spec: unknown field name$/),
       ]),
     );

@@ -99,6 +99,7 @@ export function testSettings(home: string, baseUrl: string, extra: NodeJS.Proces
       VCS_BASE_URL: baseUrl,
       VCS_API_KEY: API_KEY,
       VCW_JOBS_DIR: join(home, "jobs"),
+      VCW_RESOURCES_DIR: join(home, "resources"),
       VCW_HOME: join(home, ".vcw"),
       VCW_PREFIX: `vcw-test-${randomBytes(4).toString("hex")}`,
       VCW_REQUEST_TIMEOUT_MS: "2000",

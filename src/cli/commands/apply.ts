@@ -1,13 +1,14 @@
 import { Command } from "commander";
-import { dialersOf } from "../../config/dialer-pool-definition.ts";
+import { dialersOf, poolDialerName } from "../../config/dialer-pool-definition.ts";
 import { formatProblem } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
+import { resourcesDir } from "../../config/resources-dir.ts";
 import { assistantsOf } from "../../config/variant-definition.ts";
 import { counted } from "../../lib/plural.ts";
 import { type ApplyReport, applyResources } from "../../pipeline/resources/apply.ts";
 import { CliError } from "../cli-error.ts";
 import { formatApplyReport } from "./apply-report.ts";
-import { resourcesDir, withServices } from "./resource-services.ts";
+import { withServices } from "./resource-services.ts";
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -84,6 +85,15 @@ export function applyCommand(): Command {
           },
         );
       });
-      process.stdout.write(o.json ? `${JSON.stringify(report, null, 2)}\n` : formatApplyReport(report));
+      // A pool has nothing on the service: checked above, said here so a reader sees it was read.
+      const pools = loaded.pools.map((p) => ({ name: p.name, dialers: p.spec.pool.map(poolDialerName) }));
+      if (o.json) process.stdout.write(`${JSON.stringify({ ...report, pools }, null, 2)}\n`);
+      else {
+        for (const p of pools)
+          process.stdout.write(
+            `pool dialerPool/${p.name} (${p.dialers.join(", ")}): nothing on the service\n`,
+          );
+        process.stdout.write(formatApplyReport(report));
+      }
     });
 }

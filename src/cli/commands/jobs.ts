@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import { formatProblem, loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
+import { resourcesDir } from "../../config/resources-dir.ts";
 import { resolveSettings } from "../../config/settings.ts";
 import { type BucketClient, createBucketClient } from "../../inbox/bucket/bucket-client.ts";
 import { bucketInboxProblem } from "../../inbox/bucket/check-bucket.ts";
@@ -12,7 +13,6 @@ import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-list
 import { expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts";
 import { serviceClient } from "../service-client.ts";
 import { withRedis } from "../with-redis.ts";
-import { resourcesDir } from "./resource-services.ts";
 
 /** Do-not-call lists past their expiry, when the daemon's Redis answers (else nothing: offline). */
 async function expiredLists(): Promise<{ kind: "expired_list"; source: string; message: string }[]> {
@@ -61,7 +61,7 @@ export function jobsCommand(): Command {
       const dir = given ?? (process.env.VCW_JOBS_DIR || "jobs");
       const loaded = await loadJobs(dir);
       const catalog = assistantCatalog({
-        resources: () => loadResources(resourcesDir(undefined)),
+        resources: () => loadResources(resourcesDir()),
         client: await serviceClient(),
       });
       const problems = [

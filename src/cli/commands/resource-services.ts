@@ -2,9 +2,6 @@ import { resolveSettings } from "../../config/settings.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import { openServices, type Services } from "../../daemon/services.ts";
 
-/** The resource files' folder: --dir, else VCW_RESOURCES_DIR, else ./resources. */
-export const resourcesDir = (dir: string | undefined) => dir ?? process.env.VCW_RESOURCES_DIR ?? "resources";
-
 /** Redis, the client and the jobs, as `vcw import` opens them: the embedded simulator unless VCS_BASE_URL is set. */
 export async function withServices<T>(run: (s: Services) => Promise<T>): Promise<T> {
   const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });

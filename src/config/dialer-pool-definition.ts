@@ -91,5 +91,19 @@ const poolResource = z
     return z.NEVER;
   });
 
-/** A job's `campaign.dialers`: a pool of its own, or a pool of resources/ by name. */
-export const JobDialers = z.union([DialerPool, poolResource]);
+/** The branch a `campaign.dialers` value means: a resource by name, or a pool of its own. */
+const meantBranch = (input: unknown) =>
+  typeof input === "object" && input !== null && "resource" in input && !("pool" in input) ? 1 : 0;
+
+/**
+ * A job's `campaign.dialers`: a pool of its own, or a pool of resources/ by name. When neither
+ * parses, the message is the meant branch's first problem with its place ("pool.0: ..."), not
+ * zod's bare "Invalid input".
+ */
+export const JobDialers = z.union([DialerPool, poolResource], {
+  error: (issue) => {
+    if (issue.code !== "invalid_union") return undefined;
+    const first = issue.errors[meantBranch(issue.input)]?.[0];
+    return first && `${first.path.length > 0 ? `${first.path.join(".")}: ` : ""}${first.message}`;
+  },
+});

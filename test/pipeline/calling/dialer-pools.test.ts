@@ -137,10 +137,14 @@ describe("campaign.dialers in a job", () => {
       "campaign.dialer: is required: the dialer that calls (or campaign.dialers for a pool)",
     ]);
     expect(issues({ dialers: { pool: [{ id: "d" }] } })[0]).toMatch(
-      /^campaign\.dialers\.pool\.0: .*an id needs its number/,
+      /^campaign\.dialers: pool\.0: .*an id needs its number/,
     );
     expect(issues({ dialers: { pool: [{ resource: "x" }, { resource: "x" }] } })).toEqual([
       "campaign.dialers.pool: names a dialer twice",
+    ]);
+    // A pool of resources/ by name is the other branch: its problem, not the inline pool's.
+    expect(issues({ dialers: { resource: "east" } })).toEqual([
+      'campaign.dialers: names dialerPool "east", which was not read from the resource files',
     ]);
   });
 });

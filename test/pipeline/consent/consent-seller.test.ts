@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { callAudit } from "../../../src/pipeline/campaign/call-audit.ts";
+import { auditCells } from "../../../src/pipeline/consent/audit-rows.ts";
 import { type GateRow, openConsentGate } from "../../../src/pipeline/consent/consent-gate.ts";
 import type { ConsentRule } from "../../../src/pipeline/consent/consent-record.ts";
 import { revokeConsent } from "../../../src/pipeline/consent/revoke-consent.ts";
@@ -94,6 +95,14 @@ describe("consent per seller", () => {
     expect(second.facts).toMatchObject({
       consent: { kind: "written", seller: "Acme", file: "w4.csv" },
       revocation: { at: "2026-02-10T00:00:00.000Z", via: "vcw consent revoke" },
+    });
+    // And so does the export's CSV row.
+    expect(auditCells(second)).toMatchObject({
+      consent_seller: "Acme",
+      consent_kind: "written",
+      consent_seller_required: "Acme",
+      consent_revoked_at: "2026-02-10T00:00:00.000Z",
+      consent_revoked_via: "vcw consent revoke",
     });
   });
 

@@ -7,7 +7,7 @@ type Raw = Record<string, unknown>;
 const NOT_RULES: Record<string, readonly string[]> = {
   location: ["fallbackTimezone"],
   caps: ["recallAfterDays"],
-  consent: ["require", "countries"],
+  consent: ["require", "countries", "seller"],
 };
 
 /** The block names something besides those fields (an empty block or map too, as it always did). */

@@ -219,6 +219,10 @@ const CallingSchema = z
             description:
               "The numbers `require` applies to, by the country the number belongs to (such as [US] for the TCPA's rules); left out, every number. Numbers of other countries are called without it; a revoked consent is honoured for every number.",
           }),
+        seller: z.string().trim().min(1).max(200).optional().meta({
+          description:
+            "The seller the job calls for (such as Acme): only a consent naming this seller (its Seller column, compared trimmed and case-insensitive) serves `require`; rows whose consent names another seller are refused (consent_other_seller). Left out, a consent naming any seller serves, which prior express written consent does not allow when it names another seller (47 CFR 64.1200(f)(9); docs/compliance.md).",
+        }),
       })
       .prefault({})
       .meta({

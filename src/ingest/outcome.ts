@@ -9,7 +9,8 @@ export type SkipReason =
   | "consent_missing"
   | "consent_invalid"
   | "consent_not_written"
-  | "consent_revoked";
+  | "consent_revoked"
+  | "consent_other_seller";
 
 interface RowBase {
   /** Physical line of the file where the row starts (the header is line 1 unless blank lines precede it). */

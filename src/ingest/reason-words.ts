@@ -50,6 +50,7 @@ export const REASON_WORDS = {
   consent_invalid: "consent time not readable",
   consent_not_written: "consent not written",
   consent_revoked: "consent revoked",
+  consent_other_seller: "consent given to another seller",
   frequency_cap: "over a frequency cap",
   outside_hours: "no calling hours left",
   call_by_passed: "past its call-by date",

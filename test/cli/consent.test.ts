@@ -101,3 +101,35 @@ describe("vcw consent revoke --file, a long list", () => {
     expect(text.stderr).toContain("and 50 more bad lines, left out (not shown)");
   });
 });
+
+describe("vcw consent show", () => {
+  const { redis } = useRedis();
+
+  it("shows each seller's consent of a number, and one naming no seller", async () => {
+    const prefix = `vcw-test-${randomBytes(4).toString("hex")}`;
+    const consent = createConsentStore(redis, redisKeys(prefix));
+    const at = Date.parse("2026-01-05T10:00:00Z");
+    await consent.record("+12125550140", {
+      givenAt: at,
+      kind: "written",
+      seller: "Acme",
+      file: "w.csv",
+      row: 2,
+    });
+    await consent.record("+12125550140", {
+      givenAt: at + 1,
+      kind: "express",
+      seller: "OtherCo",
+      file: "v.csv",
+      row: 3,
+    });
+    await consent.record("+12125550140", { givenAt: at + 2, kind: "express", file: "x.csv", row: 4 });
+    const shown = await runCli(["consent", "show", "+12125550140"], {
+      REDIS_URL: inject("redisUrl"),
+      VCW_PREFIX: prefix,
+    });
+    expect(shown.stdout).toBe(
+      "+12125550140: express consent naming no seller given 2026-01-05T10:00:00.002Z (file x.csv row 4); express consent for OtherCo given 2026-01-05T10:00:00.001Z (file v.csv row 3); written consent for Acme given 2026-01-05T10:00:00.000Z (file w.csv row 2)\n",
+    );
+  });
+});

@@ -101,7 +101,7 @@ function revokeCommand(): Command {
 function showCommand(): Command {
   return new Command("show")
     .description(
-      "What vcw keeps of numbers' consent: the consent relied on (kind, time, source, evidence) and any revocation",
+      "What vcw keeps of numbers' consent: each seller's newest consent of each kind (time, source, evidence) and any revocation",
     )
     .argument("<phones...>")
     .option("--country <code>", "country of numbers written without +country code", "US")
@@ -116,10 +116,11 @@ function showCommand(): Command {
         }
         for (const phone of phones) {
           const k = kept.get(phone);
-          const c = k?.consent;
-          const consent = c
-            ? `${c.kind} consent given ${new Date(c.givenAt).toISOString()} (file ${c.file} row ${c.row}${c.trustedForm ? `, TrustedForm ${c.trustedForm}` : ""}${c.leadId ? `, LeadiD ${c.leadId}` : ""})`
-            : "no consent on record";
+          const given = (k?.consents ?? []).map(
+            (c) =>
+              `${c.kind} consent ${c.seller ? `for ${c.seller}` : "naming no seller"} given ${new Date(c.givenAt).toISOString()} (file ${c.file} row ${c.row}${c.trustedForm ? `, TrustedForm ${c.trustedForm}` : ""}${c.leadId ? `, LeadiD ${c.leadId}` : ""})`,
+          );
+          const consent = given.length > 0 ? given.join("; ") : "no consent on record";
           const revoked = k?.revokedAt
             ? `; revoked ${new Date(k.revokedAt).toISOString()} (${k.revokedVia})`
             : "";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { RULE_SETS } from "../calling/rules/index.ts";
-import { requirementFor } from "../consent/consent-record.ts";
+import { requirementFor, servingConsent } from "../consent/consent-record.ts";
 import type { StoredCampaign } from "../results/campaign-registry.ts";
 import type { AuditEntry, AuditLog } from "../stores/audit-log.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
@@ -35,7 +35,8 @@ const ofCampaign = (
 
 /**
  * The audit trail's record of each contact a campaign's audience shows for the first time (the
- * service reports its call): the campaign and its window, the consent relied on, the rule sets and
+ * service reports its call): the campaign and its window, the consent relied on (the one serving
+ * the job: its seller's when it names one) and the number's revocation, the rule sets and
  * their versions, the do-not-call lists in force (content hash, import time) and the check before
  * the start, the caps and the number's reservations, the variant. Once per campaign and number
  * (decision 0067).
@@ -75,14 +76,30 @@ export function callAudit(def: JobDefinition, d: CallAuditDeps) {
     };
     const entries = phones.map((phone) => {
       const kept = consents.get(phone);
+      // The job's rule as it applies to this number (`calling.consent.countries`).
+      const requirement = requirementFor(def.calling.consent, phone);
+      const { seller } = def.calling.consent;
       const entry: AuditEntry = {
         ...ofCampaign(info, phone, now, "called"),
         facts: {
           ...shared,
-          // The job's rule as it applies to this number (`calling.consent.countries`).
-          requirement: requirementFor(def.calling.consent, phone),
+          requirement,
+          // The seller the job's consent must name (`calling.consent.seller`); null: any.
+          seller: seller ?? null,
           campaignName: info.name,
-          consent: kept?.consent ?? null,
+          // The consent that serves this job: its seller's, after any revocation, written first
+          // under require: written (as the gate chose); null when none does.
+          consent:
+            servingConsent(kept?.consents ?? [], {
+              require: requirement,
+              seller,
+              revokedAt: kept?.revokedAt,
+            }) ?? null,
+          // The number's revocation (every seller's consent given before it is void); null: none.
+          revocation:
+            kept?.revokedAt !== undefined
+              ? { at: new Date(kept.revokedAt).toISOString(), via: kept.revokedVia ?? "" }
+              : null,
           reservations: times.get(phone)?.length ?? 0,
         },
       };

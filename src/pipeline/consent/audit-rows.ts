@@ -1,7 +1,7 @@
 import type { AuditEntry } from "../stores/audit-log.ts";
 import type { ConsentRecord } from "../stores/consent-store.ts";
 
-/** The columns of `vcw audit export --format csv`, one row per entry. */
+/** The columns of `vcw audit export --format csv`, one row per entry (new ones appended: readers by position keep working). */
 export const AUDIT_COLUMNS = [
   "at",
   "decision",
@@ -30,11 +30,17 @@ export const AUDIT_COLUMNS = [
   "caps",
   "reservations",
   "variant",
+  "consent_seller_required",
+  "consent_revoked_at",
+  "consent_revoked_via",
 ] as const;
 
 interface Facts {
   requirement?: string;
+  /** The seller the job's consent must name; null or absent: any. */
+  seller?: string | null;
   consent?: ConsentRecord | null;
+  revocation?: { at: string; via: string } | null;
   rules?: { id: string; read: string; sha256: string }[];
   window?: { scheduledAt?: string; zone?: string; hours?: { timezone: string; from: string; to: string }[] };
   doNotCall?: { source: string; file: string; importedAt: string; sha256?: string; version?: string }[];
@@ -84,6 +90,9 @@ export function auditRow(e: AuditEntry): string[] {
     f.caps ? JSON.stringify(f.caps) : "",
     f.reservations === undefined ? "" : String(f.reservations),
     f.variant ?? "",
+    f.seller ?? "",
+    f.revocation?.at ?? "",
+    f.revocation?.via ?? "",
   ];
 }
 

@@ -5,8 +5,10 @@ import {
   type ConsentRule,
   consentFromCells,
   isProblem,
+  otherSellerProblem,
   requirementFor,
   revokedProblem,
+  servingConsent,
   unmetRequirement,
 } from "./consent-record.ts";
 import { parseConsentTime } from "./consent-time.ts";
@@ -43,10 +45,11 @@ export function revocationIn(cell: string | undefined, now: number): number | "u
 }
 
 /**
- * The consent check of one file's rows (decision 0067): a revocation column revokes (everywhere);
- * a row's consent is kept per number unless a later one is; a consent given at or before a
- * revocation is void; under `require` a row with no serving consent (its own, or one kept from an
- * earlier file) is refused. Returns undefined when the file has no consent column and nothing is
+ * The consent check of one file's rows (decision 0067): a revocation column revokes (everywhere,
+ * every seller); a row's consent is kept per number and seller unless a later one of that seller
+ * is; a consent given at or before a revocation is void; under `require` a row with no serving
+ * consent (its own, or one kept from an earlier file; to the job's seller when it names one) is
+ * refused. Returns undefined when the file has no consent column and nothing is
  * required: every row passes untouched.
  */
 export function openConsentGate(
@@ -75,16 +78,22 @@ export function openConsentGate(
     const kept = (await d.consent.read([row.phone])).get(row.phone);
     const read = consentFromCells(cells, { file: o.file, row: row.line, now });
     const own = isProblem(read) ? undefined : read;
-    const givenAt = own?.givenAt ?? kept?.consent?.givenAt;
-    if (kept?.revokedAt !== undefined && (givenAt === undefined || givenAt <= kept.revokedAt)) {
-      if (own || require !== "none") return revokedProblem(givenAt, kept.revokedAt, kept.revokedVia ?? "");
-      return undefined;
-    }
+    const revoked = kept?.revokedAt;
+    // A revocation voids every seller's consent given at or before it: the row's own too.
+    if (revoked !== undefined && own && own.givenAt <= revoked)
+      return revokedProblem(own.givenAt, revoked, kept?.revokedVia ?? "");
     if (own) await d.consent.record(row.phone, own);
     if (require === "none") return undefined;
+    const all = [...(own ? [own] : []), ...(kept?.consents ?? [])];
+    if (revoked !== undefined && !all.some((c) => c.givenAt > revoked))
+      return revokedProblem(undefined, revoked, kept?.revokedVia ?? "");
     if (isProblem(read) && read.code === "consent_invalid") return read;
-    const relied = own ?? kept?.consent;
-    if (!relied) return isProblem(read) ? read : undefined;
-    return unmetRequirement(relied, require);
+    const serving = servingConsent(all, { require, seller: o.seller, revokedAt: revoked });
+    if (!serving) {
+      const live = all.filter((c) => revoked === undefined || c.givenAt > revoked);
+      if (o.seller !== undefined && live.length > 0) return otherSellerProblem(o.seller, live);
+      return isProblem(read) ? read : undefined;
+    }
+    return unmetRequirement(serving, require);
   };
 }

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
 import type { ConsentCells } from "../../ingest/consent-columns.ts";
-import type { ConsentKind, ConsentRecord } from "../stores/consent-store.ts";
+import { type ConsentKind, type ConsentRecord, sellerSlot } from "../stores/consent-store.ts";
 import { parseConsentTime } from "./consent-time.ts";
 
 export type { ConsentKind, ConsentRecord };
@@ -9,10 +9,14 @@ export type { ConsentKind, ConsentRecord };
 /** What a job requires before a number is called (`calling.consent.require`). */
 export type ConsentRequirement = "none" | "express" | "written";
 
-/** A job's consent rule: what it requires, and of which numbers (`countries`; absent: every number). */
+/**
+ * A job's consent rule: what it requires, of which numbers (`countries`; absent: every number),
+ * and for which seller (`seller`; absent: a consent naming any seller, or none, serves).
+ */
 export interface ConsentRule {
   require: ConsentRequirement;
   countries?: readonly string[] | undefined;
+  seller?: string | undefined;
 }
 
 /**
@@ -28,7 +32,12 @@ export function requirementFor(rule: ConsentRule, e164: string): ConsentRequirem
 /** Why a row's consent does not serve, naming the field (a consent field, as the errors report shows it). */
 export interface ConsentProblem {
   field: string;
-  code: "consent_missing" | "consent_invalid" | "consent_not_written" | "consent_revoked";
+  code:
+    | "consent_missing"
+    | "consent_invalid"
+    | "consent_not_written"
+    | "consent_revoked"
+    | "consent_other_seller";
   message: string;
 }
 
@@ -122,5 +131,34 @@ export function revokedProblem(givenAt: number | undefined, revokedAt: number, v
     field: "consent given at",
     code: "consent_revoked",
     message: `consent was revoked ${when} (${via})${older}`,
+  };
+}
+
+/** Whether `record` is a consent given to `seller` (none named: any consent is). Pure. */
+export const givenTo = (record: ConsentRecord, seller: string | undefined): boolean =>
+  seller === undefined || sellerSlot(record.seller) === sellerSlot(seller);
+
+/**
+ * The consent that serves a job among a number's (one per seller, and the row's own): given after
+ * the number's revocation if any, to the job's seller when it names one (47 CFR 64.1200(f)(9)); of
+ * those, one that meets `require` before one that does not, then the newest. Undefined: none. Pure.
+ */
+export function servingConsent(
+  consents: readonly ConsentRecord[],
+  o: { require: ConsentRequirement; seller?: string | undefined; revokedAt?: number | undefined },
+): ConsentRecord | undefined {
+  const meets = (c: ConsentRecord) => (o.require !== "written" || c.kind === "written" ? 1 : 0);
+  return consents
+    .filter((c) => (o.revokedAt === undefined || c.givenAt > o.revokedAt) && givenTo(c, o.seller))
+    .sort((a, b) => meets(b) - meets(a) || b.givenAt - a.givenAt)[0];
+}
+
+/** Why a job naming `seller` is not served by a number's consents, which name other sellers. Pure. */
+export function otherSellerProblem(seller: string, others: readonly ConsentRecord[]): ConsentProblem {
+  const named = [...new Set(others.map((c) => c.seller?.trim() || "no seller"))].join(", ");
+  return {
+    field: "consent seller",
+    code: "consent_other_seller",
+    message: `no consent given to the seller "${seller.trim()}" (calling.consent.seller): the number's consent names ${named}, and prior express written consent names the seller it is given to`,
   };
 }

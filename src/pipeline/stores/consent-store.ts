@@ -22,17 +22,39 @@ export interface ConsentRecord {
   row: number;
 }
 
-/** What vcw knows of one number's consent: the newest one given, and the latest revocation. */
+/**
+ * The slot a consent is kept in: its seller's name trimmed, inner spaces collapsed, lower case; ""
+ * for a consent naming no seller. Two names in the same slot are the same seller. Pure.
+ */
+export const sellerSlot = (seller: string | undefined): string =>
+  (seller ?? "").trim().replace(/\s+/g, " ").toLowerCase();
+
+/**
+ * The hash fields of one seller's consent of one kind: consent@<slot>#<kind> and its givenAt@...
+ * (a seller's later verbal consent does not replace its written one). Pure.
+ */
+const fieldsOf = (c: ConsentRecord) => {
+  const slot = `${sellerSlot(c.seller)}#${c.kind}`;
+  return { givenAt: `givenAt@${slot}`, consent: `consent@${slot}` };
+};
+
+/**
+ * What vcw knows of one number's consent: the newest one kept per seller and kind, the newest of
+ * all, and the latest revocation (the consumer's: it voids the consent of every seller given before it).
+ */
 export interface NumberConsent {
+  /** The newest consent given, whatever its seller (what a reader before consents per seller kept). */
   consent?: ConsentRecord;
+  /** The newest consent of each seller and kind (one without a seller in a slot of its own), newest first. */
+  consents: ConsentRecord[];
   /** When the revocation was received (epoch ms), and by which way (a call, a file, the CLI, the operator). */
   revokedAt?: number;
   revokedVia?: string;
 }
 
 /**
- * Sets a time field and its data field unless the kept time is as late: the consent given at the
- * later time, the revocation received last. One script per number.
+ * Sets a time field and its data field unless the kept time is as late: a seller's consent of a
+ * kind given at the later time, the revocation received last. One script per number.
  */
 const keepLater = defineScript<number>(
   "consent_keep_later",
@@ -44,19 +66,48 @@ return 1`,
 );
 
 /**
- * Consent per number, across jobs: one hash per number under a digest of it. Never expires: a
- * revocation must outlive every campaign (decision 0067); `vcw suppress remove` is the operator's
- * way back, as for any opt-out.
+ * A number's hash as read: each seller's consent of each kind (the fields per seller and kind, and
+ * the one `consent` field a worker before consents per seller wrote, newest wins, read in its
+ * seller's and kind's slot when newer: a rolling deploy), the newest of all, the revocation.
+ * Undefined when nothing is kept. Pure.
+ */
+export function numberConsentOf(h: Record<string, string>): NumberConsent | undefined {
+  const bySlot = new Map<string, ConsentRecord>();
+  const keep = (c: ConsentRecord) => {
+    const slot = fieldsOf(c).consent;
+    const kept = bySlot.get(slot);
+    if (!kept || kept.givenAt < c.givenAt) bySlot.set(slot, c);
+  };
+  for (const [field, value] of Object.entries(h))
+    if (field === "consent" || field.startsWith("consent@")) keep(JSON.parse(value) as ConsentRecord);
+  const consents = [...bySlot.values()].sort((a, b) => b.givenAt - a.givenAt);
+  if (consents.length === 0 && !h.revokedAt) return undefined;
+  return {
+    ...(consents[0] ? { consent: consents[0] } : {}),
+    consents,
+    ...(h.revokedAt ? { revokedAt: Number(h.revokedAt), revokedVia: h.revokedVia ?? "" } : {}),
+  };
+}
+
+/**
+ * Consent per number and seller, across jobs: one hash per number under a digest of it (the key
+ * never names the number), a field pair per seller and kind (decision 0067). Never expires: a revocation
+ * must outlive every campaign; `vcw suppress remove` is the operator's way back, as for any opt-out.
  */
 export function createConsentStore(redis: RedisClient, keys: RedisKeys) {
   return {
-    /** Keeps `record` unless a consent given later is kept already. */
+    /**
+     * Keeps `record` in its seller's and kind's slot unless one of that seller and kind given
+     * later is kept already. The old `consent` field is left as an older worker wrote it (read,
+     * never written: an older worker in a rolling deploy sees only its own, and fails closed).
+     */
     async record(phone: string, record: ConsentRecord): Promise<boolean> {
-      const args = ["givenAt", record.givenAt, "consent", JSON.stringify(record)];
+      const f = fieldsOf(record);
+      const args = [f.givenAt, record.givenAt, f.consent, JSON.stringify(record)];
       return (await keepLater(redis, [keys.consent(phone)], args)) === 1;
     },
 
-    /** Revokes each number's consent at `at` (received then), by `via`: 1,000 scripts in flight at most. */
+    /** Revokes each number's consent, every seller's, at `at` (received then), by `via`: 1,000 scripts in flight at most. */
     async revoke(phones: readonly string[], at: number, via: string): Promise<void> {
       const args = ["revokedAt", at, "revokedVia", via];
       for (const part of chunksOf(phones))
@@ -68,11 +119,8 @@ export function createConsentStore(redis: RedisClient, keys: RedisKeys) {
       const found = await Promise.all(phones.map((p) => redis.hgetall(keys.consent(p))));
       const out = new Map<string, NumberConsent>();
       found.forEach((h, i) => {
-        if (!h.consent && !h.revokedAt) return;
-        out.set(phones[i]!, {
-          ...(h.consent ? { consent: JSON.parse(h.consent) as ConsentRecord } : {}),
-          ...(h.revokedAt ? { revokedAt: Number(h.revokedAt), revokedVia: h.revokedVia ?? "" } : {}),
-        });
+        const kept = numberConsentOf(h);
+        if (kept) out.set(phones[i]!, kept);
       });
       return out;
     },

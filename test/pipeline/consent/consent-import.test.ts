@@ -119,6 +119,32 @@ describe("consent read from a contact file", () => {
     expect(found.join()).not.toMatch(/4155550/);
   });
 
+  it("a job naming its seller refuses a row whose consent names another seller, in the errors report and the trail", async () => {
+    const { run, audit } = useCase(freshKeys());
+    const acme = JobDefinition.parse({
+      name: "acme",
+      inbox: "/nowhere",
+      segment: { name: "acme-{sha}" },
+      contacts: { country: "US" },
+      campaign: { assistant: { id: "a1" }, dialer: { id: "d1" } },
+      calling: { consent: { require: "written", seller: "Acme" } },
+    });
+    const file = [
+      "Phone,First Name,Consent Given At,Consent Kind,Seller",
+      "4155550131,Ann,2026-01-05T10:00:00Z,written,OtherCo",
+      "4155550132,Bo,2026-01-05T10:00:00Z,written, ACME ",
+    ].join("\n");
+    const { result, report } = await run(acme, file, "s1");
+    expect(result.created).toBe(1);
+    expect(result.totals.codes).toEqual({ consent_other_seller: 1 });
+    const line = report.split("\r\n").find((l) => l.startsWith("4155550131"));
+    expect(line).toContain(",2,consent seller,,consent_other_seller,");
+    expect(line).toContain('no consent given to the seller ""Acme""');
+    const trail = [];
+    for await (const e of audit.range(0, Date.now())) trail.push(e);
+    expect(trail.map((e) => [e.phone, e.reason])).toEqual([["+14155550131", "consent_other_seller"]]);
+  });
+
   it("a rule for US numbers refuses a US row without consent and files the Canadian and British ones", async () => {
     const { run } = useCase(freshKeys());
     const mixed = ["Phone,First Name", "4155550107,Al", "4165550107,Cam", "+442071838750,Gil"].join("\n");

@@ -102,6 +102,15 @@ describe("consent columns and records (pure)", () => {
     });
     expect(def.calling.consent.require).toBe("written");
     expect(underCallingRules(def)).toBe(false);
+    // Nor by the seller it names (kept trimmed).
+    const sold = JobDefinition.parse({
+      name: "j",
+      inbox: "/i",
+      segment: { id: "s" },
+      calling: { consent: { require: "written", seller: " Acme " } },
+    });
+    expect(sold.calling.consent.seller).toBe("Acme");
+    expect(underCallingRules(sold)).toBe(false);
     expect(() =>
       JobDefinition.parse({
         name: "j",

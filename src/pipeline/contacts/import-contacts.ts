@@ -17,7 +17,7 @@ import type { ContactCreate } from "../../api/schemas/contact.ts";
 import type { SendFence } from "../../api/send-fence.ts";
 import { e164OfServicePhone } from "../../lib/phone-e164.ts";
 import { inSpan } from "../../telemetry/span.ts";
-import type { ContactLedger } from "./contact-ledger.ts";
+import type { ClaimResult, ContactLedger } from "./contact-ledger.ts";
 
 export interface ContactToImport {
   phone: string;
@@ -80,9 +80,11 @@ export interface ImportCounts {
  * moment each create leaves (the fence); an ambiguous failure (timeout, 5xx, connection lost after
  * sending) is reconciled by listing the segment's contacts, begun at least the settle time after
  * the create was sent, before it is sent again; a 429 is simply retried after its delay.
+ * `rows` may come in batches (rows read ahead and checked together): a batch is claimed in one
+ * round trip, then each row claimed is sent as before, fenced at the moment it leaves.
  */
 export async function importContacts(
-  rows: AsyncIterable<ContactToImport>,
+  rows: AsyncIterable<ContactToImport | readonly ContactToImport[]>,
   o: ImportOptions,
 ): Promise<ImportCounts> {
   const concurrency = o.concurrency ?? 8;
@@ -268,10 +270,9 @@ export async function importContacts(
   if (!(await o.ledger.isSeeded(o.segmentId))) await seedFromListing();
   await o.ledger.touch(o.segmentId);
   const stale: ContactToImport[] = [];
-  for await (const row of rows) {
+  /** One row of a batch, given its claim: counted, left to wait, or sent. */
+  const take = async (row: ContactToImport, claim: ClaimResult | undefined) => {
     o.signal?.throwIfAborted();
-    await reseedIfWiped();
-    const claim = await o.ledger.claim(o.segmentId, row.phone, o.owner);
     if (claim === "done") {
       counts.known += 1;
       o.onSettled?.(row.index);
@@ -289,6 +290,30 @@ export async function importContacts(
     await rethrow();
     if (uncertain.length >= (o.reconcileBatch ?? 100)) await reconcile();
     o.onProgress?.(counts);
+  };
+  for await (const batch of rows) {
+    const batchRows: readonly ContactToImport[] = Array.isArray(batch) ? batch : [batch as ContactToImport];
+    if (batchRows.length === 0) continue;
+    o.signal?.throwIfAborted();
+    await reseedIfWiped();
+    const claims =
+      batchRows.length === 1
+        ? [await o.ledger.claim(o.segmentId, batchRows[0]!.phone, o.owner)]
+        : await o.ledger.claimMany(
+            o.segmentId,
+            batchRows.map((r) => r.phone),
+            o.owner,
+          );
+    let next = 0;
+    try {
+      for (; next < batchRows.length; next += 1) await take(batchRows[next]!, claims[next]);
+    } catch (error) {
+      // Claimed, never sent: free them for the next attempt rather than leave them to go stale.
+      for (let i = next + 1; i < batchRows.length; i += 1)
+        if (claims[i] === "claimed")
+          await o.ledger.release(o.segmentId, batchRows[i]!.phone, o.owner).catch(() => undefined);
+      throw error;
+    }
   }
   await Promise.all(inflight);
   await rethrow();

@@ -79,11 +79,14 @@ return out
 /**
  * The check at the moment of sending: the claim is still this owner's (1: renewed, its send time
  * stamped now), taken by another or done (0), or the ledger was lost with Redis (-1: not seeded).
+ * First marks ARGV[4..] done as ARGV[3] (creates of this attempt already answered): their done
+ * marks ride on the next send's fence instead of a round trip each.
  */
 const fence = defineScript<number>(
-  "ledger_fence",
+  "ledger_fence2",
   1,
   `${LUA_NOW_MS}${PARSE_CLAIM}
+for i = 4, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], ARGV[3]) end
 if redis.call('HEXISTS', KEYS[1], '${"#seeded"}') == 0 then return -1 end
 local v = redis.call('HGET', KEYS[1], ARGV[1])
 if not v then return 0 end
@@ -187,8 +190,18 @@ export interface ContactLedger {
     owner: string,
     listedAt: number,
   ): Promise<"sent" | "unsettled" | "held">;
-  /** The check at the moment of sending (see `fence` above): "owned" (renewed, send time stamped), "lost", "wiped". */
-  fence(segmentId: string, phone: string, owner: string): Promise<"owned" | "lost" | "wiped">;
+  /**
+   * The check at the moment of sending (see `fence` above): "owned" (renewed, send time stamped),
+   * "lost", "wiped". `done` (phones whose creates were answered) are marked done first, as by
+   * `markDone(segmentId, done, creator)`, in the same round trip.
+   */
+  fence(
+    segmentId: string,
+    phone: string,
+    owner: string,
+    done?: readonly string[],
+    creator?: string,
+  ): Promise<"owned" | "lost" | "wiped">;
   /** Keeps a claim alive while it waits to be sent; false if it isn't this owner's any more. */
   renew(segmentId: string, phone: string, owner: string): Promise<boolean>;
   /** Milliseconds until the last sends of these phones' claims can no longer land. */
@@ -216,6 +229,9 @@ export interface ContactLedger {
   /** The segment is being imported into: its ledger lives the retention period from now. */
   touch(segmentId: string): Promise<void>;
 }
+
+/** A done entry: `d|<creator>`, or `d` when nobody is named. */
+const doneMark = (creator: string | undefined) => (creator ? `d|${creator}` : "d");
 
 /** The ledger's own field: phones are E.164 (`+...`), so it never names a contact. */
 const SEEDED = "#seeded";
@@ -254,8 +270,8 @@ export function createContactLedger(redis: RedisClient, options: LedgerOptions):
       const r = await takeOver(redis, [key(segmentId)], [phone, owner, lease, listedAt, settleMs]);
       return r === 1 ? "sent" : r === -1 ? "unsettled" : "held";
     },
-    async fence(segmentId, phone, owner) {
-      const r = await fence(redis, [key(segmentId)], [phone, owner]);
+    async fence(segmentId, phone, owner, done = [], creator) {
+      const r = await fence(redis, [key(segmentId)], [phone, owner, doneMark(creator), ...done]);
       return r === 1 ? "owned" : r === -1 ? "wiped" : "lost";
     },
     renew: async (segmentId, phone, owner) => (await renew(redis, [key(segmentId)], [phone, owner])) === 1,
@@ -267,7 +283,7 @@ export function createContactLedger(redis: RedisClient, options: LedgerOptions):
     },
     async markDone(segmentId, phones, creator) {
       if (phones.length === 0) return;
-      const done = creator ? `d|${creator}` : "d";
+      const done = doneMark(creator);
       await redis.hset(key(segmentId), Object.fromEntries(phones.map((p) => [p, done])));
     },
     async createdBy(segmentId, creator) {

@@ -98,16 +98,52 @@ export async function importContacts(
   const rethrow = async () => {
     if (failure === undefined) return;
     await Promise.allSettled([...inflight]);
+    // The creates answered are the service's: written if Redis still answers, else reconciled later.
+    await flushDone().catch(() => undefined);
     throw failure;
   };
 
   // Local send times too: a ledger lost with Redis loses its own, never these.
   const sentAt = new Map<string, number>();
   let wiped = false;
+  // Creates answered, their done marks not yet written: they ride on the next send's fence (one
+  // round trip for both), or are written by `flushDone` when no send follows. A row is counted and
+  // settled (checkpointed) only once its mark is written; lost with a crash, it is reconciled.
+  let answered: ContactToImport[] = [];
+  const settleDone = (rows: readonly ContactToImport[]) => {
+    counts.created += rows.length;
+    for (const row of rows) o.onSettled?.(row.index);
+  };
+  const flushDone = async () => {
+    const rows = answered;
+    answered = [];
+    if (rows.length === 0) return;
+    await o.ledger.markDone(
+      o.segmentId,
+      rows.map((r) => r.phone),
+      o.creator,
+    );
+    settleDone(rows);
+  };
   const fenceOf = (row: ContactToImport): SendFence => ({
     async beforeSend() {
       o.signal?.throwIfAborted();
-      const held = await o.ledger.fence(o.segmentId, row.phone, o.owner);
+      const marks = answered;
+      answered = [];
+      let held: Awaited<ReturnType<ContactLedger["fence"]>>;
+      try {
+        held = await o.ledger.fence(
+          o.segmentId,
+          row.phone,
+          o.owner,
+          marks.map((r) => r.phone),
+          o.creator,
+        );
+      } catch (error) {
+        answered.push(...marks);
+        throw error;
+      }
+      settleDone(marks);
       if (held !== "owned")
         throw new OwnershipLostError(`contact ${row.index + 1}`, held === "wiped" ? "wiped" : "taken");
       sentAt.set(row.phone, performance.now());
@@ -124,9 +160,9 @@ export async function importContacts(
           fence: fenceOf(row),
           idempotencyKey: idempotencyKeyOf(o.segmentId, row.phone),
         });
-        await o.ledger.markDone(o.segmentId, [row.phone], o.creator);
-        counts.created += 1;
-        o.onSettled?.(row.index);
+        answered.push(row);
+        // A few at most wait for the next fence; a longer queue (no sends left) is written at once.
+        if (answered.length >= DONE_MARKS_AT_MOST) await flushDone();
         return;
       } catch (error) {
         if (error instanceof AmbiguousWriteError) {
@@ -182,6 +218,7 @@ export async function importContacts(
       }
       await Promise.all(inflight);
       await rethrow();
+      await flushDone();
       const batch = uncertain;
       uncertain = [];
       counts.reconciles += 1;
@@ -259,6 +296,7 @@ export async function importContacts(
       }
       waiting = still;
       await rethrow();
+      await flushDone();
       await reconcile();
       if (waiting.length > 0) await sleep(o.waitPollMs ?? 250, undefined, { signal: o.signal });
     }
@@ -317,15 +355,20 @@ export async function importContacts(
   }
   await Promise.all(inflight);
   await rethrow();
+  await flushDone();
   // Stale claims were made by an attempt that stopped: the service may or may not have them.
   uncertain.push(...stale);
   await reconcile();
   await awaitOthers();
+  await flushDone();
   o.onProgress?.(counts);
   return counts;
 }
 
 const FATAL_STATUSES = new Set([401, 403, 404]);
+
+/** Done marks waiting for a fence to ride on, at most: beyond, they are written on their own. */
+const DONE_MARKS_AT_MOST = 64;
 
 /** One contact's create, the same however often it is sent (by any attempt of any file of the job's segment). */
 export function idempotencyKeyOf(segmentId: string, phone: string): string {

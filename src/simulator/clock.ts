@@ -23,11 +23,11 @@ export function createSimClock(timeScale = 1, realNow: () => number = Date.now):
   return {
     timeScale,
     now: () => origin + (realNow() - origin) * timeScale + offset,
-    atReal: (realMs) =>
-      origin +
-      (realNow() - origin) * timeScale +
-      offset +
-      Math.max(0, realMs - realNow() - offset) * timeScale,
+    // One reading of the real clock: two could straddle a millisecond and put a start 1 ms late.
+    atReal: (realMs) => {
+      const real = realNow();
+      return origin + (real - origin) * timeScale + offset + Math.max(0, realMs - real - offset) * timeScale;
+    },
     advance: (ms) => {
       offset += ms;
     },

@@ -1,7 +1,7 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { settleFile } from "../../inbox/drop-folder.ts";
 import type { FileRegistry } from "../../inbox/file-registry.ts";
 import type { InboxStore, InboxStores } from "../../inbox/inbox-store.ts";
+import { settleFile } from "../../inbox/settle-file.ts";
 import { fileExists } from "../../lib/file-exists.ts";
 import { type AudienceDeps, type AudienceReport, audiencesOf } from "../campaign/audience.ts";
 import { keptRows } from "../campaign/kept-rows.ts";

@@ -52,6 +52,13 @@ const SLOW = [
   "test/ingest/workbook-limits.test.ts",
 ];
 const ALL = ["test/**/*.test.ts"];
+/**
+ * What `npm run test:quick` (scripts/test-quick.mjs) leaves to the full run: the redis project's
+ * files that start daemons, the CLI, clusters or the package. They reach almost every file and take minutes.
+ */
+const QUICK_LEAVES = process.env.VCW_TEST_QUICK
+  ? ["test/cli/**", "test/cluster/**", "test/daemon/**", "test/package/**"]
+  : [];
 /** Redis (and a Redis Cluster) for the projects that use them; the unit project starts none. */
 const REDIS_SETUP = ["test/support/global-setup.ts"];
 
@@ -78,7 +85,12 @@ export default defineConfig({
       { extends: true, test: { name: "slow", include: SLOW } },
       {
         extends: true,
-        test: { name: "redis", include: REDIS, exclude: [...CHAOS, ...BROWSER], globalSetup: REDIS_SETUP },
+        test: {
+          name: "redis",
+          include: REDIS,
+          exclude: [...CHAOS, ...BROWSER, ...QUICK_LEAVES],
+          globalSetup: REDIS_SETUP,
+        },
       },
       { extends: true, test: { name: "browser", include: BROWSER, globalSetup: REDIS_SETUP } },
       { extends: true, test: { name: "chaos", include: CHAOS, globalSetup: REDIS_SETUP } },

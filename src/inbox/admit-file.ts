@@ -5,10 +5,10 @@ import {
   duplicateName,
   isDuplicateName,
   originalOf,
-  settleFile,
 } from "./drop-folder.ts";
 import type { FileRegistry } from "./file-registry.ts";
 import type { Arrival, InboxStore } from "./inbox-store.ts";
+import { settleFile } from "./settle-file.ts";
 
 /** A file taken into a job's processing/ folder: what its import job carries. Never rows, never secrets. */
 export interface AdmittedFile {

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import { join } from "node:path";
 import { safeFileName } from "../lib/safe-file-name.ts";
-import type { InboxStore } from "./inbox-store.ts";
 
 /** A job's drop folder: files arrive in `inbox`, move to `processing`, end in `done` or `rejected`. */
 export interface DropFolder {
@@ -68,21 +67,4 @@ export async function sha256File(path: string): Promise<string> {
   const hash = createHash("sha256");
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest("hex");
-}
-
-/**
- * Ends a file's stay in `processing`: its summary, its error report, then the file itself go to
- * `done` or `rejected`. The file moves last, so a file found there is complete. Repeatable.
- */
-export async function settleFile(
-  inbox: InboxStore,
-  name: string,
-  outcome: "done" | "rejected",
-  summary: object,
-  errorsFile?: string,
-): Promise<void> {
-  await inbox.writeText(outcome, `${name}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
-  if (errorsFile) await inbox.putFile(outcome, `${name}.errors.csv`, errorsFile);
-  await inbox.move("processing", name, outcome);
-  await inbox.remove("processing", `${name}.errors.csv`);
 }

@@ -2,9 +2,10 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type AdmitDeps, admitFile } from "../../src/inbox/admit-file.ts";
-import { dropFolder, settleFile } from "../../src/inbox/drop-folder.ts";
+import { dropFolder } from "../../src/inbox/drop-folder.ts";
 import { createFileRegistry } from "../../src/inbox/file-registry.ts";
 import { folderArrival, folderInbox } from "../../src/inbox/folder-inbox.ts";
+import { settleFile } from "../../src/inbox/settle-file.ts";
 import { tempDir } from "../support/files.ts";
 import { useRedis } from "../support/redis.ts";
 

@@ -59,12 +59,17 @@ export async function waitFor<T>(
   }
 }
 
-/** The summary of a file once it reached done/ or rejected/ (by the name it arrived under). */
+/**
+ * The summary of a file once it reached done/ or rejected/ (by the name it arrived under). The file
+ * is settled when it is there itself: its summary and error report are written first, the file
+ * moves last (settle-file.ts), so a summary alone may still lack the file and its errors beside it.
+ */
 export function summaryOf(inbox: string, original: string, where: "done" | "rejected" = "done") {
   const dir = join(inbox, where);
   if (!existsSync(dir)) return undefined;
   const name = readdirSync(dir).find((f) => f.endsWith(`-${original}.summary.json`) && !f.includes("-dup"));
-  return name ? (JSON.parse(readFileSync(join(dir, name), "utf8")) as Summary) : undefined;
+  if (!name || !existsSync(join(dir, name.slice(0, -".summary.json".length)))) return undefined;
+  return JSON.parse(readFileSync(join(dir, name), "utf8")) as Summary;
 }
 
 /**

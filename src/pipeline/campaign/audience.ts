@@ -126,13 +126,7 @@ export async function audiencesOf(
     });
   if (c.audience === "segment") {
     const request = { ...base, segmentId: f.segmentId, name: name(), contacts: f.contacts };
-    const startAt = Date.parse(scheduledAtFor(c.start, now, now + holdMsOf(d)));
-    report.campaigns.push({
-      name: request.name,
-      contacts: f.contacts,
-      scheduledAt: new Date(startAt).toISOString(),
-      ...startReasonOf(startAt, now, d),
-    });
+    report.campaigns.push(standingReport(c.start, request, d, now));
     return { requests: [request], report };
   }
 
@@ -154,7 +148,6 @@ export async function audiencesOf(
   if (listed.size > 0) report.doNotCall = listed.size;
   const groups = await zoneVariantGroups(def, plan, d);
 
-  const recallMs = def.calling.caps.recallAfterDays * 86_400_000;
   const requests: CampaignRequest[] = [];
   for (const { zone, variant, at, phones } of groups) {
     const planned: CampaignRequest = {
@@ -175,16 +168,8 @@ export async function audiencesOf(
       const phones = part.phones;
       const startAt = Math.max(at, request.budgetFrom ?? at);
       const scheduledAt = new Date(startAt).toISOString();
-      const key = campaignKey(request);
-      // Recorded for the span it may dial in, so other jobs' caps count it (it has none of its own).
-      const waited = request.budgetFrom ? { ...request, notBefore: request.budgetFrom } : request;
-      const [from, until] = reservationSpan(def, waited, now) ?? [startAt, startAt];
-      const callable = new Set<string>();
-      for (const phone of phones) {
-        if ((await d.frequency.reserve(phone, key, from, recallMs, [], false, until)) === "ok")
-          callable.add(phone);
-        else report.recentlyCalled += 1;
-      }
+      const { callable, refused } = await reserved(def, request, phones, startAt, d, now);
+      report.recentlyCalled += refused;
       if (variant) await assignVariant(def, d.experiments, { request, variant, phones, callable, at: now });
       if (callable.size === 0) continue;
       requests.push({
@@ -204,6 +189,49 @@ export async function audiencesOf(
     }
   }
   return { requests, report };
+}
+
+/** A standing segment's one campaign, as the file's summary reports it. */
+function standingReport(
+  start: NonNullable<JobDefinition["campaign"]>["start"],
+  request: { name: string; contacts: number },
+  d: AudienceDeps,
+  now: number,
+) {
+  const startAt = Date.parse(scheduledAtFor(start, now, now + holdMsOf(d)));
+  return {
+    name: request.name,
+    contacts: request.contacts,
+    scheduledAt: new Date(startAt).toISOString(),
+    ...startReasonOf(startAt, now, d),
+  };
+}
+
+/**
+ * The phones of `request` reserved in the call history, for the span it may dial in, so other
+ * jobs' caps count it (it has none of its own): those another campaign called within the
+ * cooldown are not (`refused`).
+ */
+async function reserved(
+  def: JobDefinition,
+  request: CampaignRequest,
+  phones: readonly string[],
+  startAt: number,
+  d: Pick<AudienceDeps, "frequency">,
+  now: number,
+): Promise<{ callable: Set<string>; refused: number }> {
+  const recallMs = def.calling.caps.recallAfterDays * 86_400_000;
+  const key = campaignKey(request);
+  const waited = request.budgetFrom ? { ...request, notBefore: request.budgetFrom } : request;
+  const [from, until] = reservationSpan(def, waited, now) ?? [startAt, startAt];
+  const callable = new Set<string>();
+  let refused = 0;
+  for (const phone of phones) {
+    if ((await d.frequency.reserve(phone, key, from, recallMs, [], false, until)) === "ok")
+      callable.add(phone);
+    else refused += 1;
+  }
+  return { callable, refused };
 }
 
 /** The plan's campaigns (one per zone) split by experiment variant (as they stand: stops and promotions honoured), zones in order. */

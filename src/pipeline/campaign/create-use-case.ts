@@ -110,22 +110,7 @@ export async function createCampaign(
   } catch (error) {
     if (error instanceof CreateCanceledError) return { kind: "canceled" };
     if (!(error instanceof CreateUnresolvedError) || !attempt.canWait) throw error;
-    // Looked up again by its check's time at the latest: found then, it is still checked before it starts.
-    const checkAt = startCheckAt(
-      Date.parse((await slot.sent())?.note ?? scheduledAt),
-      p.settleMs ?? 0,
-      p.startLeadMs,
-    );
-    const untilCheck = Number.isFinite(checkAt) && checkAt > Date.now() ? checkAt - Date.now() : Infinity;
-    const waitMs = Math.min(lookAgainAfterMs(error.sentAt, Date.now()), untilCheck);
-    const cause = String(error.cause ?? "");
-    return {
-      kind: "unresolved",
-      lookAgainAt: Date.now() + waitMs,
-      lookAgainInMs: waitMs,
-      message: error.message,
-      cause,
-    };
+    return unresolved(p, error, Date.parse((await slot.sent())?.note ?? scheduledAt));
   }
   // The start the service was sent, maybe by an earlier attempt (its mark, or the record found by
   // name when Redis lost the mark): the check and first poll follow it.
@@ -133,27 +118,50 @@ export async function createCampaign(
   const start = sent?.note ?? result.scheduledAt ?? scheduledAt;
   const why = startReason(Date.parse(start), sent?.note ? sent.at : now, p);
   const info: CampaignInfo = {
-    id: result.id,
-    name: data.name,
-    job: data.job,
-    file: data.original,
-    sha256: data.sha256,
-    gen: data.gen,
-    segmentId: data.segmentId,
-    scheduledAt: start,
+    ...infoOf(data, result.id, start),
     ...(why ? { startReason: why } : {}),
     ...((sent?.sends ?? 1) > 1 ? { resent: true as const } : {}),
-    state: "active",
-    attempt: data.attempt,
-    ...(data.zone ? { zone: data.zone } : {}),
-    ...(data.variant ? { variant: data.variant } : {}),
-    ...dialerOf(data),
-    followUps: [],
     ...plannedInfo(data, planned),
   };
   await registered(p, info, data.parentId, now, def.polling.startGraceSeconds * 1000);
   return { kind: result.created ? "created" : "found", id: result.id, info };
 }
+
+/** A create whose answer is unknown: looked up again, by its check's time at the latest (found then, still checked). */
+function unresolved(
+  p: Pick<CreateCampaignPort, "settleMs" | "startLeadMs">,
+  error: CreateUnresolvedError,
+  sentStart: number,
+): CreateOutcome {
+  const checkAt = startCheckAt(sentStart, p.settleMs ?? 0, p.startLeadMs);
+  const untilCheck = Number.isFinite(checkAt) && checkAt > Date.now() ? checkAt - Date.now() : Infinity;
+  const waitMs = Math.min(lookAgainAfterMs(error.sentAt, Date.now()), untilCheck);
+  return {
+    kind: "unresolved",
+    lookAgainAt: Date.now() + waitMs,
+    lookAgainInMs: waitMs,
+    message: error.message,
+    cause: String(error.cause ?? ""),
+  };
+}
+
+/** What vcw keeps of a campaign it created (or found) for `data`, starting at `start`. */
+const infoOf = (data: CampaignRequest, id: string, start: string): CampaignInfo => ({
+  id,
+  name: data.name,
+  job: data.job,
+  file: data.original,
+  sha256: data.sha256,
+  gen: data.gen,
+  segmentId: data.segmentId,
+  scheduledAt: start,
+  state: "active",
+  attempt: data.attempt,
+  ...(data.zone ? { zone: data.zone } : {}),
+  ...(data.variant ? { variant: data.variant } : {}),
+  ...dialerOf(data),
+  followUps: [],
+});
 
 /** Registered for polling, its start checked, its trace kept, and named on its parent (a follow-up's). */
 async function registered(

@@ -252,7 +252,8 @@ async function settled(
     finishedAt: new Date().toISOString(),
   };
   try {
-    await settleImported(run.def, f, inbox, run.local.path, summary, file.errorsFile, run.d);
+    if (!(await settleImported(run.def, f, inbox, run.local.path, summary, file.errorsFile, run.d)))
+      log.warn("the file was settled meanwhile by the attempt that took this job over: its summary kept");
   } catch (error) {
     log.error(
       { err: String(error) },

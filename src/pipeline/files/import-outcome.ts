@@ -2,8 +2,7 @@ import type { Totals } from "../../ingest/outcome.ts";
 import type { AudienceReport } from "../campaign/audience.ts";
 import type { ImportCheckpoint } from "../import/import-file.ts";
 import type { ImportedFile } from "../import/import-use-case.ts";
-import type { ListedCounts } from "./listed-counts.ts";
-import type { ChecksBeforeStart } from "./summary-checks.ts";
+import type { StartCheckResult } from "../results/model.ts";
 
 /** What a finished import leaves in `<file>.summary.json` and as the job's return value. */
 export interface ImportSummary extends Partial<ImportedFile> {
@@ -53,3 +52,29 @@ export type ImportOutcome =
   | { kind: "stopping" }
   /** A failure a later attempt may cure. */
   | { kind: "retry-later"; error: unknown };
+
+/** A file's contacts as the service lists them after its import, and what the ledger had said. */
+export interface ListedCounts {
+  /** Contacts and distinct phones the segment listed (the whole segment, not only this file's). */
+  contacts: number;
+  phones: number;
+  /** Extra copies of the file's phones the listing showed, deleted. */
+  duplicatesRemoved: number;
+  /** Phones the ledger says this file created that the service does not list. */
+  notListed: number;
+  /** The ledger's counts, replaced in the summary by the listing's. */
+  ledger: { created: number; known: number; elsewhere: number };
+}
+
+/** The checks before a file's campaigns started, in its summary: totals, and each campaign's. */
+export interface ChecksBeforeStart {
+  duplicatesRemoved: number;
+  campaignsRepaired: number;
+  withdrawn: number;
+  /** Late copies started before the check, taken on; and calls made twice (both copies started). */
+  copiesAdopted?: number;
+  /** Of those, the copies found after the check (right before the start, or at a poll). */
+  adoptedAfterCheck?: number;
+  calledTwice?: number;
+  campaigns: (StartCheckResult & { name: string })[];
+}

@@ -9,20 +9,7 @@ import {
 } from "../campaign/segment-listing.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import type { FileRows } from "../stores/file-rows.ts";
-import type { ImportSummary } from "./import-outcome.ts";
-
-/** A file's contacts as the service lists them after its import, and what the ledger had said. */
-export interface ListedCounts {
-  /** Contacts and distinct phones the segment listed (the whole segment, not only this file's). */
-  contacts: number;
-  phones: number;
-  /** Extra copies of the file's phones the listing showed, deleted. */
-  duplicatesRemoved: number;
-  /** Phones the ledger says this file created that the service does not list. */
-  notListed: number;
-  /** The ledger's counts, replaced in the summary by the listing's. */
-  ledger: { created: number; known: number; elsewhere: number };
-}
+import type { ImportSummary, ListedCounts } from "./import-outcome.ts";
 
 export interface ListedCountsDeps {
   client: Client;

@@ -1,13 +1,14 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { settleFile } from "../../inbox/drop-folder.ts";
 import type { FileRegistry } from "../../inbox/file-registry.ts";
 import type { InboxStore, InboxStores } from "../../inbox/inbox-store.ts";
+import { settleFile } from "../../inbox/settle-file.ts";
 import { fileExists } from "../../lib/file-exists.ts";
 import { type AudienceDeps, type AudienceReport, audiencesOf } from "../campaign/audience.ts";
 import { keptRows } from "../campaign/kept-rows.ts";
 import type { Intent } from "../campaign/lifecycle.ts";
 import { contactsIn, fileIdentity } from "../import/import-use-case.ts";
 import type { FileRowsStore } from "../stores/file-rows.ts";
+import type { StartCheckStore } from "../stores/start-check-store.ts";
 import type { ImportSummary } from "./import-outcome.ts";
 import { countFromListing } from "./listed-counts.ts";
 
@@ -21,6 +22,8 @@ export interface SettleDeps extends AudienceDeps {
   now: () => number;
   /** The rows its import kept: read for its campaigns, dropped once it is settled. */
   fileRows: Pick<FileRowsStore, "read" | "drop">;
+  /** The lock of a file summary's checks: settling writes the summary under it too. */
+  startChecks: Pick<StartCheckStore, "noting">;
 }
 
 /** The dropped file being settled, as its job names it. */
@@ -69,7 +72,7 @@ export async function requestCampaigns(
 
 /**
  * Imported: its campaigns asked for, then the file into done/ (with `errorsFile`, its rejected rows)
- * and the registry told. `at`: the file, readable here.
+ * and the registry told. `at`: the file, readable here. False when another attempt had settled it.
  */
 export async function settleImported(
   def: JobDefinition,
@@ -79,7 +82,7 @@ export async function settleImported(
   summary: ImportSummary,
   errorsFile: string | undefined,
   d: SettleDeps,
-): Promise<ImportSummary> {
+): Promise<boolean> {
   if (summary.sha256 !== f.sha256) await d.registry.markDone(f.job, summary.sha256, f.file);
   const creator = fileIdentity(f.job, f.sha256, f.gen);
   const rows = keptRows(def, { creator, path: async () => at }, d.fileRows);
@@ -91,10 +94,34 @@ export async function settleImported(
   // A report counts the file in the period its summary lands in: stamped as it is written, not
   // before the listing and the campaigns (seconds), when a report gathered between missed it for good.
   summary.finishedAt = new Date().toISOString();
-  await settleFile(inbox, f.file, "done", summary, errors);
+  const written = await settleOnce(f, inbox, summary, errors, d);
   await d.registry.settle(f.job, f.sha256, "done");
   await d.fileRows.drop(creator);
-  return summary;
+  return written;
+}
+
+/**
+ * The file into done/ with its summary, unless an attempt that took this one's job over settled it
+ * already: a worker paused past its job's lock and resumed would otherwise write its summary over
+ * the one the checks before the start have written into since. Under the lock of those checks'
+ * writes (summary-checks.ts), so no check is noted between the look and the write. True if written here.
+ */
+export async function settleOnce(
+  f: DroppedFile,
+  inbox: InboxStore,
+  summary: ImportSummary,
+  errorsFile: string | undefined,
+  d: Pick<SettleDeps, "startChecks">,
+): Promise<boolean> {
+  const locked = await d.startChecks.noting(f.job, f.sha256, async () => {
+    if (await settledSummary(f, inbox, "done")) {
+      await inbox.remove("processing", `${f.file}.errors.csv`);
+      return false;
+    }
+    await settleFile(inbox, f.file, "done", summary, errorsFile);
+    return true;
+  });
+  return locked.acquired && locked.value;
 }
 
 /** Rejected: the file into rejected/ with its summary, the registry told. */

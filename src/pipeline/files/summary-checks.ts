@@ -3,22 +3,9 @@ import type { FileRegistry } from "../../inbox/file-registry.ts";
 import type { InboxStores } from "../../inbox/inbox-store.ts";
 import type { StartCheck } from "../campaign/start-check.ts";
 import type { StartCheckStore } from "../stores/start-check-store.ts";
-import type { ImportSummary } from "./import-outcome.ts";
+import type { ChecksBeforeStart, ImportSummary } from "./import-outcome.ts";
 
 type StartCheckResult = StartCheck["result"];
-
-/** The checks before a file's campaigns started, in its summary: totals, and each campaign's. */
-export interface ChecksBeforeStart {
-  duplicatesRemoved: number;
-  campaignsRepaired: number;
-  withdrawn: number;
-  /** Late copies started before the check, taken on; and calls made twice (both copies started). */
-  copiesAdopted?: number;
-  /** Of those, the copies found after the check (right before the start, or at a poll). */
-  adoptedAfterCheck?: number;
-  calledTwice?: number;
-  campaigns: (StartCheckResult & { name: string })[];
-}
 
 /** Pure: the summary's checks with `name`'s result put in (replacing an earlier one), totals recounted. */
 export function withCheck(

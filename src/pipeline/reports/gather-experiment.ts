@@ -6,7 +6,12 @@ import { ExperimentCampaigns } from "./experiment-campaigns.ts";
 import { ExperimentFigures } from "./experiment-figures.ts";
 import type { AssignmentFacts } from "./experiment-missing.ts";
 import type { SectionSetup } from "./experiment-section.ts";
-import type { ReportSources } from "./gather-report.ts";
+import type { ReportCampaignNotMade } from "./model.ts";
+
+/** Campaigns asked for since `since` and never made (the queue layer reads them). */
+export type CampaignsNotMade = (
+  since: number,
+) => Promise<(Omit<ReportCampaignNotMade, "at"> & { at: string | null })[]>;
 
 /** What the experiment store tells a report (stores/experiment-store.ts), by the experiment's id. */
 export interface ExperimentFacts {
@@ -27,7 +32,7 @@ export async function gatherExperiment(
     kept?: ExperimentCampaigns | undefined;
     experiments?: ExperimentFacts | undefined;
     /** Campaigns never made (the queue layer's), when the caller can read them: a variant that got nobody says why. */
-    campaignsNotMade?: ReportSources["campaignsNotMade"];
+    campaignsNotMade?: CampaignsNotMade;
   },
   upTo: number,
 ): Promise<{ figures: ExperimentFigures; setup: SectionSetup } | undefined> {

@@ -5,7 +5,7 @@ import type { InboxStores } from "../../inbox/inbox-store.ts";
 import type { CampaignStore } from "../results/campaign-store.ts";
 import { CallEnds } from "./call-ends.ts";
 import { experimentSection } from "./experiment-section.ts";
-import { type ExperimentFacts, gatherExperiment } from "./gather-experiment.ts";
+import { type CampaignsNotMade, type ExperimentFacts, gatherExperiment } from "./gather-experiment.ts";
 import { importFacts } from "./import-facts.ts";
 import type { ReportCampaignNotMade, ReportModel, ReportPeriod } from "./model.ts";
 import { nextReportAt } from "./period.ts";
@@ -21,9 +21,7 @@ export interface ReportSources {
   /** The experiment store's decisions and assignments (a job with `campaign.variants`). */
   experiments?: ExperimentFacts | undefined;
   /** Campaigns asked for since `since` and never made, when the caller can read them (the queue layer). */
-  campaignsNotMade?: (
-    since: number,
-  ) => Promise<(Omit<ReportCampaignNotMade, "at"> & { at: string | null })[]>;
+  campaignsNotMade?: CampaignsNotMade;
   /** VCW_PUBLIC_URL: campaigns link to their results there. */
   publicUrl?: string | undefined;
   /** Where campaign pages are, when not at the public URL: "" on the dashboard's own pages (relative links). */

@@ -143,10 +143,15 @@ export async function pollCampaign(campaignId: string, o: PollOptions): Promise<
       signal: o.signal ? AbortSignal.any([o.signal, lost]) : lost,
     }),
   );
-  if (!locked.acquired)
-    return { changed: 0, version: 0, state: "active", ended: false, optedOut: 0, skipped: "busy" };
-  return locked.value;
+  return locked.acquired ? locked.value : notPolled("busy");
 }
+
+/** A poll that read nothing: `why`, and the campaign's version and state as vcw keeps them. */
+const notPolled = (
+  why: NonNullable<PollOutcome["skipped"]>,
+  version = 0,
+  state: PollOutcome["state"] = "active",
+): PollOutcome => ({ changed: 0, version, state, ended: false, optedOut: 0, skipped: why });
 
 /** A poll holding the campaign's lock; `stored` is its meta as read with the lock. */
 async function pollLocked(
@@ -155,19 +160,11 @@ async function pollLocked(
   o: PollOptions,
 ): Promise<PollOutcome> {
   const now = o.now ?? Date.now;
-  if (!stored)
-    return { changed: 0, version: 0, state: "active", ended: false, optedOut: 0, skipped: "unknown" };
+  if (!stored) return notPolled("unknown");
   const { info } = stored;
   if (info.state !== "active") {
     await o.store.retire(campaignId, info.job);
-    return {
-      changed: 0,
-      version: stored.version,
-      state: info.state,
-      ended: false,
-      optedOut: 0,
-      skipped: "not-active",
-    };
+    return notPolled("not-active", stored.version, info.state);
   }
   const { diff, index } = await streamAudience(campaignId, stored, o);
   const at = now();

@@ -11,7 +11,7 @@ import { defineScript } from "../lib/scripts.ts";
 import type { ExperimentFacts } from "../pipeline/reports/gather-experiment.ts";
 import { gatherReport } from "../pipeline/reports/gather-report.ts";
 import { scheduledPeriod } from "../pipeline/reports/period.ts";
-import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { CampaignStore } from "../pipeline/stores/campaign-store.ts";
 import { enqueueDeliveries } from "./deliveries.ts";
 import type { Queues } from "./queues.ts";
 import { queueReportSources } from "./read-model/report-sources.ts";

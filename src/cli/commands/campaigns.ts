@@ -6,7 +6,7 @@ import {
   campaignListing,
   listingLine,
 } from "../../pipeline/reports/campaign-list.ts";
-import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../pipeline/stores/campaign-store.ts";
 import { CliError } from "../cli-error.ts";
 import { withRedis } from "../with-redis.ts";
 

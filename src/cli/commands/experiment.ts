@@ -12,7 +12,7 @@ import { experimentSection } from "../../pipeline/reports/experiment-section.ts"
 import { experimentLines } from "../../pipeline/reports/experiment-text.ts";
 import { METRIC_WORDS } from "../../pipeline/reports/experiment-verdict.ts";
 import { gatherExperiment } from "../../pipeline/reports/gather-experiment.ts";
-import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../pipeline/stores/campaign-store.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { createActionContext } from "../../queue/operator/action-context.ts";
 import { decisionLine } from "../../queue/operator/experiment-action.ts";

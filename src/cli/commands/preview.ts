@@ -15,12 +15,12 @@ import { holdMsOf, type StartHold, startReason } from "../../pipeline/campaign/s
 import { experimentPlan } from "../../pipeline/reports/experiment-plan.ts";
 import { assistantCatalog } from "../../pipeline/resources/assistant-catalog.ts";
 import { missingServiceRefs } from "../../pipeline/resources/service-refs.ts";
-import { createResourceState } from "../../pipeline/resources/state-store.ts";
 import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../pipeline/stores/call-history.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { createNumberRests } from "../../pipeline/stores/number-rests.ts";
 import { createPaceStore } from "../../pipeline/stores/pace-store.ts";
+import { createResourceState } from "../../pipeline/stores/resource-state.ts";
 import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
 import { serviceClient } from "../service-client.ts";

@@ -1,9 +1,9 @@
 import { Command } from "commander";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
-import { type CampaignStore, createCampaignStore } from "../../pipeline/results/campaign-store.ts";
 import { summarize } from "../../pipeline/results/campaign-totals.ts";
 import { kindOf } from "../../pipeline/results/model.ts";
 import { createAuditLog } from "../../pipeline/stores/audit-log.ts";
+import { type CampaignStore, createCampaignStore } from "../../pipeline/stores/campaign-store.ts";
 import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { queueReportSources } from "../../queue/read-model/report-sources.ts";

@@ -4,7 +4,7 @@ import type { InboxStores } from "../../inbox/inbox-store.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { RevokeDeps } from "../../pipeline/consent/revoke-consent.ts";
-import { type CampaignRegistry, createCampaignRegistry } from "../../pipeline/results/campaign-registry.ts";
+import { type CampaignRegistry, createCampaignRegistry } from "../../pipeline/stores/campaign-registry.ts";
 import { createConsentStore } from "../../pipeline/stores/consent-store.ts";
 import { type Controls, createControls } from "../../pipeline/stores/controls.ts";
 import { type CreateMemo, createCreateMemo } from "../../pipeline/stores/create-memo.ts";

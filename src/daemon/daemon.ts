@@ -217,8 +217,7 @@ async function startWatching(
     store: services.stores.store,
     experiments: services.stores.experiments,
     inboxes: services.stores.inboxes,
-    redis,
-    keys,
+    runs: services.stores.reportRuns,
     logger,
     publicUrl: s.publicUrl.value,
   });

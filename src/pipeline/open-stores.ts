@@ -18,6 +18,7 @@ import { createFileRowsStore } from "./stores/file-rows.ts";
 import { createNumberRests } from "./stores/number-rests.ts";
 import { createPaceStore } from "./stores/pace-store.ts";
 import { createPlanStore } from "./stores/plan-store.ts";
+import { createReportRuns } from "./stores/report-runs.ts";
 import { createResourceState } from "./stores/resource-state.ts";
 import { createStartCheckStore } from "./stores/start-check-store.ts";
 import { createStopStore } from "./stores/stop-store.ts";
@@ -57,6 +58,8 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     memo: createCreateMemo(redis, keys, { retentionMs }),
     /** The campaigns vcw tracks: registry and schedule, results, report marks. */
     store: createCampaignStore(redis, keys, { retentionMs }),
+    /** Each scheduled report's last-run mark. */
+    reportRuns: createReportRuns(redis, keys),
     suppression: createSuppressionList(redis, keys, o.onExpiredList ? { onExpired: o.onExpiredList } : {}),
     history: createCallHistory(redis, keys, { keepMs: o.keepCallsMs }),
     /** Consent and revocations per number, across jobs (never expire: decision 0067). */

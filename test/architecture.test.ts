@@ -97,7 +97,7 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
     "errors.ts",
     "name-pattern.ts",
   ],
-  reports: ["results", "errors.ts", "stats", "variant-assignment.ts"],
+  reports: ["results", "stores", "errors.ts", "stats", "variant-assignment.ts"],
   campaign: [
     "stores",
     "consent",

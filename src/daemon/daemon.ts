@@ -182,6 +182,7 @@ async function startOperatorSurface(
       numbers: { resources: stores.resources, budgets: stores.budgets, rests: stores.rests },
     },
     queues,
+    stores,
     jobs: () => jobs,
     metrics: o.metrics,
     security: httpSecurityOf(o.settings),

@@ -23,10 +23,17 @@ export function defineScript<R>(name: string, numberOfKeys: number, lua: string)
 
 /**
  * A script's text from its `.lua` file beside the module that runs it (`base`: its
- * `import.meta.url`), read once, at module load: as BullMQ keeps its `commands/`. The build copies
- * every `.lua` file into dist (scripts/copy-assets.mjs).
+ * `import.meta.url`), read once, at module load: as BullMQ keeps its `commands/`. Each `{{NAME}}` in
+ * it is `values[NAME]` (a constant of the module, or a shared piece such as LUA_NOW_MS). The build
+ * copies every `.lua` file into dist (scripts/copy-assets.mjs).
  */
-export const luaFile = (base: string, name: string): string => readFileSync(new URL(name, base), "utf8");
+export function luaFile(base: string, name: string, values: Record<string, string | number> = {}): string {
+  return readFileSync(new URL(name, base), "utf8").replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
+    const value = values[key];
+    if (value === undefined) throw new Error(`${name}: no value for {{${key}}}`);
+    return String(value);
+  });
+}
 
 /** Lua: the Redis server's clock in ms (scripts are replicated by effect, so TIME is allowed). */
 export const LUA_NOW_MS = luaFile(import.meta.url, "lua/now-ms.lua").trimEnd();

@@ -2,7 +2,7 @@ import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { defineScript, luaFile } from "../../lib/scripts.ts";
 
-const advance = defineScript<number>("report_advance", 1, luaFile(import.meta.url, "report-runs.lua"));
+const advance = defineScript<number>("report_advance", 1, luaFile(import.meta.url, "lua/report-advance.lua"));
 
 /** A report's last-run mark outlives a long stop (a yearly report still knows its last tick). */
 const KEEP_MARK_MS = 400 * 86_400_000;

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { startRedisServer } from "../src/daemon/redis-server.ts";
 import { redisKeys } from "../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../src/pipeline/stores/campaign-store.ts";
 import { DEMO_ASSISTANT, DEMO_DIALER } from "../src/simulator/demo-records.ts";
 import type { SeededCampaign, SimCommand } from "./campaigns-sim-child.ts";
 import { cpuMsOf } from "./lib.ts";

@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { chromium } from "playwright-core";
 import { redisKeys } from "../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../src/pipeline/stores/campaign-store.ts";
 import { fmt, mb, pool, table } from "./lib.ts";
 
 const TOKEN = "bench-token-0123456789abcdef";

@@ -11,8 +11,8 @@ import { createClient } from "../src/api/index.ts";
 import { AUDIENCE_STATUSES } from "../src/api/schemas/audience-status.ts";
 import { startRedisServer } from "../src/daemon/redis-server.ts";
 import { redisKeys } from "../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../src/pipeline/results/campaign-store.ts";
 import { forgetFingerprintIndexes, pollCampaign } from "../src/pipeline/results/poll-campaign.ts";
+import { createCampaignStore } from "../src/pipeline/stores/campaign-store.ts";
 import { createSuppressionList } from "../src/pipeline/stores/suppression.ts";
 import { benchCampaignInfo, KEY, startAudienceServer, statusClassesOf } from "./poll-fixture.ts";
 

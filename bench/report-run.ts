@@ -13,9 +13,9 @@ import { folderInbox } from "../src/inbox/folder-inbox.ts";
 import { redisKeys } from "../src/lib/redis-keys.ts";
 import { gatherReport } from "../src/pipeline/reports/gather-report.ts";
 import { reportEmail } from "../src/pipeline/reports/report-email.ts";
-import { createCampaignStore } from "../src/pipeline/results/campaign-store.ts";
 import { emptyTotals } from "../src/pipeline/results/campaign-totals.ts";
 import type { ResultRecord } from "../src/pipeline/results/model.ts";
+import { createCampaignStore } from "../src/pipeline/stores/campaign-store.ts";
 
 export interface ReportRun {
   campaigns: number;

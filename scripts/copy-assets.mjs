@@ -1,10 +1,11 @@
 // Copies what the compiled build needs beside its JavaScript: the dashboard's page, script and style
-// (src/http/dashboard/, served as they are: no build toolchain), and the few data files vcw reads
+// (src/http/dashboard/, served as they are: no build toolchain), every Lua script (`src/**/*.lua`,
+// read beside the module that runs it: lib/scripts.ts's luaFile), and the few data files vcw reads
 // from dev dependencies (src/lib/package-asset.ts): the two DejaVu Sans faces the PNG charts are
 // drawn in, and libphonenumber's English geocodes and time zones. A consumer installs these files,
 // not the packages (11 MB of fonts, 15 MB of geocodes in 33 languages, an older libphonenumber-js).
-import { cpSync, mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { cpSync, mkdirSync, readdirSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 const COPIES = [
   ["src/http/dashboard", "dist/src/http/dashboard"],
@@ -23,6 +24,10 @@ const COPIES = [
     "dist/src/pipeline/calling/phone-geo/geocodes/en",
   ],
 ];
+
+for (const path of readdirSync("src", { recursive: true })) {
+  if (path.endsWith(".lua")) COPIES.push([join("src", path), join("dist/src", path)]);
+}
 
 for (const [from, to] of COPIES) {
   mkdirSync(dirname(to), { recursive: true });

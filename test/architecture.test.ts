@@ -68,7 +68,19 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
   "variant-assignment.ts": [],
   /** The experiments' statistics (issue 41): pure, read by the reports and the planner. */
   stats: [],
-  stores: ["variant-assignment.ts"],
+  /**
+   * Every store (issue 44). The campaign and resource stores read their rooms' types and pure
+   * helpers (no I/O, nothing that imports a store): listed file by file, never a whole room.
+   */
+  stores: [
+    "variant-assignment.ts",
+    "errors.ts",
+    "results/model.ts",
+    "results/campaign-totals.ts",
+    "results/poll-cadence.ts",
+    "results/result-record.ts",
+    "resources/model.ts",
+  ],
   contacts: ["stores", "create-once.ts", "name-pattern.ts", "errors.ts"],
   /** Consent per number and its revocations (issue 46): over its store. */
   consent: ["stores"],
@@ -85,7 +97,7 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
     "errors.ts",
     "name-pattern.ts",
   ],
-  reports: ["results", "errors.ts", "stats", "variant-assignment.ts"],
+  reports: ["results", "stores", "errors.ts", "stats", "variant-assignment.ts"],
   campaign: [
     "stores",
     "consent",
@@ -100,7 +112,7 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
   resources: ["campaign", "results", "stores", "create-once.ts", "errors.ts", "name-pattern.ts"],
   files: ["import", "campaign", "contacts", "stores", "errors.ts"],
   /** Every store built once (the daemon's and the CLI's Services): the one place that hands them Redis. */
-  "open-stores.ts": ["stores", "contacts", "results", "resources"],
+  "open-stores.ts": ["stores", "contacts"],
 };
 
 const SRC = resolve(import.meta.dirname, "../src");
@@ -151,6 +163,48 @@ function sameFolder(folder: string): { from: string; to: string }[] {
   return out;
 }
 
+/** Where a Redis client may be held and given commands: the stores, the plumbing, and the wiring. */
+const REDIS_FOLDERS = ["pipeline/stores/", "lib/", "inbox/", "limiter/", "daemon/"];
+
+/** Files outside REDIS_FOLDERS that hold a Redis client, each for one reason. */
+const REDIS_EXCEPTIONS: Record<string, string> = {
+  "pipeline/open-stores.ts": "the one place every store is handed Redis",
+  "cli/with-redis.ts": "the CLI's wiring: connects, opens the stores, keeps the connection for BullMQ",
+  "http/health.ts": "/health pings Redis itself",
+  "queue/read-model/sources.ts": "the read model shows the connection's state and the shared rate",
+  "queue/start-worker.ts": "BullMQ's own connection (queue.client), for its job lock",
+  "queue/bullmq-hold.ts": "reads BullMQ's job lock on BullMQ's connection",
+  "telemetry/campaign-trace.ts":
+    "a campaign's trace carrier: opened by openStores, beside the tracing it serves",
+  // moves after issue 48 item 4 lands
+  "pipeline/contacts/contact-ledger.ts": "the contact ledger (issue 48 item 4 is changing it)",
+};
+
+/** Files that still hold a script inline (`redis.call` in a .ts file). */
+const INLINE_LUA_EXCEPTIONS: Record<string, string> = {
+  // moves after issue 48 item 4 lands
+  "pipeline/contacts/contact-ledger.ts": "the contact ledger's claims (issue 48 item 4 is changing them)",
+};
+
+/** Store constructors kept outside pipeline/stores/: opened by openStores all the same. */
+const OTHER_STORES = [
+  "createContactLedger",
+  "createFileRegistry",
+  "createInboxStores",
+  "createCampaignTraces",
+];
+
+/** Every function of pipeline/stores/ that takes Redis first: a store (or a part of one) being built. */
+function storeMakers(): string[] {
+  const names = new Set(OTHER_STORES);
+  for (const file of sources(join(SRC, "pipeline/stores"))) {
+    const text = readFileSync(file, "utf8");
+    for (const m of text.matchAll(/export (?:async )?function (\w+)\(\s*redis: RedisClient/g))
+      names.add(m[1]!);
+  }
+  return [...names];
+}
+
 describe("architecture", () => {
   it("imports between folders follow the arrows", () => {
     const all = crossings();
@@ -179,5 +233,43 @@ describe("architecture", () => {
       .filter((f) => !f.endsWith("redis-keys.ts"))
       .filter((f) => /`\$\{[a-z.]*prefix[a-z.]*\}:/i.test(readFileSync(f, "utf8")));
     expect(named.map((f) => relative(SRC, f))).toEqual([]);
+  });
+
+  it("stores are built in pipeline/open-stores.ts only (a store may be made of stores)", () => {
+    const makers = storeMakers();
+    expect(makers.length).toBeGreaterThan(20); // the scan sees the stores
+    const call = new RegExp(`(?<!function |\\.)\\b(${makers.join("|")})\\(`, "g");
+    const built = [...sources(SRC)]
+      .map((f) => relative(SRC, f))
+      .filter((f) => f !== "pipeline/open-stores.ts" && !f.startsWith("pipeline/stores/"))
+      .flatMap((f) => [...readFileSync(join(SRC, f), "utf8").matchAll(call)].map((m) => `${f}: ${m[1]}`))
+      // A store of inbox/ is made of inbox/'s own (its registry, a bucket's lease).
+      .filter((hit) => !(hit.startsWith("inbox/") && /create(FileRegistry|InboxStores)$/.test(hit)));
+    expect(built).toEqual([]);
+  });
+
+  it("a Redis client is held only by the stores, the plumbing and the wiring", () => {
+    const held = [...sources(SRC)]
+      .map((f) => relative(SRC, f))
+      .filter((f) => !REDIS_FOLDERS.some((folder) => f.startsWith(folder)) && !(f in REDIS_EXCEPTIONS))
+      .filter((f) =>
+        /from "ioredis"|\bRedisClient\b|\bredis\.(?!on\()\w+\(/.test(readFileSync(join(SRC, f), "utf8")),
+      );
+    expect(held).toEqual([]);
+  });
+
+  it("Lua lives in .lua files, read once at load (lib/scripts.ts luaFile)", () => {
+    const inline = [...sources(SRC)]
+      .map((f) => relative(SRC, f))
+      .filter((f) => !(f in INLINE_LUA_EXCEPTIONS))
+      .filter((f) => /redis\.call\(|redis\.pcall\(/.test(readFileSync(join(SRC, f), "utf8")));
+    expect(inline).toEqual([]);
+  });
+
+  it("each exception above is still needed", () => {
+    const text = (f: string) => readFileSync(join(SRC, f), "utf8");
+    for (const f of Object.keys(REDIS_EXCEPTIONS))
+      expect(/from "ioredis"|\bRedisClient\b|\bredis\.\w+\(/.test(text(f)), f).toBe(true);
+    for (const f of Object.keys(INLINE_LUA_EXCEPTIONS)) expect(text(f), f).toMatch(/redis\.call\(/);
   });
 });

@@ -1,18 +1,21 @@
-import { downloadsDir, resolveSettings, type Settings } from "../config/settings.ts";
+import { resolveSettings, type Settings } from "../config/settings.ts";
 import { findRedis } from "../daemon/redis-connection.ts";
 import type { InboxStores } from "../inbox/inbox-store.ts";
-import { createInboxStores } from "../inbox/inbox-stores.ts";
 import { connectRedis, describeTarget, type RedisClient } from "../lib/redis.ts";
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
+import { openStores, type Stores, storeOptionsOf } from "../pipeline/open-stores.ts";
 import { CliError } from "./cli-error.ts";
 
 export interface RedisContext {
+  /** The connection, for BullMQ's queues and the daemons' presence only: stores come from `stores`. */
   redis: RedisClient;
   keys: RedisKeys;
   settings: Settings;
   /** Where Redis is, fit to print (no password). */
   where: string;
-  /** Each job's inbox: a drop folder or a bucket prefix. */
+  /** Every store, built once (pipeline/open-stores.ts), as the daemon's. */
+  stores: Stores;
+  /** Each job's inbox: a drop folder or a bucket prefix (`stores.inboxes`). */
   inboxes: InboxStores;
 }
 
@@ -31,17 +34,18 @@ export async function withRedis<T>(run: (c: RedisContext) => Promise<T>): Promis
   const redis = connectRedis(target, { maxRetriesPerRequest: 2, connectTimeout: 2_000 });
   redis.on("error", () => undefined);
   const keys = redisKeys(settings.prefix.value);
-  const inboxes = createInboxStores({
-    redis,
-    keys,
-    bucket: settings.bucket.value,
-    downloads: downloadsDir(settings),
-    claimMs: settings.lockMs.value,
-  });
+  const stores = openStores(redis, keys, storeOptionsOf(settings));
   try {
-    return await run({ redis, keys, settings, where: describeTarget(target), inboxes });
+    return await run({
+      redis,
+      keys,
+      settings,
+      where: describeTarget(target),
+      stores,
+      inboxes: stores.inboxes,
+    });
   } finally {
-    inboxes.close();
+    stores.inboxes.close();
     redis.disconnect();
   }
 }

@@ -182,6 +182,7 @@ async function startOperatorSurface(
       numbers: { resources: stores.resources, budgets: stores.budgets, rests: stores.rests },
     },
     queues,
+    stores,
     jobs: () => jobs,
     metrics: o.metrics,
     security: httpSecurityOf(o.settings),
@@ -217,8 +218,7 @@ async function startWatching(
     store: services.stores.store,
     experiments: services.stores.experiments,
     inboxes: services.stores.inboxes,
-    redis,
-    keys,
+    runs: services.stores.reportRuns,
     logger,
     publicUrl: s.publicUrl.value,
   });

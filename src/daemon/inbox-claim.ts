@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { formatBucketAddress, isBucketAddress, parseBucketAddress } from "../inbox/bucket/bucket-address.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
-import { defineScript, LUA_NOW_MS } from "../lib/scripts.ts";
+import { defineScript, LUA_NOW_MS, luaFile } from "../lib/scripts.ts";
 import { StartupError } from "./errors.ts";
 
 /**
@@ -14,21 +14,7 @@ import { StartupError } from "./errors.ts";
 const claim = defineScript<string>(
   "inbox_claim",
   1,
-  `${LUA_NOW_MS}
-local entries = redis.call('HGETALL', KEYS[1])
-for i = 1, #entries, 2 do
-  local sep = string.find(entries[i + 1], '\\n', 1, true)
-  local job = string.sub(entries[i + 1], 1, sep - 1)
-  local expiry = tonumber(string.sub(entries[i + 1], sep + 1))
-  if expiry < now_ms then
-    redis.call('HDEL', KEYS[1], entries[i])
-  elseif job ~= ARGV[2] and entries[i] ~= ARGV[1] then
-    return job
-  end
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2] .. '\\n' .. (now_ms + tonumber(ARGV[3])))
-redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]))
-return ''`,
+  luaFile(import.meta.url, "lua/inbox-claim.lua", { LUA_NOW_MS }),
 );
 
 /** One spelling per inbox on every machine: a folder's absolute path, a bucket's s3:// address. */

@@ -3,13 +3,13 @@ import { type Client, createClient } from "../api/client.ts";
 import type { RequestObserver } from "../api/observer.ts";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { formatProblem, type LoadedJobs, loadJobs, unsetSinkVariables } from "../config/load-jobs.ts";
-import { downloadsDir, retentionMsOf, type Settings } from "../config/settings.ts";
+import { retentionMsOf, type Settings } from "../config/settings.ts";
 import type { SinkDefinition } from "../config/sink-definition.ts";
 import { connectRedis, describeTarget, type RedisClient, type RedisTarget } from "../lib/redis.ts";
 import { type RedisKeys, redisKeys } from "../lib/redis-keys.ts";
 import { createSharedRateLimiter, type SharedRateLimiter } from "../limiter/shared-rate-limiter.ts";
 import { createImportUseCase, type ImportUseCase } from "../pipeline/import/import-use-case.ts";
-import { openStores, type Stores } from "../pipeline/open-stores.ts";
+import { leaseMsOf, openStores, type Stores, storeOptionsOf } from "../pipeline/open-stores.ts";
 import { expiredText } from "../pipeline/stores/dnc/list-facts.ts";
 import { withRequestSpans } from "../telemetry/request-spans.ts";
 import { callingService, noEmbeddedSimulator, startHoldOf } from "./calling-service.ts";
@@ -99,16 +99,16 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
       0,
       ...[...jobs.values()].map((j) => j.calling.caps.recallAfterDays * 86_400_000),
     );
-    const stores = openStores(redis, keys, {
-      retentionMs: retentionMsOf(s),
-      keepCallsMs: Math.max(retentionMsOf(s), longestRecall),
-      leaseMs,
-      // With idempotency keys a re-sent create can't make a second record: no settle wait.
-      settleMs: startHoldOf(s, service.idempotencyKeys).settleMs,
-      onExpiredList: (list) => logger.warn({ source: list.source }, expiredText(list, Date.now())),
-      inboxes: { bucket: s.bucket.value, downloads: downloadsDir(s), claimMs: s.lockMs.value },
-      lockMs: s.lockMs.value,
-    });
+    const stores = openStores(
+      redis,
+      keys,
+      storeOptionsOf(s, {
+        keepCallsMs: Math.max(retentionMsOf(s), longestRecall),
+        // With idempotency keys a re-sent create can't make a second record: no settle wait.
+        settleMs: startHoldOf(s, service.idempotencyKeys).settleMs,
+        onExpiredList: (list) => logger.warn({ source: list.source }, expiredText(list, Date.now())),
+      }),
+    );
     cleanups.push(async () => stores.inboxes.close());
     return {
       redis,
@@ -130,10 +130,6 @@ export async function openServices(s: Settings, logger: Logger, o: ServicesOptio
     throw error;
   }
 }
-
-/** The ledger lease: longer than any create can stay in flight, so a live attempt is never overtaken. */
-export const leaseMsOf = (s: Settings) =>
-  s.requestTimeoutMs.value * (s.maxRetries.value + 1) + s.leaseMarginMs.value;
 
 /** A sink whose secret or URL variable is unset would fail every delivery for hours: refuse now. */
 function refuseUnsetSinkVariables(loaded: LoadedJobs): void {

@@ -3,7 +3,7 @@ import { zoneOf } from "../config/job-zone.ts";
 import { addTo, newTally, type Tally } from "../lib/tally.ts";
 import { instantOf, wallClock } from "../lib/time-zone.ts";
 import { campaignReach } from "../pipeline/reports/reach.ts";
-import type { StoredCampaign } from "../pipeline/results/campaign-store.ts";
+import type { StoredCampaign } from "../pipeline/stores/campaign-store.ts";
 
 /** What the campaigns view says a campaign is doing: one before its start waits, it does not "run". */
 export type Phase = "waiting" | "calling" | "past-window" | "finished" | "stuck";

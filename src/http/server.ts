@@ -5,10 +5,8 @@ import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
 import type { Settings } from "../config/settings.ts";
 import { formatAddress, isLoopback, type ListenAddress } from "../lib/listen-address.ts";
-import { createAuditLog } from "../pipeline/stores/audit-log.ts";
-import { revokedSessions } from "../pipeline/stores/revoked-sessions.ts";
-import { signInThrottle } from "../pipeline/stores/sign-in-throttle.ts";
-import { createActionContext } from "../queue/operator/action-context.ts";
+import type { Stores } from "../pipeline/open-stores.ts";
+import { type ActionStores, createActionContext } from "../queue/operator/action-context.ts";
 import type { Queues } from "../queue/queues.ts";
 import { installActions } from "./actions.ts";
 import { installAuth } from "./auth.ts";
@@ -51,6 +49,8 @@ export interface HttpServerOptions {
   health: HealthSources;
   overview: OverviewSources;
   queues: Queues;
+  /** The stores it reads and acts on, opened once by the daemon (pipeline/open-stores.ts). */
+  stores: ActionStores & Pick<Stores, "audit" | "revoked" | "signInThrottle">;
   jobs: () => ReadonlyMap<string, JobDefinition>;
   metrics: Metrics;
   security?: HttpSecurity;
@@ -118,10 +118,10 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   await installAuth(app, {
     token: o.token,
     sessionHours: sec.sessionHours,
-    revoked: revokedSessions(o.overview.redis, o.overview.keys),
+    revoked: o.stores.revoked,
     secure,
     logger,
-    throttle: signInThrottle(o.overview.redis, o.overview.keys, { now: o.now }),
+    throttle: o.stores.signInThrottle({ now: o.now }),
   });
   await installCsrf(app, { secure, publicOrigin: sec.publicUrl && new URL(sec.publicUrl).origin, logger });
   installHealth(app, o.health);
@@ -133,14 +133,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
   );
   installActions(
     app,
-    createActionContext({
-      redis: o.overview.redis,
-      keys: o.overview.keys,
-      queues: o.queues,
-      jobs: o.jobs,
-      inboxes: o.overview.inboxes,
-      logger,
-    }),
+    createActionContext({ stores: o.stores, queues: o.queues, jobs: o.jobs, logger }),
     o.token !== undefined,
   );
   await installBoard(app, o.queues, o.token !== undefined);
@@ -156,7 +149,7 @@ export async function startHttpServer(o: HttpServerOptions): Promise<HttpServer>
     index: campaignIndex(o.overview),
     store: o.overview.store,
     canReveal: o.token !== undefined,
-    audit: createAuditLog(o.overview.redis, o.overview.keys),
+    audit: o.stores.audit,
   });
   installReportsPage(app, {
     store: o.overview.store,

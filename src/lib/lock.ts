@@ -1,18 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { RedisClient } from "./redis.ts";
-import { defineScript } from "./scripts.ts";
+import { defineScript, luaFile } from "./scripts.ts";
 
-const release = defineScript<number>(
-  "unlock",
-  1,
-  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`,
-);
-const renew = defineScript<number>(
-  "renew_lock",
-  1,
-  `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`,
-);
+const release = defineScript<number>("unlock", 1, luaFile(import.meta.url, "lua/unlock.lua"));
+const renew = defineScript<number>("renew_lock", 1, luaFile(import.meta.url, "lua/renew-lock.lua"));
 
 /** Whether `token` still holds the lock at `key`, renewed for `ttlMs` if so: a fence's check. */
 export const stillHolds = async (redis: RedisClient, key: string, token: string, ttlMs: number) =>

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import type { RedisClient } from "./redis.ts";
 
 type Arg = string | number;
@@ -20,6 +21,19 @@ export function defineScript<R>(name: string, numberOfKeys: number, lua: string)
   };
 }
 
+/**
+ * A script's text from its `.lua` file beside the module that runs it (`base`: its
+ * `import.meta.url`), read once, at module load: as BullMQ keeps its `commands/`. Each `{{NAME}}` in
+ * it is `values[NAME]` (a constant of the module, or a shared piece such as LUA_NOW_MS). The build
+ * copies every `.lua` file into dist (scripts/copy-assets.mjs).
+ */
+export function luaFile(base: string, name: string, values: Record<string, string | number> = {}): string {
+  return readFileSync(new URL(name, base), "utf8").replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
+    const value = values[key];
+    if (value === undefined) throw new Error(`${name}: no value for {{${key}}}`);
+    return String(value);
+  });
+}
+
 /** Lua: the Redis server's clock in ms (scripts are replicated by effect, so TIME is allowed). */
-export const LUA_NOW_MS = `local __t = redis.call('TIME')
-local now_ms = tonumber(__t[1]) * 1000 + math.floor(tonumber(__t[2]) / 1000)`;
+export const LUA_NOW_MS = luaFile(import.meta.url, "lua/now-ms.lua").trimEnd();

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AttemptOutcome, RequestGate } from "../api/gate.ts";
 import type { RedisClient } from "../lib/redis.ts";
-import { defineScript } from "../lib/scripts.ts";
+import { defineScript, luaFile } from "../lib/scripts.ts";
 import { LatencyWatch } from "./latency-watch.ts";
 import type { RateLimitOptions } from "./rate-limit-options.ts";
 
@@ -11,44 +11,13 @@ import type { RateLimitOptions } from "./rate-limit-options.ts";
 const acquire = defineScript<string>(
   "limiter_acquire",
   1,
-  `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local h = redis.call('HMGET', KEYS[1], 'rate', 'tat', 'last', 'cut')
-local rate = tonumber(h[1]) or tonumber(ARGV[2])
-local tat = tonumber(h[2]) or now
-local last = tonumber(h[3]) or now
-if ARGV[1] == 'adaptive' then
-  local dt = math.min(now - last, 1000) / 1000
-  if tat > now and dt > 0 then
-    if h[4] then rate = rate * (1 + tonumber(ARGV[5]) * dt) else rate = rate * (1 + dt) end
-  end
-  rate = math.min(math.max(rate, tonumber(ARGV[3])), tonumber(ARGV[4]))
-else
-  rate = tonumber(ARGV[2])
-end
-local slot = math.max(tat, now)
-redis.call('HSET', KEYS[1], 'rate', tostring(rate), 'tat', tostring(slot + 1000 / rate), 'last', tostring(now))
-redis.call('PEXPIRE', KEYS[1], 86400000)
-return tostring(slot - now)
-`,
+  luaFile(import.meta.url, "lua/limiter-acquire.lua"),
 );
 
 const decrease = defineScript<number>(
   "limiter_decrease",
   1,
-  `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
-local h = redis.call('HMGET', KEYS[1], 'rate', 'cut')
-local rate = tonumber(h[1])
-if not rate then return 0 end
-if h[2] and now - tonumber(h[2]) < tonumber(ARGV[3]) then return 0 end
-rate = math.max(tonumber(ARGV[2]), rate * tonumber(ARGV[1]))
-redis.call('HSET', KEYS[1], 'rate', tostring(rate), 'cut', tostring(now))
-redis.call('HINCRBY', KEYS[1], 'cuts', 1)
-return 1
-`,
+  luaFile(import.meta.url, "lua/limiter-decrease.lua"),
 );
 
 export interface SharedRateLimiter extends RequestGate {

@@ -1,24 +1,29 @@
+import { downloadsDir, retentionMsOf, type Settings } from "../config/settings.ts";
 import { createFileRegistry } from "../inbox/file-registry.ts";
 import { createInboxStores, type InboxStoresOptions } from "../inbox/inbox-stores.ts";
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import { createCampaignTraces } from "../telemetry/campaign-trace.ts";
 import { createContactLedger } from "./contacts/contact-ledger.ts";
-import { createResourceState } from "./resources/state-store.ts";
-import { createCampaignStore } from "./results/campaign-store.ts";
 import { createAuditLog } from "./stores/audit-log.ts";
 import { createCallFrequency } from "./stores/call-frequency.ts";
 import { createCallHistory } from "./stores/call-history.ts";
+import { createCampaignStore } from "./stores/campaign-store.ts";
 import { createConsentStore } from "./stores/consent-store.ts";
 import { createControls } from "./stores/controls.ts";
 import { createCreateMemo } from "./stores/create-memo.ts";
 import { createDialerBudgets } from "./stores/dialer-budget.ts";
 import type { DoNotCallList } from "./stores/dnc/list-facts.ts";
+import { type LoadListOptions, loadDoNotCallList } from "./stores/dnc/load-list.ts";
 import { createExperimentStore } from "./stores/experiment-store.ts";
 import { createFileRowsStore } from "./stores/file-rows.ts";
 import { createNumberRests } from "./stores/number-rests.ts";
 import { createPaceStore } from "./stores/pace-store.ts";
 import { createPlanStore } from "./stores/plan-store.ts";
+import { createReportRuns } from "./stores/report-runs.ts";
+import { createResourceState } from "./stores/resource-state.ts";
+import { revokedSessions } from "./stores/revoked-sessions.ts";
+import { signInThrottle, type ThrottleOptions } from "./stores/sign-in-throttle.ts";
 import { createStartCheckStore } from "./stores/start-check-store.ts";
 import { createStopStore } from "./stores/stop-store.ts";
 import { createSuppressionList } from "./stores/suppression.ts";
@@ -57,7 +62,12 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     memo: createCreateMemo(redis, keys, { retentionMs }),
     /** The campaigns vcw tracks: registry and schedule, results, report marks. */
     store: createCampaignStore(redis, keys, { retentionMs }),
+    /** Each scheduled report's last-run mark. */
+    reportRuns: createReportRuns(redis, keys),
     suppression: createSuppressionList(redis, keys, o.onExpiredList ? { onExpired: o.onExpiredList } : {}),
+    /** `vcw suppress load`: one do-not-call list's extract, loaded as a new version. */
+    loadDoNotCall: (lines: Parameters<typeof loadDoNotCallList>[2], lo: LoadListOptions) =>
+      loadDoNotCallList(redis, keys, lines, lo),
     history: createCallHistory(redis, keys, { keepMs: o.keepCallsMs }),
     /** Consent and revocations per number, across jobs (never expire: decision 0067). */
     consent: createConsentStore(redis, keys),
@@ -83,9 +93,31 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     /** Applied resources, the versions campaigns use, test calls. */
     resources: createResourceState(redis, keys),
     traces: createCampaignTraces(redis, keys, { ttlMs: retentionMs }),
+    /** The operator surface's signed-out sessions. */
+    revoked: revokedSessions(redis, keys),
+    /** The sign-in throttle every daemon shares, on the daemon's clock (told when the surface starts). */
+    signInThrottle: (t: ThrottleOptions) => signInThrottle(redis, keys, t),
   };
 }
 
 export type Stores = ReturnType<typeof openStores>;
+
+/**
+ * The stores' options from the settings: a command's as they are, the daemon's with its jobs'
+ * longest recall, the service's settle wait and its log of expired lists.
+ */
+export const storeOptionsOf = (s: Settings, o: Partial<StoreOptions> = {}): StoreOptions => ({
+  retentionMs: retentionMsOf(s),
+  keepCallsMs: retentionMsOf(s),
+  leaseMs: leaseMsOf(s),
+  settleMs: s.settleMs.value,
+  inboxes: { bucket: s.bucket.value, downloads: downloadsDir(s), claimMs: s.lockMs.value },
+  lockMs: s.lockMs.value,
+  ...o,
+});
+
+/** The ledger lease: longer than any create can stay in flight, so a live attempt is never overtaken. */
+export const leaseMsOf = (s: Settings) =>
+  s.requestTimeoutMs.value * (s.maxRetries.value + 1) + s.leaseMarginMs.value;
 
 const lockOf = (o: StoreOptions) => (o.lockMs ? { lockMs: o.lockMs } : {});

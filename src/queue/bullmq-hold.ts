@@ -1,14 +1,10 @@
 import type { Job } from "bullmq";
 import type { JobHold } from "../lib/job-hold.ts";
 import type { RedisClient } from "../lib/redis.ts";
-import { defineScript } from "../lib/scripts.ts";
+import { defineScript, luaFile } from "../lib/scripts.ts";
 
 /** The lock's time left if it holds this token, else -3 (BullMQ's lock key: `<queue>:<id>:lock`). */
-const lockLeft = defineScript<number>(
-  "job_lock_left",
-  1,
-  `if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -3 end return redis.call('PTTL', KEYS[1])`,
-);
+const lockLeft = defineScript<number>("job_lock_left", 1, luaFile(import.meta.url, "lua/job-lock-left.lua"));
 
 /** Asked again this long before the lock's known end: a renewal may be late. */
 const MARGIN_MS = 200;

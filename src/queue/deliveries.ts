@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import type { CampaignRegistry } from "../pipeline/results/campaign-registry.ts";
 import { summarize } from "../pipeline/results/campaign-totals.ts";
 import type { CampaignSummary, Payload } from "../pipeline/results/model.ts";
+import type { CampaignRegistry } from "../pipeline/stores/campaign-registry.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
 import { deliveryJobId } from "./job-ids.ts";
 import type { Queues } from "./queues.ts";

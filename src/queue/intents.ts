@@ -1,5 +1,5 @@
 import type { Intent } from "../pipeline/campaign/lifecycle.ts";
-import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { CampaignStore } from "../pipeline/stores/campaign-store.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
 import { enqueueSummary } from "./deliveries.ts";
 import { campaignJobId, followUpJobId, resumeJobId } from "./job-ids.ts";

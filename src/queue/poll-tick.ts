@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
-import type { CampaignRegistry } from "../pipeline/results/campaign-registry.ts";
+import type { CampaignRegistry } from "../pipeline/stores/campaign-registry.ts";
 import { pollJobId } from "./job-ids.ts";
 import type { Queues } from "./queues.ts";
 

@@ -5,13 +5,11 @@ import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { zoneOf } from "../config/job-zone.ts";
 import type { InboxStores } from "../inbox/inbox-store.ts";
-import type { RedisClient } from "../lib/redis.ts";
-import type { RedisKeys } from "../lib/redis-keys.ts";
-import { defineScript } from "../lib/scripts.ts";
 import type { ExperimentFacts } from "../pipeline/reports/gather-experiment.ts";
 import { gatherReport } from "../pipeline/reports/gather-report.ts";
 import { scheduledPeriod } from "../pipeline/reports/period.ts";
-import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { CampaignStore } from "../pipeline/stores/campaign-store.ts";
+import type { ReportRuns } from "../pipeline/stores/report-runs.ts";
 import { enqueueDeliveries } from "./deliveries.ts";
 import type { Queues } from "./queues.ts";
 import { queueReportSources } from "./read-model/report-sources.ts";
@@ -24,8 +22,8 @@ export interface ReportSchedulerDeps {
   experiments?: ExperimentFacts | undefined;
   /** Each job's inbox: its import summaries are read there. */
   inboxes: InboxStores;
-  redis: RedisClient;
-  keys: RedisKeys;
+  /** Each report's last-run mark. */
+  runs: ReportRuns;
   logger: Logger;
   publicUrl?: string | undefined;
   now?: () => number;
@@ -48,20 +46,6 @@ export function gatherDelayOf(expression: string, zone: string, tick: number): n
 
 /** Missed ticks sent at a start, newest kept: a daemon down for a month sends a week of dailies, not 30. */
 export const MAX_BACKFILL = 7;
-
-// Moves the last-run mark forward only: a late replica never moves it back.
-const advance = defineScript<number>(
-  "report_advance",
-  1,
-  `
-local last = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tonumber(ARGV[1]) <= last then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return 1
-`,
-);
-
-const KEEP_MARK_MS = 400 * 86_400_000;
 
 /** The tick of `expression` in `zone` just before `tick`. */
 export function previousTick(expression: string, zone: string, tick: number): number {
@@ -109,7 +93,6 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
   for (const def of d.jobs.values()) {
     for (const [i, entry] of def.reports.entries()) {
       const zone = zoneOf(def, entry.timezone);
-      const mark = d.keys.reportLastRun(def.name, i);
       const log = { job: def.name, report: i };
       const send = async (tick: number, last: number) => {
         const early = tick + gatherDelayOf(entry.cron, zone, tick) - Date.now();
@@ -133,12 +116,12 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
           report,
           Math.floor(tick / 1000),
         );
-        await advance(d.redis, [mark], [tick, KEEP_MARK_MS]);
+        await d.runs.advance(def.name, i, tick);
         d.logger.info({ ...log, period }, "report sent to its sinks");
       };
       /** The ticks since the mark up to `until` (the newest MAX_BACKFILL), in order. */
       const catchUp = async (until: number) => {
-        const last = Number((await d.redis.get(mark)) ?? until);
+        const last = (await d.runs.last(def.name, i)) ?? until;
         for (const tick of ticksBetween(entry.cron, zone, last, until, MAX_BACKFILL)) await send(tick, last);
       };
       // One catch-up at a time in this process: a live tick waits for the backfill before it.
@@ -163,7 +146,7 @@ export function startReportScheduler(d: ReportSchedulerDeps): {
         (async () => {
           const started = now();
           // A first start has no mark: it sets one, so ticks missed from now on are known.
-          if ((await d.redis.set(mark, String(started), "PX", KEEP_MARK_MS, "NX")) === "OK") return;
+          if (await d.runs.start(def.name, i, started)) return;
           await guarded(started);
         })(),
       );

@@ -1,7 +1,7 @@
 import cron, { type ScheduledTask, type TaskContext } from "node-cron";
 import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
-import type { CampaignStore } from "../pipeline/results/campaign-store.ts";
+import type { CampaignStore } from "../pipeline/stores/campaign-store.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
 import { enqueueSummary } from "./deliveries.ts";
 import { behindLogger, pollTick } from "./poll-tick.ts";

@@ -3,8 +3,8 @@ import { JobDefinition } from "../../src/config/job-definition.ts";
 import { zoneOf } from "../../src/config/job-zone.ts";
 import { toRow } from "../../src/http/campaign-rows.ts";
 import { campaignListing } from "../../src/pipeline/reports/campaign-list.ts";
-import type { StoredCampaign } from "../../src/pipeline/results/campaign-store.ts";
 import { emptyTotals } from "../../src/pipeline/results/campaign-totals.ts";
+import type { StoredCampaign } from "../../src/pipeline/stores/campaign-store.ts";
 import { campaignInfo } from "../support/fixtures.ts";
 
 const NOW = Date.parse("2026-11-23T16:00:00Z");

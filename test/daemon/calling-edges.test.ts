@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DateTime } from "luxon";
 import { describe, expect, inject, it } from "vitest";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { createStopStore } from "../../src/pipeline/stores/stop-store.ts";
 import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import { resumeJobId } from "../../src/queue/job-ids.ts";

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import type { PreviewReport } from "../../src/pipeline/calling/preview.ts";
-import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { runCli } from "../support/cli.ts";
 import { quietLogger, summaryOf, testSettings, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import type { StoredCampaign } from "../../src/simulator/store.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { illegalInstants, NANP_TABLE, TABLE, type Truth, withCells } from "../support/calling-oracle.ts";

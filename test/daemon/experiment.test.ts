@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, inject, it } from "vitest";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { createExperimentStore } from "../../src/pipeline/stores/experiment-store.ts";
 import { variantOf } from "../../src/pipeline/variant-assignment.ts";
 import { launchChromium } from "../support/browser.ts";

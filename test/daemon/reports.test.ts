@@ -7,7 +7,7 @@ import { loadJobs } from "../../src/config/load-jobs.ts";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import type { ReportModel } from "../../src/pipeline/reports/model.ts";
-import { type CampaignStore, createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { type CampaignStore, createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { idempotencyKey } from "../../src/queue/deliveries.ts";
 import { ticksBetween } from "../../src/queue/report-scheduler.ts";
 import { runCli } from "../support/cli.ts";

@@ -6,7 +6,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { campaignFileBase } from "../../src/lib/campaign-file-name.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { QUEUE_NAMES, type QueueKind, queuePrefix } from "../../src/queue/queues.ts";
 import { cliEnv, runCli, spawnVcw, type VcwProcess } from "../support/cli.ts";
 import { contactsCsv, drop, summaryOf, waitFor } from "../support/daemon.ts";

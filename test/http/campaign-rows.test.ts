@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type CampaignRow, phaseOf, queryRows, timeline, toRow } from "../../src/http/campaign-rows.ts";
-import type { StoredCampaign } from "../../src/pipeline/results/campaign-store.ts";
+import type { StoredCampaign } from "../../src/pipeline/stores/campaign-store.ts";
 
 const NOW = Date.parse("2026-11-23T16:00:00Z");
 

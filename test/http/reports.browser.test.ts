@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { launchChromium } from "../support/browser.ts";
 import { contactsCsv, drop, phoneOf, quietLogger, testSettings, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";

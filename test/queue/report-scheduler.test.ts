@@ -5,9 +5,10 @@ import { JobDefinition } from "../../src/config/job-definition.ts";
 import { folderInbox } from "../../src/inbox/folder-inbox.ts";
 import { type RedisKeys, redisKeys } from "../../src/lib/redis-keys.ts";
 import type { ReportModel } from "../../src/pipeline/reports/model.ts";
-import { type CampaignStore, createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
 import { emptyTotals } from "../../src/pipeline/results/campaign-totals.ts";
 import type { CampaignInfo } from "../../src/pipeline/results/model.ts";
+import { type CampaignStore, createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
+import { createReportRuns } from "../../src/pipeline/stores/report-runs.ts";
 import { closeQueues, createQueues, type Queues } from "../../src/queue/queues.ts";
 import { startReportScheduler, ticksBetween } from "../../src/queue/report-scheduler.ts";
 import { campaignInfo, resultRecord } from "../support/fixtures.ts";
@@ -66,8 +67,7 @@ describe("scheduled reports", () => {
       queues,
       store,
       inboxes: folderInbox,
-      redis,
-      keys,
+      runs: createReportRuns(redis, keys),
       logger: quiet,
     });
 

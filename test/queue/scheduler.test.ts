@@ -8,10 +8,10 @@ import { createMetrics } from "../../src/http/metrics.ts";
 import { readOverview } from "../../src/http/overview.ts";
 import { folderInbox } from "../../src/inbox/folder-inbox.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createResourceState } from "../../src/pipeline/resources/state-store.ts";
-import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { createControls } from "../../src/pipeline/stores/controls.ts";
 import { createExperimentStore } from "../../src/pipeline/stores/experiment-store.ts";
+import { createResourceState } from "../../src/pipeline/stores/resource-state.ts";
 import {
   closeQueues,
   createQueues,

@@ -1,7 +1,7 @@
 import { beforeAll } from "vitest";
 import { AUDIENCE_STATUSES } from "../../src/api/schemas/audience-status.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import { campaignInfo, validAssistant, validDialer } from "./fixtures.ts";
 import { useRedis } from "./redis.ts";

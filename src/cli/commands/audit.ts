@@ -3,7 +3,6 @@ import Papa from "papaparse";
 import { formulaSafe } from "../../lib/formula-safe.ts";
 import { parseIsoUtc } from "../../lib/utc-date.ts";
 import { AUDIT_COLUMNS, auditRow } from "../../pipeline/consent/audit-rows.ts";
-import { createAuditLog } from "../../pipeline/stores/audit-log.ts";
 import { CliError } from "../cli-error.ts";
 import { withRedis } from "../with-redis.ts";
 import { e164 } from "./suppress.ts";
@@ -45,9 +44,9 @@ export function auditCommand(): Command {
       if (o.format !== "csv" && o.format !== "jsonl")
         throw new CliError(`--format must be csv or jsonl, not "${o.format}"`);
       const number = o.number ? e164([o.number], o.country)[0] : undefined;
-      return withRedis(async ({ redis, keys }) => {
+      return withRedis(async ({ stores }) => {
         if (o.format === "csv") process.stdout.write(`\uFEFF${csvLine(AUDIT_COLUMNS)}\r\n`);
-        for await (const entry of createAuditLog(redis, keys).range(from, to)) {
+        for await (const entry of stores.audit.range(from, to)) {
           if (number && entry.phone !== number) continue;
           const line = o.format === "csv" ? `${csvLine(auditRow(entry))}\r\n` : `${JSON.stringify(entry)}\n`;
           if (!process.stdout.write(line)) await new Promise((r) => process.stdout.once("drain", r));

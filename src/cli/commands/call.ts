@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { maskPhone } from "../../lib/mask-phone.ts";
-import type { ResourceState } from "../../pipeline/resources/state-store.ts";
+import type { ResourceState } from "../../pipeline/stores/resource-state.ts";
 import { CliError } from "../cli-error.ts";
 import { withServices } from "./resource-services.ts";
 

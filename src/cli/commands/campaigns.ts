@@ -6,7 +6,6 @@ import {
   campaignListing,
   listingLine,
 } from "../../pipeline/reports/campaign-list.ts";
-import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
 import { CliError } from "../cli-error.ts";
 import { withRedis } from "../with-redis.ts";
 
@@ -18,12 +17,12 @@ export function campaignsCommand(): Command {
     .addOption(new Option("--state <state>", "only campaigns in this state").choices(CAMPAIGN_STATES))
     .option("--json", "print one JSON array")
     .action(async (o: { job?: string; state?: string; json?: boolean }) => {
-      await withRedis(async ({ redis, keys, settings }) => {
+      await withRedis(async ({ stores, settings }) => {
         const loaded = await loadJobs(settings.jobsDir.value);
         const defs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));
         const asked = o.job ? findJob(loaded, o.job, settings.jobsDir.value) : undefined;
         if (asked && "error" in asked) throw new CliError(asked.error, 2);
-        const store = createCampaignStore(redis, keys);
+        const { store } = stores;
         const now = Date.now();
         const listed: CampaignListing[] = [];
         for (const name of o.job ? [o.job] : [...defs.keys()]) {

@@ -3,9 +3,7 @@ import { Command } from "commander";
 import { PHONE_BATCH } from "../../lib/chunks.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { revokeConsent } from "../../pipeline/consent/revoke-consent.ts";
-import { createConsentStore } from "../../pipeline/stores/consent-store.ts";
 import { readExtract } from "../../pipeline/stores/dnc/extract-reader.ts";
-import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
 import { withRedis } from "../with-redis.ts";
 import { e164 } from "./suppress.ts";
@@ -71,12 +69,12 @@ function revokeCommand(): Command {
     .action((given: string[], o) => {
       if (given.length === 0 && !o.file) throw new CliError("give the phones to revoke, or --file CSV");
       const phones = [...new Set(e164(given, o.country))];
-      return withRedis(async ({ redis, keys }) => {
+      return withRedis(async ({ stores }) => {
         const at = Date.now();
         const via = o.file ? `vcw consent revoke --file ${basename(o.file)}` : "vcw consent revoke";
         const deps = {
-          consent: createConsentStore(redis, keys),
-          suppression: createSuppressionList(redis, keys),
+          consent: stores.consent,
+          suppression: stores.suppression,
         };
         const revoke = (batch: string[]) => revokeConsent(batch, at, via, deps);
         await revoke(phones);
@@ -107,9 +105,9 @@ function showCommand(): Command {
     .option("--country <code>", "country of numbers written without +country code", "US")
     .option("--json", "print one JSON object: number -> what is kept")
     .action((given: string[], o) =>
-      withRedis(async ({ redis, keys }) => {
+      withRedis(async ({ stores }) => {
         const phones = e164(given, o.country);
-        const kept = await createConsentStore(redis, keys).read(phones);
+        const kept = await stores.consent.read(phones);
         if (o.json) {
           process.stdout.write(`${JSON.stringify(Object.fromEntries(kept))}\n`);
           return;

@@ -1,8 +1,6 @@
 import { Command } from "commander";
 import { normalizePhone } from "../../ingest/phone.ts";
 import { localTime } from "../../lib/zoned-time.ts";
-import { createCallHistory } from "../../pipeline/stores/call-history.ts";
-import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
 import { jobReadingOptions } from "../job-options.ts";
 import { withRedis } from "../with-redis.ts";
@@ -24,10 +22,10 @@ export function contactCommand(): Command {
         throw new CliError(
           `"${raw}" is not a phone number (${parsed.code}); use +country format, --country or --job`,
         );
-      await withRedis(async ({ redis, keys }) => {
+      await withRedis(async ({ stores }) => {
         const phone = parsed.e164;
-        const history = await createCallHistory(redis, keys, { keepMs: 0 }).get(phone);
-        const suppression = createSuppressionList(redis, keys);
+        const history = await stores.history.get(phone);
+        const { suppression } = stores;
         const optedOut = (await suppression.optedOut([phone])).size > 0;
         const doNotCall = (await suppression.doNotCall([phone])).get(phone);
         const suppressed = optedOut || doNotCall !== undefined;

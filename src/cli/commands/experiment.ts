@@ -3,7 +3,6 @@ import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
-import { retentionMsOf } from "../../config/settings.ts";
 import { experimentId } from "../../config/variant-definition.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import { previewFile } from "../../pipeline/calling/preview.ts";
@@ -12,8 +11,6 @@ import { experimentSection } from "../../pipeline/reports/experiment-section.ts"
 import { experimentLines } from "../../pipeline/reports/experiment-text.ts";
 import { METRIC_WORDS } from "../../pipeline/reports/experiment-verdict.ts";
 import { gatherExperiment } from "../../pipeline/reports/gather-experiment.ts";
-import { createCampaignStore } from "../../pipeline/results/campaign-store.ts";
-import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import { createActionContext } from "../../queue/operator/action-context.ts";
 import { decisionLine } from "../../queue/operator/experiment-action.ts";
 import { runAction } from "../../queue/operator/run-action.ts";
@@ -36,14 +33,12 @@ export function experimentCommand(): Command {
     .option("--json", "print { job, variants, experiment, decisions } as one JSON object")
     .action((job: string, o: { json?: boolean }) =>
       withExperiment(job, async (c, def) => {
-        const experiments = createExperimentStore(c.redis, c.keys, {
-          retentionMs: retentionMsOf(c.settings),
-        });
+        const { experiments } = c.stores;
         const queues = createQueues({ connection: c.redis, keys: c.keys });
         const gathered = (await gatherExperiment(
           def,
           {
-            store: createCampaignStore(c.redis, c.keys),
+            store: c.stores.store,
             experiments,
             campaignsNotMade: queueReportSources(queues).campaignsNotMade,
           },
@@ -135,7 +130,12 @@ export function experimentCommand(): Command {
           const queues = createQueues({ connection: c.redis, keys: c.keys });
           try {
             const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
-            const ctx = createActionContext({ ...c, queues, jobs: () => new Map([[def.name, def]]), logger });
+            const ctx = createActionContext({
+              stores: c.stores,
+              queues,
+              jobs: () => new Map([[def.name, def]]),
+              logger,
+            });
             const kind = action === "stop" ? ("experiment-stop" as const) : ("experiment-promote" as const);
             const result = await runAction(
               ctx,
@@ -192,6 +192,6 @@ function countOption(text: string): number {
 /** The contacts a file's campaigns would call if dropped now, as vcw preview plans them (read only). */
 async function callableContacts(c: RedisContext, def: JobDefinition, file: string): Promise<number> {
   const { previewSources } = await import("./preview.ts");
-  const report = await previewFile(def, file, previewSources(c.redis, c.keys, def), Date.now());
+  const report = await previewFile(def, file, previewSources(c.stores, def), Date.now());
   return report.campaigns.reduce((n, x) => n + x.contacts, 0);
 }

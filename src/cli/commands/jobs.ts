@@ -9,7 +9,6 @@ import { callingWarnings } from "../../pipeline/calling/rule-warnings.ts";
 import { assistantCatalog } from "../../pipeline/resources/assistant-catalog.ts";
 import { checkDisclosures, type DisclosureFinding } from "../../pipeline/resources/disclosure-check.ts";
 import { missingServiceRefs } from "../../pipeline/resources/service-refs.ts";
-import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
 import { expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts";
 import { serviceClient } from "../service-client.ts";
 import { withRedis } from "../with-redis.ts";
@@ -17,9 +16,9 @@ import { withRedis } from "../with-redis.ts";
 /** Do-not-call lists past their expiry, when the daemon's Redis answers (else nothing: offline). */
 async function expiredLists(): Promise<{ kind: "expired_list"; source: string; message: string }[]> {
   try {
-    return await withRedis(async ({ redis, keys }) => {
+    return await withRedis(async ({ stores }) => {
       const now = Date.now();
-      const lists = await createDoNotCallLists(redis, keys).lists();
+      const lists = await stores.suppression.lists.lists();
       return lists
         .filter((l) => isExpired(l, now))
         .map((l) => ({ kind: "expired_list" as const, source: l.source, message: expiredText(l, now) }));

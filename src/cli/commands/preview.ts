@@ -6,22 +6,14 @@ import { keysExpected, startHoldOf } from "../../daemon/calling-service.ts";
 import { reasonWords } from "../../ingest/reason-words.ts";
 import { maskPhone } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
 import { dialerKeyOf } from "../../pipeline/calling/plan-settings.ts";
 import { type PreviewReport, type PreviewSources, previewFile } from "../../pipeline/calling/preview.ts";
 import { holdMsOf, type StartHold, startReason } from "../../pipeline/campaign/start-reason.ts";
+import type { Stores } from "../../pipeline/open-stores.ts";
 import { experimentPlan } from "../../pipeline/reports/experiment-plan.ts";
 import { assistantCatalog } from "../../pipeline/resources/assistant-catalog.ts";
 import { missingServiceRefs } from "../../pipeline/resources/service-refs.ts";
-import { createResourceState } from "../../pipeline/resources/state-store.ts";
-import { createCallFrequency } from "../../pipeline/stores/call-frequency.ts";
-import { createCallHistory } from "../../pipeline/stores/call-history.ts";
-import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
-import { createNumberRests } from "../../pipeline/stores/number-rests.ts";
-import { createPaceStore } from "../../pipeline/stores/pace-store.ts";
-import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
 import { serviceClient } from "../service-client.ts";
 import { withRedis } from "../with-redis.ts";
@@ -40,12 +32,12 @@ export function previewCommand(): Command {
       const at = o.at === undefined ? Date.now() : Date.parse(o.at);
       if (Number.isNaN(at))
         throw new CliError(`--at ${o.at} is not an ISO 8601 time such as 2026-11-23T20:30:00Z`, 2);
-      await withRedis(async ({ redis, keys, settings }) => {
+      await withRedis(async ({ stores, settings }) => {
         const found = await jobNamed(settings.jobsDir.value, o.job);
         const def = found.job;
         const hold = startHoldOf(settings, keysExpected(settings));
         const report = withStartReasons(
-          await previewFile(def, file, previewSources(redis, keys, def), at, holdMsOf(hold)),
+          await previewFile(def, file, previewSources(stores, def), at, holdMsOf(hold)),
           hold,
         );
         // The assistants the service does not have (when it answers): those campaigns would fail.
@@ -73,21 +65,23 @@ function withStartReasons(r: PreviewReport, hold: StartHold): PreviewReport {
   };
 }
 
+/** The stores a preview reads (opened once: pipeline/open-stores.ts). */
+type PreviewStores = Pick<
+  Stores,
+  "history" | "suppression" | "frequency" | "pace" | "experiments" | "resources" | "rests"
+>;
+
 /** What a preview reads of Redis, writing nothing: suppression, calls, pace, the experiment's decisions. */
-export function previewSources(redis: RedisClient, keys: RedisKeys, def: JobDefinition): PreviewSources {
-  const history = createCallHistory(redis, keys, { keepMs: 0 });
-  const suppression = createSuppressionList(redis, keys);
-  const frequency = createCallFrequency(redis, keys, { keepMs: 0 });
-  const pace = createPaceStore(redis, keys);
+export function previewSources(stores: PreviewStores, def: JobDefinition): PreviewSources {
+  const { history, suppression, frequency, pace } = stores;
   return {
     suppressed: (phones) => suppression.which(phones),
     lastCalled: (phones) => history.lastCalls(phones),
     callTimes: (phones, now) => frequency.callTimes(phones, now),
     pace: () => pace.pace(dialerKeyOf(def)),
-    assignment: () =>
-      createExperimentStore(redis, keys).assignment(experimentId(def.name, def.campaign?.experiment)),
-    dialerNumber: (name) => createResourceState(redis, keys).dialerNumber(name),
-    resting: async (numbers) => new Set((await createNumberRests(redis, keys).resting(numbers)).keys()),
+    assignment: () => stores.experiments.assignment(experimentId(def.name, def.campaign?.experiment)),
+    dialerNumber: (name) => stores.resources.dialerNumber(name),
+    resting: async (numbers) => new Set((await stores.rests.resting(numbers)).keys()),
   };
 }
 

@@ -1,10 +1,8 @@
 import { Command } from "commander";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
-import { type CampaignStore, createCampaignStore } from "../../pipeline/results/campaign-store.ts";
 import { summarize } from "../../pipeline/results/campaign-totals.ts";
 import { kindOf } from "../../pipeline/results/model.ts";
-import { createAuditLog } from "../../pipeline/stores/audit-log.ts";
-import { createExperimentStore } from "../../pipeline/stores/experiment-store.ts";
+import type { CampaignStore } from "../../pipeline/stores/campaign-store.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { queueReportSources } from "../../queue/read-model/report-sources.ts";
 import { writeResultsCsv } from "../../sinks/file-sink.ts";
@@ -39,8 +37,8 @@ export function reportCommand(): Command {
     .option("--to <iso>", "... to this one (default: now)")
     .option("--html <file>", "also write the report's page (self-contained HTML)")
     .action(async (idOrName: string | undefined, o) => {
-      await withRedis(async ({ redis, keys, settings, inboxes }) => {
-        const store = createCampaignStore(redis, keys);
+      await withRedis(async ({ redis, keys, settings, inboxes, stores }) => {
+        const { store } = stores;
         const loaded = await loadJobs(settings.jobsDir.value);
         const asked = o.job ? findJob(loaded, o.job, settings.jobsDir.value) : undefined;
         if (asked && "error" in asked) throw new CliError(asked.error, 2);
@@ -51,7 +49,7 @@ export function reportCommand(): Command {
             const sources = {
               store,
               inboxes,
-              experiments: createExperimentStore(redis, keys),
+              experiments: stores.experiments,
               publicUrl: settings.publicUrl.value,
               ...queueReportSources(queues),
             };
@@ -71,7 +69,7 @@ export function reportCommand(): Command {
           ...summarize(stored.info, stored.totals, stored.version, kindOf(stored.info.state), Date.now()),
           audit: {
             calls: stored.totals.contacts,
-            records: await createAuditLog(redis, keys).countOf(`campaign:${id}`),
+            records: await stores.audit.countOf(`campaign:${id}`),
           },
         };
         if (o.csv) {

@@ -16,13 +16,13 @@ const who = () => `cli ${userInfo().username}`;
  * with `json`), and fails the command (exit 1) when it was refused.
  */
 export function runOperatorAction(action: Action, o: { json?: boolean } = {}): Promise<void> {
-  return withRedis(async ({ redis, keys, settings, inboxes }) => {
+  return withRedis(async ({ redis, keys, settings, stores }) => {
     const queues = createQueues({ connection: redis, keys });
     try {
       const { jobs } = await loadJobs(settings.jobsDir.value);
       const byName = new Map(jobs.map(({ job }) => [job.name, job]));
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
-      const ctx = createActionContext({ redis, keys, queues, jobs: () => byName, inboxes, logger });
+      const ctx = createActionContext({ stores, queues, jobs: () => byName, logger });
       const result = await runAction(ctx, action, who());
       if (o.json) process.stdout.write(`${JSON.stringify({ action, ...result })}\n`);
       if (!result.ok) throw new CliError(result.message, 1);

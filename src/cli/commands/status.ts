@@ -4,18 +4,12 @@ import { loadJobs } from "../../config/load-jobs.ts";
 import { listDaemons } from "../../daemon/presence.ts";
 import type { InboxStores } from "../../inbox/inbox-store.ts";
 import { counted } from "../../lib/plural.ts";
-import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { visible } from "../../lib/visible-text.ts";
 import { localTime } from "../../lib/zoned-time.ts";
 import { describeStop } from "../../pipeline/campaign/stopping/stop-summary.ts";
-import { createResourceState } from "../../pipeline/resources/state-store.ts";
-import { createControls } from "../../pipeline/stores/controls.ts";
-import { createDialerBudgets } from "../../pipeline/stores/dialer-budget.ts";
-import { createDoNotCallLists } from "../../pipeline/stores/dnc/do-not-call-lists.ts";
+import type { Stores } from "../../pipeline/open-stores.ts";
 import { ageText, expiredText, isExpired } from "../../pipeline/stores/dnc/list-facts.ts";
-import { createNumberRests } from "../../pipeline/stores/number-rests.ts";
-import { createStopStore } from "../../pipeline/stores/stop-store.ts";
 import { closeQueues, createQueues, type QueueKind, type Queues } from "../../queue/queues.ts";
 import { pendingCampaigns } from "../../queue/read-model/campaign-views.ts";
 import { campaignsNotMade } from "../../queue/read-model/campaigns-not-made.ts";
@@ -24,7 +18,7 @@ import { folderOf } from "../../queue/read-model/job-views.ts";
 import { poolNumberLine, poolNumberViews } from "../../queue/read-model/pool-numbers.ts";
 import { queueFailures, STATUS_STATES } from "../../queue/read-model/queue-views.ts";
 import { sharedRate } from "../../queue/read-model/shared-rate.ts";
-import { withRedis } from "../with-redis.ts";
+import { type RedisContext, withRedis } from "../with-redis.ts";
 
 /** The queues `vcw status` lists after the import queue. */
 const OTHERS: readonly QueueKind[] = ["campaigns", "polls", "followUps", "deliveries"];
@@ -36,13 +30,14 @@ export function statusCommand(): Command {
     .description("Show the import queue, the files in flight with their progress, and recent failures")
     .option("--json", "print one JSON object")
     .action(async (o) => {
-      await withRedis(async ({ redis, keys, settings, where, inboxes }) => {
+      await withRedis(async ({ redis, keys, settings, where, inboxes, stores }) => {
         const queues = createQueues({ connection: redis, keys });
         try {
           const { jobs } = await loadJobs(settings.jobsDir.value);
           const status = await readStatus({
             redis,
             keys,
+            stores,
             queues,
             where,
             inboxes,
@@ -59,20 +54,21 @@ export function statusCommand(): Command {
 
 /** Everything `vcw status` shows, from the read model and the stores (its --json, field for field). */
 async function readStatus(s: {
-  redis: RedisClient;
+  redis: RedisContext["redis"];
   keys: RedisKeys;
+  stores: Stores;
   queues: Queues;
   where: string;
   inboxes: InboxStores;
   jobs: JobDefinition[];
 }) {
-  const { redis, keys, queues } = s;
+  const { redis, keys, stores, queues } = s;
   const queuesCounts: Record<string, Record<string, number>> = {};
   for (const name of OTHERS) queuesCounts[name] = await queues[name].getJobCounts(...STATUS_STATES);
   return {
     redis: s.where,
     daemons: (await listDaemons(redis, keys)).map(({ id: _, stale: __, ...d }) => d),
-    paused: await createControls(redis, keys).paused(),
+    paused: await stores.controls.paused(),
     pendingCampaigns: (await pendingCampaigns(queues, { n: 51, states: ["waiting", "delayed"] })).map(
       ({ notBefore: _, ...c }) => c,
     ),
@@ -84,23 +80,18 @@ async function readStatus(s: {
     queues: queuesCounts,
     otherFailures: await queueFailures(queues, OTHERS, 10),
     campaignsNotMade: await campaignsNotMade(queues, 10),
-    stoppedCampaigns: await stoppedCampaigns(redis, keys, s.jobs),
-    doNotCall: await createDoNotCallLists(redis, keys).lists(),
+    stoppedCampaigns: await stoppedCampaigns(stores.stops, s.jobs),
+    doNotCall: await stores.suppression.lists.lists(),
     numbers: await poolNumberViews(
       s.jobs,
-      {
-        resources: createResourceState(redis, keys),
-        budgets: createDialerBudgets(redis, keys),
-        rests: createNumberRests(redis, keys),
-      },
+      { resources: stores.resources, budgets: stores.budgets, rests: stores.rests },
       Date.now(),
     ),
   };
 }
 
 /** Campaigns vcw stopped (issue 20), those that ran past their window first. */
-async function stoppedCampaigns(redis: RedisClient, keys: RedisKeys, jobs: JobDefinition[]) {
-  const stops = createStopStore(redis, keys);
+async function stoppedCampaigns(stops: Stores["stops"], jobs: JobDefinition[]) {
   const all = (await Promise.all(jobs.map((job) => stops.latestOf(job.name, 10)))).flat();
   return all.sort(
     (a, b) => Number(b.stop.ranPastWindow) - Number(a.stop.ranPastWindow) || b.stop.at - a.stop.at,

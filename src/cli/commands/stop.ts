@@ -36,13 +36,13 @@ export function stopCommand(): Command {
 }
 
 function runStop(campaign: string, o: StopOptions): Promise<void> {
-  return withRedis(async ({ redis, keys, settings, inboxes }) => {
+  return withRedis(async ({ redis, keys, settings, stores }) => {
     const queues = createQueues({ connection: redis, keys });
     try {
       const { jobs } = await loadJobs(settings.jobsDir.value);
       const byName = new Map(jobs.map(({ job }) => [job.name, job]));
       const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
-      const ctx = createActionContext({ redis, keys, queues, jobs: () => byName, inboxes, logger });
+      const ctx = createActionContext({ stores, queues, jobs: () => byName, logger });
       const asked = await runAction(ctx, { kind: "stop", campaign }, `cli ${userInfo().username}`);
       const { stops } = ctx;
       // Every campaign a worker stops for this request, or for another one at the same time: waited

@@ -5,14 +5,14 @@ import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { DoNotCallImportError } from "../../pipeline/stores/dnc/errors.ts";
 import { readExtract } from "../../pipeline/stores/dnc/extract-reader.ts";
 import { ageText, type DoNotCallList, isExpired, parseExpiry } from "../../pipeline/stores/dnc/list-facts.ts";
-import { type LoadedList, loadDoNotCallList } from "../../pipeline/stores/dnc/load-list.ts";
-import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
+import type { LoadedList } from "../../pipeline/stores/dnc/load-list.ts";
+import type { createSuppressionList } from "../../pipeline/stores/suppression.ts";
 import { CliError } from "../cli-error.ts";
 import { withRedis } from "../with-redis.ts";
 import { countryOption } from "./validate.ts";
 
 const withList = <T>(run: (list: ReturnType<typeof createSuppressionList>) => Promise<T>) =>
-  withRedis(({ redis, keys }) => run(createSuppressionList(redis, keys)));
+  withRedis(({ stores }) => run(stores.suppression));
 
 /** Phones as E.164; a number that isn't one is a usage error naming it. */
 export function e164(phones: string[], country: string | undefined): string[] {
@@ -89,7 +89,7 @@ function importCommand(): Command {
       if (!(maxInvalidShare >= 0 && maxInvalidShare <= 1))
         throw new CliError("--max-invalid must be between 0 and 1");
       const country = countryOption(o.country);
-      return withRedis(async ({ redis, keys }) => {
+      return withRedis(async ({ stores }) => {
         const lines = readExtract(file, {
           ...(country ? { country } : {}),
           ...(o.column ? { column: o.column } : {}),
@@ -98,7 +98,7 @@ function importCommand(): Command {
           ? (n: number) => process.stderr.write(`\r${num(n)} lines read`)
           : undefined;
         try {
-          const loaded = await loadDoNotCallList(redis, keys, lines, {
+          const loaded = await stores.loadDoNotCall(lines, {
             source: o.source,
             file: basename(file),
             expiresInMs,
@@ -115,7 +115,7 @@ function importCommand(): Command {
           throw error;
         }
         const now = Date.now();
-        const lists = await createSuppressionList(redis, keys).lists.lists();
+        const lists = await stores.suppression.lists.lists();
         for (const l of lists.filter((x) => isExpired(x, now)))
           console.error(`warning: ${listLine(l, now).trim()}`);
       });

@@ -1,5 +1,5 @@
-import type { CampaignRegistry } from "../results/campaign-registry.ts";
 import type { CampaignInfo } from "../results/model.ts";
+import type { CampaignRegistry } from "../stores/campaign-registry.ts";
 
 type Store = Pick<CampaignRegistry, "get" | "register" | "setState">;
 

@@ -1,7 +1,7 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { HEALTH, type NumberTally, numberHealth } from "../calling/number-health.ts";
-import type { CampaignStore } from "../results/campaign-store.ts";
 import { isFinalStatus } from "../results/campaign-totals.ts";
+import type { CampaignStore } from "../stores/campaign-store.ts";
 import type { NumberRests, RestFigures } from "../stores/number-rests.ts";
 
 /** What a pool's health reads (the results polls keep) and where its rests are kept. */

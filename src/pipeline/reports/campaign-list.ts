@@ -3,7 +3,7 @@ import { zoneOf } from "../../config/job-zone.ts";
 import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
 import { zonedTime, zonedWallClock } from "../../lib/zoned-time.ts";
-import type { StoredCampaign } from "../results/campaign-store.ts";
+import type { StoredCampaign } from "../stores/campaign-store.ts";
 import { campaignReach, reachedClause, reachOf } from "./reach.ts";
 import { num } from "./words.ts";
 

@@ -1,6 +1,6 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { storedCampaignOf } from "../results/campaign-registry.ts";
-import type { CampaignStore } from "../results/campaign-store.ts";
+import { storedCampaignOf } from "../stores/campaign-registry.ts";
+import type { CampaignStore } from "../stores/campaign-store.ts";
 import { CallEnds } from "./call-ends.ts";
 import type { ExperimentCampaign } from "./experiment-figures.ts";
 import { callFacts } from "./read-calls.ts";

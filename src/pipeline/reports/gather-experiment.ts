@@ -1,7 +1,7 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { experimentId } from "../../config/variant-definition.ts";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
-import type { CampaignStore } from "../results/campaign-store.ts";
+import type { CampaignStore } from "../stores/campaign-store.ts";
 import { ExperimentCampaigns } from "./experiment-campaigns.ts";
 import { ExperimentFigures } from "./experiment-figures.ts";
 import type { AssignmentFacts } from "./experiment-missing.ts";

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
 import type { InboxStores } from "../../inbox/inbox-store.ts";
-import type { CampaignStore } from "../results/campaign-store.ts";
+import type { CampaignStore } from "../stores/campaign-store.ts";
 import { CallEnds } from "./call-ends.ts";
 import { experimentSection } from "./experiment-section.ts";
 import { type CampaignsNotMade, type ExperimentFacts, gatherExperiment } from "./gather-experiment.ts";

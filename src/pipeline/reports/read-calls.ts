@@ -1,5 +1,5 @@
-import type { CampaignStore } from "../results/campaign-store.ts";
 import type { ResultRecord } from "../results/model.ts";
+import type { CampaignStore } from "../stores/campaign-store.ts";
 import type { CallFact } from "./figures.ts";
 
 /** The calls that ended, with what their records say (read in batches). */

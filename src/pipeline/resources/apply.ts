@@ -2,15 +2,15 @@ import type { Client } from "../../api/client.ts";
 import { AmbiguousWriteError, NotFoundError } from "../../api/errors/index.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { ResourceEntry } from "../../config/load-resources.ts";
-import type { CampaignStore } from "../results/campaign-store.ts";
+import type { CampaignStore } from "../stores/campaign-store.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
+import type { ResourceState } from "../stores/resource-state.ts";
 import { findDrift } from "./drift.ts";
 import { DialerOutcomeUnknownError, VersionNotCreatedError } from "./errors.ts";
 import { readLive } from "./live-records.ts";
 import { type AppliedResource, type Drift, type Step, stateField } from "./model.ts";
 import { planResources } from "./plan.ts";
 import { assistantBody, dialerBody, knowledgeBaseBody } from "./request-bodies.ts";
-import type { ResourceState } from "./state-store.ts";
 import { campaignUses, jobUses } from "./uses.ts";
 
 export interface ApplyDeps {

@@ -6,8 +6,8 @@ import { assistantsOf } from "../../config/variant-definition.ts";
 import { resolveAssistant } from "../campaign/create-campaign.ts";
 import { PermanentError } from "../errors.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
+import type { ResourceState } from "../stores/resource-state.ts";
 import { preflightOnce } from "./preflight.ts";
-import type { ResourceState } from "./state-store.ts";
 
 export interface CampaignRecordsDeps {
   client: Client;

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Client } from "../../api/client.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { maskPhone, maskPhonesIn } from "../../lib/mask-phone.ts";
-import type { ResourceState } from "./state-store.ts";
+import type { ResourceState } from "../stores/resource-state.ts";
 
 /** A job's last test call, as the overview shows it (numbers masked). */
 export interface PreflightRecord {

@@ -4,11 +4,11 @@ import { countIn } from "../../lib/tally.ts";
 import { inSpan } from "../../telemetry/span.ts";
 import { type RevokeDeps, revokeConsent } from "../consent/revoke-consent.ts";
 import type { CallHistory } from "../stores/call-history.ts";
+import { storedCampaignOf } from "../stores/campaign-registry.ts";
+import type { CampaignStore, StoredCampaign, Transition } from "../stores/campaign-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
 import { phonesOfDigest } from "./audience-digest.ts";
-import { storedCampaignOf } from "./campaign-registry.ts";
-import type { CampaignStore, StoredCampaign, Transition } from "./campaign-store.ts";
 import {
   applyRecord,
   type CampaignTotals,

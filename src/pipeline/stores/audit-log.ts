@@ -1,6 +1,6 @@
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { defineScript } from "../../lib/scripts.ts";
+import { defineScript, luaFile } from "../../lib/scripts.ts";
 
 /** One decision on one contact: called (a call the service reports) or refused, and the facts behind it. */
 export interface AuditEntry {
@@ -33,20 +33,7 @@ export const AUDIT_RETENTION_MS = (4 * 365 + 2) * 86_400_000;
  * nothing twice), trimming entries past the retention. KEYS: stream, seen; ARGV: min id, seen ttl,
  * then item and entry pairs.
  */
-const append = defineScript<number>(
-  "audit_append",
-  2,
-  `local added = 0
-for i = 3, #ARGV, 2 do
-  if redis.call('HSETNX', KEYS[2], ARGV[i], '') == 1 then
-    local id = redis.call('XADD', KEYS[1], 'MINID', '~', ARGV[1], '*', 'd', ARGV[i + 1])
-    redis.call('HSET', KEYS[2], ARGV[i], id)
-    added = added + 1
-  end
-end
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
-return added`,
-);
+const append = defineScript<number>("audit_append", 2, luaFile(import.meta.url, "lua/audit-append.lua"));
 
 /** Entries read per XRANGE. */
 const PAGE = 1_000;

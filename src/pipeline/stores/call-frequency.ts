@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { defineScript, LUA_NOW_MS } from "../../lib/scripts.ts";
+import { defineScript, LUA_NOW_MS, luaFile } from "../../lib/scripts.ts";
 
 /** A call: an instant (epoch ms), or the span [start, end] of its campaign's window, where it may be dialled. */
 export type CallTime = number | readonly [number, number];
@@ -17,36 +17,6 @@ const WEEK_MS = 7 * 86_400_000;
 const KEEP_MS = WEEK_MS + 86_400_000;
 
 /** Lua: the number's reservations as spans ({start, end}) and whether `digest` holds one. */
-const LUA_SPANS = `
-local function spans_of(key, digest)
-  local all = redis.call('ZRANGE', key, 0, -1, 'WITHSCORES')
-  local out, mine = {}, false
-  for i = 1, #all, 2 do
-    local d, e = string.match(all[i], '^([^|]+)|(%-?%d+)$')
-    local a = tonumber(all[i + 1])
-    if not d then d, e = all[i], a end
-    if d == digest then mine = true else out[#out + 1] = { a, tonumber(e) } end
-  end
-  return out, mine
-end
--- The most spans one window of p ms can hold while holding an instant of [from, till] (calling/frequency.ts).
-local function most(spans, p, from, till)
-  local lo = from - p + 1
-  local starts, best = { lo }, 0
-  for _, s in ipairs(spans) do
-    local x = s[1] - p + 1
-    if x > lo and x <= till then starts[#starts + 1] = x end
-  end
-  for _, x in ipairs(starts) do
-    local n = 0
-    for _, s in ipairs(spans) do
-      if s[1] - p + 1 <= x and x <= s[2] then n = n + 1 end
-    end
-    if n > best then best = n end
-  end
-  return best
-end
-`;
 
 /**
  * Puts a number in a campaign when neither the cooldown (another campaign's start within ARGV[3]
@@ -58,43 +28,14 @@ end
 const reserveCapped = defineScript<string>(
   "calls_reserve_capped",
   2,
-  `${LUA_SPANS}
-${LUA_NOW_MS}
-local at, till, digest = tonumber(ARGV[2]), tonumber(ARGV[7]), ARGV[6]
-local h = redis.call('HMGET', KEYS[1], 'campaign', 'lastAt')
-if h[1] == ARGV[1] then return 'ok' end
-local spans, mine = spans_of(KEYS[2], digest)
-if mine then return 'ok' end
-local last = tonumber(h[2])
-if ARGV[4] ~= 'force' and last and math.abs(at - last) < tonumber(ARGV[3]) then return 'recent' end
-for i = 8, #ARGV, 2 do
-  if most(spans, tonumber(ARGV[i + 1]), at, till) >= tonumber(ARGV[i]) then return 'cap' end
-end
-redis.call('HSET', KEYS[1], 'lastAt', tostring(math.max(last or at, at)), 'campaign', ARGV[1])
-redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-redis.call('ZADD', KEYS[2], at, digest .. '|' .. till)
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. (now_ms - 2 * ${KEEP_MS}))
-local ttl = math.max(redis.call('PTTL', KEYS[2]), till - now_ms + ${KEEP_MS})
-redis.call('PEXPIRE', KEYS[2], math.floor(ttl))
-return 'ok'
-`,
+  luaFile(import.meta.url, "lua/calls-reserve-capped.lua", { LUA_NOW_MS, KEEP_MS }),
 );
 
 /** Takes a campaign's reservation of a number back (its contact was handed to another campaign). */
 const releaseScript = defineScript<number>(
   "calls_release",
   1,
-  `
-local all = redis.call('ZRANGE', KEYS[1], 0, -1)
-local n = 0
-for _, m in ipairs(all) do
-  if m == ARGV[1] or string.sub(m, 1, #ARGV[1] + 1) == ARGV[1] .. '|' then
-    n = n + redis.call('ZREM', KEYS[1], m)
-  end
-end
-return n
-`,
+  luaFile(import.meta.url, "lua/calls-release.lua"),
 );
 
 /** A campaign key as a set member: 12 characters, the same for the same key. */

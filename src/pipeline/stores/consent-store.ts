@@ -1,7 +1,7 @@
 import { chunksOf } from "../../lib/chunks.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { defineScript } from "../../lib/scripts.ts";
+import { defineScript, luaFile } from "../../lib/scripts.ts";
 
 export type ConsentKind = "express" | "written";
 
@@ -59,10 +59,7 @@ export interface NumberConsent {
 const keepLater = defineScript<number>(
   "consent_keep_later",
   1,
-  `local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current and tonumber(current) >= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
-return 1`,
+  luaFile(import.meta.url, "lua/consent-keep-later.lua"),
 );
 
 /**

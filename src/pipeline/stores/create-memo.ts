@@ -1,7 +1,7 @@
 import { withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { defineScript, LUA_NOW_MS } from "../../lib/scripts.ts";
+import { defineScript, LUA_NOW_MS, luaFile } from "../../lib/scripts.ts";
 
 /** A create marked sent: when, and whether the service answered yes (without an id). */
 export interface SentMark {
@@ -59,19 +59,7 @@ export interface MemoSlot {
 const fenceCreate = defineScript<number>(
   "create_fence",
   2,
-  `${LUA_NOW_MS}
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-local mark = { at = now_ms, sends = 1 }
-local before = redis.call('GET', KEYS[2])
-if before then
-  local ok, old = pcall(cjson.decode, before)
-  if ok and type(old) == 'table' then mark.sends = (tonumber(old.sends) or 1) + 1 end
-end
-if ARGV[4] ~= '' then mark.note = ARGV[4] end
-redis.call('SET', KEYS[2], cjson.encode(mark), 'PX', ARGV[3])
-return now_ms
-`,
+  luaFile(import.meta.url, "lua/create-fence.lua", { LUA_NOW_MS }),
 );
 
 /**

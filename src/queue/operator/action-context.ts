@@ -1,16 +1,13 @@
 import type { Logger } from "pino";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { InboxStores } from "../../inbox/inbox-store.ts";
-import type { RedisClient } from "../../lib/redis.ts";
-import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { RevokeDeps } from "../../pipeline/consent/revoke-consent.ts";
-import { type CampaignRegistry, createCampaignRegistry } from "../../pipeline/results/campaign-registry.ts";
-import { createConsentStore } from "../../pipeline/stores/consent-store.ts";
-import { type Controls, createControls } from "../../pipeline/stores/controls.ts";
-import { type CreateMemo, createCreateMemo } from "../../pipeline/stores/create-memo.ts";
-import { createExperimentStore, type ExperimentStore } from "../../pipeline/stores/experiment-store.ts";
-import { createStopStore, type StopStore } from "../../pipeline/stores/stop-store.ts";
-import { createSuppressionList } from "../../pipeline/stores/suppression.ts";
+import type { Stores } from "../../pipeline/open-stores.ts";
+import type { CampaignRegistry } from "../../pipeline/stores/campaign-registry.ts";
+import type { Controls } from "../../pipeline/stores/controls.ts";
+import type { CreateMemo } from "../../pipeline/stores/create-memo.ts";
+import type { ExperimentStore } from "../../pipeline/stores/experiment-store.ts";
+import type { StopStore } from "../../pipeline/stores/stop-store.ts";
 import type { Queues } from "../queues.ts";
 
 /** What an operator's action runs with (runAction and the actions it hands on to): no Redis, its stores. */
@@ -33,24 +30,27 @@ export interface ActionContext {
   revocations: RevokeDeps;
 }
 
-type Built = "stops" | "experiments" | "controls" | "memo" | "campaigns" | "revocations";
+type Taken = "stops" | "experiments" | "controls" | "memo" | "campaigns" | "revocations" | "inboxes";
 
-/** The context with its stores, built once where it is made (the HTTP server, a CLI command). */
+/** The stores an action uses, of those opened once (pipeline/open-stores.ts). */
+export type ActionStores = Pick<
+  Stores,
+  "stops" | "experiments" | "controls" | "memo" | "store" | "consent" | "suppression" | "inboxes"
+>;
+
+/** The context over the stores it is handed (the HTTP server's, a CLI command's). */
 export function createActionContext({
-  redis,
-  keys,
+  stores,
   ...c
-}: Omit<ActionContext, Built> & { redis: RedisClient; keys: RedisKeys }): ActionContext {
+}: Omit<ActionContext, Taken> & { stores: ActionStores }): ActionContext {
   return {
     ...c,
-    stops: createStopStore(redis, keys),
-    experiments: createExperimentStore(redis, keys),
-    controls: createControls(redis, keys),
-    memo: createCreateMemo(redis, keys),
-    campaigns: createCampaignRegistry(redis, keys),
-    revocations: {
-      consent: createConsentStore(redis, keys),
-      suppression: createSuppressionList(redis, keys),
-    },
+    inboxes: stores.inboxes,
+    stops: stores.stops,
+    experiments: stores.experiments,
+    controls: stores.controls,
+    memo: stores.memo,
+    campaigns: stores.store,
+    revocations: { consent: stores.consent, suppression: stores.suppression },
   };
 }

@@ -1,9 +1,9 @@
 import { DEFAULT_REACHED, type JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
 import { campaignReach } from "../../pipeline/reports/reach.ts";
-import type { StoredCampaign } from "../../pipeline/results/campaign-registry.ts";
-import type { CampaignResults } from "../../pipeline/results/campaign-results.ts";
 import type { CampaignInfo } from "../../pipeline/results/model.ts";
+import type { StoredCampaign } from "../../pipeline/stores/campaign-registry.ts";
+import type { CampaignResults } from "../../pipeline/stores/campaign-results.ts";
 import type { Queues } from "../queues.ts";
 
 export interface CampaignView {

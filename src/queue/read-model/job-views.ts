@@ -1,7 +1,7 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { isCandidate } from "../../inbox/drop-folder.ts";
 import type { Area, InboxStore, InboxStores } from "../../inbox/inbox-store.ts";
-import type { CampaignRegistry, PollLag } from "../../pipeline/results/campaign-registry.ts";
+import type { CampaignRegistry, PollLag } from "../../pipeline/stores/campaign-registry.ts";
 import type { ExperimentDecision } from "../../pipeline/stores/experiment-store.ts";
 
 /** A job's inbox (a drop folder or a bucket prefix): files waiting in it and in processing/. */

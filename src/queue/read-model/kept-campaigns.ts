@@ -1,4 +1,4 @@
-import type { StoredCampaign } from "../../pipeline/results/campaign-store.ts";
+import type { StoredCampaign } from "../../pipeline/stores/campaign-store.ts";
 import type { ReadModelSources } from "./sources.ts";
 
 /** Campaigns read at once from Redis: enough to overlap round trips, few enough to stay gentle. */

@@ -1,8 +1,8 @@
 import { poolDialerName } from "../../config/dialer-pool-definition.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import type { ResourceState } from "../../pipeline/resources/state-store.ts";
 import type { DialerBudgets } from "../../pipeline/stores/dialer-budget.ts";
 import type { NumberRests, RestFigures } from "../../pipeline/stores/number-rests.ts";
+import type { ResourceState } from "../../pipeline/stores/resource-state.ts";
 
 /** One pool number of a job as the operator sees it: its calls today and this hour, budgets, rest. */
 export interface PoolNumberView {

@@ -2,10 +2,10 @@ import type { JobDefinition } from "../../config/job-definition.ts";
 import type { InboxStores } from "../../inbox/inbox-store.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import type { ResourceState } from "../../pipeline/resources/state-store.ts";
-import type { CampaignStore } from "../../pipeline/results/campaign-store.ts";
+import type { CampaignStore } from "../../pipeline/stores/campaign-store.ts";
 import type { Controls } from "../../pipeline/stores/controls.ts";
 import type { ExperimentStore } from "../../pipeline/stores/experiment-store.ts";
+import type { ResourceState } from "../../pipeline/stores/resource-state.ts";
 import type { Queues } from "../queues.ts";
 import type { PoolNumberSources } from "./pool-numbers.ts";
 

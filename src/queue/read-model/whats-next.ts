@@ -1,7 +1,7 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
 import { nextReportAt } from "../../pipeline/reports/period.ts";
-import type { StoredCampaign } from "../../pipeline/results/campaign-store.ts";
+import type { StoredCampaign } from "../../pipeline/stores/campaign-store.ts";
 
 /** What comes next (issue 40): the dashboard says it, as the report does. */
 export interface WhatsNext {

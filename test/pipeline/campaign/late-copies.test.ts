@@ -3,7 +3,7 @@ import { sharedCampaignListing } from "../../../src/pipeline/campaign/campaign-l
 import { type LateCopyDeps, lookForLateCopies } from "../../../src/pipeline/campaign/late-copies.ts";
 import { lateLookAt, startCheckAt } from "../../../src/pipeline/campaign/start-check.ts";
 import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
-import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../../src/pipeline/stores/campaign-store.ts";
 import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
 import { createStartCheckStore } from "../../../src/pipeline/stores/start-check-store.ts";
 import { phoneOf } from "../../support/daemon.ts";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { JobDefinition } from "../../../src/config/job-definition.ts";
 import { ExperimentCampaigns } from "../../../src/pipeline/reports/experiment-campaigns.ts";
 import { gatherExperiment } from "../../../src/pipeline/reports/gather-experiment.ts";
-import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../../src/pipeline/stores/campaign-store.ts";
 import { experimentJob, optOutLater, seedExperimentCampaign } from "../../support/experiment-seed.ts";
 import { useRedis } from "../../support/redis.ts";
 

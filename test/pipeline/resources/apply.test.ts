@@ -7,9 +7,9 @@ import { type ApplyOptions, applyResources } from "../../../src/pipeline/resourc
 import { campaignRecords } from "../../../src/pipeline/resources/campaign-records.ts";
 import { DialerOutcomeUnknownError } from "../../../src/pipeline/resources/errors.ts";
 import { readPreflights } from "../../../src/pipeline/resources/preflight.ts";
-import { createResourceState } from "../../../src/pipeline/resources/state-store.ts";
-import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
+import { createCampaignStore } from "../../../src/pipeline/stores/campaign-store.ts";
 import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
+import { createResourceState } from "../../../src/pipeline/stores/resource-state.ts";
 import { tempDir } from "../../support/files.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 import { useRedis } from "../../support/redis.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
 import { fingerprintCacheSize, pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
+import { createCampaignStore } from "../../../src/pipeline/stores/campaign-store.ts";
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 import { sendJson, startHttpServer } from "../../support/http-server.ts";

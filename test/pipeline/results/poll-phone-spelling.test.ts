@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
 import { pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
 import { createCallHistory } from "../../../src/pipeline/stores/call-history.ts";
+import { createCampaignStore } from "../../../src/pipeline/stores/campaign-store.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 import { sendJson, startHttpServer } from "../../support/http-server.ts";
 import { usePollCampaigns } from "../../support/poll.ts";

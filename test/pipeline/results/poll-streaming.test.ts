@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
-import { createCampaignStore } from "../../../src/pipeline/results/campaign-store.ts";
 import { applyRecord, emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import type { ResultRecord } from "../../../src/pipeline/results/model.ts";
 import { forgetFingerprintIndexes, pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
+import { createCampaignStore } from "../../../src/pipeline/stores/campaign-store.ts";
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 import { sendJson, startHttpServer, type TestServer } from "../../support/http-server.ts";

@@ -1,5 +1,5 @@
-import type { CampaignRegistry } from "../../results/campaign-registry.ts";
 import type { CampaignInfo } from "../../results/model.ts";
+import type { CampaignRegistry } from "../../stores/campaign-registry.ts";
 import type { CampaignStop, StopStore } from "../../stores/stop-store.ts";
 
 export type OperatorStop =

@@ -2,8 +2,8 @@ import type { Logger } from "pino";
 import type { JobDefinition } from "../../../config/job-definition.ts";
 import { maskPhonesIn } from "../../../lib/mask-phone.ts";
 import { counted } from "../../../lib/plural.ts";
-import type { StoredCampaign } from "../../results/campaign-store.ts";
 import type { PollOutcome } from "../../results/poll-campaign.ts";
+import type { StoredCampaign } from "../../stores/campaign-store.ts";
 import type { CampaignStop } from "../../stores/stop-store.ts";
 import type { CampaignRequest, Intent } from "../lifecycle.ts";
 import {

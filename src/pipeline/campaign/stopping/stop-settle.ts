@@ -1,4 +1,4 @@
-import type { CampaignResults } from "../../results/campaign-results.ts";
+import type { CampaignResults } from "../../stores/campaign-results.ts";
 import type { CampaignStop, StopStore, WithdrawnContact } from "../../stores/stop-store.ts";
 import { type DialStatuses, notDialled } from "./stop-selection.ts";
 

@@ -1,9 +1,9 @@
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { defineScript } from "../../lib/scripts.ts";
-import { type CampaignTotals, emptyTotals, totalsFromJson } from "./campaign-totals.ts";
-import type { CampaignInfo, StartCheckResult } from "./model.ts";
-import { firstPollAt } from "./poll-cadence.ts";
+import { defineScript, luaFile } from "../../lib/scripts.ts";
+import { type CampaignTotals, emptyTotals, totalsFromJson } from "../results/campaign-totals.ts";
+import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
+import { firstPollAt } from "../results/poll-cadence.ts";
 
 /** A campaign as the worker keeps it in Redis. */
 export interface StoredCampaign {
@@ -56,22 +56,7 @@ export interface PollLag {
 const claimDue = defineScript<[string, string[]]>(
   "claim_due_polls",
   1,
-  `local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[3]))
-local ids = {}
-local oldest = ''
-for i = 1, #due, 2 do
-  ids[#ids + 1] = due[i]
-  if oldest == '' then oldest = due[i + 1] end
-end
-for i = 1, #ids, 500 do
-  local args = {}
-  for j = i, math.min(i + 499, #ids) do
-    args[#args + 1] = ARGV[2]
-    args[#args + 1] = ids[j]
-  end
-  redis.call('ZADD', KEYS[1], 'XX', unpack(args))
-end
-return {oldest, ids}`,
+  luaFile(import.meta.url, "lua/claim-due-polls.lua"),
 );
 
 /**

@@ -1,10 +1,10 @@
 import { type Locked, withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
+import type { CampaignTotals } from "../results/campaign-totals.ts";
+import type { CampaignInfo, ResultRecord } from "../results/model.ts";
+import type { Change } from "../results/result-record.ts";
 import type { CampaignRegistry } from "./campaign-registry.ts";
-import type { CampaignTotals } from "./campaign-totals.ts";
-import type { CampaignInfo, ResultRecord } from "./model.ts";
-import type { Change } from "./result-record.ts";
 
 export interface Transition {
   phone: string;

@@ -44,7 +44,20 @@ const ALLOWED: Record<string, readonly string[]> = {
   sinks: ["pipeline/results/model.ts", "pipeline/reports", "lib"],
   pipeline: ["telemetry", "inbox", "config", "ingest", "api", "lib"],
   inbox: ["lib"],
-  config: ["inbox", "ingest", "api", "limiter", "lib"],
+  /**
+   * The plug-ins' data (decision 0070): each sink type's definition (sinks/definitions.ts) and the
+   * calling rule sets (pipeline/calling/rules/), read without their code: see PLUGIN_DATA below.
+   */
+  config: [
+    "inbox",
+    "ingest",
+    "api",
+    "limiter",
+    "lib",
+    "sinks/definitions.ts",
+    "sinks/definition-kit.ts",
+    "pipeline/calling/rules",
+  ],
   limiter: ["api", "lib"],
   ingest: ["api/schemas", "lib"],
   simulator: ["api", "lib"],
@@ -114,6 +127,19 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
   /** Every store built once (the daemon's and the CLI's Services): the one place that hands them Redis. */
   "open-stores.ts": ["stores", "contacts"],
 };
+
+/**
+ * What config/ may read of the plug-in folders, and all that it imports in turn: definitions and
+ * data only, never a sink's code nor anything that imports config/ (no circle through them).
+ */
+const PLUGIN_DATA: readonly RegExp[] = [
+  /^sinks\/definitions\.ts$/,
+  /^sinks\/definition-kit\.ts$/,
+  /^sinks\/[^/]+\/definition\.ts$/,
+  /^pipeline\/calling\/rules\//,
+  /^pipeline\/calling\/(us-states|ca-provinces|region-names)\.ts$/,
+  /^lib\//,
+];
 
 const SRC = resolve(import.meta.dirname, "../src");
 const IMPORT =
@@ -226,6 +252,22 @@ describe("architecture", () => {
       return !allowed.some((a) => to === a || to.startsWith(`${a}/`));
     });
     expect(wrong.map(({ from, to }) => `pipeline/${from} -> pipeline/${to}`)).toEqual([]);
+  });
+
+  it("config/ reads of the plug-in folders their definitions and data only", () => {
+    const seen = new Set<string>();
+    const next = crossings()
+      .filter(({ from, to }) => from.startsWith("config/") && /^(sinks|pipeline)\//.test(to))
+      .map(({ to }) => to);
+    expect(next.length).toBeGreaterThan(0); // the scan sees them
+    while (next.length > 0) {
+      const file = next.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const m of readFileSync(join(SRC, file), "utf8").matchAll(IMPORT))
+        next.push(relative(SRC, resolve(dirname(join(SRC, file)), m[1] ?? m[2]!)));
+    }
+    expect([...seen].filter((f) => !PLUGIN_DATA.some((re) => re.test(f)))).toEqual([]);
   });
 
   it("Redis keys are named in lib/redis-keys.ts only", () => {

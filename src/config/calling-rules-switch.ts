@@ -1,4 +1,3 @@
-import type { JobDefinition } from "./job-definition.ts";
 import { isMap } from "./old-spellings.ts";
 
 type Raw = Record<string, unknown>;
@@ -37,5 +36,6 @@ export function markCallingRules(raw: unknown): unknown {
 }
 
 /** The job's calling rules apply: its `calling:` block names them (markCallingRules). */
-export const underCallingRules = (def: Pick<JobDefinition, "calling">): boolean =>
+/** Typed by the one field it reads, so this file needs nothing of job-definition.ts (which reads it). */
+export const underCallingRules = (def: { calling: { rules?: readonly string[] | undefined } }): boolean =>
   def.calling.rules !== undefined;

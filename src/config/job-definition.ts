@@ -5,6 +5,7 @@ import { e164Phone } from "../api/schemas/common.ts";
 import { CONTACT_FIELDS } from "../ingest/headers.ts";
 import { isCountryCode } from "../ingest/phone.ts";
 import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
+import { RULE_SET_IDS, RULE_SETS_DESCRIBED } from "../pipeline/calling/rules/index.ts";
 import { markCallingRules } from "./calling-rules-switch.ts";
 import { JobDialers } from "./dialer-pool-definition.ts";
 import { DisclosureDefinition } from "./disclosure-definition.ts";
@@ -115,8 +116,8 @@ const SINK_NAMES = "must be a sink name (jobs/sinks.yaml, or log), or a list of 
 /** What a job may require of a number's consent before it is called (decision 0067). */
 export const CONSENT_REQUIREMENTS = ["none", "express", "written"] as const;
 
-/** Rule sets a job may name (`src/pipeline/calling/rules/`; a test keeps the lists equal). */
-export const CALLING_RULE_SETS = ["us", "gb", "custom"] as const;
+/** Rule sets a job may name: the rules' registry's list (`src/pipeline/calling/rules/index.ts`), one folder each. */
+export const CALLING_RULE_SETS = RULE_SET_IDS;
 
 const callsPerNumber = z.number().int().min(1).optional();
 
@@ -125,12 +126,11 @@ const CallingSchema = z
   .strictObject({
     rules: oneOrMany(
       z.enum(CALLING_RULE_SETS),
-      `must be one of ${CALLING_RULE_SETS.join(", ")}, or a list of them such as [us, gb]`,
+      `must be one of ${CALLING_RULE_SETS.join(", ")}, or a list of them such as [${CALLING_RULE_SETS.slice(0, 2).join(", ")}]`,
     )
       .optional()
       .meta({
-        description:
-          "Rule sets of the callee's location (docs/compliance.md): us (federal hours, state overrides), gb, custom (calling.custom). They intersect the campaign's window: narrow, never widen. Default: [] when the block names anything besides location.fallbackTimezone and caps.recallAfterDays (the rules then apply: caps, pace, location columns), else no calling rules.",
+        description: `Rule sets of the callee's location (docs/compliance.md): ${RULE_SETS_DESCRIBED}. They intersect the campaign's window: narrow, never widen. Default: [] when the block names anything besides location.fallbackTimezone and caps.recallAfterDays (the rules then apply: caps, pace, location columns), else no calling rules.`,
       }),
     custom: z
       .strictObject({

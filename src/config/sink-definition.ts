@@ -1,53 +1,18 @@
 import { z } from "zod";
+import type { SinkVariableSpec } from "../sinks/definition-kit.ts";
+import { SINK_DEFINITIONS } from "../sinks/definitions.ts";
 
-const envName = z
-  .string()
-  .regex(/^[A-Z_][A-Z0-9_]*$/, "must be an environment variable name such as VCW_WEBHOOK_SECRET");
+type Schemas<T extends readonly { schema: unknown }[]> = { -readonly [K in keyof T]: T[K]["schema"] };
+const members = SINK_DEFINITIONS.map((d) => d.schema) as unknown as Schemas<typeof SINK_DEFINITIONS>;
+const types = SINK_DEFINITIONS.map((d) => d.type);
 
-/** One sink of jobs/sinks.yaml. Secrets are never written here: they are named by environment variable. */
-export const SinkDefinition = z.discriminatedUnion(
-  "type",
-  [
-    z.strictObject({
-      type: z.literal("webhook"),
-      url: z.url({ error: "must be an http(s) URL" }),
-      secretEnv: envName.optional().meta({
-        description:
-          "Environment variable holding the signing secret: whsec_<base64> (Standard Webhooks) or any text; two separated by a space while rotating, the new one first.",
-      }),
-      timeoutMs: z.number().int().positive().default(10_000),
-    }),
-    z.strictObject({
-      type: z.literal("slack"),
-      urlEnv: envName.meta({
-        description: "Environment variable holding the incoming-webhook URL (a secret).",
-      }),
-      timeoutMs: z.number().int().positive().default(10_000),
-    }),
-    z.strictObject({
-      type: z.literal("file"),
-      dir: z
-        .string()
-        .min(1)
-        .meta({ description: "Folder for <campaign>.results.csv and <campaign>.events.jsonl." }),
-    }),
-    z.strictObject({ type: z.literal("log") }),
-    z.strictObject({
-      type: z.literal("email"),
-      urlEnv: envName.meta({
-        description:
-          "Environment variable holding the SMTP URL with its credentials: smtp://user:password@host:587 or smtps://...:465 (a secret).",
-      }),
-      from: z.string().min(3, "must be a sender address such as vcw@example.com"),
-      to: z.array(z.email({ error: "must be an e-mail address" })).min(1, "must name at least one recipient"),
-      subject: z.string().min(1).default("{job}: {kind} {period}").meta({
-        description: "Subject template: {job}, {period}, {kind} (report, final, ...), {campaign}.",
-      }),
-      timeoutMs: z.number().int().positive().default(30_000),
-    }),
-  ],
-  { error: "must have type webhook, slack, file, log or email" },
-);
+/**
+ * One sink of jobs/sinks.yaml: a member per sink type, each from its folder (`sinks/<type>/definition.ts`,
+ * listed in sinks/definitions.ts). Secrets are never written here: they are named by environment variable.
+ */
+export const SinkDefinition = z.discriminatedUnion("type", members, {
+  error: `must have type ${types.slice(0, -1).join(", ")} or ${types.at(-1)}`,
+});
 
 export type SinkDefinition = z.output<typeof SinkDefinition>;
 
@@ -60,22 +25,15 @@ export const SinksFile = z
   })
   .meta({ id: "SinksFile", title: "vcw sinks" });
 
-/** A variable a sink reads at delivery: what it holds, and the URL schemes it may have (if a URL). */
-export interface SinkVariable {
+/** A variable a sink reads at delivery: its field, the variable it names, what it holds, its URL schemes. */
+export interface SinkVariable extends SinkVariableSpec {
   field: string;
   variable: string;
-  what: string;
-  schemes?: readonly string[];
 }
 
 /** What each sink type reads from the environment, field by field (a test checks every `*Env` field is here). */
-export const SINK_VARIABLE_FIELDS: Readonly<
-  Record<string, Readonly<Record<string, Omit<SinkVariable, "field" | "variable">>>>
-> = {
-  webhook: { secretEnv: { what: "its signing secret" } },
-  slack: { urlEnv: { what: "its webhook URL", schemes: ["https:", "http:"] } },
-  email: { urlEnv: { what: "its SMTP URL", schemes: ["smtp:", "smtps:"] } },
-};
+export const SINK_VARIABLE_FIELDS: Readonly<Record<string, Readonly<Record<string, SinkVariableSpec>>>> =
+  Object.fromEntries(SINK_DEFINITIONS.flatMap((d) => ("variables" in d ? [[d.type, d.variables]] : [])));
 
 /** The variables sink `def` will read, those it names. */
 export function sinkVariables(def: SinkDefinition): SinkVariable[] {

@@ -7,7 +7,7 @@ import { campaignFileBase } from "../../src/lib/campaign-file-name.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import type { CampaignSummary } from "../../src/pipeline/results/model.ts";
 import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
-import { signature } from "../../src/sinks/webhook-sink.ts";
+import { signature } from "../../src/sinks/webhook/webhook-sink.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";
 import { runCli } from "../support/cli.ts";
 import { contactsCsv, drop, phoneOf, summaryOf, testSettings, waitFor } from "../support/daemon.ts";

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { reportEmail } from "../../src/pipeline/reports/report-email.ts";
+import { reportEmail } from "../../src/sinks/email/report-email.ts";
 import { launchChromium } from "../support/browser.ts";
 import { followUpReport } from "../support/report-fixture.ts";
 import { shotPath, updateShots } from "./chromium.ts";

@@ -2,7 +2,7 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SinkDefinition } from "../../src/config/sink-definition.ts";
 import { createSink } from "../../src/queue/create-sink.ts";
-import { emailSink, subjectOf } from "../../src/sinks/email-sink.ts";
+import { emailSink, subjectOf } from "../../src/sinks/email/email-sink.ts";
 import { SinkError } from "../../src/sinks/sink-error.ts";
 import { fixedReport } from "../support/report-fixture.ts";
 import { startSmtpServer } from "../support/smtp.ts";

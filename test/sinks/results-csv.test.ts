@@ -6,7 +6,7 @@ import { formulaSafe } from "../../src/lib/formula-safe.ts";
 import { maskPhone } from "../../src/lib/mask-phone.ts";
 import { resultsCsv } from "../../src/pipeline/reports/results-csv.ts";
 import type { ResultRecord } from "../../src/pipeline/results/model.ts";
-import { RESULT_COLUMNS, resultRow, writeResultsCsv } from "../../src/sinks/results-csv.ts";
+import { RESULT_COLUMNS, resultRow, writeResultsCsv } from "../../src/sinks/file/results-csv.ts";
 import { tempDir } from "../support/files.ts";
 import { resultRecord } from "../support/fixtures.ts";
 

@@ -8,10 +8,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-totals.ts";
 import type { CampaignSummary, ResultRecord } from "../../src/pipeline/results/model.ts";
 import { createSink } from "../../src/queue/create-sink.ts";
-import { fileSink } from "../../src/sinks/file-sink.ts";
+import { fileSink } from "../../src/sinks/file/file-sink.ts";
 import { SinkError } from "../../src/sinks/sink-error.ts";
-import { slackSink } from "../../src/sinks/slack-sink.ts";
-import { webhookSink } from "../../src/sinks/webhook-sink.ts";
+import { slackSink } from "../../src/sinks/slack/slack-sink.ts";
+import { webhookSink } from "../../src/sinks/webhook/webhook-sink.ts";
 import { tempDir } from "../support/files.ts";
 import { campaignInfo, resultRecord } from "../support/fixtures.ts";
 

@@ -8,7 +8,7 @@ import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-tota
 import type { CampaignSummary } from "../../src/pipeline/results/model.ts";
 import { cappedExponential } from "../../src/queue/backoff.ts";
 import { SinkError } from "../../src/sinks/sink-error.ts";
-import { signature, webhookSink } from "../../src/sinks/webhook-sink.ts";
+import { signature, webhookSink } from "../../src/sinks/webhook/webhook-sink.ts";
 import { quietLogger, testSettings, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { campaignInfo } from "../support/fixtures.ts";

@@ -4,7 +4,7 @@
  * time, as the delivery worker runs them. Prints "done" when all are delivered.
  */
 import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-totals.ts";
-import { fileSink } from "../../src/sinks/file-sink.ts";
+import { fileSink } from "../../src/sinks/file/file-sink.ts";
 import { campaignInfo, resultRecord } from "./fixtures.ts";
 
 const [dir, worker, ...keys] = process.argv.slice(2);

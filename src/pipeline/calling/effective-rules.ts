@@ -59,10 +59,10 @@ export function effectiveRules(
     // the file or the number names, a region's own for a number that may be anywhere, both for the
     // number's own state when the file names another.
     const regional = [
-      ...located.map((r) => [r, set.regions[r], zones] as const),
-      ...(where.regions ?? []).map((r) => [r, set.regions[r], set.regions[r]?.zones ?? zones] as const),
-      ...alsoRegions.map((r) => [r, set.regions[r], [...zones, ...(set.regions[r]?.zones ?? [])]] as const),
-    ].filter((x): x is readonly [string, RuleScope, readonly string[]] => x[1] !== undefined);
+      ...located.map((r) => regionIn(set, r, () => zones)),
+      ...(where.regions ?? []).map((r) => regionIn(set, r, (scope) => scope.zones ?? zones)),
+      ...alsoRegions.map((r) => regionIn(set, r, (scope) => [...zones, ...(scope.zones ?? [])])),
+    ].filter((x) => x !== undefined);
     const named = [...new Set(regional.map(([r]) => `${set.id}:${r}`))];
     applied.push(...(named.length > 0 ? named : [set.id]));
     caps.push(...set.national.caps);
@@ -84,6 +84,20 @@ export function effectiveRules(
     tight.map((c) => `${c.calls}/${c.perHours}h`),
   ]);
   return { constraints: unique, caps: tight, zones, applied, key };
+}
+
+/**
+ * The set's region a location's region names, by its code or the set's own resolver (`regionOf`),
+ * with the zones its hours are read in; undefined when the set has no rules there.
+ */
+function regionIn(
+  set: RuleSet,
+  region: string,
+  zonesOf: (scope: RuleScope) => readonly string[],
+): readonly [string, RuleScope, readonly string[]] | undefined {
+  const code = set.regions[region] ? region : set.regionOf?.(region);
+  const scope = code === undefined ? undefined : set.regions[code];
+  return scope && code !== undefined ? [code, scope, zonesOf(scope)] : undefined;
 }
 
 /** A scope's hours in each zone (or in the one zone a rule names). */

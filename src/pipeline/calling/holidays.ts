@@ -1,8 +1,8 @@
-import { HOLIDAY_CALENDARS } from "./rules/holiday-calendars.ts";
+import { HOLIDAY_CALENDARS } from "./rules/index.ts";
 import type { DateRule } from "./rules/types.ts";
 
 /**
- * Holiday calendars as data (rules/holiday-calendars.ts, each with its citation): a year's dates
+ * Holiday calendars as data (each rule set's, rules/<id>/, each with its citation): a year's dates
  * from rules (a fixed date, the n-th or last weekday of a month, a day from Easter), with the days
  * a fixed date is observed on when it falls on a weekend. A constraint naming a calendar allows no
  * call on its days, by the callee's local date. Pure.

@@ -4,11 +4,11 @@ import { experimentSection, type SectionSetup } from "../../../src/pipeline/repo
 import type { CallFact } from "../../../src/pipeline/reports/figures.ts";
 import type { ReportModel } from "../../../src/pipeline/reports/model.ts";
 import { ReportBuilder } from "../../../src/pipeline/reports/report-builder.ts";
-import { reportEmail } from "../../../src/pipeline/reports/report-email.ts";
 import { reportHtml } from "../../../src/pipeline/reports/report-html.ts";
-import { reportBlocks } from "../../../src/pipeline/reports/report-slack.ts";
 import { reportText } from "../../../src/pipeline/reports/report-text.ts";
 import { assignmentKey } from "../../../src/pipeline/variant-assignment.ts";
+import { reportEmail } from "../../../src/sinks/email/report-email.ts";
+import { reportBlocks } from "../../../src/sinks/slack/report-slack.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 
 const T0 = Date.parse("2026-11-20T08:00:00Z");

@@ -4,12 +4,12 @@ import { fileStamp, zonedTime } from "../../../src/lib/zoned-time.ts";
 import { campaignListing, listingLine } from "../../../src/pipeline/reports/campaign-list.ts";
 import { reportFileBase } from "../../../src/pipeline/reports/format.ts";
 import { askedPeriod, scheduledPeriod } from "../../../src/pipeline/reports/period.ts";
-import { reportEmail } from "../../../src/pipeline/reports/report-email.ts";
 import { reportHtml } from "../../../src/pipeline/reports/report-html.ts";
-import { reportBlocks } from "../../../src/pipeline/reports/report-slack.ts";
 import { reportText } from "../../../src/pipeline/reports/report-text.ts";
 import { periodName } from "../../../src/pipeline/reports/words.ts";
 import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
+import { reportEmail } from "../../../src/sinks/email/report-email.ts";
+import { reportBlocks } from "../../../src/sinks/slack/report-slack.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 import { followUpReport } from "../../support/report-fixture.ts";
 

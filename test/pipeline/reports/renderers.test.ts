@@ -6,9 +6,9 @@ import { reportCharts } from "../../../src/pipeline/reports/charts.ts";
 import { reportFileBase } from "../../../src/pipeline/reports/format.ts";
 import { svgToPng } from "../../../src/pipeline/reports/png.ts";
 import { reportHtml } from "../../../src/pipeline/reports/report-html.ts";
-import { reportBlocks } from "../../../src/pipeline/reports/report-slack.ts";
 import { reportText } from "../../../src/pipeline/reports/report-text.ts";
-import { fileSink } from "../../../src/sinks/file-sink.ts";
+import { fileSink } from "../../../src/sinks/file/file-sink.ts";
+import { reportBlocks } from "../../../src/sinks/slack/report-slack.ts";
 import { fixedReport } from "../../support/report-fixture.ts";
 
 describe("report renderings", () => {

@@ -79,8 +79,28 @@ export interface RuleSet {
   /** ISO 3166 countries its callees are in (the number's), or "*" for every callee. */
   countries: readonly string[];
   national: RuleScope;
-  /** Region code (a US state: "FL") -> its own rules, applied on top of the national ones. */
+  /** Region code (a US state: "FL", a Canadian province: "ON") -> its own rules, on top of the national ones. */
   regions: Readonly<Record<string, RuleScope>>;
+  /**
+   * The set's own region resolver: its region code for a region as the callee's location names it
+   * when that is not already a key of `regions` ("Florida" -> "FL"); absent: the set has regions
+   * by code only, or none. A function, so not part of the data the audit trail digests.
+   */
+  regionOf?: (region: string) => string | undefined;
   /** What vcw does where the source leaves a gap. */
   notes: readonly string[];
+}
+
+/**
+ * A rule set's folder (`rules/<id>/index.ts`), as the registry (`rules/index.ts`) lists it: its rules
+ * (the data, with their sources), and what the job files, the warnings and the calendars read of it.
+ */
+export interface RuleSetFolder {
+  rules: RuleSet;
+  /** Shown after its id in the job schema's description of `calling.rules`: "federal hours, state overrides". */
+  summary?: string;
+  /** Why it sets no calling hours, when it sets none (`vcw jobs check` says so): "no UK statute does". */
+  withoutHours?: string;
+  /** The holiday calendars its hours name (`HoursWindow.holidays`), by id. */
+  calendars?: Readonly<Record<string, HolidayCalendar>>;
 }

@@ -1,4 +1,4 @@
-import type { RuleSet, RuleSource } from "./types.ts";
+import type { RuleSet, RuleSetFolder, RuleSource } from "../types.ts";
 
 const ofcom: RuleSource = {
   cite: "Ofcom, Persistent misuse: a statement of Ofcom's general policy (20 December 2016, applies from 1 March 2017)",
@@ -20,4 +20,10 @@ export const GB: RuleSet = {
   notes: [
     `No statutory calling hours: the job's window applies (${ofcom.cite}: repeated or abandoned calls may be persistent misuse; it sets no hours).`,
   ],
+};
+
+/** The `gb` rule set: no region (the national scope only), no hours of its own. */
+export const GB_RULES: RuleSetFolder = {
+  rules: GB,
+  withoutHours: "no UK statute does: the job's window is the rule",
 };

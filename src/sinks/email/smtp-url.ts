@@ -1,4 +1,4 @@
-import { SinkError } from "./sink-error.ts";
+import { SinkError } from "../sink-error.ts";
 
 /** What nodemailer needs of an SMTP URL, parsed once so nodemailer never parses (nor prints) the URL. */
 export interface SmtpTarget {

@@ -1,4 +1,4 @@
-import type { DateRule, HolidayCalendar, RuleSource } from "./types.ts";
+import type { DateRule, HolidayCalendar, RuleSource } from "../types.ts";
 
 /**
  * Holiday calendars the state rules name (docs/compliance.md). Only days a statute names by date or

@@ -1,7 +1,7 @@
-import { reportBlocks, slackEscape } from "../pipeline/reports/report-slack.ts";
-import type { Delivery, Sink } from "./delivery.ts";
-import { postJson } from "./post-json.ts";
-import { payloadText } from "./summary-text.ts";
+import type { Delivery, Sink } from "../delivery.ts";
+import { postJson } from "../post-json.ts";
+import { payloadText } from "../summary-text.ts";
+import { reportBlocks, slackEscape } from "./report-slack.ts";
 
 /** A Slack incoming-webhook message with a readable summary; a report in Block Kit. */
 export function slackSink(name: string, o: { url: string; timeoutMs: number }): Sink {

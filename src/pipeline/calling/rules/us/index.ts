@@ -1,5 +1,6 @@
-import { US_STATES } from "../us-states.ts";
-import type { RuleSet, RuleSource } from "./types.ts";
+import { US_STATES, usStateCode } from "../../us-states.ts";
+import type { RuleSet, RuleSetFolder, RuleSource } from "../types.ts";
+import { HOLIDAY_CALENDARS } from "./holiday-calendars.ts";
 
 /**
  * United States: the federal hours of the TCPA rules, and the states whose narrower hours or caps
@@ -146,4 +147,12 @@ export const US: RuleSet = {
     "A number's state is the file's state column, else its area code's; the area code's state's rules apply too when the file places it elsewhere (Florida and Oklahoma presume a call to their area codes reaches someone there).",
     `The federal hours apply in the territories too (${territories.cite}).`,
   ],
+  regionOf: usStateCode,
+};
+
+/** The `us` rule set: federal hours, the states' narrower hours and caps, their holiday calendars. */
+export const US_RULES: RuleSetFolder = {
+  rules: US,
+  summary: "federal hours, state overrides",
+  calendars: HOLIDAY_CALENDARS,
 };

@@ -1,9 +1,9 @@
 import { counted } from "../../lib/plural.ts";
-import { METRIC_WORDS, metricOf } from "./experiment-verdict.ts";
-import { headlines, pct, periodText, reportTitle } from "./format.ts";
-import type { ReportModel } from "./model.ts";
-import { filesText, repairsText } from "./phrases.ts";
-import { reachDefinition } from "./reach.ts";
+import { METRIC_WORDS, metricOf } from "../../pipeline/reports/experiment-verdict.ts";
+import { headlines, pct, periodText, reportTitle } from "../../pipeline/reports/format.ts";
+import type { ReportModel } from "../../pipeline/reports/model.ts";
+import { filesText, repairsText } from "../../pipeline/reports/phrases.ts";
+import { reachDefinition } from "../../pipeline/reports/reach.ts";
 
 /**
  * Slack reads `&`, `<` and `>` as markup in every text (`<!channel>`, `<url|label>`): they are

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import type { Delivery, Sink } from "./delivery.ts";
+import type { Delivery, Sink } from "../delivery.ts";
 
 /** The summary as one structured log line. */
 export function logSink(logger: Logger): Sink {

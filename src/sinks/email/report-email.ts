@@ -1,9 +1,9 @@
-import { reportCharts } from "./charts.ts";
-import { esc } from "./html-escape.ts";
-import type { ReportModel } from "./model.ts";
-import { svgToPng } from "./png.ts";
-import { reportHtml } from "./report-html.ts";
-import { reportText } from "./report-text.ts";
+import { reportCharts } from "../../pipeline/reports/charts.ts";
+import { esc } from "../../pipeline/reports/html-escape.ts";
+import type { ReportModel } from "../../pipeline/reports/model.ts";
+import { svgToPng } from "../../pipeline/reports/png.ts";
+import { reportHtml } from "../../pipeline/reports/report-html.ts";
+import { reportText } from "../../pipeline/reports/report-text.ts";
 
 export interface EmailImage {
   filename: string;

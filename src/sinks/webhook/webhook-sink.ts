@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
-import type { Delivery, Sink } from "./delivery.ts";
-import { postJson } from "./post-json.ts";
+import type { Delivery, Sink } from "../delivery.ts";
+import { postJson } from "../post-json.ts";
 import { secretsOf, standardHeaders } from "./standard-webhooks.ts";
 
 /** The first signature vcw sent, kept for the receivers that verify it. */

@@ -1,9 +1,9 @@
 import { type FileHandle, open, rename, rm } from "node:fs/promises";
-import { tempNameFor } from "../lib/atomic-file.ts";
-import { resultsCsv } from "../pipeline/reports/results-csv.ts";
-import type { ResultRecord } from "../pipeline/results/model.ts";
+import { tempNameFor } from "../../lib/atomic-file.ts";
+import { resultsCsv } from "../../pipeline/reports/results-csv.ts";
+import type { ResultRecord } from "../../pipeline/results/model.ts";
 
-export { RESULT_COLUMNS, resultRow } from "../pipeline/reports/results-csv.ts";
+export { RESULT_COLUMNS, resultRow } from "../../pipeline/reports/results-csv.ts";
 
 /**
  * Writes the results CSV (`pipeline/reports/results-csv.ts`) to `path` atomically, in bounded

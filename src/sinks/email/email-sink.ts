@@ -1,12 +1,12 @@
 import type { Transporter } from "nodemailer";
-import { maskPhonesIn } from "../lib/mask-phone.ts";
-import { periodText } from "../pipeline/reports/format.ts";
-import type { Payload } from "../pipeline/results/model.ts";
-import type { Delivery, Sink } from "./delivery.ts";
-import { PermanentSinkError } from "./permanent-sink-error.ts";
-import { SinkError } from "./sink-error.ts";
+import { maskPhonesIn } from "../../lib/mask-phone.ts";
+import { periodText } from "../../pipeline/reports/format.ts";
+import type { Payload } from "../../pipeline/results/model.ts";
+import type { Delivery, Sink } from "../delivery.ts";
+import { PermanentSinkError } from "../permanent-sink-error.ts";
+import { SinkError } from "../sink-error.ts";
+import { payloadText } from "../summary-text.ts";
 import { parseSmtpUrl, type SmtpTarget } from "./smtp-url.ts";
-import { payloadText } from "./summary-text.ts";
 
 export interface EmailSinkOptions {
   /** smtp:// or smtps:// with its credentials (a secret: it appears in no log or error). */
@@ -78,7 +78,7 @@ export function emailSink(name: string, o: EmailSinkOptions): Sink {
         });
         const body =
           p.kind === "report"
-            ? await import("../pipeline/reports/report-email.ts")
+            ? await import("./report-email.ts")
                 .then(({ reportEmail }) => reportEmail(p))
                 .then((m) => ({ html: m.html, text: m.text, attachments: m.images }))
             : { text: payloadText(p) };

@@ -123,7 +123,7 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
     "variant-assignment.ts",
   ],
   resources: ["campaign", "results", "stores", "create-once.ts", "errors.ts", "name-pattern.ts"],
-  files: ["import", "campaign", "contacts", "stores", "errors.ts"],
+  files: ["import", "campaign", "contacts", "results", "stores", "errors.ts"],
   /** Every store built once (the daemon's and the CLI's Services): the one place that hands them Redis. */
   "open-stores.ts": ["stores", "contacts"],
 };

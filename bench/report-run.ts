@@ -11,9 +11,9 @@ import nodemailer from "nodemailer";
 import { JobDefinition } from "../src/config/job-definition.ts";
 import { folderInbox } from "../src/inbox/folder-inbox.ts";
 import { redisKeys } from "../src/lib/redis-keys.ts";
+import { emptyTotals } from "../src/pipeline/model/campaign-totals.ts";
+import type { ResultRecord } from "../src/pipeline/model/results.ts";
 import { gatherReport } from "../src/pipeline/reports/gather-report.ts";
-import { emptyTotals } from "../src/pipeline/results/campaign-totals.ts";
-import type { ResultRecord } from "../src/pipeline/results/model.ts";
 import { createCampaignStore } from "../src/pipeline/stores/campaign-store.ts";
 import { reportEmail } from "../src/sinks/email/report-email.ts";
 

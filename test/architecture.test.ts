@@ -41,12 +41,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   http: ["queue", "pipeline", "inbox", "config", "api", "lib"],
   queue: ["telemetry", "pipeline", "inbox", "sinks", "config", "ingest", "api", "limiter", "lib"],
   /** Sinks read the results model and render reports with pipeline/reports (pure renderers). */
-  sinks: ["pipeline/results/model.ts", "pipeline/reports", "lib"],
-  pipeline: ["telemetry", "inbox", "config", "ingest", "api", "lib"],
+  sinks: ["pipeline/model", "pipeline/reports", "lib"],
+  pipeline: ["telemetry", "inbox", "config", "calling-rules", "ingest", "api", "lib"],
   inbox: ["lib"],
   /**
    * The plug-ins' data (decision 0070): each sink type's definition (sinks/definitions.ts) and the
-   * calling rule sets (pipeline/calling/rules/), read without their code: see PLUGIN_DATA below.
+   * calling rule sets (calling-rules/), read without their code: see PLUGIN_DATA below.
    */
   config: [
     "inbox",
@@ -56,8 +56,10 @@ const ALLOWED: Record<string, readonly string[]> = {
     "lib",
     "sinks/definitions.ts",
     "sinks/definition-kit.ts",
-    "pipeline/calling/rules",
+    "calling-rules",
   ],
+  /** The calling rule sets, one folder each, and the region tables they name (data with sources). */
+  "calling-rules": ["lib"],
   limiter: ["api", "lib"],
   ingest: ["api/schemas", "lib"],
   simulator: ["api", "lib"],
@@ -81,37 +83,20 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
   "variant-assignment.ts": [],
   /** The experiments' statistics (issue 41): pure, read by the reports and the planner. */
   stats: [],
-  /**
-   * Every store (issue 44). The campaign and resource stores read their rooms' types and pure
-   * helpers (no I/O, nothing that imports a store): listed file by file, never a whole room.
-   */
-  stores: [
-    "variant-assignment.ts",
-    "errors.ts",
-    "results/model.ts",
-    "results/campaign-totals.ts",
-    "results/poll-cadence.ts",
-    "results/result-record.ts",
-    "resources/model.ts",
-  ],
+  /** The domain's types and their pure helpers (campaigns, results, resources): below every store. */
+  model: [],
+  /** Every store (issue 44): over the model. */
+  stores: ["variant-assignment.ts", "errors.ts", "model"],
   contacts: ["stores", "create-once.ts", "name-pattern.ts", "errors.ts"],
   /** Consent per number and its revocations (issue 46): over its store. */
   consent: ["stores"],
   import: ["contacts", "consent", "stores", "name-pattern.ts", "errors.ts"],
   /** Calling rules and the planner (issue 20): pure, with its stores below it. */
   calling: ["stores", "variant-assignment.ts", "stats"],
-  /** results/model.ts re-exports the reports' model type (one exception, a type). */
-  results: [
-    "stores",
-    "contacts",
-    "consent",
-    "reports/model.ts",
-    "create-once.ts",
-    "errors.ts",
-    "name-pattern.ts",
-  ],
-  reports: ["results", "stores", "errors.ts", "stats", "variant-assignment.ts"],
+  results: ["model", "stores", "contacts", "consent", "create-once.ts", "errors.ts", "name-pattern.ts"],
+  reports: ["model", "results", "stores", "errors.ts", "stats", "variant-assignment.ts"],
   campaign: [
+    "model",
     "stores",
     "consent",
     "contacts",
@@ -122,8 +107,8 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
     "name-pattern.ts",
     "variant-assignment.ts",
   ],
-  resources: ["campaign", "results", "stores", "create-once.ts", "errors.ts", "name-pattern.ts"],
-  files: ["import", "campaign", "contacts", "results", "stores", "errors.ts"],
+  resources: ["model", "campaign", "results", "stores", "create-once.ts", "errors.ts", "name-pattern.ts"],
+  files: ["import", "campaign", "contacts", "model", "stores", "errors.ts"],
   /** Every store built once (the daemon's and the CLI's Services): the one place that hands them Redis. */
   "open-stores.ts": ["stores", "contacts"],
 };
@@ -136,8 +121,7 @@ const PLUGIN_DATA: readonly RegExp[] = [
   /^sinks\/definitions\.ts$/,
   /^sinks\/definition-kit\.ts$/,
   /^sinks\/[^/]+\/definition\.ts$/,
-  /^pipeline\/calling\/rules\//,
-  /^pipeline\/calling\/(us-states|ca-provinces|region-names)\.ts$/,
+  /^calling-rules\//,
   /^lib\//,
 ];
 

@@ -5,7 +5,7 @@ import { e164Phone } from "../api/schemas/common.ts";
 import { CONTACT_FIELDS } from "../ingest/headers.ts";
 import { isCountryCode } from "../ingest/phone.ts";
 import { isTimeZone, WEEKDAYS } from "../lib/time-zone.ts";
-import { RULE_SET_IDS, RULE_SETS_DESCRIBED } from "../pipeline/calling/rules/index.ts";
+import { RULE_SET_IDS, RULE_SETS_DESCRIBED } from "../calling-rules/index.ts";
 import { markCallingRules } from "./calling-rules-switch.ts";
 import { JobDialers } from "./dialer-pool-definition.ts";
 import { DisclosureDefinition } from "./disclosure-definition.ts";
@@ -116,7 +116,7 @@ const SINK_NAMES = "must be a sink name (jobs/sinks.yaml, or log), or a list of 
 /** What a job may require of a number's consent before it is called (decision 0067). */
 export const CONSENT_REQUIREMENTS = ["none", "express", "written"] as const;
 
-/** Rule sets a job may name: the rules' registry's list (`src/pipeline/calling/rules/index.ts`), one folder each. */
+/** Rule sets a job may name: the rules' registry's list (`src/calling-rules/index.ts`), one folder each. */
 export const CALLING_RULE_SETS = RULE_SET_IDS;
 
 const callsPerNumber = z.number().int().min(1).optional();

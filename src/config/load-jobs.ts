@@ -1,10 +1,10 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type Document, isMap, LineCounter, parseDocument } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { inboxProblem } from "../inbox/inbox-guard.ts";
-import { plural } from "../lib/plural.ts";
 import { JobDefinition } from "./job-definition.ts";
+import { documentValue, formatProblem, type JobProblem, zodProblems } from "./job-problems.ts";
 import { oldSpellingsIn } from "./old-spellings.ts";
 import { poolResources, withPoolResource } from "./pool-resources.ts";
 import { resourcesDir } from "./resources-dir.ts";
@@ -15,14 +15,6 @@ import {
   sinkVariableProblem,
   sinkVariables,
 } from "./sink-definition.ts";
-
-export interface JobProblem {
-  file: string;
-  /** Dotted path in the document, e.g. `segment.name`; empty for the whole file. */
-  path: string;
-  line?: number | undefined;
-  message: string;
-}
 
 export interface LoadedJobs {
   /** Each job loaded, with the line of a path in its file (`campaign.variants.1.assistant`). */
@@ -152,25 +144,6 @@ export function unsetSinkVariables(loaded: LoadedJobs, env: NodeJS.ProcessEnv): 
   return problems;
 }
 
-/**
- * A document's value, or the problem that stops reading it: yaml refuses aliases that expand past
- * its limit (a billion laughs) by throwing, with no word of where.
- */
-export function documentValue(
-  doc: Document.Parsed,
-  file: string,
-  lines: LineCounter,
-): { value: unknown } | { problem: JobProblem } {
-  try {
-    return { value: doc.toJS() };
-  } catch (error) {
-    const line = doc.range ? lines.linePos(doc.range[0]).line : undefined;
-    return {
-      problem: { file, path: "", line, message: `${(error as Error).message}: the file is not read` },
-    };
-  }
-}
-
 /** Parses and validates one YAML file; every problem is recorded with its path and line. */
 async function parseFile<S extends z.ZodType>(
   file: string,
@@ -203,32 +176,6 @@ async function parseFile<S extends z.ZodType>(
   return undefined;
 }
 
-/** Each zod issue of a YAML document as a problem with its path and line (its parent's, if absent). */
-export function zodProblems(
-  file: string,
-  doc: Document,
-  lines: LineCounter,
-  issues: readonly z.core.$ZodIssue[],
-): JobProblem[] {
-  return issues.map((issue) => {
-    const node = doc.getIn(issue.path as (string | number)[], true) as
-      | { range?: [number, number] }
-      | undefined;
-    const parent =
-      issue.path.length > 0 ? doc.getIn(issue.path.slice(0, -1) as (string | number)[], true) : doc.contents;
-    const range = node?.range ?? (isMap(parent) ? parent.range : undefined);
-    return {
-      file,
-      path: issue.path.join("."),
-      line: range ? lines.linePos(range[0]).line : undefined,
-      message:
-        issue.code === "unrecognized_keys"
-          ? `unknown ${plural("field", issue.keys.length)} ${issue.keys.join(", ")}`
-          : issue.message,
-    };
-  });
-}
-
 /**
  * The job a command names, or what to tell the person: when its file is there but invalid, that
  * file and what is wrong in it (not "no such job"); else the jobs there are, and the files that
@@ -253,6 +200,3 @@ export function findJob(
     error: `no job named "${name}" in ${dir} (jobs: ${known})${invalid.length > 0 ? `; not loaded, with problems: ${invalid.join(", ")} (vcw jobs check says what)` : ""}`,
   };
 }
-
-export const formatProblem = (p: JobProblem) =>
-  `${p.file}${p.line ? `:${p.line}` : ""}: ${p.path ? `${p.path}: ` : ""}${p.message}`;

@@ -4,7 +4,7 @@ import { LineCounter, parseAllDocuments } from "yaml";
 import type { z } from "zod";
 import { AssistantCreate, DialerCreate, KnowledgeBaseCreate } from "../api/schemas/index.ts";
 import type { DialerPool } from "./dialer-pool-definition.ts";
-import { documentValue, type JobProblem, zodProblems } from "./load-jobs.ts";
+import { documentValue, type JobProblem, zodProblems } from "./job-problems.ts";
 import { readQuestionAnswers } from "./question-answer-csv.ts";
 import { type EnvRef, ResourceDocument, type ResourceKind, SECRET_FIELDS } from "./resource-definition.ts";
 

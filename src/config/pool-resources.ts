@@ -1,5 +1,5 @@
 import type { DialerPool } from "./dialer-pool-definition.ts";
-import { formatProblem, type JobProblem } from "./load-jobs.ts";
+import { formatProblem, type JobProblem } from "./job-problems.ts";
 import { loadResources } from "./load-resources.ts";
 
 export interface PoolResources {

@@ -1,6 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import Papa from "papaparse";
-import type { JobProblem } from "./load-jobs.ts";
+import type { JobProblem } from "./job-problems.ts";
 
 const MAX_BYTES = 5 * 1024 * 1024;
 

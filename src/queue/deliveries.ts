@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { summarize } from "../pipeline/results/campaign-totals.ts";
-import type { CampaignSummary, Payload } from "../pipeline/results/model.ts";
+import { summarize } from "../pipeline/model/campaign-totals.ts";
+import type { CampaignSummary } from "../pipeline/model/results.ts";
+import type { Payload } from "../pipeline/reports/model.ts";
 import type { CampaignRegistry } from "../pipeline/stores/campaign-registry.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
 import { deliveryJobId } from "./job-ids.ts";

@@ -2,7 +2,7 @@ import { type ConnectionOptions, Queue } from "bullmq";
 import type { AdmittedFile } from "../inbox/admit-file.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import type { CampaignRequest } from "../pipeline/campaign/lifecycle.ts";
-import type { Payload } from "../pipeline/results/model.ts";
+import type { Payload } from "../pipeline/reports/model.ts";
 import { queueTelemetry } from "../telemetry/queue-telemetry.ts";
 import { CAPPED_EXPONENTIAL } from "./backoff.ts";
 

@@ -3,7 +3,7 @@ import { maskPhonesIn } from "../lib/mask-phone.ts";
 import { adoptCopy, endEmptied } from "../pipeline/campaign/adopted-copies.ts";
 import { checkBeforeStart, lateLookAt, startCheckAt } from "../pipeline/campaign/start-check.ts";
 import { noteCheckInSummary } from "../pipeline/files/summary-checks.ts";
-import type { CampaignInfo } from "../pipeline/results/model.ts";
+import type { CampaignInfo } from "../pipeline/model/results.ts";
 import { delayJob } from "./delay-job.ts";
 import { applyIntents } from "./intents.ts";
 import { lateLookJobId, startCheckJobId } from "./job-ids.ts";

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
-import type { Payload, ResultRecord } from "../pipeline/results/model.ts";
+import type { ResultRecord } from "../pipeline/model/results.ts";
+import type { Payload } from "../pipeline/reports/model.ts";
 import type { SinkConfig, SinkType } from "./definitions.ts";
 
 /** One delivery to one sink. The same payload version always carries the same key. */

@@ -2,10 +2,11 @@ import { maskPhonesIn } from "../lib/mask-phone.ts";
 import { counted } from "../lib/plural.ts";
 import { visible } from "../lib/visible-text.ts";
 import { zonedTime } from "../lib/zoned-time.ts";
+import type { CampaignSummary } from "../pipeline/model/results.ts";
+import type { Payload } from "../pipeline/reports/model.ts";
 import { campaignReach } from "../pipeline/reports/reach.ts";
 import { reportText } from "../pipeline/reports/report-text.ts";
 import { num, pct } from "../pipeline/reports/words.ts";
-import type { CampaignSummary, Payload } from "../pipeline/results/model.ts";
 
 /** A name or message from outside, as a person reads it: phones masked, controls visible. */
 const shown = (text: string) => visible(maskPhonesIn(text));

@@ -7,7 +7,7 @@ import { Redis } from "ioredis";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
 import { readOverview } from "../../src/http/overview.ts";
-import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-totals.ts";
+import { emptyTotals, summarize } from "../../src/pipeline/model/campaign-totals.ts";
 import { cliEnv, runCli, spawnVcw } from "../support/cli.ts";
 import { quietLogger, testSettings, waitFor, writeJob } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";

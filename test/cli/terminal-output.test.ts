@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import { emptyTotals } from "../../src/pipeline/results/campaign-totals.ts";
+import { emptyTotals } from "../../src/pipeline/model/campaign-totals.ts";
 import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir } from "../support/files.ts";

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { JobDefinition } from "../../src/config/job-definition.ts";
 import { zoneOf } from "../../src/config/job-zone.ts";
 import { toRow } from "../../src/http/campaign-rows.ts";
+import { emptyTotals } from "../../src/pipeline/model/campaign-totals.ts";
 import { campaignListing } from "../../src/pipeline/reports/campaign-list.ts";
-import { emptyTotals } from "../../src/pipeline/results/campaign-totals.ts";
 import type { StoredCampaign } from "../../src/pipeline/stores/campaign-store.ts";
 import { campaignInfo } from "../support/fixtures.ts";
 

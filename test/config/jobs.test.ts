@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { jobJsonSchema } from "../../src/config/job-definition.ts";
-import { formatProblem, loadJobs } from "../../src/config/load-jobs.ts";
+import { formatProblem } from "../../src/config/job-problems.ts";
+import { loadJobs } from "../../src/config/load-jobs.ts";
 import { sinksJsonSchema } from "../../src/config/sink-definition.ts";
 import { validateFile } from "../../src/ingest/index.ts";
 import { runCli } from "../support/cli.ts";

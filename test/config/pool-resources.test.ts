@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatProblem, loadJobs } from "../../src/config/load-jobs.ts";
+import { formatProblem } from "../../src/config/job-problems.ts";
+import { loadJobs } from "../../src/config/load-jobs.ts";
 import { loadResources } from "../../src/config/load-resources.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir } from "../support/files.ts";

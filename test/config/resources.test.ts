@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatProblem } from "../../src/config/load-jobs.ts";
+import { formatProblem } from "../../src/config/job-problems.ts";
 import { loadResources } from "../../src/config/load-resources.ts";
 import { resourceJsonSchema } from "../../src/config/resource-definition.ts";
 import { tempDir } from "../support/files.ts";

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { Daemon } from "../../src/daemon/daemon.ts";
 import { campaignFileBase } from "../../src/lib/campaign-file-name.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
-import type { CampaignSummary } from "../../src/pipeline/results/model.ts";
+import type { CampaignSummary } from "../../src/pipeline/model/results.ts";
 import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
 import { signature } from "../../src/sinks/webhook/webhook-sink.ts";
 import { useCallingDaemon } from "../support/calling-daemon.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { JobDefinition } from "../../src/config/job-definition.ts";
-import { emptyTotals } from "../../src/pipeline/results/campaign-totals.ts";
+import { emptyTotals } from "../../src/pipeline/model/campaign-totals.ts";
 import type { StoredCampaign } from "../../src/pipeline/stores/campaign-store.ts";
 import { whatsNext } from "../../src/queue/read-model/whats-next.ts";
 import { campaignInfo } from "../support/fixtures.ts";

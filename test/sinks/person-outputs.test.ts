@@ -1,11 +1,11 @@
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/daemon/logger.ts";
+import { emptyTotals, summarize } from "../../src/pipeline/model/campaign-totals.ts";
+import type { CampaignSummary } from "../../src/pipeline/model/results.ts";
 import type { ReportModel } from "../../src/pipeline/reports/model.ts";
 import { renderReportPage } from "../../src/pipeline/reports/render.ts";
 import { ReportBuilder } from "../../src/pipeline/reports/report-builder.ts";
-import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-totals.ts";
-import type { CampaignSummary } from "../../src/pipeline/results/model.ts";
 import { emailSink } from "../../src/sinks/email/email-sink.ts";
 import { logSink } from "../../src/sinks/log/log-sink.ts";
 import { slackSink } from "../../src/sinks/slack/slack-sink.ts";

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
-import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-totals.ts";
+import { emptyTotals, summarize } from "../../src/pipeline/model/campaign-totals.ts";
 import { quietLogger, testSettings, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { campaignInfo } from "../support/fixtures.ts";

@@ -5,7 +5,7 @@ import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SinkDefinition } from "../../src/config/sink-definition.ts";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
-import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-totals.ts";
+import { emptyTotals, summarize } from "../../src/pipeline/model/campaign-totals.ts";
 import { createSink } from "../../src/queue/create-sink.ts";
 import { quietLogger, testSettings, waitFor } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";

@@ -1,5 +1,5 @@
-import { emptyTotals } from "../../src/pipeline/results/campaign-totals.ts";
-import type { CampaignInfo, ResultRecord } from "../../src/pipeline/results/model.ts";
+import { emptyTotals } from "../../src/pipeline/model/campaign-totals.ts";
+import type { CampaignInfo, ResultRecord } from "../../src/pipeline/model/results.ts";
 import { campaignInfo, resultRecord } from "./fixtures.ts";
 
 /** The store as the seed uses it: its own or a base tree's (the guardrail bench). */

@@ -3,7 +3,7 @@
  * delivery of the same campaign (its version the key's number); deliveries run four at a
  * time, as the delivery worker runs them. Prints "done" when all are delivered.
  */
-import { emptyTotals, summarize } from "../../src/pipeline/results/campaign-totals.ts";
+import { emptyTotals, summarize } from "../../src/pipeline/model/campaign-totals.ts";
 import { fileSink } from "../../src/sinks/file/file-sink.ts";
 import { campaignInfo, resultRecord } from "./fixtures.ts";
 

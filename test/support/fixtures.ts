@@ -1,5 +1,5 @@
 import type { AssistantCreate, DialerCreate, KnowledgeBaseCreate } from "../../src/api/index.ts";
-import type { CampaignInfo, ResultRecord } from "../../src/pipeline/results/model.ts";
+import type { CampaignInfo, ResultRecord } from "../../src/pipeline/model/results.ts";
 
 /** Secrets used by tests; each must never show up in a log line or an error message. */
 export const API_KEY = "vcs-test-key-3f9a1c2b7d";

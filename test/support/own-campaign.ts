@@ -5,7 +5,7 @@ import type { RedisKeys } from "../../src/lib/redis-keys.ts";
 import { fileIntoOwnSegment, type OwnSegmentDeps } from "../../src/pipeline/campaign/own-segment.ts";
 import type { StartCheckDeps } from "../../src/pipeline/campaign/start-check.ts";
 import { createContactLedger } from "../../src/pipeline/contacts/contact-ledger.ts";
-import type { CampaignInfo } from "../../src/pipeline/results/model.ts";
+import type { CampaignInfo } from "../../src/pipeline/model/results.ts";
 import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { createCreateMemo } from "../../src/pipeline/stores/create-memo.ts";
 import { createStartCheckStore } from "../../src/pipeline/stores/start-check-store.ts";

@@ -1,6 +1,6 @@
+import { emptyTotals } from "../../src/pipeline/model/campaign-totals.ts";
 import type { ReportModel } from "../../src/pipeline/reports/model.ts";
 import { ReportBuilder } from "../../src/pipeline/reports/report-builder.ts";
-import { emptyTotals } from "../../src/pipeline/results/campaign-totals.ts";
 import { campaignInfo } from "./fixtures.ts";
 
 /** An hour; the start of the day `builderOf` reports on. */

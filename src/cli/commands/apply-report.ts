@@ -1,5 +1,5 @@
+import type { Action, DriftKind } from "../../pipeline/model/resources.ts";
 import type { ApplyReport } from "../../pipeline/resources/apply.ts";
-import type { Action, DriftKind } from "../../pipeline/resources/model.ts";
 
 const MARK: Record<Action, string> = { create: "+", replace: "±", update: "~", delete: "-", unchanged: "=" };
 const DRIFT_MARK: Record<DriftKind, string> = { changed: "!", deleted: "!", unmanaged: "?", unchecked: "·" };

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { dialersOf, poolDialerName } from "../../config/dialer-pool-definition.ts";
-import { formatProblem } from "../../config/load-jobs.ts";
+import { formatProblem } from "../../config/job-problems.ts";
 import { loadResources } from "../../config/load-resources.ts";
 import { resourcesDir } from "../../config/resources-dir.ts";
 import { assistantsOf } from "../../config/variant-definition.ts";

@@ -9,7 +9,7 @@ import { startDaemon } from "../../daemon/daemon.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import { campaignFileBase } from "../../lib/campaign-file-name.ts";
 import { describeTarget } from "../../lib/redis.ts";
-import { summarize } from "../../pipeline/results/campaign-totals.ts";
+import { summarize } from "../../pipeline/model/campaign-totals.ts";
 import { summaryLines } from "../../sinks/summary-text.ts";
 import { CliError } from "../cli-error.ts";
 import { packageFile } from "../version.ts";

@@ -1,5 +1,6 @@
 import { Command } from "commander";
-import { formatProblem, loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
+import { formatProblem } from "../../config/job-problems.ts";
+import { loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
 import { resourcesDir } from "../../config/resources-dir.ts";
 import { resolveSettings } from "../../config/settings.ts";

@@ -1,6 +1,7 @@
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import { findJob, formatProblem, loadJobs } from "../../config/load-jobs.ts";
+import { formatProblem } from "../../config/job-problems.ts";
+import { findJob, loadJobs } from "../../config/load-jobs.ts";
 import { experimentId } from "../../config/variant-definition.ts";
 import { keysExpected, startHoldOf } from "../../daemon/calling-service.ts";
 import { reasonWords } from "../../ingest/reason-words.ts";

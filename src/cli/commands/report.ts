@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
-import { summarize } from "../../pipeline/results/campaign-totals.ts";
-import { kindOf } from "../../pipeline/results/model.ts";
+import { summarize } from "../../pipeline/model/campaign-totals.ts";
+import { kindOf } from "../../pipeline/model/results.ts";
 import type { CampaignStore } from "../../pipeline/stores/campaign-store.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { queueReportSources } from "../../queue/read-model/report-sources.ts";

@@ -1,5 +1,5 @@
-import { HOLIDAY_CALENDARS } from "./rules/index.ts";
-import type { DateRule } from "./rules/types.ts";
+import { HOLIDAY_CALENDARS } from "../../calling-rules/index.ts";
+import type { DateRule } from "../../calling-rules/types.ts";
 
 /**
  * Holiday calendars as data (each rule set's, rules/<id>/, each with its citation): a year's dates

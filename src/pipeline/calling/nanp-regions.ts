@@ -1,5 +1,5 @@
-import { CA_PROVINCES, caProvinceCode } from "./ca-provinces.ts";
-import { US_STATES, US_TERRITORIES, usStateCode } from "./us-states.ts";
+import { CA_PROVINCES, caProvinceCode } from "../../calling-rules/regions/ca-provinces.ts";
+import { US_STATES, US_TERRITORIES, usStateCode } from "../../calling-rules/regions/us-states.ts";
 
 /** A US state or territory, or a Canadian province or territory: its country, code and zones. */
 export interface NanpRegion {

@@ -1,4 +1,4 @@
-import type { CampaignInfo } from "../results/model.ts";
+import type { CampaignInfo } from "../model/results.ts";
 import type { CampaignRegistry } from "../stores/campaign-registry.ts";
 
 type Store = Pick<CampaignRegistry, "get" | "register" | "setState">;

@@ -5,7 +5,7 @@ import { jobWindowOf } from "../calling/plan-settings.ts";
 import { plannedStart } from "../calling/planned-start.ts";
 import { lookAgainAfterMs } from "../create-once.ts";
 import { CreateCanceledError, CreateUnresolvedError } from "../errors.ts";
-import type { CampaignInfo } from "../results/model.ts";
+import type { CampaignInfo } from "../model/results.ts";
 import type { CampaignRegistry } from "../stores/campaign-registry.ts";
 import type { Controls } from "../stores/controls.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";

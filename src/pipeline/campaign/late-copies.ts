@@ -3,7 +3,7 @@ import type { Campaign } from "../../api/schemas/index.ts";
 import type { SendFence } from "../../api/send-fence.ts";
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
+import type { CampaignInfo, StartCheckResult } from "../model/results.ts";
 import type { CampaignRegistry } from "../stores/campaign-registry.ts";
 import type { StoredCampaign } from "../stores/campaign-store.ts";
 import type { StartCheckStore } from "../stores/start-check-store.ts";

@@ -1,6 +1,6 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { HoursConstraint } from "../calling/calling-hours.ts";
-import type { CampaignInfo, CampaignSummary } from "../results/model.ts";
+import type { CampaignInfo, CampaignSummary } from "../model/results.ts";
 import type { PollOutcome } from "../results/poll-campaign.ts";
 
 /**

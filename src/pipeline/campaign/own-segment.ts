@@ -8,7 +8,7 @@ import {
   importContacts,
 } from "../contacts/import-contacts.ts";
 import { resolveSegment } from "../contacts/resolve-segment.ts";
-import type { CampaignInfo } from "../results/model.ts";
+import type { CampaignInfo } from "../model/results.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
 
 export interface OwnSegmentDeps {

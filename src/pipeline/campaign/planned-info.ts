@@ -1,5 +1,5 @@
 import type { StartDecision } from "../calling/planned-start.ts";
-import type { CampaignInfo } from "../results/model.ts";
+import type { CampaignInfo } from "../model/results.ts";
 import type { CampaignRequest } from "./lifecycle.ts";
 
 /**

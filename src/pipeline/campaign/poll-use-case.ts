@@ -1,7 +1,7 @@
 import { countryOf } from "../../config/ingest-options.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { dialerKeyOf } from "../calling/plan-settings.ts";
-import { nextPollAt } from "../results/poll-cadence.ts";
+import { nextPollAt } from "../model/poll-cadence.ts";
 import { type PollOptions, type PollOutcome, pollCampaign } from "../results/poll-campaign.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { ConsentStore } from "../stores/consent-store.ts";

@@ -1,6 +1,6 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { HEALTH, type NumberTally, numberHealth } from "../calling/number-health.ts";
-import { isFinalStatus } from "../results/campaign-totals.ts";
+import { isFinalStatus } from "../model/campaign-totals.ts";
 import type { CampaignStore } from "../stores/campaign-store.ts";
 import type { NumberRests, RestFigures } from "../stores/number-rests.ts";
 

@@ -2,7 +2,7 @@ import type { Totals } from "../../ingest/outcome.ts";
 import type { AudienceReport } from "../campaign/audience.ts";
 import type { ImportCheckpoint } from "../import/import-file.ts";
 import type { ImportedFile } from "../import/import-use-case.ts";
-import type { StartCheckResult } from "../results/model.ts";
+import type { StartCheckResult } from "../model/results.ts";
 
 /** What a finished import leaves in `<file>.summary.json` and as the job's return value. */
 export interface ImportSummary extends Partial<ImportedFile> {

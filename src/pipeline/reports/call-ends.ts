@@ -1,4 +1,4 @@
-import { isFinalStatus, type StatusClasses } from "../results/campaign-totals.ts";
+import { isFinalStatus, type StatusClasses } from "../model/campaign-totals.ts";
 
 /** A number's call that ended: when a poll first saw it final, and the last final status seen. */
 export interface CallEnd {

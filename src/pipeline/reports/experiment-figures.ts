@@ -1,6 +1,6 @@
 import type { ExperimentMetric } from "../../config/variant-definition.ts";
 import { addTo, newTally, type Tally } from "../../lib/tally.ts";
-import type { CampaignInfo } from "../results/model.ts";
+import type { CampaignInfo } from "../model/results.ts";
 import { assignmentKey } from "../variant-assignment.ts";
 import type { GuardrailArm } from "./experiment-guardrail.ts";
 import { type MissingFacts, missingByVariant } from "./experiment-missing.ts";

@@ -3,6 +3,8 @@
  * `report-builder.ts` and read by every renderer (page, e-mail, Slack, JSON). No I/O.
  */
 
+import type { CampaignSummary } from "../model/results.ts";
+
 export interface ReportPeriod {
   /** ISO instants; `to` is excluded. */
   from: string;
@@ -310,3 +312,6 @@ export interface ExperimentSummary {
   /** Contacts called under two variants (counted under the first). */
   exposedToTwo?: number;
 }
+
+/** What a sink delivers: a campaign's summary, or a report a manager reads (scheduled reports send it). */
+export type Payload = CampaignSummary | ReportModel;

@@ -1,4 +1,4 @@
-import type { ResultRecord } from "../results/model.ts";
+import type { ResultRecord } from "../model/results.ts";
 import type { CampaignStore } from "../stores/campaign-store.ts";
 import type { CallFact } from "./figures.ts";
 

@@ -1,7 +1,7 @@
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
-import type { CampaignTotals } from "../results/campaign-totals.ts";
-import type { CampaignInfo } from "../results/model.ts";
+import type { CampaignTotals } from "../model/campaign-totals.ts";
+import type { CampaignInfo } from "../model/results.ts";
 import { type CallFact, type FileFact, PeriodFigures, rate } from "./figures.ts";
 import { HourlyCounts } from "./hourly.ts";
 import {

@@ -1,7 +1,7 @@
 import Papa from "papaparse";
 import { formulaSafe } from "../../lib/formula-safe.ts";
 import { sortedUniqueRows } from "../../lib/sorted-rows.ts";
-import type { ResultRecord } from "../results/model.ts";
+import type { ResultRecord } from "../model/results.ts";
 
 /**
  * The one results CSV (docs/operations.md, "The results CSV"): the file sink's, `vcw report --csv`'s

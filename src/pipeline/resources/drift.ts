@@ -1,7 +1,7 @@
 import type { ResourceEntry } from "../../config/load-resources.ts";
+import type { AppliedResource, Drift } from "../model/resources.ts";
 import { carriesName, holdsSent } from "./content.ts";
 import { fieldDiff } from "./field-diff.ts";
-import type { AppliedResource, Drift } from "./model.ts";
 import type { LiveRecord } from "./plan.ts";
 
 export const DIALERS_UNCHECKED =

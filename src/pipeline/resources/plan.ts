@@ -1,8 +1,8 @@
 import type { ResourceEntry } from "../../config/load-resources.ts";
 import { RESOURCE_KINDS, type ResourceKind } from "../../config/resource-definition.ts";
+import { type AppliedResource, type PlannedDeletion, type Step, stateField } from "../model/resources.ts";
 import { contentHash, versionName } from "./content.ts";
 import { fieldDiff } from "./field-diff.ts";
-import { type AppliedResource, type PlannedDeletion, type Step, stateField } from "./model.ts";
 
 /** A record as listed by the service: its id, its name (a knowledge base's title) and its fields. */
 export interface LiveRecord {

@@ -1,7 +1,7 @@
 import type { Client } from "../../api/client.ts";
 import type { ResourceEntry } from "../../config/load-resources.ts";
 import { type EnvRef, SECRET_FIELDS } from "../../config/resource-definition.ts";
-import { type AppliedResource, stateField } from "./model.ts";
+import { type AppliedResource, stateField } from "../model/resources.ts";
 
 /** An assistant version as sent: its record name, and the knowledge base it names by its current id. */
 export function assistantBody(

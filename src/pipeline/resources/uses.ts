@@ -1,10 +1,10 @@
 import { dialersOf } from "../../config/dialer-pool-definition.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { assistantsOf } from "../../config/variant-definition.ts";
+import { type AppliedResource, stateField } from "../model/resources.ts";
 import type { CampaignRegistry } from "../stores/campaign-registry.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
 import type { ResourceState } from "../stores/resource-state.ts";
-import { type AppliedResource, stateField } from "./model.ts";
 
 /** A campaign resolved but not yet registered is being created: its version is kept this long. */
 export const CREATING_MS = 3_600_000;

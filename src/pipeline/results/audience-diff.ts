@@ -2,11 +2,11 @@ import type { CountryCode } from "libphonenumber-js/max";
 import type { AudienceOddities, AudienceSink } from "../../api/audience-entries.ts";
 import type { AudienceEntry } from "../../api/schemas/campaign.ts";
 import { e164OfServicePhone } from "../../lib/phone-e164.ts";
+import { toRecord } from "../model/result-record.ts";
+import type { ResultRecord } from "../model/results.ts";
 import { AudienceDigest } from "./audience-digest.ts";
 import { entryFingerprint, formatFingerprint, parseFingerprint } from "./entry-fingerprint.ts";
 import { type FingerprintIndex, KNOWN, SEEN_MASK, STAGED } from "./fingerprint-index.ts";
-import type { ResultRecord } from "./model.ts";
-import { toRecord } from "./result-record.ts";
 
 /** A record that differs from the stored one (or is new), waiting to be written. */
 export interface StagedChange {

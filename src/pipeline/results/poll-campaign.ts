@@ -3,12 +3,6 @@ import type { Client } from "../../api/client.ts";
 import { countIn } from "../../lib/tally.ts";
 import { inSpan } from "../../telemetry/span.ts";
 import { type RevokeDeps, revokeConsent } from "../consent/revoke-consent.ts";
-import type { CallHistory } from "../stores/call-history.ts";
-import { storedCampaignOf } from "../stores/campaign-registry.ts";
-import type { CampaignStore, StoredCampaign, Transition } from "../stores/campaign-store.ts";
-import type { SuppressionList } from "../stores/suppression.ts";
-import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
-import { phonesOfDigest } from "./audience-digest.ts";
 import {
   applyRecord,
   type CampaignTotals,
@@ -16,11 +10,17 @@ import {
   isFinished,
   isUnknownStatus,
   type StatusClasses,
-} from "./campaign-totals.ts";
+} from "../model/campaign-totals.ts";
+import type { Change } from "../model/result-record.ts";
+import type { Unreadable } from "../model/results.ts";
+import type { CallHistory } from "../stores/call-history.ts";
+import { storedCampaignOf } from "../stores/campaign-registry.ts";
+import type { CampaignStore, StoredCampaign, Transition } from "../stores/campaign-store.ts";
+import type { SuppressionList } from "../stores/suppression.ts";
+import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
+import { phonesOfDigest } from "./audience-digest.ts";
 import { parseFingerprint } from "./entry-fingerprint.ts";
 import { FingerprintIndex } from "./fingerprint-index.ts";
-import type { Unreadable } from "./model.ts";
-import type { Change } from "./result-record.ts";
 
 /**
  * The fingerprint index of the last poll of recent campaigns, per process: with it, a poll reads

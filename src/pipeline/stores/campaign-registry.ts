@@ -1,9 +1,9 @@
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { defineScript, luaFile } from "../../lib/scripts.ts";
-import { type CampaignTotals, emptyTotals, totalsFromJson } from "../results/campaign-totals.ts";
-import type { CampaignInfo, StartCheckResult } from "../results/model.ts";
-import { firstPollAt } from "../results/poll-cadence.ts";
+import { type CampaignTotals, emptyTotals, totalsFromJson } from "../model/campaign-totals.ts";
+import { firstPollAt } from "../model/poll-cadence.ts";
+import type { CampaignInfo, StartCheckResult } from "../model/results.ts";
 
 /** A campaign as the worker keeps it in Redis. */
 export interface StoredCampaign {

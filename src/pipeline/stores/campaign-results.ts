@@ -1,9 +1,9 @@
 import { type Locked, withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import type { CampaignTotals } from "../results/campaign-totals.ts";
-import type { CampaignInfo, ResultRecord } from "../results/model.ts";
-import type { Change } from "../results/result-record.ts";
+import type { CampaignTotals } from "../model/campaign-totals.ts";
+import type { Change } from "../model/result-record.ts";
+import type { CampaignInfo, ResultRecord } from "../model/results.ts";
 import type { CampaignRegistry } from "./campaign-registry.ts";
 
 export interface Transition {

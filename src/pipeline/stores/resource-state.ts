@@ -3,7 +3,7 @@ import { type Locked, withLock } from "../../lib/lock.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { PermanentError } from "../errors.ts";
-import { type AppliedResource, stateField } from "../resources/model.ts";
+import { type AppliedResource, stateField } from "../model/resources.ts";
 
 const TEST_DAY_SECONDS = 3 * 86_400;
 

@@ -1,7 +1,7 @@
 import { DEFAULT_REACHED, type JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
+import type { CampaignInfo } from "../../pipeline/model/results.ts";
 import { campaignReach } from "../../pipeline/reports/reach.ts";
-import type { CampaignInfo } from "../../pipeline/results/model.ts";
 import type { StoredCampaign } from "../../pipeline/stores/campaign-registry.ts";
 import type { CampaignResults } from "../../pipeline/stores/campaign-results.ts";
 import type { Queues } from "../queues.ts";

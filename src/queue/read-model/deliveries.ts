@@ -1,5 +1,5 @@
 import type { Job } from "bullmq";
-import type { Payload } from "../../pipeline/results/model.ts";
+import type { Payload } from "../../pipeline/reports/model.ts";
 import type { DeliveryJobData, Queues } from "../queues.ts";
 
 export interface FailedDelivery {

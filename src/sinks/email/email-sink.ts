@@ -1,7 +1,7 @@
 import type { Transporter } from "nodemailer";
 import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { periodText } from "../../pipeline/reports/format.ts";
-import type { Payload } from "../../pipeline/results/model.ts";
+import type { Payload } from "../../pipeline/reports/model.ts";
 import type { Delivery, Sink } from "../delivery.ts";
 import { PermanentSinkError } from "../permanent-sink-error.ts";
 import { SinkError } from "../sink-error.ts";

@@ -1,7 +1,7 @@
 import { type FileHandle, open, rename, rm } from "node:fs/promises";
 import { tempNameFor } from "../../lib/atomic-file.ts";
+import type { ResultRecord } from "../../pipeline/model/results.ts";
 import { resultsCsv } from "../../pipeline/reports/results-csv.ts";
-import type { ResultRecord } from "../../pipeline/results/model.ts";
 
 export { RESULT_COLUMNS, resultRow } from "../../pipeline/reports/results-csv.ts";
 

@@ -11,7 +11,7 @@ import {
   type PlanSettings,
   planCampaigns,
 } from "../../../src/pipeline/calling/plan-campaigns.ts";
-import { customRuleSet, RULE_SETS } from "../../../src/pipeline/calling/rules/index.ts";
+import { customRuleSet, RULE_SETS } from "../../../src/calling-rules/index.ts";
 import { CHI, illegalInstants, minutes, NY, TABLE, type Truth } from "../../support/calling-oracle.ts";
 import { tempDir } from "../../support/files.ts";
 

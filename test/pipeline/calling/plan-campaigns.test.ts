@@ -7,7 +7,7 @@ import {
   type PlanSettings,
   planCampaigns,
 } from "../../../src/pipeline/calling/plan-campaigns.ts";
-import { RULE_SETS } from "../../../src/pipeline/calling/rules/index.ts";
+import { RULE_SETS } from "../../../src/calling-rules/index.ts";
 
 const NY: CalleeLocation = { country: "US", region: "NY", zones: ["America/New_York"], from: "number" };
 const FL: CalleeLocation = { country: "US", region: "FL", zones: ["America/New_York"], from: "number" };

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { JobDefinition } from "../../../src/config/job-definition.ts";
 import { reservationSpan } from "../../../src/pipeline/campaign/reservation-span.ts";
 import { callUntilFor } from "../../../src/pipeline/campaign/stopping/stop-checks.ts";
-import type { CampaignInfo } from "../../../src/pipeline/results/model.ts";
+import type { CampaignInfo } from "../../../src/pipeline/model/results.ts";
 
 const WEEK = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 const window = { days: WEEK, from: "09:00", to: "17:00", timezone: "callee" };

@@ -7,7 +7,7 @@ import type { InboxStore } from "../../../src/inbox/inbox-store.ts";
 import type { ImportSummary } from "../../../src/pipeline/files/import-outcome.ts";
 import { type DroppedFile, settleOnce } from "../../../src/pipeline/files/settle-import.ts";
 import { noteCheckInSummary } from "../../../src/pipeline/files/summary-checks.ts";
-import type { StartCheckResult } from "../../../src/pipeline/results/model.ts";
+import type { StartCheckResult } from "../../../src/pipeline/model/results.ts";
 import { createStartCheckStore } from "../../../src/pipeline/stores/start-check-store.ts";
 import { tempDir } from "../../support/files.ts";
 import { jobJ } from "../../support/own-campaign.ts";

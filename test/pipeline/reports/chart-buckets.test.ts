@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { emptyTotals } from "../../../src/pipeline/model/campaign-totals.ts";
 import { bucketStarts, bucketUnitOf } from "../../../src/pipeline/reports/buckets.ts";
 import { reportCharts } from "../../../src/pipeline/reports/charts.ts";
 import type { CallFact } from "../../../src/pipeline/reports/figures.ts";
 import { headlines } from "../../../src/pipeline/reports/format.ts";
 import { ReportBuilder } from "../../../src/pipeline/reports/report-builder.ts";
 import { reportText } from "../../../src/pipeline/reports/report-text.ts";
-import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 
 const H = 3_600_000;

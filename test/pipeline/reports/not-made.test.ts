@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { emptyTotals } from "../../../src/pipeline/model/campaign-totals.ts";
 import { ExperimentFigures } from "../../../src/pipeline/reports/experiment-figures.ts";
 import { experimentSection } from "../../../src/pipeline/reports/experiment-section.ts";
 import { experimentLines } from "../../../src/pipeline/reports/experiment-text.ts";
 import type { ReportCampaignNotMade } from "../../../src/pipeline/reports/model.ts";
 import { reportHtml } from "../../../src/pipeline/reports/report-html.ts";
 import { reportText } from "../../../src/pipeline/reports/report-text.ts";
-import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 import { builderOf, H, T0 } from "../../support/report-fixture.ts";
 

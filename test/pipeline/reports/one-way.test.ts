@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { counted, plural } from "../../../src/lib/plural.ts";
 import { fileStamp, zonedTime } from "../../../src/lib/zoned-time.ts";
+import { emptyTotals } from "../../../src/pipeline/model/campaign-totals.ts";
 import { campaignListing, listingLine } from "../../../src/pipeline/reports/campaign-list.ts";
 import { reportFileBase } from "../../../src/pipeline/reports/format.ts";
 import { askedPeriod, scheduledPeriod } from "../../../src/pipeline/reports/period.ts";
 import { reportHtml } from "../../../src/pipeline/reports/report-html.ts";
 import { reportText } from "../../../src/pipeline/reports/report-text.ts";
 import { periodName } from "../../../src/pipeline/reports/words.ts";
-import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import { reportEmail } from "../../../src/sinks/email/report-email.ts";
 import { reportBlocks } from "../../../src/sinks/slack/report-slack.ts";
 import { campaignInfo } from "../../support/fixtures.ts";

@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { tallyOf } from "../../../src/lib/tally.ts";
+import { emptyTotals } from "../../../src/pipeline/model/campaign-totals.ts";
+import type { CampaignInfo } from "../../../src/pipeline/model/results.ts";
 import { CallEnds } from "../../../src/pipeline/reports/call-ends.ts";
 import type { CallFact } from "../../../src/pipeline/reports/figures.ts";
 import { fileFactOf } from "../../../src/pipeline/reports/import-facts.ts";
 import { askedPeriod, parseDuration, scheduledPeriod } from "../../../src/pipeline/reports/period.ts";
 import { ReportBuilder } from "../../../src/pipeline/reports/report-builder.ts";
 import { reportText } from "../../../src/pipeline/reports/report-text.ts";
-import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
-import type { CampaignInfo } from "../../../src/pipeline/results/model.ts";
 
 const T0 = Date.parse("2026-11-20T08:00:00Z");
 const H = 3_600_000;

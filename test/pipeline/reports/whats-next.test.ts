@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { JobDefinition } from "../../../src/config/job-definition.ts";
+import { emptyTotals } from "../../../src/pipeline/model/campaign-totals.ts";
 import { nextReportAt } from "../../../src/pipeline/reports/period.ts";
 import { ReportBuilder } from "../../../src/pipeline/reports/report-builder.ts";
 import { reportHtml } from "../../../src/pipeline/reports/report-html.ts";
 import { reportText } from "../../../src/pipeline/reports/report-text.ts";
-import { emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
 import { campaignInfo } from "../../support/fixtures.ts";
 
 const NOW = Date.parse("2026-11-23T16:00:00Z"); // 08:00 in Los Angeles

@@ -2,7 +2,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AUDIENCE_STATUSES } from "../../../src/api/schemas/audience-status.ts";
 import { AudienceEntry } from "../../../src/api/schemas/campaign.ts";
-import { AudienceDiffSink } from "../../../src/pipeline/results/audience-diff.ts";
 import {
   applyRecord,
   emptyTotals,
@@ -12,11 +11,12 @@ import {
   type StatusClasses,
   summarize,
   totalsFromJson,
-} from "../../../src/pipeline/results/campaign-totals.ts";
+} from "../../../src/pipeline/model/campaign-totals.ts";
+import { toRecord } from "../../../src/pipeline/model/result-record.ts";
+import type { ResultRecord } from "../../../src/pipeline/model/results.ts";
+import { AudienceDiffSink } from "../../../src/pipeline/results/audience-diff.ts";
 import { parseFingerprint } from "../../../src/pipeline/results/entry-fingerprint.ts";
 import { FingerprintIndex } from "../../../src/pipeline/results/fingerprint-index.ts";
-import type { ResultRecord } from "../../../src/pipeline/results/model.ts";
-import { toRecord } from "../../../src/pipeline/results/result-record.ts";
 import { campaignInfo, resultRecord } from "../../support/fixtures.ts";
 
 const classes: StatusClasses = {

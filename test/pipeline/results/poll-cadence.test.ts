@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Cadence, firstPollAt, nextPollAt } from "../../../src/pipeline/results/poll-cadence.ts";
+import { type Cadence, firstPollAt, nextPollAt } from "../../../src/pipeline/model/poll-cadence.ts";
 
 const cadence: Cadence = { periodMs: 10_000, startGraceMs: 15_000, quietAfterMs: 30_000, ceilingMs: 60_000 };
 const T = Date.parse("2026-11-23T12:00:00Z");

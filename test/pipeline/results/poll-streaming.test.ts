@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { redisKeys } from "../../../src/lib/redis-keys.ts";
-import { applyRecord, emptyTotals } from "../../../src/pipeline/results/campaign-totals.ts";
-import type { ResultRecord } from "../../../src/pipeline/results/model.ts";
+import { applyRecord, emptyTotals } from "../../../src/pipeline/model/campaign-totals.ts";
+import type { ResultRecord } from "../../../src/pipeline/model/results.ts";
 import { forgetFingerprintIndexes, pollCampaign } from "../../../src/pipeline/results/poll-campaign.ts";
 import { createCampaignStore } from "../../../src/pipeline/stores/campaign-store.ts";
 import { createSuppressionList } from "../../../src/pipeline/stores/suppression.ts";

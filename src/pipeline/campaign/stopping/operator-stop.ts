@@ -1,4 +1,4 @@
-import type { CampaignInfo } from "../../results/model.ts";
+import type { CampaignInfo } from "../../model/results.ts";
 import type { CampaignRegistry } from "../../stores/campaign-registry.ts";
 import type { CampaignStop, StopStore } from "../../stores/stop-store.ts";
 

@@ -6,7 +6,7 @@ import { type HoursConstraint, openIntervals } from "../../calling/calling-hours
 import { capsFor, jobWindowOf } from "../../calling/plan-settings.ts";
 import type { ContactLedger } from "../../contacts/contact-ledger.ts";
 import type { ContactToImport } from "../../contacts/import-contacts.ts";
-import type { CampaignInfo } from "../../results/model.ts";
+import type { CampaignInfo } from "../../model/results.ts";
 import type { CallFrequency } from "../../stores/call-frequency.ts";
 import type { CreateMemo } from "../../stores/create-memo.ts";
 import type { DialerBudgets } from "../../stores/dialer-budget.ts";

@@ -1,4 +1,4 @@
-import type { ResultRecord } from "../../results/model.ts";
+import type { ResultRecord } from "../../model/results.ts";
 
 /**
  * Which contacts of a started campaign are not called yet, and what became of those taken out.

@@ -1,5 +1,5 @@
 import type { AudienceEntry } from "../../api/schemas/campaign.ts";
-import type { ResultRecord } from "./model.ts";
+import type { ResultRecord } from "./results.ts";
 
 /** An audience entry as a record, or undefined when it has no phone to key it by. */
 export function toRecord(entry: AudienceEntry): ResultRecord | undefined {

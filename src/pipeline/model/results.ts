@@ -1,5 +1,3 @@
-import type { ReportModel } from "../reports/model.ts";
-
 /**
  * The results model: what sinks, the CLI and the dashboard read of campaigns. Types and the few
  * pure helpers that go with them; no I/O.
@@ -146,8 +144,3 @@ export interface Unreadable {
 /** The kind of summary a campaign in `state` gets. */
 export const kindOf = (state: CampaignInfo["state"]): CampaignSummary["kind"] =>
   state === "finished" ? "final" : state === "stuck" ? "stuck" : "progress";
-
-/** A report a manager reads (pipeline/reports/model.ts): scheduled reports send it. */
-export type { ReportModel } from "../reports/model.ts";
-
-export type Payload = CampaignSummary | ReportModel;

@@ -1,4 +1,4 @@
-import type { Weekday } from "../../../lib/time-zone.ts";
+import type { Weekday } from "../lib/time-zone.ts";
 
 /** Where a rule comes from: a citation an operator can check, and when it was read. */
 export interface RuleSource {

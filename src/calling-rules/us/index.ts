@@ -1,4 +1,4 @@
-import { US_STATES, usStateCode } from "../../us-states.ts";
+import { US_STATES, usStateCode } from "../regions/us-states.ts";
 import type { RuleSet, RuleSetFolder, RuleSource } from "../types.ts";
 import { HOLIDAY_CALENDARS } from "./holiday-calendars.ts";
 

@@ -1,5 +1,5 @@
 import { addTo, newTally, type Tally, tallyOf } from "../../lib/tally.ts";
-import type { CampaignInfo, CampaignSummary, ResultRecord, Unreadable } from "./model.ts";
+import type { CampaignInfo, CampaignSummary, ResultRecord, Unreadable } from "./results.ts";
 
 /**
  * Which statuses end a contact's call for this campaign, mean "try again", mean "opted out", or

@@ -71,8 +71,9 @@ export async function sha256File(path: string): Promise<string> {
 }
 
 /**
- * Ends a file's stay in `processing`: its summary, its error report, then the file itself go to
- * `done` or `rejected`. The file moves last, so a file found there is complete. Repeatable.
+ * Ends a file's stay in `processing`: its error report, its summary, then the file itself go to
+ * `done` or `rejected`. The report goes before the summary that names it, so whoever reads a
+ * summary there finds its report; the file moves last, so a file found there is complete. Repeatable.
  */
 export async function settleFile(
   inbox: InboxStore,
@@ -81,8 +82,8 @@ export async function settleFile(
   summary: object,
   errorsFile?: string,
 ): Promise<void> {
-  await inbox.writeText(outcome, `${name}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
   if (errorsFile) await inbox.putFile(outcome, `${name}.errors.csv`, errorsFile);
+  await inbox.writeText(outcome, `${name}.summary.json`, `${JSON.stringify(summary, null, 2)}\n`);
   await inbox.move("processing", name, outcome);
   await inbox.remove("processing", `${name}.errors.csv`);
 }

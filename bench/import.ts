@@ -7,7 +7,10 @@
  * contacts/s against the time-averaged limit, the share of requests answered 429, duplicates; and a
  * plain sequential import loop over 1,000 rows as a baseline. `--base DIR`: the same runs with the
  * compiled code tree in DIR, after ours, on the same simulator; ratios are ours / base. Also the
- * daemon's CPU time (user + system, from /proc) from the drop to the summary, per row.
+ * daemon's CPU time (user + system, from /proc) from the drop to the summary, per row, and the Redis
+ * commands seen meanwhile (MONITOR) per row: round trips (commands sent by a client) and commands in
+ * all (those a script runs too). Everyone's: run it against a private redis-server
+ * (REDIS_URL=redis://127.0.0.1:PORT) for a count of the import's own.
  */
 import { randomBytes } from "node:crypto";
 import {
@@ -127,6 +130,16 @@ function printRun(r: ImportRun, baselineRate: number): void {
       ratio: r.cpuMs === undefined ? "no /proc" : `${fmt(r.cpuMs / 1000, 2)} s for ${fmt(r.rows)} rows`,
     },
     {
+      measure: "Redis round trips per row (drop to done/)",
+      value: fmt(r.roundTrips / r.rows, 2),
+      ratio: `${fmt(r.roundTrips)} commands sent for ${fmt(r.rows)} rows (MONITOR; goal <= 2)`,
+    },
+    {
+      measure: "Redis commands per row, scripts' included",
+      value: fmt(r.redisCommands / r.rows, 2),
+      ratio: `${fmt(r.redisCommands)} for ${fmt(r.rows)} rows (MONITOR)`,
+    },
+    {
       measure: "shared rate at the end",
       value: `${fmt(r.endRate, 1)} req/s`,
       ratio: `${r.cuts} decreases`,
@@ -142,6 +155,9 @@ function printRatios(runs: ImportRun[]): void {
     if (!ours || !base) continue;
     if (ours.cpuMs !== undefined && base.cpuMs !== undefined)
       console.log(`ours / base, ${label} limit: daemon CPU per row ${fmt(ours.cpuMs / base.cpuMs, 3)}`);
+    console.log(
+      `ours / base, ${label} limit: Redis round trips per row ${fmt(ours.roundTrips / ours.rows, 2)} / ${fmt(base.roundTrips / base.rows, 2)}, commands per row ${fmt(ours.redisCommands / ours.rows, 2)} / ${fmt(base.redisCommands / base.rows, 2)}`,
+    );
     console.log(
       `ours / base, ${label} limit: contacts/s ${fmt(ours.rate / base.rate, 3)} (of the limit: ${fmt(ours.rate / ours.averageLimit, 3)} / ${fmt(base.rate / base.averageLimit, 3)}), requests ${fmt(ours.requests / base.requests, 3)}, 429s ${fmt(ours.refused, 0)} / ${fmt(base.refused, 0)}`,
     );
@@ -165,6 +181,9 @@ interface ImportRun {
   /** Data rows of the file, and the daemon's CPU time (ms) while it imported them. */
   rows: number;
   cpuMs?: number | undefined;
+  /** Commands Redis ran from the drop to the summary, and those sent by clients (everyone's: use a private Redis). */
+  redisCommands: number;
+  roundTrips: number;
 }
 
 /** Where an import runs: the shared simulator and file, and the code tree whose daemon imports. */
@@ -240,12 +259,14 @@ async function measureImport(
   const scheduleStart = sim.rateLimitScheduleStartedAt;
   const started = Date.now();
   const cpuBefore = cpuMsOf(r.pid);
+  const counter = await countCommands(r.redisUrl);
   mkdirSync(inbox, { recursive: true });
   writeFileSync(join(inbox, ".contacts.csv.part"), readFileSync(csv));
   renameSync(join(inbox, ".contacts.csv.part"), join(inbox, "contacts.csv"));
   const summary = await untilSummary(inbox);
   const ended = Date.now();
   const cpuAfter = cpuMsOf(r.pid);
+  const commands = counter.stop();
   const seconds = (ended - started) / 1000;
   const limiter = await limiterState(r.redisUrl, r.prefix);
   const requests = sim.stats.total;
@@ -269,6 +290,8 @@ async function measureImport(
     cuts: limiter.cuts,
     rows: summary.totals.total,
     cpuMs: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+    redisCommands: commands.all,
+    roundTrips: commands.sent,
   };
 }
 
@@ -293,4 +316,23 @@ async function limiterState(redisUrl: string, prefix: string): Promise<{ rate?: 
   } finally {
     redis.disconnect();
   }
+}
+
+/** Counts the commands Redis runs until `stop`: all, and those clients sent (not a script's). */
+async function countCommands(redisUrl: string): Promise<{ stop(): { all: number; sent: number } }> {
+  const redis = new Redis(redisUrl, { lazyConnect: true });
+  const monitor = await redis.monitor();
+  let all = 0;
+  let sent = 0;
+  monitor.on("monitor", (_time: string, _args: string[], source: string) => {
+    all += 1;
+    if (source !== "lua") sent += 1;
+  });
+  return {
+    stop() {
+      monitor.disconnect();
+      redis.disconnect();
+      return { all, sent };
+    },
+  };
 }

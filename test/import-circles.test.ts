@@ -67,7 +67,10 @@ function circles(graph: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
 }
 
 /** Pairs of rooms that import each other; a room is `roomOf(file)`, files outside any room skipped. */
-function mutualRooms(graph: ReadonlyMap<string, ReadonlySet<string>>, roomOf: (path: string) => string | undefined) {
+function mutualRooms(
+  graph: ReadonlyMap<string, ReadonlySet<string>>,
+  roomOf: (path: string) => string | undefined,
+) {
   const arrows = new Set<string>();
   for (const [from, tos] of graph)
     for (const to of tos) {

@@ -1,9 +1,9 @@
+import type { CapRule, RuleScope, RuleSet } from "../../calling-rules/index.ts";
 import type { Weekday } from "../../lib/time-zone.ts";
 import type { CalleeLocation } from "./callee-location.ts";
 import type { HoursConstraint } from "./calling-hours.ts";
 import { distinctTimeZones } from "./distinct-zones.ts";
 import { tightestCaps } from "./frequency.ts";
-import type { CapRule, RuleScope, RuleSet } from "../../calling-rules/index.ts";
 
 /** The job's own window (`campaign.start.window`): in a fixed zone, or in the callee's (`callee`). */
 export interface JobWindow {

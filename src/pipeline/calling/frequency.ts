@@ -1,5 +1,5 @@
-import type { CallTime, CapLimit } from "../stores/call-frequency.ts";
 import type { CapRule } from "../../calling-rules/index.ts";
+import type { CallTime, CapLimit } from "../stores/call-frequency.ts";
 
 /**
  * Frequency caps over reservations. A reservation is a call that may be dialled at any instant of

@@ -1,9 +1,9 @@
 import type { PhoneNumber } from "libphonenumber-js/max";
 import { zonesTheDataMisses } from "../../calling-rules/regions/ca-provinces.ts";
+import { US_STATES, US_TERRITORIES } from "../../calling-rules/regions/us-states.ts";
 import { distinctTimeZones } from "./distinct-zones.ts";
 import { nanpRegion } from "./nanp-regions.ts";
 import { geocodeEntryOf, nanpAreaRanges, timeZoneEntryOf } from "./phone-geo-data.ts";
-import { US_STATES, US_TERRITORIES } from "../../calling-rules/regions/us-states.ts";
 
 /** Where a number's own data places it. */
 export interface NumberPlace {

@@ -1,8 +1,8 @@
+import type { CapRule, RuleSet } from "../../calling-rules/index.ts";
 import type { CalleeLocation } from "./callee-location.ts";
 import { type HoursConstraint, type Interval, openIntervals } from "./calling-hours.ts";
 import { type EffectiveRules, effectiveRules, type JobWindow } from "./effective-rules.ts";
 import { type CallTime, fitsCaps } from "./frequency.ts";
-import type { CapRule, RuleSet } from "../../calling-rules/index.ts";
 import { SKIP_REASONS, type SkipReason } from "./skip-reasons.ts";
 
 /** One contact as the planner sees it: facts gathered before (the planner does no I/O). */

@@ -1,9 +1,15 @@
+import {
+  type CapRule,
+  customRuleSet,
+  RULE_SETS,
+  type RuleSet,
+  type RuleSource,
+} from "../../calling-rules/index.ts";
 import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { locateWithNumber } from "./callee-location.ts";
 import { effectiveRules, type JobWindow } from "./effective-rules.ts";
 import type { PlanSettings } from "./plan-campaigns.ts";
-import { type CapRule, customRuleSet, RULE_SETS, type RuleSet, type RuleSource } from "../../calling-rules/index.ts";
 
 const JOB_CAP: RuleSource = { cite: "the job's calling.caps", url: "", read: "", kind: "guidance" };
 /** A learned pace below this is taken as this: a stalled dialer must not plan campaigns of nobody. */

@@ -1,7 +1,7 @@
+import { RULE_SET_FOLDERS } from "../../calling-rules/index.ts";
 import { underCallingRules } from "../../config/calling-rules-switch.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { jobWindowOf, ruleSetsOf } from "./plan-settings.ts";
-import { RULE_SET_FOLDERS } from "../../calling-rules/index.ts";
 
 /**
  * What `vcw jobs check` warns of in a job's calling rules (pure): a rule set that sets no calling

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import type { JobDefinition } from "../../config/job-definition.ts";
 import { RULE_SETS } from "../../calling-rules/index.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
 import { requirementFor, servingConsent } from "../consent/consent-record.ts";
 import type { AuditEntry, AuditLog } from "../stores/audit-log.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";

@@ -1,3 +1,4 @@
+import { chunksOf } from "../../lib/chunks.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { defineScript, LUA_NOW_MS } from "../../lib/scripts.ts";
@@ -51,14 +52,41 @@ return 'busy'
 `,
 );
 
+/** `claim` for each phone (ARGV[3..]) in one script: one round trip for a batch of rows read ahead. */
+const claimMany = defineScript<ClaimResult[]>(
+  "ledger_claim_many",
+  1,
+  `${LUA_NOW_MS}${PARSE_CLAIM}
+local out = {}
+for i = 3, #ARGV do
+  local v = redis.call('HGET', KEYS[1], ARGV[i])
+  if not v then
+    redis.call('HSET', KEYS[1], ARGV[i], 'p|' .. ARGV[1] .. '|' .. now_ms .. '|')
+    out[#out + 1] = 'claimed'
+  elseif string.sub(v, 1, 1) == 'd' then
+    out[#out + 1] = 'done'
+  else
+    local owner, ts, sent = parse_claim(v)
+    if owner == ARGV[1] and not sent then out[#out + 1] = 'claimed'
+    elseif now_ms - ts > tonumber(ARGV[2]) then out[#out + 1] = 'stale'
+    else out[#out + 1] = 'busy' end
+  end
+end
+return out
+`,
+);
+
 /**
  * The check at the moment of sending: the claim is still this owner's (1: renewed, its send time
  * stamped now), taken by another or done (0), or the ledger was lost with Redis (-1: not seeded).
+ * First marks ARGV[4..] done as ARGV[3] (creates of this attempt already answered): their done
+ * marks ride on the next send's fence instead of a round trip each.
  */
 const fence = defineScript<number>(
-  "ledger_fence",
+  "ledger_fence2",
   1,
   `${LUA_NOW_MS}${PARSE_CLAIM}
+for i = 4, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], ARGV[3]) end
 if redis.call('HEXISTS', KEYS[1], '${"#seeded"}') == 0 then return -1 end
 local v = redis.call('HGET', KEYS[1], ARGV[1])
 if not v then return 0 end
@@ -149,6 +177,8 @@ return #ARGV
 
 export interface ContactLedger {
   claim(segmentId: string, phone: string, owner: string): Promise<ClaimResult>;
+  /** `claim` of each of `phones` (distinct), in one round trip; the results in their order. */
+  claimMany(segmentId: string, phones: readonly string[], owner: string): Promise<ClaimResult[]>;
   /**
    * Takes a claim over to send it again, given a listing (begun at `listedAt`, Redis ms: see `now`)
    * that doesn't show the phone: "sent" if it may be sent now, "unsettled" if its last send may
@@ -160,8 +190,18 @@ export interface ContactLedger {
     owner: string,
     listedAt: number,
   ): Promise<"sent" | "unsettled" | "held">;
-  /** The check at the moment of sending (see `fence` above): "owned" (renewed, send time stamped), "lost", "wiped". */
-  fence(segmentId: string, phone: string, owner: string): Promise<"owned" | "lost" | "wiped">;
+  /**
+   * The check at the moment of sending (see `fence` above): "owned" (renewed, send time stamped),
+   * "lost", "wiped". `done` (phones whose creates were answered) are marked done first, as by
+   * `markDone(segmentId, done, creator)`, in the same round trip.
+   */
+  fence(
+    segmentId: string,
+    phone: string,
+    owner: string,
+    done?: readonly string[],
+    creator?: string,
+  ): Promise<"owned" | "lost" | "wiped">;
   /** Keeps a claim alive while it waits to be sent; false if it isn't this owner's any more. */
   renew(segmentId: string, phone: string, owner: string): Promise<boolean>;
   /** Milliseconds until the last sends of these phones' claims can no longer land. */
@@ -190,6 +230,9 @@ export interface ContactLedger {
   touch(segmentId: string): Promise<void>;
 }
 
+/** A done entry: `d|<creator>`, or `d` when nobody is named. */
+const doneMark = (creator: string | undefined) => (creator ? `d|${creator}` : "d");
+
 /** The ledger's own field: phones are E.164 (`+...`), so it never names a contact. */
 const SEEDED = "#seeded";
 
@@ -217,12 +260,18 @@ export function createContactLedger(redis: RedisClient, options: LedgerOptions):
     settleMs,
     leaseMs: lease,
     claim: (segmentId, phone, owner) => claim(redis, [key(segmentId)], [phone, owner, lease]),
+    async claimMany(segmentId, phones, owner) {
+      const out: ClaimResult[] = [];
+      for (const part of chunksOf(phones))
+        out.push(...(await claimMany(redis, [key(segmentId)], [owner, lease, ...part])));
+      return out;
+    },
     async takeOver(segmentId, phone, owner, listedAt) {
       const r = await takeOver(redis, [key(segmentId)], [phone, owner, lease, listedAt, settleMs]);
       return r === 1 ? "sent" : r === -1 ? "unsettled" : "held";
     },
-    async fence(segmentId, phone, owner) {
-      const r = await fence(redis, [key(segmentId)], [phone, owner]);
+    async fence(segmentId, phone, owner, done = [], creator) {
+      const r = await fence(redis, [key(segmentId)], [phone, owner, doneMark(creator), ...done]);
       return r === 1 ? "owned" : r === -1 ? "wiped" : "lost";
     },
     renew: async (segmentId, phone, owner) => (await renew(redis, [key(segmentId)], [phone, owner])) === 1,
@@ -234,7 +283,7 @@ export function createContactLedger(redis: RedisClient, options: LedgerOptions):
     },
     async markDone(segmentId, phones, creator) {
       if (phones.length === 0) return;
-      const done = creator ? `d|${creator}` : "d";
+      const done = doneMark(creator);
       await redis.hset(key(segmentId), Object.fromEntries(phones.map((p) => [p, done])));
     },
     async createdBy(segmentId, creator) {

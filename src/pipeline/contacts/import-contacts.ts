@@ -17,7 +17,7 @@ import type { ContactCreate } from "../../api/schemas/contact.ts";
 import type { SendFence } from "../../api/send-fence.ts";
 import { e164OfServicePhone } from "../../lib/phone-e164.ts";
 import { inSpan } from "../../telemetry/span.ts";
-import type { ContactLedger } from "./contact-ledger.ts";
+import type { ClaimResult, ContactLedger } from "./contact-ledger.ts";
 
 export interface ContactToImport {
   phone: string;
@@ -80,9 +80,11 @@ export interface ImportCounts {
  * moment each create leaves (the fence); an ambiguous failure (timeout, 5xx, connection lost after
  * sending) is reconciled by listing the segment's contacts, begun at least the settle time after
  * the create was sent, before it is sent again; a 429 is simply retried after its delay.
+ * `rows` may come in batches (rows read ahead and checked together): a batch is claimed in one
+ * round trip, then each row claimed is sent as before, fenced at the moment it leaves.
  */
 export async function importContacts(
-  rows: AsyncIterable<ContactToImport>,
+  rows: AsyncIterable<ContactToImport | readonly ContactToImport[]>,
   o: ImportOptions,
 ): Promise<ImportCounts> {
   const concurrency = o.concurrency ?? 8;
@@ -96,16 +98,52 @@ export async function importContacts(
   const rethrow = async () => {
     if (failure === undefined) return;
     await Promise.allSettled([...inflight]);
+    // The creates answered are the service's: written if Redis still answers, else reconciled later.
+    await flushDone().catch(() => undefined);
     throw failure;
   };
 
   // Local send times too: a ledger lost with Redis loses its own, never these.
   const sentAt = new Map<string, number>();
   let wiped = false;
+  // Creates answered, their done marks not yet written: they ride on the next send's fence (one
+  // round trip for both), or are written by `flushDone` when no send follows. A row is counted and
+  // settled (checkpointed) only once its mark is written; lost with a crash, it is reconciled.
+  let answered: ContactToImport[] = [];
+  const settleDone = (rows: readonly ContactToImport[]) => {
+    counts.created += rows.length;
+    for (const row of rows) o.onSettled?.(row.index);
+  };
+  const flushDone = async () => {
+    const rows = answered;
+    answered = [];
+    if (rows.length === 0) return;
+    await o.ledger.markDone(
+      o.segmentId,
+      rows.map((r) => r.phone),
+      o.creator,
+    );
+    settleDone(rows);
+  };
   const fenceOf = (row: ContactToImport): SendFence => ({
     async beforeSend() {
       o.signal?.throwIfAborted();
-      const held = await o.ledger.fence(o.segmentId, row.phone, o.owner);
+      const marks = answered;
+      answered = [];
+      let held: Awaited<ReturnType<ContactLedger["fence"]>>;
+      try {
+        held = await o.ledger.fence(
+          o.segmentId,
+          row.phone,
+          o.owner,
+          marks.map((r) => r.phone),
+          o.creator,
+        );
+      } catch (error) {
+        answered.push(...marks);
+        throw error;
+      }
+      settleDone(marks);
       if (held !== "owned")
         throw new OwnershipLostError(`contact ${row.index + 1}`, held === "wiped" ? "wiped" : "taken");
       sentAt.set(row.phone, performance.now());
@@ -122,9 +160,9 @@ export async function importContacts(
           fence: fenceOf(row),
           idempotencyKey: idempotencyKeyOf(o.segmentId, row.phone),
         });
-        await o.ledger.markDone(o.segmentId, [row.phone], o.creator);
-        counts.created += 1;
-        o.onSettled?.(row.index);
+        answered.push(row);
+        // A few at most wait for the next fence; a longer queue (no sends left) is written at once.
+        if (answered.length >= DONE_MARKS_AT_MOST) await flushDone();
         return;
       } catch (error) {
         if (error instanceof AmbiguousWriteError) {
@@ -180,6 +218,7 @@ export async function importContacts(
       }
       await Promise.all(inflight);
       await rethrow();
+      await flushDone();
       const batch = uncertain;
       uncertain = [];
       counts.reconciles += 1;
@@ -257,6 +296,7 @@ export async function importContacts(
       }
       waiting = still;
       await rethrow();
+      await flushDone();
       await reconcile();
       if (waiting.length > 0) await sleep(o.waitPollMs ?? 250, undefined, { signal: o.signal });
     }
@@ -268,10 +308,9 @@ export async function importContacts(
   if (!(await o.ledger.isSeeded(o.segmentId))) await seedFromListing();
   await o.ledger.touch(o.segmentId);
   const stale: ContactToImport[] = [];
-  for await (const row of rows) {
+  /** One row of a batch, given its claim: counted, left to wait, or sent. */
+  const take = async (row: ContactToImport, claim: ClaimResult | undefined) => {
     o.signal?.throwIfAborted();
-    await reseedIfWiped();
-    const claim = await o.ledger.claim(o.segmentId, row.phone, o.owner);
     if (claim === "done") {
       counts.known += 1;
       o.onSettled?.(row.index);
@@ -289,18 +328,47 @@ export async function importContacts(
     await rethrow();
     if (uncertain.length >= (o.reconcileBatch ?? 100)) await reconcile();
     o.onProgress?.(counts);
+  };
+  for await (const batch of rows) {
+    const batchRows: readonly ContactToImport[] = Array.isArray(batch) ? batch : [batch as ContactToImport];
+    if (batchRows.length === 0) continue;
+    o.signal?.throwIfAborted();
+    await reseedIfWiped();
+    const claims =
+      batchRows.length === 1
+        ? [await o.ledger.claim(o.segmentId, batchRows[0]!.phone, o.owner)]
+        : await o.ledger.claimMany(
+            o.segmentId,
+            batchRows.map((r) => r.phone),
+            o.owner,
+          );
+    let next = 0;
+    try {
+      for (; next < batchRows.length; next += 1) await take(batchRows[next]!, claims[next]);
+    } catch (error) {
+      // Claimed, never sent: free them for the next attempt rather than leave them to go stale.
+      for (let i = next + 1; i < batchRows.length; i += 1)
+        if (claims[i] === "claimed")
+          await o.ledger.release(o.segmentId, batchRows[i]!.phone, o.owner).catch(() => undefined);
+      throw error;
+    }
   }
   await Promise.all(inflight);
   await rethrow();
+  await flushDone();
   // Stale claims were made by an attempt that stopped: the service may or may not have them.
   uncertain.push(...stale);
   await reconcile();
   await awaitOthers();
+  await flushDone();
   o.onProgress?.(counts);
   return counts;
 }
 
 const FATAL_STATUSES = new Set([401, 403, 404]);
+
+/** Done marks waiting for a fence to ride on, at most: beyond, they are written on their own. */
+const DONE_MARKS_AT_MOST = 64;
 
 /** One contact's create, the same however often it is sent (by any attempt of any file of the job's segment). */
 export function idempotencyKeyOf(segmentId: string, phone: string): string {

@@ -2,7 +2,7 @@ import type { Client } from "../../api/client.ts";
 import { openErrorReport } from "../../ingest/error-report.ts";
 import { hintsOf, locationColumns } from "../../ingest/location-columns.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
-import { type SkipReason, skipValid, type Totals, topCodes } from "../../ingest/outcome.ts";
+import { type RowOutcome, type SkipReason, skipValid, type Totals, topCodes } from "../../ingest/outcome.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
 import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import { type ContactToImport, type ImportCounts, importContacts } from "../contacts/import-contacts.ts";
@@ -73,7 +73,15 @@ export interface ImportFileOptions {
     | undefined;
   /** The consent check of the file's rows (consent/consent-gate.ts); undefined or none opened: none. */
   consent?: ((headers: readonly string[]) => RowGate | undefined) | undefined;
+  /**
+   * Rows read ahead and checked together (each skip rule asks once for all of them): a file with a
+   * consent gate is checked a row at a time, as its revocations write as they are read. Default 64.
+   */
+  readAhead?: number;
 }
+
+/** Skip rules ask once per this many rows read ahead (decision 0068). */
+export const READ_AHEAD = 64;
 
 /** Why a valid row is refused (its consent), naming the field; undefined: it passes. */
 export type RowGate = (row: {
@@ -142,24 +150,56 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
   const importedEarlier = async (phone: string, index: number) =>
     index < base.cursor && (await o.ledger.isDone(o.segmentId, phone));
 
-  /** Why this row is set aside (its consent, then the skip rules), if it is. */
-  const skipping = async (
-    row: Parameters<RowGate>[0],
-  ): Promise<{ reason: SkipReason; message: string; field?: string } | undefined> => {
-    const refused = await gate?.(row);
-    if (refused && !(await importedEarlier(row.phone, row.index)))
-      return { reason: refused.code, message: refused.message, field: refused.field };
-    for (const rule of o.skip ?? []) {
-      if ((await rule.which([row.phone])).size === 0) continue;
-      if (await importedEarlier(row.phone, row.index)) return undefined;
-      return { reason: rule.reason, message: rule.message(row.phone) };
+  type Skip = { reason: SkipReason; message: string; field?: string };
+
+  /**
+   * Why each valid row of `batch` is set aside (its consent, then the skip rules), if it is: the
+   * consent gate row by row in file order (a duplicate's revocation included), then each skip rule
+   * once for the batch's phones. Every row's checks end before any of the batch is sent.
+   */
+  const skipsOf = async (batch: readonly RowOutcome[]): Promise<Map<number, Skip>> => {
+    const skips = new Map<number, Skip>();
+    const checked: { phone: string; index: number }[] = [];
+    for (const outcome of batch) {
+      // A duplicate row's revocation counts as any row's (its consent is kept too); the row stays a duplicate.
+      if (outcome.kind === "duplicate") await gate?.(outcome);
+      if (outcome.kind !== "valid") continue;
+      const refused = await gate?.(outcome);
+      if (!refused) checked.push(outcome);
+      else if (!(await importedEarlier(outcome.phone, outcome.index)))
+        skips.set(outcome.index, { reason: refused.code, message: refused.message, field: refused.field });
     }
-    return undefined;
+    if (checked.length === 0) return skips;
+    const phones = checked.map((r) => r.phone);
+    const hits: Set<string>[] = [];
+    for (const rule of o.skip ?? []) hits.push(await rule.which(phones));
+    for (const row of checked) {
+      const at = hits.findIndex((hit) => hit.has(row.phone));
+      if (at < 0 || (await importedEarlier(row.phone, row.index))) continue;
+      const rule = o.skip![at]!;
+      skips.set(row.index, { reason: rule.reason, message: rule.message(row.phone) });
+    }
+    return skips;
   };
 
-  async function* rows(): AsyncGenerator<ContactToImport> {
+  // With a consent gate, a row at a time: its Redis writes (a revocation) come before the next row's checks.
+  const ahead = gate ? 1 : Math.max(1, o.readAhead ?? READ_AHEAD);
+
+  async function* rows(): AsyncGenerator<ContactToImport[]> {
+    let batch: RowOutcome[] = [];
     for await (const outcome of reader) {
       rowsRead += 1;
+      batch.push(outcome);
+      if (batch.length < ahead) continue;
+      yield* settle(batch);
+      batch = [];
+    }
+    if (batch.length > 0) yield* settle(batch);
+  }
+
+  /** The batch's rows, in order: each kept, checked, reported; those to send handed on together. */
+  async function* settle(batch: readonly RowOutcome[]): AsyncGenerator<ContactToImport[]> {
+    for (const outcome of batch) {
       if (outcome.kind === "valid" && kept) {
         const { phone, index, line, contact, cells } = outcome;
         await kept.add({
@@ -170,9 +210,11 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
           hints: hintsOf(cells, columns),
         });
       }
-      // A duplicate row's revocation counts as any row's (its consent is kept too); the row stays a duplicate.
-      if (outcome.kind === "duplicate") await gate?.(outcome);
-      const skip = outcome.kind === "valid" ? await skipping(outcome) : undefined;
+    }
+    const skips = await skipsOf(batch);
+    const out: ContactToImport[] = [];
+    for (const outcome of batch) {
+      const skip = outcome.kind === "valid" ? skips.get(outcome.index) : undefined;
       if (outcome.kind === "valid" && skip) {
         skipValid(reader.totals, skip.reason);
         mark.read(outcome.index, true);
@@ -190,18 +232,19 @@ export async function importFile(file: string, o: ImportFileOptions): Promise<Im
       const send = outcome.kind === "valid" && outcome.index >= base.cursor;
       mark.read(outcome.index, !send);
       if (outcome.kind === "valid" && send) {
-        yield {
+        out.push({
           phone: outcome.phone,
           contact: outcome.contact,
           index: outcome.index,
           line: outcome.line,
           cells: outcome.cells,
-        };
+        });
       }
-      if (o.checkpoint && performance.now() - savedAt >= every) {
-        savedAt = performance.now();
-        await o.checkpoint(snapshot());
-      }
+    }
+    if (out.length > 0) yield out;
+    if (o.checkpoint && performance.now() - savedAt >= every) {
+      savedAt = performance.now();
+      await o.checkpoint(snapshot());
     }
   }
 

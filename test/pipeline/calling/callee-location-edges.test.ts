@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { RULE_SETS } from "../../../src/calling-rules/index.ts";
 import { locationColumns } from "../../../src/ingest/location-columns.ts";
 import { locateCallee } from "../../../src/pipeline/calling/callee-location.ts";
 import { effectiveRules } from "../../../src/pipeline/calling/effective-rules.ts";
-import { RULE_SETS } from "../../../src/calling-rules/index.ts";
 import { zonesFromCell } from "../../../src/pipeline/calling/zone-cells.ts";
 
 /** Issue 31 items 1, 4-7: where a callee may be, at the edges of the data and of the file's cells. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { RULE_SET_IDS, RULE_SETS } from "../../../src/calling-rules/index.ts";
+import { usStateCode } from "../../../src/calling-rules/regions/us-states.ts";
 import { CALLING_RULE_SETS } from "../../../src/config/job-definition.ts";
 import { locationColumns, locationOf } from "../../../src/ingest/location-columns.ts";
 import { locateCallee, zoneFromCell } from "../../../src/pipeline/calling/callee-location.ts";
-import { RULE_SET_IDS, RULE_SETS } from "../../../src/calling-rules/index.ts";
-import { usStateCode } from "../../../src/calling-rules/regions/us-states.ts";
 
 describe("where the callee is", () => {
   it("finds the usual CRM location headers, an explicit one first", () => {

@@ -1,9 +1,9 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
+import { RULE_SETS } from "../../../src/calling-rules/index.ts";
 import type { CalleeLocation } from "../../../src/pipeline/calling/callee-location.ts";
 import { openIntervals } from "../../../src/pipeline/calling/calling-hours.ts";
 import { effectiveRules } from "../../../src/pipeline/calling/effective-rules.ts";
-import { RULE_SETS } from "../../../src/calling-rules/index.ts";
 
 /**
  * Each rule's window on a given local day, against instants computed by luxon (a second library,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { HOLIDAY_CALENDARS } from "../../../src/calling-rules/index.ts";
 import { constraintIntervals } from "../../../src/pipeline/calling/calling-hours.ts";
 import { datesOf, easterOf, isHoliday } from "../../../src/pipeline/calling/holidays.ts";
-import { HOLIDAY_CALENDARS } from "../../../src/calling-rules/index.ts";
 
 /** The holiday calendars of the state rules, against dates typed out from the statutes for 2026-2027. */
 const day = (iso: string) => Date.parse(`${iso}T00:00:00Z`);

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
+import { customRuleSet, RULE_SETS } from "../../../src/calling-rules/index.ts";
 import { JobDefinition } from "../../../src/config/job-definition.ts";
 import type { HoursConstraint } from "../../../src/pipeline/calling/calling-hours.ts";
 import type { JobWindow } from "../../../src/pipeline/calling/effective-rules.ts";
@@ -11,7 +12,6 @@ import {
   type PlanSettings,
   planCampaigns,
 } from "../../../src/pipeline/calling/plan-campaigns.ts";
-import { customRuleSet, RULE_SETS } from "../../../src/calling-rules/index.ts";
 import { CHI, illegalInstants, minutes, NY, TABLE, type Truth } from "../../support/calling-oracle.ts";
 import { tempDir } from "../../support/files.ts";
 

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
+import { RULE_SETS } from "../../../src/calling-rules/index.ts";
 import type { CalleeLocation } from "../../../src/pipeline/calling/callee-location.ts";
 import { capFreesAt } from "../../../src/pipeline/calling/frequency.ts";
 import {
@@ -7,7 +8,6 @@ import {
   type PlanSettings,
   planCampaigns,
 } from "../../../src/pipeline/calling/plan-campaigns.ts";
-import { RULE_SETS } from "../../../src/calling-rules/index.ts";
 
 const NY: CalleeLocation = { country: "US", region: "NY", zones: ["America/New_York"], from: "number" };
 const FL: CalleeLocation = { country: "US", region: "FL", zones: ["America/New_York"], from: "number" };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Plan } from "../../../src/pipeline/calling/plan-campaigns.ts";
 import { RULE_SETS } from "../../../src/calling-rules/index.ts";
+import type { Plan } from "../../../src/pipeline/calling/plan-campaigns.ts";
 import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
 import { budgetBuckets, createDialerBudgets } from "../../../src/pipeline/stores/dialer-budget.ts";
 import { createPaceStore } from "../../../src/pipeline/stores/pace-store.ts";

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createFileRegistry } from "../../../src/inbox/file-registry.ts";
 import { folderInbox } from "../../../src/inbox/folder-inbox.ts";
-import type { InboxStore } from "../../../src/inbox/inbox-store.ts";
 import type { ImportSummary } from "../../../src/pipeline/files/import-outcome.ts";
 import { type DroppedFile, settleOnce } from "../../../src/pipeline/files/settle-import.ts";
 import { noteCheckInSummary } from "../../../src/pipeline/files/summary-checks.ts";
@@ -86,25 +85,6 @@ describe("a dropped file settled once", () => {
     expect(wrote.filter(Boolean)).toHaveLength(1);
     expect(existsSync(join(inboxDir, "done", f.file))).toBe(true);
     expect(existsSync(join(inboxDir, "processing", f.file))).toBe(false);
-  });
-
-  it("a reader who finds the summary finds the error report it names; the file itself moves last", async () => {
-    const { inboxDir, inbox, d, f, summary } = await oneFile();
-    const errors = join(inboxDir, "processing", `${f.file}.errors.csv`);
-    writeFileSync(errors, "row,error\n3,phone\n");
-    const seen: string[] = [];
-    // The real folder inbox, looked at the moment the summary is written.
-    const looking: InboxStore = {
-      ...inbox,
-      async writeText(area, name, text) {
-        seen.push(`errors ${existsSync(join(inboxDir, area, `${f.file}.errors.csv`))}`);
-        seen.push(`file ${existsSync(join(inboxDir, area, f.file))}`);
-        await inbox.writeText(area, name, text);
-      },
-    };
-    expect(await settleOnce(f, looking, summary(1), errors, d)).toBe(true);
-    expect(seen).toEqual(["errors true", "file false"]);
-    expect(existsSync(join(inboxDir, "done", f.file))).toBe(true);
   });
 
   it("a summary left by an earlier life of the same content is not taken for this admission's", async () => {

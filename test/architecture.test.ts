@@ -108,9 +108,9 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
     "variant-assignment.ts",
   ],
   resources: ["model", "campaign", "results", "stores", "create-once.ts", "errors.ts", "name-pattern.ts"],
-  files: ["import", "campaign", "contacts", "model", "stores", "errors.ts"],
+  files: ["import", "campaign", "model", "stores", "errors.ts"],
   /** Every store built once (the daemon's and the CLI's Services): the one place that hands them Redis. */
-  "open-stores.ts": ["stores", "contacts"],
+  "open-stores.ts": ["stores"],
 };
 
 /**
@@ -186,23 +186,13 @@ const REDIS_EXCEPTIONS: Record<string, string> = {
   "queue/bullmq-hold.ts": "reads BullMQ's job lock on BullMQ's connection",
   "telemetry/campaign-trace.ts":
     "a campaign's trace carrier: opened by openStores, beside the tracing it serves",
-  // moves after issue 48 item 4 lands
-  "pipeline/contacts/contact-ledger.ts": "the contact ledger (issue 48 item 4 is changing it)",
 };
 
 /** Files that still hold a script inline (`redis.call` in a .ts file). */
-const INLINE_LUA_EXCEPTIONS: Record<string, string> = {
-  // moves after issue 48 item 4 lands
-  "pipeline/contacts/contact-ledger.ts": "the contact ledger's claims (issue 48 item 4 is changing them)",
-};
+const INLINE_LUA_EXCEPTIONS: Record<string, string> = {};
 
 /** Store constructors kept outside pipeline/stores/: opened by openStores all the same. */
-const OTHER_STORES = [
-  "createContactLedger",
-  "createFileRegistry",
-  "createInboxStores",
-  "createCampaignTraces",
-];
+const OTHER_STORES = ["createFileRegistry", "createInboxStores", "createCampaignTraces"];
 
 /** Every function of pipeline/stores/ that takes Redis first: a store (or a part of one) being built. */
 function storeMakers(): string[] {

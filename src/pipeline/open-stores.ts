@@ -4,12 +4,12 @@ import { createInboxStores, type InboxStoresOptions } from "../inbox/inbox-store
 import type { RedisClient } from "../lib/redis.ts";
 import type { RedisKeys } from "../lib/redis-keys.ts";
 import { createCampaignTraces } from "../telemetry/campaign-trace.ts";
-import { createContactLedger } from "./contacts/contact-ledger.ts";
 import { createAuditLog } from "./stores/audit-log.ts";
 import { createCallFrequency } from "./stores/call-frequency.ts";
 import { createCallHistory } from "./stores/call-history.ts";
 import { createCampaignStore } from "./stores/campaign-store.ts";
 import { createConsentStore } from "./stores/consent-store.ts";
+import { createContactLedger } from "./stores/contact-ledger.ts";
 import { createControls } from "./stores/controls.ts";
 import { createCreateMemo } from "./stores/create-memo.ts";
 import { createDialerBudgets } from "./stores/dialer-budget.ts";

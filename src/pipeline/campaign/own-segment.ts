@@ -1,6 +1,5 @@
 import type { Client } from "../../api/client.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
-import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import {
   type ContactToImport,
   type ImportCounts,
@@ -9,6 +8,7 @@ import {
 } from "../contacts/import-contacts.ts";
 import { resolveSegment } from "../contacts/resolve-segment.ts";
 import type { CampaignInfo } from "../model/results.ts";
+import type { ContactLedger } from "../stores/contact-ledger.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
 
 export interface OwnSegmentDeps {

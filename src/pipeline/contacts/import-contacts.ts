@@ -17,7 +17,7 @@ import type { ContactCreate } from "../../api/schemas/contact.ts";
 import type { SendFence } from "../../api/send-fence.ts";
 import { e164OfServicePhone } from "../../lib/phone-e164.ts";
 import { inSpan } from "../../telemetry/span.ts";
-import type { ClaimResult, ContactLedger } from "./contact-ledger.ts";
+import type { ClaimResult, ContactLedger } from "../stores/contact-ledger.ts";
 
 export interface ContactToImport {
   phone: string;

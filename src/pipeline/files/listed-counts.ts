@@ -7,7 +7,7 @@ import {
   listSegment,
   type SegmentListing,
 } from "../campaign/segment-listing.ts";
-import type { ContactLedger } from "../contacts/contact-ledger.ts";
+import type { ContactLedger } from "../stores/contact-ledger.ts";
 import type { FileRows } from "../stores/file-rows.ts";
 import type { ImportSummary, ListedCounts } from "./import-outcome.ts";
 

@@ -4,8 +4,8 @@ import { hintsOf, locationColumns } from "../../ingest/location-columns.ts";
 import type { IngestOptions } from "../../ingest/options.ts";
 import { type RowOutcome, type SkipReason, skipValid, type Totals, topCodes } from "../../ingest/outcome.ts";
 import { ContactFileReader } from "../../ingest/reader.ts";
-import type { ContactLedger } from "../contacts/contact-ledger.ts";
 import { type ContactToImport, type ImportCounts, importContacts } from "../contacts/import-contacts.ts";
+import type { ContactLedger } from "../stores/contact-ledger.ts";
 import type { FileRow } from "../stores/file-rows.ts";
 import { Watermark } from "./watermark.ts";
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { JobDefinition } from "../../../src/config/job-definition.ts";
 import { audiencesOf } from "../../../src/pipeline/campaign/audience.ts";
-import { createContactLedger } from "../../../src/pipeline/contacts/contact-ledger.ts";
 import { createAuditLog } from "../../../src/pipeline/stores/audit-log.ts";
 import { createCallFrequency } from "../../../src/pipeline/stores/call-frequency.ts";
 import { createCallHistory } from "../../../src/pipeline/stores/call-history.ts";
 import { createCampaignStore } from "../../../src/pipeline/stores/campaign-store.ts";
+import { createContactLedger } from "../../../src/pipeline/stores/contact-ledger.ts";
 import { createCreateMemo } from "../../../src/pipeline/stores/create-memo.ts";
 import { createDialerBudgets } from "../../../src/pipeline/stores/dialer-budget.ts";
 import { loadDoNotCallList } from "../../../src/pipeline/stores/dnc/load-list.ts";

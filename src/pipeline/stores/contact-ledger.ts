@@ -1,7 +1,7 @@
 import { chunksOf } from "../../lib/chunks.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
-import { defineScript, LUA_NOW_MS } from "../../lib/scripts.ts";
+import { defineScript, LUA_NOW_MS, luaFile } from "../../lib/scripts.ts";
 
 /**
  * Per-segment ledger of contacts sent to the service, keyed by E.164 phone, in a Redis hash:
@@ -23,58 +23,26 @@ export type ClaimResult =
   /** Claimed by an attempt that went quiet past the lease: the service may or may not have it. */
   | "stale";
 
-/** Lua: a claim's owner, last sign of life and last send (nil: never sent); a claim of before issue 28 counts as sent when claimed. */
-const PARSE_CLAIM = `
-local function parse_claim(v)
-  local owner, ts, sent = string.match(v, '^p|(.*)|(%d+)|(%d*)$')
-  if not owner then
-    owner, ts = string.match(v, '^p|(.*)|(%d+)$')
-    sent = ts
-  end
-  if not owner then return nil end
-  return owner, tonumber(ts), tonumber(sent)
-end`;
+/**
+ * Lua: a claim's owner, last sign of life and last send (nil: never sent); a claim of before issue 28
+ * counts as sent when claimed. Shared by the scripts that read a claim, as their `{{PARSE_CLAIM}}`.
+ */
+const PARSE_CLAIM = luaFile(import.meta.url, "lua/ledger-parse-claim.lua").trimEnd();
 
-const claim = defineScript<ClaimResult>(
-  "ledger_claim2",
-  1,
-  `${LUA_NOW_MS}${PARSE_CLAIM}
-local v = redis.call('HGET', KEYS[1], ARGV[1])
-if not v then
-  redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms .. '|')
-  return 'claimed'
-end
-if string.sub(v, 1, 1) == 'd' then return 'done' end
-local owner, ts, sent = parse_claim(v)
-if owner == ARGV[2] and not sent then return 'claimed' end
-if now_ms - ts > tonumber(ARGV[3]) then return 'stale' end
-return 'busy'
-`,
-);
+/** The ledger's own field: phones are E.164 (`+...`), so it never names a contact. */
+const SEEDED = "#seeded";
+
+/**
+ * A script of lua/ledger-<file>.lua, with Redis' clock, the claim parser and the seeded field: the
+ * very texts (and SHA1s) of the scripts once inline, blank first lines of release and seed included.
+ */
+const ledgerLua = (file: string) =>
+  luaFile(import.meta.url, `lua/ledger-${file}.lua`, { LUA_NOW_MS, PARSE_CLAIM, SEEDED });
+
+const claim = defineScript<ClaimResult>("ledger_claim2", 1, ledgerLua("claim"));
 
 /** `claim` for each phone (ARGV[3..]) in one script: one round trip for a batch of rows read ahead. */
-const claimMany = defineScript<ClaimResult[]>(
-  "ledger_claim_many",
-  1,
-  `${LUA_NOW_MS}${PARSE_CLAIM}
-local out = {}
-for i = 3, #ARGV do
-  local v = redis.call('HGET', KEYS[1], ARGV[i])
-  if not v then
-    redis.call('HSET', KEYS[1], ARGV[i], 'p|' .. ARGV[1] .. '|' .. now_ms .. '|')
-    out[#out + 1] = 'claimed'
-  elseif string.sub(v, 1, 1) == 'd' then
-    out[#out + 1] = 'done'
-  else
-    local owner, ts, sent = parse_claim(v)
-    if owner == ARGV[1] and not sent then out[#out + 1] = 'claimed'
-    elseif now_ms - ts > tonumber(ARGV[2]) then out[#out + 1] = 'stale'
-    else out[#out + 1] = 'busy' end
-  end
-end
-return out
-`,
-);
+const claimMany = defineScript<ClaimResult[]>("ledger_claim_many", 1, ledgerLua("claim-many"));
 
 /**
  * The check at the moment of sending: the claim is still this owner's (1: renewed, its send time
@@ -82,98 +50,26 @@ return out
  * First marks ARGV[4..] done as ARGV[3] (creates of this attempt already answered): their done
  * marks ride on the next send's fence instead of a round trip each.
  */
-const fence = defineScript<number>(
-  "ledger_fence2",
-  1,
-  `${LUA_NOW_MS}${PARSE_CLAIM}
-for i = 4, #ARGV do redis.call('HSET', KEYS[1], ARGV[i], ARGV[3]) end
-if redis.call('HEXISTS', KEYS[1], '${"#seeded"}') == 0 then return -1 end
-local v = redis.call('HGET', KEYS[1], ARGV[1])
-if not v then return 0 end
-local owner = parse_claim(v)
-if owner ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms .. '|' .. now_ms)
-return 1
-`,
-);
+const fence = defineScript<number>("ledger_fence2", 1, ledgerLua("fence"));
 
 /** Keeps a claim alive (its send time unchanged) while it waits to be sent. */
-const renew = defineScript<number>(
-  "ledger_renew",
-  1,
-  `${LUA_NOW_MS}${PARSE_CLAIM}
-local v = redis.call('HGET', KEYS[1], ARGV[1])
-if not v then return 0 end
-local owner, _, sent = parse_claim(v)
-if owner ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. owner .. '|' .. now_ms .. '|' .. (sent or ''))
-return 1
-`,
-);
+const renew = defineScript<number>("ledger_renew", 1, ledgerLua("renew"));
 
 /**
  * Takes a claim over to send it again: 1 if it is this owner's or stale, and its last send (if
  * any) was settled when the listing that didn't show it began (ARGV[4], Redis ms); -1 if not yet
  * settled; 0 if done or held by a live attempt.
  */
-const takeOver = defineScript<number>(
-  "ledger_take_over2",
-  1,
-  `${LUA_NOW_MS}${PARSE_CLAIM}
-local v = redis.call('HGET', KEYS[1], ARGV[1])
-if not v then
-  redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms .. '|')
-  return 1
-end
-local owner, ts, sent = parse_claim(v)
-if not owner then return 0 end
-if owner ~= ARGV[2] and now_ms - ts <= tonumber(ARGV[3]) then return 0 end
-if sent and sent + tonumber(ARGV[5]) > tonumber(ARGV[4]) then return -1 end
-redis.call('HSET', KEYS[1], ARGV[1], 'p|' .. ARGV[2] .. '|' .. now_ms .. '|')
-return 1
-`,
-);
+const takeOver = defineScript<number>("ledger_take_over2", 1, ledgerLua("take-over"));
 
 /** Milliseconds until the last send among these claims has settled (0: all settled or never sent). */
-const settleWait = defineScript<number>(
-  "ledger_settle_wait",
-  1,
-  `${LUA_NOW_MS}${PARSE_CLAIM}
-local wait = 0
-for i = 2, #ARGV do
-  local v = redis.call('HGET', KEYS[1], ARGV[i])
-  if v and string.sub(v, 1, 1) == 'p' then
-    local _, _, sent = parse_claim(v)
-    if sent then wait = math.max(wait, sent + tonumber(ARGV[1]) - now_ms) end
-  end
-end
-return wait
-`,
-);
+const settleWait = defineScript<number>("ledger_settle_wait", 1, ledgerLua("settle-wait"));
 
 /** Releases a claim (the send certainly failed), only if this attempt still holds it. */
-const release = defineScript<number>(
-  "ledger_release",
-  1,
-  `${PARSE_CLAIM}
-local v = redis.call('HGET', KEYS[1], ARGV[1])
-if v and string.sub(v, 1, 1) == 'p' and parse_claim(v) == ARGV[2] then redis.call('HDEL', KEYS[1], ARGV[1]) return 1 end
-return 0
-`,
-);
+const release = defineScript<number>("ledger_release", 1, ledgerLua("release"));
 
 /** Marks listed phones done, keeping who created those already done. */
-const seedScript = defineScript<number>(
-  "ledger_seed",
-  1,
-  `
-for _, phone in ipairs(ARGV) do
-  local v = redis.call('HGET', KEYS[1], phone)
-  if not v or string.sub(v, 1, 1) ~= 'd' then redis.call('HSET', KEYS[1], phone, 'd') end
-end
-return #ARGV
-`,
-);
+const seedScript = defineScript<number>("ledger_seed", 1, ledgerLua("seed"));
 
 export interface ContactLedger {
   claim(segmentId: string, phone: string, owner: string): Promise<ClaimResult>;
@@ -232,9 +128,6 @@ export interface ContactLedger {
 
 /** A done entry: `d|<creator>`, or `d` when nobody is named. */
 const doneMark = (creator: string | undefined) => (creator ? `d|${creator}` : "d");
-
-/** The ledger's own field: phones are E.164 (`+...`), so it never names a contact. */
-const SEEDED = "#seeded";
 
 export interface LedgerOptions {
   keys: RedisKeys;

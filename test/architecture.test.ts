@@ -93,7 +93,7 @@ const PIPELINE_ROOMS: Record<string, readonly string[]> = {
   import: ["contacts", "consent", "stores", "name-pattern.ts", "errors.ts"],
   /** Calling rules and the planner (issue 20): pure, with its stores below it. */
   calling: ["stores", "variant-assignment.ts", "stats"],
-  results: ["model", "stores", "contacts", "consent", "create-once.ts", "errors.ts", "name-pattern.ts"],
+  results: ["model", "stores", "consent", "create-once.ts", "errors.ts", "name-pattern.ts"],
   reports: ["model", "results", "stores", "errors.ts", "stats", "variant-assignment.ts"],
   campaign: [
     "model",

@@ -3,6 +3,8 @@ import type { BucketSettings } from "../inbox/bucket/bucket-client.ts";
 import { formatAddress, type ListenAddress, parseListenAddress } from "../lib/listen-address.ts";
 import { clusterTarget, describeTarget, type RedisTarget, redactUrl } from "../lib/redis.ts";
 import { DEFAULT_ADAPTIVE, type RateLimitOptions } from "../limiter/rate-limit-options.ts";
+import { type LogLevel, logLevelSetting } from "./log-level.ts";
+import { resourcesDirSetting } from "./resources-dir.ts";
 
 /** A value and where it came from, printed at start so nothing is a surprise. */
 export interface Setting<T> {
@@ -59,7 +61,10 @@ export interface Settings {
    * Unset: decided by the calling service (daemon/calling-service.ts), on for vcw's own simulator.
    */
   idempotencyKeys: Setting<boolean | undefined>;
-  /** A worker silent this long is presumed dead and its files are taken over. */
+  /**
+   * A worker silent this long is presumed dead and its files are taken over. With the two below, a knob
+   * for tests and benchmarks (TUNING_SETTINGS): not in the user's table, logged at start only when set.
+   */
   lockMs: Setting<number>;
   stalledIntervalMs: Setting<number>;
   /** Worker deaths one file may survive before it is failed. */
@@ -91,7 +96,16 @@ export interface Settings {
   httpTrustProxy: Setting<string | undefined>;
   /** Where operators reach the surface, e.g. https://vcw.example.com (its host is allowed; https makes cookies Secure). */
   publicUrl: Setting<string | undefined>;
+  /** The daemon's log level (LOG_LEVEL, config/log-level.ts: the commands read it there too, default warn). */
+  logLevel: Setting<LogLevel>;
 }
+
+/** Knobs for tests and benchmarks: read as any setting, logged at start only when set (docs/configuration.md). */
+export const TUNING_SETTINGS: ReadonlySet<keyof Settings> = new Set<keyof Settings>([
+  "lockMs",
+  "stalledIntervalMs",
+  "maxStalledCount",
+]);
 
 export const DEFAULT_HTTP_ADDR: ListenAddress = { host: "127.0.0.1", port: 9400 };
 
@@ -123,12 +137,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
       "not set: the embedded simulator's key is the home's (simulator.key)",
     ),
     jobsDir: from("VCW_JOBS_DIR", (v) => resolve(cwd, v), resolve(cwd, "jobs"), "default ./jobs"),
-    resourcesDir: from(
-      "VCW_RESOURCES_DIR",
-      (v) => resolve(cwd, v),
-      resolve(cwd, "resources"),
-      "default ./resources",
-    ),
+    resourcesDir: resourcesDirSetting(env, cwd),
     home,
     prefix: from("VCW_PREFIX", String, "vcw", "default"),
     rateLimit: from(
@@ -181,6 +190,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
     httpAllowedHosts: from("VCW_HTTP_ALLOWED_HOSTS", parseHostList, [], "none: its own address only"),
     httpTrustProxy: from("VCW_HTTP_TRUST_PROXY", String, undefined, "not set: no proxy is believed"),
     publicUrl: from("VCW_PUBLIC_URL", parsePublicUrl, undefined, "not set"),
+    logLevel: logLevelSetting(env, "info"),
   };
 }
 
@@ -281,10 +291,19 @@ export const retentionMsOf = (s: Settings) => s.retentionDays.value * 86_400_000
 /** Where a bucket inbox's objects are downloaded to be read. */
 export const downloadsDir = (s: Settings) => join(s.home.value, "downloads");
 
-/** The lines printed at start: every setting and its source. Secrets show only their source. */
+/**
+ * The lines printed at start: every setting and its source (the test and benchmark knobs only when set).
+ * Secrets show only their source.
+ */
 export function describeSettings(s: Settings): string[] {
   const show = (v: unknown) => (typeof v === "object" ? JSON.stringify(v) : String(v ?? "auto"));
-  return Object.entries(s).map(([name, setting]: [string, Setting<unknown>]) => {
+  const shown = Object.entries(s).filter(
+    ([name, setting]: [string, Setting<unknown>]) =>
+      !TUNING_SETTINGS.has(name as keyof Settings) || setting.source !== "default",
+  );
+  return shown.map(([name, setting]: [string, Setting<unknown>]) => {
+    if (TUNING_SETTINGS.has(name as keyof Settings))
+      return `${name}: ${show(setting.value)} (${setting.source}, a knob for tests and benchmarks)`;
     if (name === "apiKey") return `apiKey: ${setting.value ? "(hidden) from " : ""}${setting.source}`;
     if (name === "httpToken") return `httpToken: ${setting.value ? "(hidden) from " : ""}${setting.source}`;
     if (name === "httpAddr")

@@ -1,9 +1,11 @@
 import pino, { type Logger } from "pino";
 import pretty from "pino-pretty";
 import { LOG_REDACT_PATHS, REDACTED } from "../api/secrets.ts";
+import { logLevelOf } from "../config/log-level.ts";
 import { maskPhonesDeep, maskPhonesIn } from "../lib/mask-phone.ts";
 
 export interface LoggerOptions {
+  /** Unset: LOG_LEVEL, else info (config/log-level.ts). */
   level?: string;
   /** Human-readable lines; default when stderr is a terminal. */
   pretty?: boolean;
@@ -23,7 +25,7 @@ const maskedFields = (fields: Record<string, unknown>) =>
 /** Logs go to stderr (stdout is for results), JSON unless on a terminal, secrets redacted, phones masked. */
 export function createLogger(o: LoggerOptions = {}): Logger {
   const options: pino.LoggerOptions = {
-    level: o.level ?? process.env.LOG_LEVEL ?? "info",
+    level: o.level ?? logLevelOf(process.env, "info"),
     redact: { paths: LOG_REDACT_PATHS, censor: REDACTED },
     formatters: { log: maskedFields, bindings: maskedFields },
     // pino skips the bindings formatter for children: their bindings, already JSON, are masked here.

@@ -34,6 +34,16 @@ describe("files vcw refuses say which file, on stdout too with --json (issue 32,
     expect(out.stderr).toContain(join(resources, "laughs.yaml"));
   });
 
+  it("a LOG_LEVEL pino lacks: vcw start and vcw api refuse, naming LOG_LEVEL and the values allowed", async () => {
+    for (const args of [["start"], ["api", "segments.list"]]) {
+      const out = await runCli(args, { LOG_LEVEL: "verbose" });
+      expect(out.code).toBe(1);
+      expect(out.stderr).toContain(
+        'vcw: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose"',
+      );
+    }
+  });
+
   it("an alias bomb among the jobs: vcw jobs check names the file", async () => {
     const dir = tempDir("vcw-bomb-jobs-");
     const jobs = join(dir, "jobs");

@@ -2,16 +2,20 @@ import { readFile } from "node:fs/promises";
 import { Command } from "commander";
 import { createClient } from "../../api/client.ts";
 import { type OperationName, operationNames, operations } from "../../api/operations.ts";
+import { logLevelOf } from "../../config/log-level.ts";
 import type { ServiceLog } from "../../daemon/calling-service.ts";
 import { CliError } from "../cli-error.ts";
 
 /** What it found, on stderr as other commands log it: warnings, and which service at LOG_LEVEL info. */
-const stderrLog: ServiceLog = {
-  info: (_facts, message) => {
-    if (["info", "debug", "trace"].includes(process.env.LOG_LEVEL ?? "")) console.error(`vcw: ${message}`);
-  },
-  warn: (_facts, message) => console.error(`vcw: ${message}`),
-};
+function stderrLog(): ServiceLog {
+  const verbose = ["info", "debug", "trace"].includes(logLevelOf(process.env, "warn"));
+  return {
+    info: (_facts, message) => {
+      if (verbose) console.error(`vcw: ${message}`);
+    },
+    warn: (_facts, message) => console.error(`vcw: ${message}`),
+  };
+}
 
 /**
  * The service as every command finds it (daemon/calling-service.ts), loaded only when a request is
@@ -20,7 +24,7 @@ const stderrLog: ServiceLog = {
 async function withService<T>(run: (service: { url: string; apiKey: string }) => Promise<T>): Promise<T> {
   const { callingService } = await import("../../daemon/calling-service.ts");
   const { resolveSettings } = await import("../../config/settings.ts");
-  const service = await callingService(resolveSettings(), stderrLog, "join-or-start");
+  const service = await callingService(resolveSettings(), stderrLog(), "join-or-start");
   try {
     return await run(service);
   } finally {

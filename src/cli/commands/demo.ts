@@ -4,6 +4,7 @@ import { join, relative, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Command } from "commander";
 import { DEFAULT_REACHED } from "../../config/job-definition.ts";
+import { logLevelOf } from "../../config/log-level.ts";
 import { resolveSettings } from "../../config/settings.ts";
 import { startDaemon } from "../../daemon/daemon.ts";
 import { createLogger } from "../../daemon/logger.ts";
@@ -62,7 +63,7 @@ export function demoCommand(): Command {
         VCW_SIM_TIME_SCALE: "600",
         VCW_STABLE_MS: "200",
       });
-      const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
+      const logger = createLogger({ level: logLevelOf(process.env, "warn") });
       const started = performance.now();
       const say = (line: string) =>
         console.log(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${line}`);

@@ -3,6 +3,7 @@ import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
+import { logLevelOf } from "../../config/log-level.ts";
 import { experimentId } from "../../config/variant-definition.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import { previewFile } from "../../pipeline/calling/preview.ts";
@@ -129,7 +130,7 @@ export function experimentCommand(): Command {
         withExperiment(job, async (c, def) => {
           const queues = createQueues({ connection: c.redis, keys: c.keys });
           try {
-            const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
+            const logger = createLogger({ level: logLevelOf(process.env, "warn") });
             const ctx = createActionContext({
               stores: c.stores,
               queues,

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { basename } from "node:path";
 import { Command } from "commander";
 import { findJob, loadJobs } from "../../config/load-jobs.ts";
+import { logLevelOf } from "../../config/log-level.ts";
 import { resolveSettings } from "../../config/settings.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import { openServices } from "../../daemon/services.ts";
@@ -35,7 +36,7 @@ export function importCommand(): Command {
     .action(async (file: string, o) => {
       if (!o.job === !o.segment) throw new CliError("give either --job NAME or --segment NAME");
       const settings = resolveSettings();
-      const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
+      const logger = createLogger({ level: logLevelOf(process.env, "warn") });
       const services = await openServices(settings, logger, { embeddedSimulator: true, daemon: false });
       try {
         let spec: ImportSpec;

@@ -1,5 +1,6 @@
 import { userInfo } from "node:os";
 import { loadJobs } from "../../config/load-jobs.ts";
+import { logLevelOf } from "../../config/log-level.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import type { Action } from "../../queue/operator/action.ts";
 import { createActionContext } from "../../queue/operator/action-context.ts";
@@ -21,7 +22,7 @@ export function runOperatorAction(action: Action, o: { json?: boolean } = {}): P
     try {
       const { jobs } = await loadJobs(settings.jobsDir.value);
       const byName = new Map(jobs.map(({ job }) => [job.name, job]));
-      const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
+      const logger = createLogger({ level: logLevelOf(process.env, "warn") });
       const ctx = createActionContext({ stores, queues, jobs: () => byName, logger });
       const result = await runAction(ctx, action, who());
       if (o.json) process.stdout.write(`${JSON.stringify({ action, ...result })}\n`);

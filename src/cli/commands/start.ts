@@ -5,8 +5,8 @@ import { createLogger } from "../../daemon/logger.ts";
 
 /** Runs until SIGINT/SIGTERM, then stops gracefully: running imports checkpoint and go back to the queue. */
 async function runDaemon(watch: boolean): Promise<void> {
-  const logger = createLogger();
   const settings = resolveSettings();
+  const logger = createLogger({ level: settings.logLevel.value });
   const daemon = await startDaemon({ settings, logger, watch, work: true });
   await daemon.ready;
   if (watch) {

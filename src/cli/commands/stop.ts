@@ -2,6 +2,7 @@ import { userInfo } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Command } from "commander";
 import { loadJobs } from "../../config/load-jobs.ts";
+import { logLevelOf } from "../../config/log-level.ts";
 import { createLogger } from "../../daemon/logger.ts";
 import { stopWords } from "../../pipeline/campaign/stopping/stop-summary.ts";
 import type { CampaignStop, StopStore } from "../../pipeline/stores/stop-store.ts";
@@ -41,7 +42,7 @@ function runStop(campaign: string, o: StopOptions): Promise<void> {
     try {
       const { jobs } = await loadJobs(settings.jobsDir.value);
       const byName = new Map(jobs.map(({ job }) => [job.name, job]));
-      const logger = createLogger({ level: process.env.LOG_LEVEL ?? "warn" });
+      const logger = createLogger({ level: logLevelOf(process.env, "warn") });
       const ctx = createActionContext({ stores, queues, jobs: () => byName, logger });
       const asked = await runAction(ctx, { kind: "stop", campaign }, `cli ${userInfo().username}`);
       const { stops } = ctx;

@@ -1,0 +1,99 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import pino from "pino";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { LOG_LEVELS, logLevelOf, logLevelSetting } from "../../src/config/log-level.ts";
+import { resourcesDir, resourcesDirSetting } from "../../src/config/resources-dir.ts";
+import { describeSettings, resolveSettings, TUNING_SETTINGS } from "../../src/config/settings.ts";
+import { createLogger } from "../../src/daemon/logger.ts";
+
+/** Every .ts file under src/. */
+const sources = (dir = "src"): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : [],
+  );
+
+afterEach(() => vi.unstubAllEnvs());
+
+describe("LOG_LEVEL, one setting (issue 44 item 5)", () => {
+  it("pino's levels and silent; unset or empty: the caller's default (the daemon's info, a command's warn)", () => {
+    expect([...LOG_LEVELS].sort()).toEqual([...Object.keys(pino.levels.values), "silent"].sort());
+    expect(logLevelOf({}, "warn")).toBe("warn");
+    expect(logLevelOf({ LOG_LEVEL: "" }, "info")).toBe("info");
+    for (const level of LOG_LEVELS) expect(logLevelOf({ LOG_LEVEL: level }, "warn")).toBe(level);
+    expect(logLevelSetting({ LOG_LEVEL: "debug" }, "info")).toEqual({ value: "debug", source: "$LOG_LEVEL" });
+    expect(resolveSettings({}, "/tmp").logLevel).toEqual({ value: "info", source: "default" });
+    expect(describeSettings(resolveSettings({ LOG_LEVEL: "debug" }, "/tmp"))).toContain(
+      "logLevel: debug ($LOG_LEVEL)",
+    );
+  });
+
+  it("a bad value is an error naming LOG_LEVEL and the values allowed: Settings, the logger, the commands", () => {
+    const clear = /^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not "verbose"$/;
+    expect(() => logLevelOf({ LOG_LEVEL: "verbose" }, "warn")).toThrow(clear);
+    expect(() => resolveSettings({ LOG_LEVEL: "verbose" }, "/tmp")).toThrow(clear);
+    expect(() => logLevelOf({ LOG_LEVEL: "INFO" }, "warn")).toThrow(/LOG_LEVEL must be one of/);
+    vi.stubEnv("LOG_LEVEL", "verbose");
+    expect(() => createLogger({ destination: pino.destination("/dev/null") })).toThrow(clear);
+  });
+
+  it("is read in config/log-level.ts alone", () => {
+    const readers = sources().filter((f) => /\benv(\.|\[")LOG_LEVEL/.test(readFileSync(f, "utf8")));
+    expect(readers).toEqual([join("src", "config", "log-level.ts")]);
+  });
+});
+
+describe("VCW_RESOURCES_DIR, one reading (issue 44 item 5)", () => {
+  it("Settings' resourcesDir and the commands' resourcesDir() are the same value, with one default", () => {
+    const cwd = process.cwd();
+    for (const env of [
+      {},
+      { VCW_RESOURCES_DIR: "" },
+      { VCW_RESOURCES_DIR: "pools" },
+      { VCW_RESOURCES_DIR: "/srv/res" },
+    ]) {
+      expect(resolveSettings(env, cwd).resourcesDir).toEqual(resourcesDirSetting(env, cwd));
+      expect(resourcesDir(undefined, env)).toBe(resolveSettings(env, cwd).resourcesDir.value);
+    }
+    expect(resourcesDirSetting({}, "/w")).toEqual({ value: "/w/resources", source: "default ./resources" });
+    expect(resourcesDirSetting({ VCW_RESOURCES_DIR: "pools" }, "/w")).toEqual({
+      value: "/w/pools",
+      source: "$VCW_RESOURCES_DIR",
+    });
+    vi.stubEnv("VCW_RESOURCES_DIR", "from-env");
+    expect(resourcesDir()).toBe(resolve("from-env"));
+    expect(resourcesDir("given")).toBe("given");
+  });
+
+  it("is read in config/resources-dir.ts alone", () => {
+    const readers = sources().filter((f) => /env(\.|\[")VCW_RESOURCES_DIR/.test(readFileSync(f, "utf8")));
+    expect(readers).toEqual([join("src", "config", "resources-dir.ts")]);
+  });
+});
+
+describe("the test and benchmark knobs (VCW_LOCK_MS, VCW_STALLED_INTERVAL_MS, VCW_MAX_STALLED)", () => {
+  it("keep their defaults, and are logged at start only when set", () => {
+    const s = resolveSettings({}, "/tmp");
+    expect([s.lockMs.value, s.stalledIntervalMs.value, s.maxStalledCount.value]).toEqual([
+      30_000, 30_000, 10,
+    ]);
+    const names = (lines: string[]) => lines.map((l) => l.split(":")[0]);
+    expect(names(describeSettings(s)).filter((n) => TUNING_SETTINGS.has(n as never))).toEqual([]);
+    const set = resolveSettings({ VCW_LOCK_MS: "1000", VCW_MAX_STALLED: "100" }, "/tmp");
+    expect([set.lockMs.value, set.maxStalledCount.value]).toEqual([1_000, 100]);
+    const lines = describeSettings(set);
+    expect(lines).toContain("lockMs: 1000 ($VCW_LOCK_MS, a knob for tests and benchmarks)");
+    expect(lines).toContain("maxStalledCount: 100 ($VCW_MAX_STALLED, a knob for tests and benchmarks)");
+    expect(names(lines)).not.toContain("stalledIntervalMs");
+  });
+
+  it("are not in the user's table of docs/configuration.md, but under its heading for tests and benchmarks", () => {
+    const doc = readFileSync("docs/configuration.md", "utf8");
+    const [users, rest] = doc.split("## For tests and benchmarks");
+    for (const name of ["VCW_LOCK_MS", "VCW_STALLED_INTERVAL_MS", "VCW_MAX_STALLED"]) {
+      expect(users).not.toContain(name);
+      expect(rest!.split("\n## ")[0]).toContain(`\`${name}\``);
+    }
+    expect(users).toContain("`LOG_LEVEL`");
+  });
+});

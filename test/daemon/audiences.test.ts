@@ -100,7 +100,8 @@ describe("who gets called, and when", () => {
     expect(await s.calledBy(monday.id!)).toEqual(phones(100, 10));
     expect(await s.calledBy(tuesday.id!)).toEqual(phones(110, 5));
     // The 5 monday's campaign just called are skipped (filed already, and called within the cooldown).
-    const summary = summaryOf(s.inbox("leads"), "tuesday.csv")!;
+    // The campaign may call before the file is settled (moved last, after its summary): wait for it.
+    const summary = await waitFor(() => summaryOf(s.inbox("leads"), "tuesday.csv"), 30_000, "tuesday.csv settled");
     expect(summary).toMatchObject({
       created: 5,
       totals: { skipped: 5, codes: { recently_called: 5 } },

@@ -353,7 +353,7 @@ describe("campaigns: created once, polled to the end, summaries to sinks", () =>
     );
     const keys = redisKeys(s.settings.prefix.value);
     const [id] = await daemon!.stores.store.allOf(s.name);
-    const summary = summaryOf(s.inbox, "retained.csv")!;
+    const summary = await waitFor(() => summaryOf(s.inbox, "retained.csv"), 30_000, "retained.csv settled");
     const twoDays = 2 * 86_400_000;
     for (const key of [
       keys.campaign.meta(id!),

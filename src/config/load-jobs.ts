@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
 import { inboxProblem } from "../inbox/inbox-guard.ts";
+import { resourcesDir } from "./folders.ts";
 import { JobDefinition } from "./job-definition.ts";
 import { documentValue, formatProblem, type JobProblem, zodProblems } from "./job-problems.ts";
 import { oldSpellingsIn } from "./old-spellings.ts";
 import { poolResources, withPoolResource } from "./pool-resources.ts";
-import { resourcesDir } from "./resources-dir.ts";
 import {
   BUILTIN_SINKS,
   type SinkDefinition,

@@ -3,8 +3,8 @@ import type { BucketSettings } from "../inbox/bucket/bucket-client.ts";
 import { formatAddress, type ListenAddress, parseListenAddress } from "../lib/listen-address.ts";
 import { clusterTarget, describeTarget, type RedisTarget, redactUrl } from "../lib/redis.ts";
 import { DEFAULT_ADAPTIVE, type RateLimitOptions } from "../limiter/rate-limit-options.ts";
+import { jobsDirSetting, resourcesDirSetting } from "./folders.ts";
 import { type LogLevel, logLevelSetting } from "./log-level.ts";
-import { resourcesDirSetting } from "./resources-dir.ts";
 
 /** A value and where it came from, printed at start so nothing is a surprise. */
 export interface Setting<T> {
@@ -136,7 +136,7 @@ export function resolveSettings(env: NodeJS.ProcessEnv = process.env, cwd = proc
       undefined,
       "not set: the embedded simulator's key is the home's (simulator.key)",
     ),
-    jobsDir: from("VCW_JOBS_DIR", (v) => resolve(cwd, v), resolve(cwd, "jobs"), "default ./jobs"),
+    jobsDir: jobsDirSetting(env, cwd),
     resourcesDir: resourcesDirSetting(env, cwd),
     home,
     prefix: from("VCW_PREFIX", String, "vcw", "default"),

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import pino from "pino";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { jobsDir, jobsDirSetting, resourcesDir, resourcesDirSetting } from "../../src/config/folders.ts";
 import { LOG_LEVELS, logLevelOf, logLevelSetting } from "../../src/config/log-level.ts";
-import { resourcesDir, resourcesDirSetting } from "../../src/config/resources-dir.ts";
 import { describeSettings, resolveSettings, TUNING_SETTINGS } from "../../src/config/settings.ts";
 import { createLogger } from "../../src/daemon/logger.ts";
 
@@ -43,7 +43,7 @@ describe("LOG_LEVEL, one setting (issue 44 item 5)", () => {
   });
 });
 
-describe("VCW_RESOURCES_DIR, one reading (issue 44 item 5)", () => {
+describe("VCW_RESOURCES_DIR and VCW_JOBS_DIR, one reading each (issue 44 item 5)", () => {
   it("Settings' resourcesDir and the commands' resourcesDir() are the same value, with one default", () => {
     const cwd = process.cwd();
     for (const env of [
@@ -65,9 +65,30 @@ describe("VCW_RESOURCES_DIR, one reading (issue 44 item 5)", () => {
     expect(resourcesDir("given")).toBe("given");
   });
 
-  it("is read in config/resources-dir.ts alone", () => {
-    const readers = sources().filter((f) => /env(\.|\[")VCW_RESOURCES_DIR/.test(readFileSync(f, "utf8")));
-    expect(readers).toEqual([join("src", "config", "resources-dir.ts")]);
+  it("VCW_JOBS_DIR likewise: Settings' jobsDir and the commands' jobsDir(), one default", () => {
+    const cwd = process.cwd();
+    for (const env of [{}, { VCW_JOBS_DIR: "" }, { VCW_JOBS_DIR: "mine" }, { VCW_JOBS_DIR: "/srv/jobs" }]) {
+      expect(resolveSettings(env, cwd).jobsDir).toEqual(jobsDirSetting(env, cwd));
+      expect(jobsDir(undefined, env)).toBe(resolveSettings(env, cwd).jobsDir.value);
+    }
+    expect(jobsDirSetting({}, "/w")).toEqual({ value: "/w/jobs", source: "default ./jobs" });
+    expect(jobsDirSetting({ VCW_JOBS_DIR: "mine" }, "/w")).toEqual({
+      value: "/w/mine",
+      source: "$VCW_JOBS_DIR",
+    });
+    expect(jobsDir("given", { VCW_JOBS_DIR: "mine" })).toBe("given");
+  });
+
+  it("are read in config/folders.ts alone (`vcw jobs check` and validate read VCW_JOBS_DIR themselves before)", () => {
+    const folders = join("src", "config", "folders.ts");
+    for (const variable of ["VCW_RESOURCES_DIR", "VCW_JOBS_DIR"]) {
+      const reads = new RegExp(`env(\\.|\\[")${variable}`);
+      expect(
+        sources().filter((f) => reads.test(readFileSync(f, "utf8"))),
+        variable,
+      ).toEqual([]);
+      expect(readFileSync(folders, "utf8")).toContain(`variable: "${variable}"`);
+    }
   });
 });
 

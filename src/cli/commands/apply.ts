@@ -1,8 +1,8 @@
 import { Command } from "commander";
 import { dialersOf, poolDialerName } from "../../config/dialer-pool-definition.ts";
+import { resourcesDir } from "../../config/folders.ts";
 import { formatProblem } from "../../config/job-problems.ts";
 import { loadResources } from "../../config/load-resources.ts";
-import { resourcesDir } from "../../config/resources-dir.ts";
 import { assistantsOf } from "../../config/variant-definition.ts";
 import { counted } from "../../lib/plural.ts";
 import { type ApplyReport, applyResources } from "../../pipeline/resources/apply.ts";

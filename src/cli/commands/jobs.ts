@@ -1,8 +1,8 @@
 import { Command } from "commander";
+import { jobsDir, resourcesDir } from "../../config/folders.ts";
 import { formatProblem } from "../../config/job-problems.ts";
 import { loadJobs, unsetSinkVariables } from "../../config/load-jobs.ts";
 import { loadResources } from "../../config/load-resources.ts";
-import { resourcesDir } from "../../config/resources-dir.ts";
 import { resolveSettings } from "../../config/settings.ts";
 import { type BucketClient, createBucketClient } from "../../inbox/bucket/bucket-client.ts";
 import { bucketInboxProblem } from "../../inbox/bucket/check-bucket.ts";
@@ -58,7 +58,7 @@ export function jobsCommand(): Command {
     .argument("[dir]", "folder of job definitions (default: VCW_JOBS_DIR, else ./jobs)")
     .option("--json", "print one JSON object: the jobs loaded and every problem")
     .action(async (given: string | undefined, o: { json?: boolean }) => {
-      const dir = given ?? (process.env.VCW_JOBS_DIR || "jobs");
+      const dir = jobsDir(given);
       const loaded = await loadJobs(dir);
       const catalog = assistantCatalog({
         resources: () => loadResources(resourcesDir()),

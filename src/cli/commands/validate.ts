@@ -1,5 +1,6 @@
 import { basename, isAbsolute, relative, resolve } from "node:path";
 import { Command, Option } from "commander";
+import { jobsDir } from "../../config/folders.ts";
 import {
   type ExplicitMapping,
   isCountryCode,
@@ -89,8 +90,8 @@ export function printSummary(s: ValidationSummary, out: (line: string) => void =
  */
 export function defaultReportPath(file: string): string {
   const path = resolve(file);
-  // VCW_JOBS_DIR as `vcw jobs check` reads it: a dry run fails on no unrelated setting.
-  const definitions = [process.env.VCW_JOBS_DIR || "jobs", packageFile("jobs")].map((d) => resolve(d));
+  // The jobs folder as `vcw jobs check` reads it: a dry run fails on no unrelated setting.
+  const definitions = [jobsDir(), packageFile("jobs")].map((d) => resolve(d));
   const inside = definitions.some(
     (dir) => !relative(dir, path).startsWith("..") && !isAbsolute(relative(dir, path)),
   );

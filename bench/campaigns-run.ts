@@ -153,6 +153,8 @@ export function startDaemon(
       VCW_RATE_LIMIT: "100000",
       VCW_STABLE_MS: "200",
       LOG_LEVEL: "info",
+      // Node's own flags for the daemon, as for daemon-process.ts's (--cpu-prof --cpu-prof-dir=DIR).
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
     },
   });
 }
@@ -273,7 +275,8 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
       behindTicks,
     };
   } finally {
-    daemon?.kill("SIGKILL"); // measured: its shutdown is not part of the run
+    // Measured: its shutdown is not part of the run. Profiled, it stops itself so Node writes the profile.
+    daemon?.kill(process.env.BENCH_NODE_OPTIONS?.includes("--cpu-prof") ? "SIGTERM" : "SIGKILL");
     if (daemon && daemon.exitCode === null) await new Promise((resolve) => daemon!.once("exit", resolve));
     sim.child.kill();
     await redis.quit();

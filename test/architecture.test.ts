@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importsOf, SRC, sources } from "./support/source-imports.ts";
 
 /**
  * The arrows between folders (docs/architecture.md): cli/daemon -> queue -> pipeline ->
@@ -125,29 +126,12 @@ const PLUGIN_DATA: readonly RegExp[] = [
   /^lib\//,
 ];
 
-const SRC = resolve(import.meta.dirname, "../src");
-const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"(\.{1,2}\/[^"]+)"|import\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g;
-
-function* sources(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(path);
-    else if (entry.name.endsWith(".ts")) yield path;
-  }
-}
-
 /** Every import of one folder into another: `from -> to` as paths under src/. */
 function crossings(): { from: string; to: string }[] {
   const out: { from: string; to: string }[] = [];
   for (const file of sources(SRC)) {
-    const text = readFileSync(file, "utf8");
-    for (const m of text.matchAll(IMPORT)) {
-      const spec = m[1] ?? m[2]!;
-      const to = relative(SRC, resolve(dirname(file), spec));
-      const from = relative(SRC, file);
-      if (from.split("/")[0] !== to.split("/")[0]) out.push({ from, to });
-    }
+    const from = relative(SRC, file);
+    for (const to of importsOf(file)) if (from.split("/")[0] !== to.split("/")[0]) out.push({ from, to });
   }
   return out;
 }
@@ -164,12 +148,8 @@ function crossingsWithin(folder: string): { from: string; to: string }[] {
 /** Every import made by a file under `folder`, as paths under src/. */
 function sameFolder(folder: string): { from: string; to: string }[] {
   const out: { from: string; to: string }[] = [];
-  for (const file of sources(join(SRC, folder))) {
-    for (const m of readFileSync(file, "utf8").matchAll(IMPORT)) {
-      const to = relative(SRC, resolve(dirname(file), m[1] ?? m[2]!));
-      out.push({ from: relative(SRC, file), to });
-    }
-  }
+  for (const file of sources(join(SRC, folder)))
+    for (const to of importsOf(file)) out.push({ from: relative(SRC, file), to });
   return out;
 }
 
@@ -238,8 +218,7 @@ describe("architecture", () => {
       const file = next.pop()!;
       if (seen.has(file)) continue;
       seen.add(file);
-      for (const m of readFileSync(join(SRC, file), "utf8").matchAll(IMPORT))
-        next.push(relative(SRC, resolve(dirname(join(SRC, file)), m[1] ?? m[2]!)));
+      next.push(...importsOf(join(SRC, file)));
     }
     expect([...seen].filter((f) => !PLUGIN_DATA.some((re) => re.test(f)))).toEqual([]);
   });

@@ -1,34 +1,16 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { importsOf, SRC, sources } from "./support/source-imports.ts";
 
 /**
  * Issue 44 item 6: no import circle between files (type imports count: a reader follows them as
  * well), and no two rooms that import each other (top-level folders, and the rooms of pipeline/).
  * The arrows themselves are test/architecture.test.ts's.
  */
-const SRC = resolve(import.meta.dirname, "../src");
-const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"(\.{1,2}\/[^"]+)"|import\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g;
-
-function* sources(dir: string): Generator<string> {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(path);
-    else if (entry.name.endsWith(".ts")) yield path;
-  }
-}
-
 /** Each file under src/ and the files it imports, as paths under src/. */
 function importGraph(): Map<string, Set<string>> {
   const graph = new Map<string, Set<string>>();
-  for (const file of sources(SRC)) {
-    const from = relative(SRC, file);
-    const to = new Set<string>();
-    for (const m of readFileSync(file, "utf8").matchAll(IMPORT))
-      to.add(relative(SRC, resolve(dirname(file), m[1] ?? m[2]!)));
-    graph.set(from, to);
-  }
+  for (const file of sources(SRC)) graph.set(relative(SRC, file), new Set(importsOf(file)));
   return graph;
 }
 

@@ -13,6 +13,36 @@ const CAMPAIGNS = 30;
 const CALLS = 2_000;
 const DAY = 86_400_000;
 
+/**
+ * The longest this thread held its event loop, in ms of its own CPU time: a 1 ms timer reads the
+ * thread's CPU time (process.threadCpuUsage) each time it gets to run, and the CPU spent between two
+ * of its turns is work that kept it waiting. Not the loop's wall-clock delay (monitorEventLoopDelay):
+ * on a busy machine (2 shared cores) other processes take the CPU, and the delay grows with them
+ * (50 ms and more) while this thread does nothing; its own CPU time does not, and work that holds
+ * the loop (a 200 ms synchronous render) counts in full.
+ */
+function loopHolds(): { stop: () => number } {
+  const cpuMs = () => {
+    const { user, system } = process.threadCpuUsage();
+    return (user + system) / 1_000;
+  };
+  let last = cpuMs();
+  let longest = 0;
+  const turn = () => {
+    const now = cpuMs();
+    longest = Math.max(longest, now - last);
+    last = now;
+  };
+  const timer = setInterval(turn, 1);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      turn();
+      return longest;
+    },
+  };
+}
+
 describe("a report's work is bounded whatever the range (issue 32 item 1)", () => {
   let daemon: Daemon;
   let url: string;
@@ -95,21 +125,22 @@ describe("a report's work is bounded whatever the range (issue 32 item 1)", () =
   it("the largest accepted report (a year) has a bar a month, and never holds the event loop past a frame", async () => {
     // Warm: Vega is loaded on the first report asked.
     expect((await get("range=24h")).status).toBe(200);
-    // The least of three runs' worst delay: a run may lose the CPU to another process (2 shared cores),
-    // work that holds the loop shows in every run.
-    const worst: number[] = [];
+    // The least of three runs' longest hold: a major GC may fall in one run; work that holds the
+    // loop shows in every run.
+    const held: number[] = [];
     for (let run = 0; run < 3; run++) {
       const to = new Date(Math.ceil(Date.now() / DAY) * DAY + run * 60_000); // a new period: no cached page
       const from = new Date(to.getTime() - MAX_REPORT_DAYS * DAY);
       const loop = monitorEventLoopDelay({ resolution: 5 });
       loop.enable();
+      const holds = loopHolds();
       const started = Date.now();
       const res = await get(`from=${from.toISOString()}&to=${to.toISOString()}`);
       const html = await res.text();
+      held.push(holds.stop());
       loop.disable();
-      worst.push(loop.max / 1e6);
       console.log(
-        `year report: ${Date.now() - started} ms, ${html.length} bytes, loop max delay ${(loop.max / 1e6).toFixed(1)} ms`,
+        `year report: ${Date.now() - started} ms, ${html.length} bytes, longest hold ${held.at(-1)!.toFixed(1)} ms of CPU, loop max delay ${(loop.max / 1e6).toFixed(1)} ms`,
       );
       expect(res.status).toBe(200);
       expect(html).toContain("Calls over the period, by month");
@@ -120,7 +151,7 @@ describe("a report's work is bounded whatever the range (issue 32 item 1)", () =
       );
       expect(html.length).toBeLessThan(1_000_000);
     }
-    expect(Math.min(...worst)).toBeLessThan(50);
+    expect(Math.min(...held)).toBeLessThan(50);
   }, 90_000);
 
   it("the page's header and footer agree: its period ends when it was made, not after (issue 40)", async () => {

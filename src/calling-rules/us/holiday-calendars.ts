@@ -1,4 +1,5 @@
-import type { DateRule, HolidayCalendar, RuleSource } from "../types.ts";
+import { law } from "../sources.ts";
+import type { DateRule, HolidayCalendar } from "../types.ts";
 
 /**
  * Holiday calendars the state rules name (docs/compliance.md). Only days a statute names by date or
@@ -6,7 +7,7 @@ import type { DateRule, HolidayCalendar, RuleSource } from "../types.ts";
  * a statute moves a weekend holiday to a weekday, both days are kept (the stricter reading).
  */
 const READ = "2026-11-25";
-const source = (cite: string, url: string): RuleSource => ({ cite, url, read: READ, kind: "law" });
+const source = (cite: string, url: string) => law(cite, url, READ);
 
 const MON = 1;
 const THU = 4;

@@ -5,7 +5,7 @@ import { kindOf } from "../../pipeline/model/results.ts";
 import type { CampaignStore } from "../../pipeline/stores/campaign-store.ts";
 import { closeQueues, createQueues } from "../../queue/queues.ts";
 import { queueReportSources } from "../../queue/read-model/report-sources.ts";
-import { writeResultsCsv } from "../../sinks/file-sink.ts";
+import { writeResultsCsv } from "../../sinks/file/results-csv.ts";
 import { summaryLines } from "../../sinks/summary-text.ts";
 import { CliError } from "../cli-error.ts";
 import { withRedis } from "../with-redis.ts";

@@ -211,7 +211,7 @@ describe("architecture", () => {
   it("config/ reads of the plug-in folders their definitions and data only", () => {
     const seen = new Set<string>();
     const next = crossings()
-      .filter(({ from, to }) => from.startsWith("config/") && /^(sinks|pipeline)\//.test(to))
+      .filter(({ from, to }) => from.startsWith("config/") && /^(sinks|pipeline|calling-rules)\//.test(to))
       .map(({ to }) => to);
     expect(next.length).toBeGreaterThan(0); // the scan sees them
     while (next.length > 0) {

@@ -7,9 +7,12 @@ import { dirname, join, relative, resolve } from "node:path";
  */
 export const SRC = resolve(import.meta.dirname, "../../src");
 
-/** A relative import or re-export (type ones too), static or dynamic: the path in group 1 or 2. */
+/**
+ * A relative import or re-export (type ones too), static, dynamic or for its side effects alone
+ * (`import "./x.ts"`): the path in group 1, 2 or 3.
+ */
 export const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"(\.{1,2}\/[^"]+)"|import\(\s*"(\.{1,2}\/[^"]+)"\s*\)/g;
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s*"(\.{1,2}\/[^"]+)"|import\(\s*"(\.{1,2}\/[^"]+)"\s*\)|(?:^|\n)\s*import\s*"(\.{1,2}\/[^"]+)"/g;
 
 /** Every .ts file below `dir`, as absolute paths. */
 export function* sources(dir: string): Generator<string> {
@@ -23,6 +26,6 @@ export function* sources(dir: string): Generator<string> {
 /** What the file at `file` (an absolute path) imports, as paths under src/. */
 export function importsOf(file: string): string[] {
   return [...readFileSync(file, "utf8").matchAll(IMPORT)].map((m) =>
-    relative(SRC, resolve(dirname(file), m[1] ?? m[2]!)),
+    relative(SRC, resolve(dirname(file), m[1] ?? m[2] ?? m[3]!)),
   );
 }

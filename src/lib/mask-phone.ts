@@ -19,11 +19,14 @@ export function maskPhone(phone: string): string {
 const PHONE_LIKE = /\+\d[\d ().-]{5,}\d|(?<![\w-])\(?\d(?:[\d ().-]{7,})\d(?![\w-])/g;
 /** A date on its own (campaign names carry one): never a phone. */
 const DATE = /^\d{4}-\d\d-\d\d$/;
+/** A date and the hour of its time: the run stops at the time's colon ("2026-11-29 08:00"). */
+const DATE_AND_HOUR = /^\d{4}-\d\d-\d\d[ T]\d{1,2}$/;
 
 export function maskPhonesIn(text: string): string {
-  return text.replace(PHONE_LIKE, (run) =>
-    run.replace(/\D/g, "").length >= 7 && !DATE.test(run) ? maskPhone(run) : run,
-  );
+  return text.replace(PHONE_LIKE, (run: string, at: number) => {
+    if (DATE.test(run) || (DATE_AND_HOUR.test(run) && text[at + run.length] === ":")) return run;
+    return run.replace(/\D/g, "").length >= 7 ? maskPhone(run) : run;
+  });
 }
 
 /** Every string in a value with its phone-like runs masked; numbers, keys and structure untouched. */

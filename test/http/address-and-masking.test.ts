@@ -43,12 +43,17 @@ describe("phone masking", () => {
   it("masks phone-like runs in a text and leaves dates, ids and short numbers", () => {
     expect(maskPhonesIn("row 12: phone 4152000001 is invalid")).toBe("row 12: phone 41••••••01 is invalid");
     expect(maskPhonesIn("(415) 555-0123")).toBe("(41•) •••-••23");
+    // A phone beside a date-time is masked all the same.
+    expect(maskPhonesIn("2026-11-29 08:00 call 4152000001")).toBe("2026-11-29 08:00 call 41••••••01");
     for (const text of [
       "2026-12-01T09:00:00Z",
       "cmp_12345",
       "campaign-abc-1234567890123-1",
       "attempt 3 of 20",
       "leads 2026-11-23 tuesday.csv #ce6977df",
+      // A date with its time, as the daemon logs a start ("at 2026-11-29 08:00 PST"): was "20••-••-•• 08:00".
+      "at 2026-11-29 08:00 PST",
+      "2026-11-29 8:05",
     ])
       expect(maskPhonesIn(text)).toBe(text);
   });

@@ -21,6 +21,7 @@ import { closeQueues, createQueues, type Queues } from "../queue/queues.ts";
 import { startReportScheduler } from "../queue/report-scheduler.ts";
 import { startScheduler } from "../queue/scheduler.ts";
 import { startWorker } from "../queue/start-worker.ts";
+import { bindUseCases } from "../queue/use-cases.ts";
 import type { WorkDeps } from "../queue/work-deps.ts";
 import { ensureAddressFree } from "./http-address.ts";
 import { claimInbox } from "./inbox-claim.ts";
@@ -333,13 +334,22 @@ function startWorkers(
     logger,
   };
   const perSink = s.sinkConcurrency.value;
+  // Each use case bound once: a processor is handed its one function and what it maps the outcome with.
+  const u = bindUseCases(deps);
+  const fate = { logger, pausedRetryMs: deps.pausedRetryMs };
   const workers = [
-    startWorker("imports", createImportProcessor(deps), { ...common, concurrency: s.fileConcurrency.value }),
-    startWorker("campaigns", createCampaignProcessor(deps), { ...common, concurrency: 2 }),
-    startWorker("polls", createPollProcessor(deps), { ...common, concurrency: POLL_CONCURRENCY }),
-    startWorker("followUps", createFollowUpProcessor(deps), { ...common, concurrency: 1 }),
+    startWorker("imports", createImportProcessor(u.importFile, fate), {
+      ...common,
+      concurrency: s.fileConcurrency.value,
+    }),
+    startWorker("campaigns", createCampaignProcessor(u.createCampaign, fate), { ...common, concurrency: 2 }),
+    startWorker("polls", createPollProcessor(u.pollAndFollow, deps.traces), {
+      ...common,
+      concurrency: POLL_CONCURRENCY,
+    }),
+    startWorker("followUps", createFollowUpProcessor(u.followUps, logger), { ...common, concurrency: 1 }),
     // Each sink has its own slots, and the worker enough for all of them: a slow sink holds only its own.
-    startWorker("deliveries", createDeliveryProcessor(deps, { perSink }), {
+    startWorker("deliveries", createDeliveryProcessor(u.sinkFor, { perSink }), {
       ...common,
       concurrency: perSink * Math.max(2, Object.keys(services.sinks).length),
     }),

@@ -1,28 +1,32 @@
 import { randomBytes } from "node:crypto";
 import { type Job, UnrecoverableError } from "bullmq";
-import { importDroppedFile } from "../pipeline/files/import-dropped-file.ts";
+import type { ImportAttempt } from "../pipeline/files/import-dropped-file.ts";
 import type { ImportOutcome, ImportSummary } from "../pipeline/files/import-outcome.ts";
+import type { DroppedFile } from "../pipeline/files/settle-import.ts";
 import { delayJob } from "./delay-job.ts";
-import { applyIntents } from "./intents.ts";
 import type { ImportJobData } from "./queues.ts";
-import { jobOf, type WorkDeps } from "./work-deps.ts";
 
 export type { ImportProgress, ImportSummary } from "../pipeline/files/import-outcome.ts";
 
+/**
+ * The dropped-file use case, bound once to its deps at the root (use-cases.ts): one attempt at a file,
+ * its outcome out; `jobId` names the queue's job in its log.
+ */
+export type ImportFile = (
+  file: DroppedFile,
+  attempt: ImportAttempt,
+  jobId: string | undefined,
+) => Promise<ImportOutcome>;
+
 /** The BullMQ processor of import jobs: the dropped-file use case, its outcome mapped to the job's fate. */
-export function createImportProcessor(d: WorkDeps) {
-  const deps = {
-    ...d,
-    request: (intents: Parameters<typeof applyIntents>[0]) => applyIntents(intents, d),
-  };
+export function createImportProcessor(importFile: ImportFile, o: { pausedRetryMs?: number | undefined }) {
   return async function processImport(
     job: Job<ImportJobData>,
     token?: string,
     signal?: AbortSignal,
   ): Promise<ImportSummary> {
     const { data } = job;
-    const outcome = await importDroppedFile(
-      jobOf(d, data.job),
+    const outcome = await importFile(
       { ...data, admittedAt: job.timestamp },
       {
         progress: job.progress,
@@ -33,9 +37,9 @@ export function createImportProcessor(d: WorkDeps) {
         canWait: token !== undefined,
         lockLost: signal,
       },
-      { ...deps, logger: d.logger.child({ jobId: job.id }) },
+      job.id,
     );
-    return fateOf(outcome, job, token, d);
+    return fateOf(outcome, job, token, o.pausedRetryMs ?? 5_000);
   };
 }
 
@@ -44,19 +48,14 @@ async function fateOf(
   outcome: ImportOutcome,
   job: Job<ImportJobData>,
   token: string | undefined,
-  d: Pick<WorkDeps, "pausedRetryMs">,
+  pausedRetryMs: number,
 ): Promise<ImportSummary> {
   switch (outcome.kind) {
     case "imported":
     case "settled-earlier":
       return outcome.summary;
     case "paused":
-      return delayJob(
-        job,
-        token,
-        Date.now() + (d.pausedRetryMs ?? 5_000),
-        new Error(`job ${job.data.job} is paused`),
-      );
+      return delayJob(job, token, Date.now() + pausedRetryMs, new Error(`job ${job.data.job} is paused`));
     case "stopping":
       // The checkpoint is saved; the job waits for the next worker, not counted as failed.
       return delayJob(job, token, Date.now());

@@ -1,4 +1,3 @@
-import type { Job } from "bullmq";
 import type { JobDefinition } from "../config/job-definition.ts";
 import { maskPhone, maskPhonesIn } from "../lib/mask-phone.ts";
 import type { LateCopies } from "../pipeline/campaign/late-copies.ts";
@@ -11,9 +10,9 @@ import { jobOf, type WorkDeps } from "./work-deps.ts";
 const LOGGED_PHONES = 20;
 
 /** The look for late copies right before a campaign's start (scheduled with its check). */
-export async function processLateLook(d: WorkDeps, job: Job<FollowUpJobData>) {
-  const def = jobOf(d, job.data.job);
-  const stored = await d.store.get(job.data.campaignId);
+export async function processLateLook(d: WorkDeps, data: FollowUpJobData) {
+  const def = jobOf(d, data.job);
+  const stored = await d.store.get(data.campaignId);
   if (stored?.info.state !== "active") return { looked: false };
   const late = await lookForLateCopies(def, stored, d);
   if (late) await reportLateCopies(d, def, late);

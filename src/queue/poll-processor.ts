@@ -1,12 +1,7 @@
 import type { Job } from "bullmq";
-import type { JobDefinition } from "../config/job-definition.ts";
-import type { Intent } from "../pipeline/campaign/lifecycle.ts";
-import { type PolledCampaign, pollUseCase } from "../pipeline/campaign/poll-use-case.ts";
-import { guardExperiment } from "./experiment-guard.ts";
-import { applyIntents } from "./intents.ts";
-import { reportLateCopies } from "./late-look.ts";
+import type { PollOutcome } from "../pipeline/results/poll-campaign.ts";
+import type { CampaignTraces } from "../telemetry/campaign-trace.ts";
 import type { PollJobData } from "./queues.ts";
-import { jobOf, type WorkDeps } from "./work-deps.ts";
 
 /**
  * Polls a worker runs at once. A poll mostly waits (the service, Redis): at 4, a worker could not
@@ -15,46 +10,22 @@ import { jobOf, type WorkDeps } from "./work-deps.ts";
  */
 export const POLL_CONCURRENCY = 16;
 
-/** The BullMQ processor of poll jobs: the poll use case, its intents applied, what it found logged. */
-export function createPollProcessor(d: WorkDeps) {
+/**
+ * The poll use case and what follows it (the guardrail's look, late copies, warnings, its intents
+ * made jobs), bound once at the root (use-cases.ts) as one function: each of those collaborators acts
+ * on what the poll found, none decides the job's fate, so the worker needs only the poll's outcome.
+ */
+export type PollAndFollow = (data: PollJobData) => Promise<PollOutcome>;
+
+/** The BullMQ processor of poll jobs: the poll and what follows it, inside its campaign's trace. */
+export function createPollProcessor(poll: PollAndFollow, traces: Pick<CampaignTraces, "run">) {
   // Each poll joins the trace its campaign was created in (the tick that enqueued it is linked).
   return (job: Job<PollJobData>) =>
-    d.traces.run(job.data.campaignId, "vcw.poll", POLL_SPAN(job), async (span) => {
-      const def = jobOf(d, job.data.job);
-      const request = (intents: Intent[]) => applyIntents(intents, d);
-      const polled = await pollUseCase({ ...d, request }, def, job.data);
-      await follow(d, def, job.data.campaignId, polled);
-      span?.setAttributes({ "vcw.poll.changed": polled.poll.changed, "vcw.poll.state": polled.poll.state });
-      return polled.poll;
+    traces.run(job.data.campaignId, "vcw.poll", POLL_SPAN(job), async (span) => {
+      const polled = await poll(job.data);
+      span?.setAttributes({ "vcw.poll.changed": polled.changed, "vcw.poll.state": polled.state });
+      return polled;
     });
-}
-
-/** What a poll asked for, done: the guardrail's look, warnings, the intents made jobs. */
-async function follow(d: WorkDeps, def: JobDefinition, campaignId: string, polled: PolledCampaign) {
-  const { poll } = polled;
-  if (polled.guard)
-    await guardExperiment(d, def, poll.ended).catch((error: unknown) =>
-      d.logger.warn({ job: def.name, err: String(error) }, "experiment guardrail: no look this time"),
-    );
-  for (const status of poll.newUnknownStatuses ?? [])
-    d.logger.warn(
-      { campaign: campaignId, job: def.name, status, countsAs: def.polling.statuses.unknownIs },
-      `campaign ${campaignId} shows status "${status}", in no list of polling.statuses: counted as ${def.polling.statuses.unknownIs} and under unknown (add it to a list in the job)`,
-    );
-  if (poll.unreadable)
-    d.logger.warn(
-      { campaign: campaignId, unreadable: poll.unreadable },
-      "the service's audience held entries, fields or phones that could not be read: the rest was kept (phones not E.164 as written)",
-    );
-  if (polled.lateCopies && "failed" in polled.lateCopies)
-    d.logger.warn(
-      { campaign: campaignId, job: def.name, err: polled.lateCopies.failed },
-      "no look for late copies at this poll: the next poll looks",
-    );
-  else if (polled.lateCopies) await reportLateCopies(d, def, polled.lateCopies);
-  await applyIntents(polled.intents, d);
-  if (poll.ended)
-    d.logger.info({ campaign: campaignId, state: poll.state, version: poll.version }, "campaign ended");
 }
 
 const POLL_SPAN = (job: Job<PollJobData>) => ({

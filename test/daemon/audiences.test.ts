@@ -101,7 +101,11 @@ describe("who gets called, and when", () => {
     expect(await s.calledBy(tuesday.id!)).toEqual(phones(110, 5));
     // The 5 monday's campaign just called are skipped (filed already, and called within the cooldown).
     // The campaign may call before the file is settled (moved last, after its summary): wait for it.
-    const summary = await waitFor(() => summaryOf(s.inbox("leads"), "tuesday.csv"), 30_000, "tuesday.csv settled");
+    const summary = await waitFor(
+      () => summaryOf(s.inbox("leads"), "tuesday.csv"),
+      30_000,
+      "tuesday.csv settled",
+    );
     expect(summary).toMatchObject({
       created: 5,
       totals: { skipped: 5, codes: { recently_called: 5 } },

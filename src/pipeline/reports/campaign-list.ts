@@ -58,12 +58,23 @@ export function campaignListing(
   };
 }
 
+/**
+ * Late copies taken on and the calls made twice, as `vcw campaigns` and the dashboard's repair badge
+ * say them: "1 late copy taken on, 20 calls made twice"; "" when there were none. Pure.
+ */
+export const lateCopiesText = (c: { copiesAdopted?: number | undefined; calledTwice?: number | undefined }) =>
+  [
+    c.copiesAdopted ? `${counted(c.copiesAdopted, "late copy")} taken on` : "",
+    c.calledTwice ? `${counted(c.calledTwice, "call")} made twice` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+
 /** How a listing reads on one line: "waiting until 2026-11-24 08:00 PST (America/Los_Angeles)". */
 export function listingLine(c: CampaignListing): string {
   const start = `${zonedTime(c.scheduledStart.at, c.zone)} (${c.zone})`;
   const state = c.state === "waiting" ? `waiting until ${start}` : `${c.state}, started ${start}`;
-  const late =
-    (c.copiesAdopted ? `, ${counted(c.copiesAdopted, "late copy")} taken on` : "") +
-    (c.calledTwice ? `, ${counted(c.calledTwice, "call")} made twice` : "");
+  const lateText = lateCopiesText(c);
+  const late = lateText ? `, ${lateText}` : "";
   return `${visible(c.id)}  ${visible(c.name)}  [${visible(state)}]  ${counted(c.contacts, "contact")}, ${num(c.done)} done, ${reachedClause(reachOf(c.reached, c.contacts, "contact"))}, ${counted(c.meetings, "meeting")}${late}`;
 }

@@ -30,6 +30,12 @@ export interface CampaignListing {
   calledTwice?: number;
 }
 
+/** Whether a campaign waits for its start at `now`: active, its start (its calling window) still to come. Pure. */
+export function waitsAt(info: Pick<StoredCampaign["info"], "state" | "scheduledAt">, now: number): boolean {
+  const at = Date.parse(info.scheduledAt);
+  return info.state === "active" && !Number.isNaN(at) && at > now;
+}
+
 /** A kept campaign as `vcw campaigns` lists it. Pure. */
 export function campaignListing(
   s: StoredCampaign,
@@ -39,7 +45,7 @@ export function campaignListing(
   const zone = zoneOf(def, s.info.zone);
   const at = Date.parse(s.info.scheduledAt);
   const start = Number.isNaN(at) ? now : at;
-  const waiting = s.info.state === "active" && start > now;
+  const waiting = waitsAt(s.info, now);
   const reached = def?.polling.statuses.reached ?? DEFAULT_REACHED;
   const contacts = s.totals.contacts || s.info.audience || 0;
   return {

@@ -1,7 +1,9 @@
 import { DEFAULT_REACHED, type JobDefinition } from "../config/job-definition.ts";
 import { zoneOf } from "../config/job-zone.ts";
+import { maskPhonesIn } from "../lib/mask-phone.ts";
 import { addTo, newTally, type Tally } from "../lib/tally.ts";
 import { instantOf, wallClock } from "../lib/time-zone.ts";
+import { lateCopiesText } from "../pipeline/reports/campaign-list.ts";
 import { campaignReach } from "../pipeline/reports/reach.ts";
 import type { StoredCampaign } from "../pipeline/stores/campaign-store.ts";
 
@@ -31,12 +33,20 @@ export interface CampaignRow {
   reach: string;
   createdAt: number;
   endedAt: number;
-  /** What the check before its start repaired (issue 28); absent when it repaired nothing. */
+  /**
+   * What the check before its start repaired (issue 28), and the late copies of it taken on by the
+   * check or the looks after it (decisions 0062, 0065); absent when there was neither.
+   */
   repaired?: {
     duplicatesRemoved: number;
     withdrawn: number;
     campaignsRepaired: number;
     repairedInto?: string;
+    /** Copies of its name another create made, taken on; the calls made twice (both copies started). */
+    copiesAdopted?: number;
+    calledTwice?: number;
+    /** Both, as `vcw campaigns` says them: "1 late copy taken on, 20 calls made twice". */
+    lateCopies?: string;
   };
 }
 
@@ -99,15 +109,34 @@ export function toRow(c: StoredCampaign, def: JobDefinition | undefined, now: nu
   };
 }
 
-/** The row's repair badge: only when the check before the start changed something. */
+/** The row's repair badge: only when the check before the start changed something or a late copy was taken on. */
 function repairedOf(c: StoredCampaign): Pick<CampaignRow, "repaired"> {
   const k = c.startCheck;
-  if (!k || k.duplicatesRemoved + k.withdrawn + k.campaignsRepaired === 0) return {};
-  const { duplicatesRemoved, withdrawn, campaignsRepaired, repairedInto } = k;
+  const late = k ? lateCopiesText(k) : "";
+  if (!k || (k.duplicatesRemoved + k.withdrawn + k.campaignsRepaired === 0 && !late)) return {};
+  const { duplicatesRemoved, withdrawn, campaignsRepaired, repairedInto, copiesAdopted, calledTwice } = k;
   return {
-    repaired: { duplicatesRemoved, withdrawn, campaignsRepaired, ...(repairedInto ? { repairedInto } : {}) },
+    repaired: {
+      duplicatesRemoved,
+      withdrawn,
+      campaignsRepaired,
+      ...(repairedInto ? { repairedInto } : {}),
+      ...(copiesAdopted ? { copiesAdopted } : {}),
+      ...(calledTwice ? { calledTwice } : {}),
+      ...(late ? { lateCopies: late } : {}),
+    },
   };
 }
+
+/** A row as the pages show it: names hold what the operator put in file names, a phone perhaps, masked. */
+export const maskedRow = (r: CampaignRow): CampaignRow => ({
+  ...r,
+  name: maskPhonesIn(r.name),
+  file: maskPhonesIn(r.file),
+  ...(r.repaired?.repairedInto
+    ? { repaired: { ...r.repaired, repairedInto: maskPhonesIn(r.repaired.repairedInto) } }
+    : {}),
+});
 
 /** The page of rows a query asks for, newest scheduled start first, and how many match in all. */
 export function queryRows(

@@ -12,7 +12,7 @@ import { resultsCsv } from "../pipeline/reports/results-csv.ts";
 import type { AuditLog } from "../pipeline/stores/audit-log.ts";
 import type { CampaignStore } from "../pipeline/stores/campaign-store.ts";
 import type { CampaignIndex } from "./campaign-index.ts";
-import { type CampaignRow, PHASES, queryRows, timeline } from "./campaign-rows.ts";
+import { maskedRow, PHASES, queryRows, timeline } from "./campaign-rows.ts";
 import { ASSET_DIR, PAGE_HEADERS } from "./dashboard.ts";
 
 const Query = z.object({
@@ -58,13 +58,6 @@ async function auditOf(audit: CampaignsPageOptions["audit"], id: string) {
   };
 }
 
-/** Names hold what the operator put in file names, a phone perhaps: masked for the page. */
-const masked = (r: CampaignRow): CampaignRow => ({
-  ...r,
-  name: maskPhonesIn(r.name),
-  file: maskPhonesIn(r.file),
-});
-
 /**
  * The campaigns view: every kept campaign, paginated and filtered (job, phase, zone, dates), at
  * `/campaigns`; one campaign with its status changes over time at `/campaigns/:id`; its results
@@ -98,7 +91,7 @@ export function installCampaignsPage(app: FastifyInstance, o: CampaignsPageOptio
     };
     return reply
       .header("cache-control", "no-store")
-      .send({ total, page: q.data.page, per: q.data.per, facets, campaigns: rows.map(masked) });
+      .send({ total, page: q.data.page, per: q.data.per, facets, campaigns: rows.map(maskedRow) });
   });
 
   app.get("/api/campaigns/:id", async (req, reply) => {
@@ -108,7 +101,7 @@ export function installCampaignsPage(app: FastifyInstance, o: CampaignsPageOptio
     const [transitions, audit] = await Promise.all([o.store.transitions(id), auditOf(o.audit, id)]);
     return reply
       .header("cache-control", "no-store")
-      .send({ campaign: masked(row), timeline: timeline(transitions), audit });
+      .send({ campaign: maskedRow(row), timeline: timeline(transitions), audit });
   });
 
   app.get("/campaigns/:id/results.csv", async (req, reply) => {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { type CampaignRow, phaseOf, queryRows, timeline, toRow } from "../../src/http/campaign-rows.ts";
+import {
+  type CampaignRow,
+  maskedRow,
+  phaseOf,
+  queryRows,
+  timeline,
+  toRow,
+} from "../../src/http/campaign-rows.ts";
 import type { StoredCampaign } from "../../src/pipeline/stores/campaign-store.ts";
+import { startCheckResult } from "../support/fixtures.ts";
 
 const NOW = Date.parse("2026-11-23T16:00:00Z");
 
@@ -75,6 +83,39 @@ describe("the campaigns view's rows", () => {
     const clean = { ...check, campaignsListed: 1, duplicatesRemoved: 0, withdrawn: 0, campaignsRepaired: 0 };
     expect(toRow({ ...stored(1), startCheck: clean }, undefined, NOW)).not.toHaveProperty("repaired");
     expect(toRow(stored(1), undefined, NOW)).not.toHaveProperty("repaired");
+  });
+
+  it("a campaign with late copies taken on carries them in its badge, with the calls made twice, as `vcw campaigns` says them", () => {
+    const check = startCheckResult();
+    // Found at a poll, both copies started: every person called twice.
+    const twice = { ...check, copiesAdopted: 1, adoptedAfterCheck: 1, calledTwice: 20 };
+    expect(toRow({ ...stored(1), startCheck: twice }, undefined, NOW).repaired).toEqual({
+      duplicatesRemoved: 0,
+      withdrawn: 0,
+      campaignsRepaired: 0,
+      copiesAdopted: 1,
+      calledTwice: 20,
+      lateCopies: "1 late copy taken on, 20 calls made twice",
+    });
+    // Found before the start, its own copy emptied: nobody called twice.
+    const once = { ...check, copiesAdopted: 2, adoptedAfterCheck: 2 };
+    expect(toRow({ ...stored(1), startCheck: once }, undefined, NOW).repaired).toEqual({
+      duplicatesRemoved: 0,
+      withdrawn: 0,
+      campaignsRepaired: 0,
+      copiesAdopted: 2,
+      lateCopies: "2 late copies taken on",
+    });
+  });
+
+  it("masks a phone in the name of the campaign a repair made", () => {
+    const check = startCheckResult({
+      campaignsRepaired: 1,
+      repairedInto: "leads call +1 415 555 0199.csv repaired 1",
+    });
+    const row = maskedRow(toRow({ ...stored(1), startCheck: check }, undefined, NOW));
+    expect(row.repaired?.repairedInto).not.toContain("555 0199");
+    expect(row.repaired?.repairedInto).toMatch(/^leads call \+1.*repaired 1$/);
   });
 
   it("reads the zone from the campaign, else from its job's window, else UTC", () => {

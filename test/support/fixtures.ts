@@ -1,5 +1,5 @@
 import type { AssistantCreate, DialerCreate, KnowledgeBaseCreate } from "../../src/api/index.ts";
-import type { CampaignInfo, ResultRecord } from "../../src/pipeline/model/results.ts";
+import type { CampaignInfo, ResultRecord, StartCheckResult } from "../../src/pipeline/model/results.ts";
 
 /** Secrets used by tests; each must never show up in a log line or an error message. */
 export const API_KEY = "vcs-test-key-3f9a1c2b7d";
@@ -99,5 +99,17 @@ export const resultRecord = (phone: string, over: Partial<ResultRecord> = {}): R
   error: "",
   recordingUrl: "",
   transcript: "",
+  ...over,
+});
+
+/** A check before the start that found two copies of the name and changed nothing yet, with `over`. */
+export const startCheckResult = (over: Partial<StartCheckResult> = {}): StartCheckResult => ({
+  at: "2026-11-23T15:59:55Z",
+  campaignsListed: 2,
+  contactsListed: 20,
+  phonesListed: 20,
+  duplicatesRemoved: 0,
+  withdrawn: 0,
+  campaignsRepaired: 0,
   ...over,
 });

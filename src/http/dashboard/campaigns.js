@@ -26,14 +26,28 @@ function phaseBadge(c) {
   );
 }
 
-// What the check before its start repaired: a second campaign of its name emptied, duplicates, withdrawals.
+// What the check before its start repaired: a second campaign of its name emptied, duplicates,
+// withdrawals; and late copies of it taken on, by the check or the looks after it, with the calls made
+// twice (the row's `lateCopies`, worded as `vcw campaigns` words it).
 function repairBadge(c) {
   const r = c.repaired;
   if (!r) return "";
-  const text = r.campaignsRepaired
-    ? `repaired: called by ${r.repairedInto || "a fresh campaign"}`
-    : `repaired: ${num(r.duplicatesRemoved)} duplicate(s) removed, ${num(r.withdrawn)} withdrawn`;
-  return el("span", { class: "badge repaired", "data-repaired": String(r.campaignsRepaired) }, text);
+  const fixed = r.campaignsRepaired
+    ? `called by ${r.repairedInto || "a fresh campaign"}`
+    : r.duplicatesRemoved + r.withdrawn > 0
+      ? `${num(r.duplicatesRemoved)} duplicate(s) removed, ${num(r.withdrawn)} withdrawn`
+      : "";
+  const text = `repaired: ${[fixed, r.lateCopies].filter(Boolean).join(", ")}`;
+  return el(
+    "span",
+    {
+      class: `badge ${r.calledTwice ? "rejected" : "repaired"}`,
+      "data-repaired": String(r.campaignsRepaired),
+      "data-late-copies": String(r.copiesAdopted || 0),
+      "data-called-twice": String(r.calledTwice || 0),
+    },
+    text,
+  );
 }
 
 const resultsUrl = (c) => `/campaigns/${encodeURIComponent(c.id)}/results.csv`;

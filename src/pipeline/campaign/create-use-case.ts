@@ -9,6 +9,7 @@ import type { CampaignInfo } from "../model/results.ts";
 import type { CampaignRegistry } from "../stores/campaign-registry.ts";
 import type { Controls } from "../stores/controls.ts";
 import type { CreateMemo } from "../stores/create-memo.ts";
+import { nameOnParent } from "./adopted-copies.ts";
 import { type CampaignCreateOptions, createCampaignOnce, scheduledAtFor } from "./create-campaign.ts";
 import { type CampaignRequest, campaignKey, dialerOf } from "./lifecycle.ts";
 import { plannedInfo } from "./planned-info.ts";
@@ -160,6 +161,7 @@ const infoOf = (data: CampaignRequest, id: string, start: string): CampaignInfo 
   ...(data.zone ? { zone: data.zone } : {}),
   ...(data.variant ? { variant: data.variant } : {}),
   ...dialerOf(data),
+  ...(data.parentId ? { parentId: data.parentId } : {}),
   followUps: [],
 });
 
@@ -174,9 +176,7 @@ async function registered(
   await p.store.register(info, now, startGraceMs);
   await p.scheduleStartCheck(info);
   await p.rememberTrace(info.id);
-  if (!parentId) return;
-  const parent = await p.store.get(parentId);
-  if (parent) await p.store.addFollowUp(parentId, parent.info, info.id);
+  await nameOnParent(p.store, parentId, info.id);
 }
 
 /** The fault point before its create (lib/failpoint.ts): a file's campaign, a follow-up, a hand-back. */

@@ -15,7 +15,7 @@ import { deleteContacts, heldFence, listSegment, type SegmentListing } from "./s
 
 export interface LateCopyDeps {
   client: Client;
-  store: Pick<CampaignRegistry, "get" | "register" | "setState" | "noteStartCheck">;
+  store: Pick<CampaignRegistry, "get" | "register" | "setState" | "noteStartCheck" | "addFollowUp">;
   startChecks: Pick<StartCheckStore, "exclusive">;
   /** The shared listing (campaign-listing.ts); absent: listed here. */
   listCampaigns?: CampaignLister | undefined;

@@ -39,6 +39,8 @@ export interface CampaignInfo {
   /** Contacts it was made for. */
   audience?: number;
   followUps: string[];
+  /** The campaign it follows up (a follow-up's): its id is in that campaign's `followUps`, as are its adopted copies'. */
+  parentId?: string;
   /** Under calling rules (pipeline/calling): its label in its file, its contacts' region. */
   slot?: string;
   region?: string;

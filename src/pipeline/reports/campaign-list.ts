@@ -30,6 +30,12 @@ export interface CampaignListing {
   calledTwice?: number;
 }
 
+/** Whether a campaign waits for its start at `now`: active, its start (its calling window) still to come. Pure. */
+export function waitsAt(info: Pick<StoredCampaign["info"], "state" | "scheduledAt">, now: number): boolean {
+  const at = Date.parse(info.scheduledAt);
+  return info.state === "active" && !Number.isNaN(at) && at > now;
+}
+
 /** A kept campaign as `vcw campaigns` lists it. Pure. */
 export function campaignListing(
   s: StoredCampaign,
@@ -39,7 +45,7 @@ export function campaignListing(
   const zone = zoneOf(def, s.info.zone);
   const at = Date.parse(s.info.scheduledAt);
   const start = Number.isNaN(at) ? now : at;
-  const waiting = s.info.state === "active" && start > now;
+  const waiting = waitsAt(s.info, now);
   const reached = def?.polling.statuses.reached ?? DEFAULT_REACHED;
   const contacts = s.totals.contacts || s.info.audience || 0;
   return {
@@ -58,12 +64,23 @@ export function campaignListing(
   };
 }
 
+/**
+ * Late copies taken on and the calls made twice, as `vcw campaigns` and the dashboard's repair badge
+ * say them: "1 late copy taken on, 20 calls made twice"; "" when there were none. Pure.
+ */
+export const lateCopiesText = (c: { copiesAdopted?: number | undefined; calledTwice?: number | undefined }) =>
+  [
+    c.copiesAdopted ? `${counted(c.copiesAdopted, "late copy")} taken on` : "",
+    c.calledTwice ? `${counted(c.calledTwice, "call")} made twice` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+
 /** How a listing reads on one line: "waiting until 2026-11-24 08:00 PST (America/Los_Angeles)". */
 export function listingLine(c: CampaignListing): string {
   const start = `${zonedTime(c.scheduledStart.at, c.zone)} (${c.zone})`;
   const state = c.state === "waiting" ? `waiting until ${start}` : `${c.state}, started ${start}`;
-  const late =
-    (c.copiesAdopted ? `, ${counted(c.copiesAdopted, "late copy")} taken on` : "") +
-    (c.calledTwice ? `, ${counted(c.calledTwice, "call")} made twice` : "");
+  const lateText = lateCopiesText(c);
+  const late = lateText ? `, ${lateText}` : "";
   return `${visible(c.id)}  ${visible(c.name)}  [${visible(state)}]  ${counted(c.contacts, "contact")}, ${num(c.done)} done, ${reachedClause(reachOf(c.reached, c.contacts, "contact"))}, ${counted(c.meetings, "meeting")}${late}`;
 }

@@ -78,8 +78,13 @@ export interface ReportCampaign {
   name: string;
   job: string;
   zone?: string;
+  /** Its start: the planned one while it waits. */
   scheduledAt: string;
-  state: "active" | "finished" | "stuck";
+  /**
+   * waiting: active, its start (its calling window) still to come when the report was made, as
+   * `vcw campaigns` says it; listed when it was made by the period's end, though it has called nobody.
+   */
+  state: "active" | "waiting" | "finished" | "stuck";
   attempt: number;
   contacts: number;
   /** Over the campaign's whole life (not only the period). */

@@ -31,6 +31,20 @@ export const repairsText = (r: FileRepairs) =>
   (r.copiesAdopted ? `, ${counted(r.copiesAdopted, "late copy")} of a campaign taken on` : "") +
   (r.calledTwice ? `, ${counted(r.calledTwice, "call")} made twice` : "");
 
+/** The campaigns a report lists that wait for their start: "2 waiting to start"; "" when none. */
+export const waitingText = (r: Pick<ReportModel, "campaigns">) => {
+  const waiting = r.campaigns.filter((c) => c.state === "waiting").length;
+  return waiting ? `${num(waiting)} waiting to start` : "";
+};
+
+/** How many campaigns a report lists, and how many of them wait for their start: "3, 2 waiting to start". */
+export const campaignsCountText = (r: Pick<ReportModel, "campaigns">) =>
+  `${num(r.campaigns.length)}${waitingText(r) ? `, ${waitingText(r)}` : ""}`;
+
+/** A campaign's state as a person reads it: "waiting until 2026-11-24 08:00 PST" (its planned start), else the state. */
+export const campaignStateText = (c: ReportCampaign, r: Pick<ReportModel, "period">) =>
+  c.state === "waiting" ? `waiting until ${zonedTime(c.scheduledAt, c.zone ?? r.period.timezone)}` : c.state;
+
 /** A campaign's reach over its life: "2 of 6 contacts (33.3%)". */
 export const campaignReachText = (c: ReportCampaign) => reachText(reachOf(c.reached, c.contacts, "contact"));
 

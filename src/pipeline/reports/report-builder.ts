@@ -2,6 +2,7 @@ import { maskPhonesIn } from "../../lib/mask-phone.ts";
 import { counted } from "../../lib/plural.ts";
 import type { CampaignTotals } from "../model/campaign-totals.ts";
 import type { CampaignInfo } from "../model/results.ts";
+import { waitsAt } from "./campaign-list.ts";
 import { type CallFact, type FileFact, PeriodFigures, rate } from "./figures.ts";
 import { HourlyCounts } from "./hourly.ts";
 import {
@@ -90,22 +91,21 @@ export class ReportBuilder {
       (n, [status, count]) => n + (this.reached.has(status) ? count : 0),
       0,
     );
-    const created = Date.parse(c.info.scheduledAt);
-    if (
-      c.info.state === "active" &&
-      created > this.o.now &&
-      !(this.nextStart && this.nextStart.at <= created)
-    )
-      this.nextStart = { name: c.info.name, at: created };
-    const live = c.info.state === "active" && !(created >= this.to);
-    if (inPeriod > 0 || live || c.info.state === "stuck")
+    const start = Date.parse(c.info.scheduledAt);
+    // Waiting for its start (its calling window), as `vcw campaigns` says: listed, so a campaign made
+    // in the period is never missing from its report because it has not called yet.
+    const waiting = waitsAt(c.info, this.o.now);
+    if (waiting && !(this.nextStart && this.nextStart.at <= start))
+      this.nextStart = { name: c.info.name, at: start };
+    const live = c.info.state === "active" && !(start >= this.to);
+    if (inPeriod > 0 || live || waiting || c.info.state === "stuck")
       this.rows.push({
         id: c.info.id,
         name: c.info.name,
         job: c.info.job,
         ...(c.info.zone ? { zone: c.info.zone } : {}),
         scheduledAt: c.info.scheduledAt,
-        state: c.info.state,
+        state: waiting ? "waiting" : c.info.state,
         attempt: c.info.attempt,
         contacts: c.totals.contacts || c.info.audience || 0,
         reached,

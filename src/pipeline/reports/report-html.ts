@@ -7,6 +7,8 @@ import { INLINE, STYLE } from "./html-style.ts";
 import type { ReportCampaign, ReportModel } from "./model.ts";
 import {
   campaignReachText,
+  campaignStateText,
+  campaignsCountText,
   filesText,
   followUpsText,
   footnotes,
@@ -50,7 +52,7 @@ function campaignRows(r: ReportModel): string {
       (c) =>
         `<tr>${cell("Name", esc(c.name))}${
           zoned ? cell("Zone", esc(c.zone ?? "—")) : ""
-        }${cell("State", esc(c.state))}${cell("Reached", esc(campaignReachText(c)), true)}${cell(
+        }${cell("State", esc(campaignStateText(c, r)))}${cell("Reached", esc(campaignReachText(c)), true)}${cell(
           "Meetings",
           num(c.meetings),
           true,
@@ -171,7 +173,7 @@ ${cards(r)}
 ${experimentHtml(r)}
 ${h2("Calls")}${figures}${callFacts(r)}
 ${h2("Contact files")}${fileFacts(r)}
-${h2(`Campaigns (${num(r.campaigns.length)})`)}${campaignsTable(r)}
+${h2(`Campaigns (${campaignsCountText(r)})`)}${campaignsTable(r)}
 ${notMadeTable(r)}
 ${problems}
 ${footnotes(r)

@@ -6,6 +6,8 @@ import { counts, duration, headlines, num, periodText, reportTitle } from "./for
 import type { ReportCampaign, ReportModel } from "./model.ts";
 import {
   campaignReachedClause,
+  campaignStateText,
+  campaignsCountText,
   filesText,
   followUpsText,
   footnotes,
@@ -40,8 +42,8 @@ export function reportText(r: ReportModel): string {
     `Contacts created ${num(f.contactsCreated)}; not called: ${notCalledText(f)}`,
     ...(f.repairs ? [`Repaired before calling: ${repairsText(f.repairs)}`] : []),
     "",
-    `Campaigns (${num(r.campaigns.length)}):`,
-    ...r.campaigns.slice(0, CAMPAIGNS_LISTED).map(campaignLine),
+    `Campaigns (${campaignsCountText(r)}):`,
+    ...r.campaigns.slice(0, CAMPAIGNS_LISTED).map((c) => campaignLine(c, r)),
     ...(r.campaigns.length > CAMPAIGNS_LISTED
       ? [`... and ${num(r.campaigns.length - CAMPAIGNS_LISTED)} more`]
       : []),
@@ -70,6 +72,13 @@ function notMadeLines(r: ReportModel): string[] {
   ];
 }
 
-/** A campaign as a line: its reach, meetings, and where its results are (page and CSV, else the command). */
-const campaignLine = (c: ReportCampaign) =>
-  `- ${visible(c.name)} [${c.state}]${c.zone ? ` ${c.zone}` : ""}: ${campaignReachedClause(c)}, ${counted(c.meetings, "meeting")}; ${c.links ? `${c.links.page} (CSV ${c.links.csv})` : c.results}`;
+/**
+ * A campaign as a line: its reach, meetings, and where its results are (page and CSV, else the
+ * command); one waiting for its start: when it starts, and its contacts.
+ */
+const campaignLine = (c: ReportCampaign, r: ReportModel) =>
+  `- ${visible(c.name)} [${campaignStateText(c, r)}]${c.zone ? ` ${c.zone}` : ""}: ${
+    c.state === "waiting"
+      ? counted(c.contacts, "contact")
+      : `${campaignReachedClause(c)}, ${counted(c.meetings, "meeting")}`
+  }; ${c.links ? `${c.links.page} (CSV ${c.links.csv})` : c.results}`;

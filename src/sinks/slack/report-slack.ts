@@ -2,7 +2,7 @@ import { counted } from "../../lib/plural.ts";
 import { METRIC_WORDS, metricOf } from "../../pipeline/reports/experiment-verdict.ts";
 import { headlines, pct, periodText, reportTitle } from "../../pipeline/reports/format.ts";
 import type { ReportModel } from "../../pipeline/reports/model.ts";
-import { filesText, repairsText } from "../../pipeline/reports/phrases.ts";
+import { filesText, repairsText, waitingText } from "../../pipeline/reports/phrases.ts";
 import { reachDefinition } from "../../pipeline/reports/reach.ts";
 
 /**
@@ -44,7 +44,7 @@ function unescapedBlocks(r: ReportModel, pageUrl?: string): { text: string; bloc
       type: "section",
       text: {
         type: "mrkdwn",
-        text: `${counted(r.campaigns.length, "campaign")}; ${filesText(r.files)}; ${counted(r.files.contactsCreated, "contact")} created.${r.files.repairs ? ` Repaired before calling: ${repairsText(r.files.repairs)}.` : ""}`,
+        text: `${counted(r.campaigns.length, "campaign")}${waitingText(r) ? ` (${waitingText(r)})` : ""}; ${filesText(r.files)}; ${counted(r.files.contactsCreated, "contact")} created.${r.files.repairs ? ` Repaired before calling: ${repairsText(r.files.repairs)}.` : ""}`,
       },
     },
   ];

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sharedCampaignListing } from "../../../src/pipeline/campaign/campaign-listing.ts";
+import { createCampaign } from "../../../src/pipeline/campaign/create-use-case.ts";
 import { type LateCopyDeps, lookForLateCopies } from "../../../src/pipeline/campaign/late-copies.ts";
 import { lateLookAt, startCheckAt } from "../../../src/pipeline/campaign/start-check.ts";
 import { createCampaignStore } from "../../../src/pipeline/stores/campaign-store.ts";
@@ -21,7 +22,8 @@ describe("the look for late copies after the check", () => {
   const { redis, keys: freshKeys } = useRedis();
 
   /** vcw's campaign on a segment of its own, registered; `startsInMs` < 0: started already. */
-  async function kept(phones: readonly string[], startsInMs: number) {
+  /** The look's stores on fresh keys, and what filing a segment of its own takes besides. */
+  function stores() {
     const keys = freshKeys();
     const store = createCampaignStore(redis, keys);
     const deps: LateCopyDeps = {
@@ -37,6 +39,11 @@ describe("the look for late copies after the check", () => {
       leaseMs: 30_000,
       ledger: createContactLedger(redis, { keys, leaseMs: 30_000 }),
     };
+    return { keys, store, deps, own };
+  }
+
+  async function kept(phones: readonly string[], startsInMs: number) {
+    const { keys, store, deps, own } = stores();
     const name = `late-${keys.prefix}`;
     const made = await campaignOnOwnSegment(t.client, own, name, phones, { startsInMs, copies: 1 });
     const id = made.ids[0]!;
@@ -93,5 +100,68 @@ describe("the look for late copies after the check", () => {
     expect(await t.client.contacts.list(c.segmentId)).toHaveLength(2);
     expect((await c.store.get(c.id))?.startCheck?.calledTwice).toBe(2);
     expect(await c.look()).toBeUndefined();
+  });
+
+  it("a follow-up's late copy is named in its parent's follow-ups, beside the copy it replaces", async () => {
+    const { keys, store, deps, own } = stores();
+    // The parent, ended, and its follow-up's segment (no campaign yet).
+    const parentName = `late-${keys.prefix}`;
+    const parent = await campaignOnOwnSegment(t.client, own, parentName, [phoneOf(98_400)], {
+      startsInMs: -60_000,
+    });
+    const parentId = parent.ids[0]!;
+    await store.register({ ...parent.info(parentId), state: "finished" }, Date.now());
+    const name = `${parentName} follow-up 1`;
+    const phones = [0, 1].map((i) => phoneOf(98_410 + i));
+    const { segmentId } = await campaignOnOwnSegment(t.client, own, name, phones, {
+      startsInMs: 0,
+      copies: 0,
+    });
+    const assistantId = (await t.client.assistants.create(validAssistant())).id!;
+    const dialerId = (await t.client.dialers.create(validDialer())).id!;
+    // The follow-up made as the follow-up processor makes it: registered, named on its parent.
+    const made = await createCampaign(
+      {
+        client: t.client,
+        memo: own.memo,
+        store,
+        controls: { isCanceled: async () => false, isPaused: async () => false },
+        records: async () => ({ assistantId, dialerId }),
+        scheduleStartCheck: async () => {},
+        leaseMs: 30_000,
+        rememberTrace: async () => {},
+        now: Date.now,
+      },
+      def,
+      {
+        job: "j",
+        sha256: "sha",
+        gen: 0,
+        original: "f.csv",
+        segmentId,
+        attempt: 1,
+        name,
+        parentId,
+        notBefore: Date.now() + 3_600_000,
+      },
+      { canWait: false },
+    );
+    if (made.kind !== "created") throw new Error(`follow-up not created: ${made.kind}`);
+    expect((await store.get(parentId))?.info.followUps).toEqual([made.id]);
+    // Its held create lands after its check, started at once.
+    const late = await t.client.campaigns.create({
+      campaigns_name: name,
+      assistant_id: assistantId,
+      contacts_id: segmentId,
+      dialer_id: dialerId,
+      scheduled_at: new Date(Date.now() - 1_000).toISOString(),
+    });
+    const found = await lookForLateCopies(def, (await store.get(made.id))!, deps, Date.now());
+    expect(found).toMatchObject({ adopted: [late.id], emptied: true });
+    // The parent names both: the emptied copy (ended, no call) and the copy that calls its people.
+    expect((await store.get(parentId))?.info.followUps).toEqual([made.id, late.id]);
+    // Looked again (another worker, a poll): named once.
+    await lookForLateCopies(def, (await store.get(late.id!))!, deps, Date.now());
+    expect((await store.get(parentId))?.info.followUps).toEqual([made.id, late.id]);
   });
 });

@@ -242,6 +242,8 @@ function repairRequest(info: CampaignInfo, name: string, segmentId: string, n: n
     ...(info.expectedEndAt !== undefined ? { expectedEndAt: info.expectedEndAt } : {}),
     ...(info.slot && Number.isFinite(scheduledAt) ? { scheduledAt } : {}),
     ...(info.resumeOf ? { resumeOf: info.resumeOf } : {}),
+    // A follow-up's repair is still its parent's follow-up: named there once it is made.
+    ...(info.parentId ? { parentId: info.parentId } : {}),
     ...(Number.isFinite(scheduledAt) ? { notBefore: scheduledAt } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { campaignKey } from "../../../src/pipeline/campaign/lifecycle.ts";
 import { checkBeforeStart, startCheckAt } from "../../../src/pipeline/campaign/start-check.ts";
+import type { CampaignInfo } from "../../../src/pipeline/model/results.ts";
 import { phoneOf } from "../../support/daemon.ts";
 import { validAssistant, validDialer } from "../../support/fixtures.ts";
 import { campaignOnOwnSegment, jobJ, startCheckDeps } from "../../support/own-campaign.ts";
@@ -15,13 +16,21 @@ describe("the check before a campaign's start", () => {
   const t = useSimulator({ timeScale: 1, campaignSegment: "fixed" });
   const { redis, keys: freshKeys } = useRedis();
 
-  /** A campaign starting in an hour on a segment of its own holding `phones` (a phone twice: two copies). */
-  async function madeCampaign(phones: readonly string[], copies = 1, startsInMs = 3_600_000) {
+  /**
+   * A campaign starting in an hour on a segment of its own holding `phones` (a phone twice: two copies);
+   * `as` changes what it is registered as (a follow-up: its attempt and parent).
+   */
+  async function madeCampaign(
+    phones: readonly string[],
+    copies = 1,
+    startsInMs = 3_600_000,
+    as: Partial<CampaignInfo> = {},
+  ) {
     const keys = freshKeys();
     const { deps, store, suppression } = startCheckDeps(t.client, redis, keys);
     const name = `check-${keys.prefix}`;
     const made = await campaignOnOwnSegment(t.client, deps, name, phones, { startsInMs, copies });
-    for (const id of made.ids) await store.register(made.info(id), Date.now());
+    for (const id of made.ids) await store.register({ ...made.info(id), ...as }, Date.now());
     return { deps, keys, made: made.ids, segmentId: made.segmentId, name, store, suppression };
   }
 
@@ -80,6 +89,18 @@ describe("the check before a campaign's start", () => {
     const other = await checkBeforeStart(def, c.made[0]!, c.deps);
     expect(other?.repair).toEqual(repair);
     expect(await phonesIn(repair.segmentId)).toEqual([...phones].sort());
+  });
+
+  it("a follow-up's repair keeps its parent: the fresh campaign is named in the parent's follow-ups as the copies were", async () => {
+    const phones = [0, 1].map((i) => phoneOf(96_100 + i));
+    const c = await madeCampaign(phones, 2, 3_600_000, { attempt: 1, parentId: "cmp_parent" });
+    const repair = (await checkBeforeStart(def, c.made[1]!, c.deps))!.repair!;
+    expect(repair).toMatchObject({
+      name: `${c.name} repaired 1`,
+      repair: 1,
+      attempt: 1,
+      parentId: "cmp_parent",
+    });
   });
 
   it("a repair cut short after emptying the segment goes on from the contacts it kept, even once the copies started", async () => {

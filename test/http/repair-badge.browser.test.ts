@@ -53,6 +53,7 @@ describe("the campaigns view's repair badge in a real browser", () => {
       campaignsRepaired: 1,
       repairedInto: "leads call +1 415 555 0199.csv repaired 1",
     });
+    await kept("cmp_dup", "dup.csv", { ...CHECK, campaignsListed: 1, duplicatesRemoved: 1, withdrawn: 2 });
     await kept("cmp_clean", "clean.csv", { ...CHECK, campaignsListed: 1 });
     browser = await launch();
   });
@@ -65,7 +66,7 @@ describe("the campaigns view's repair badge in a real browser", () => {
     const page = await browser!.context.newPage();
     await page.goto(`${daemon!.http!.url}/campaigns`);
     const rows = page.locator("#campaign-list tbody tr[data-campaign]");
-    await expect.poll(async () => rows.count(), { timeout: 15_000 }).toBe(4);
+    await expect.poll(async () => rows.count(), { timeout: 15_000 }).toBe(5);
     const badge = (id: string) =>
       page.locator(`#campaign-list tr[data-campaign="${id}"] .badge[data-repaired]`);
 
@@ -84,6 +85,8 @@ describe("the campaigns view's repair badge in a real browser", () => {
     expect(repaired).toMatch(/^repaired: called by leads call \+1/);
     expect(repaired).not.toContain("555 0199");
     await expect(badge("cmp_clean").count()).resolves.toBe(0);
+    // Counted in words, as every page counts ("duplicate(s)" before).
+    await expect(badge("cmp_dup").textContent()).resolves.toBe("repaired: 1 duplicate removed, 2 withdrawn");
 
     // The campaign's own page says the same.
     await page.goto(`${daemon!.http!.url}/campaigns/cmp_twice`);

@@ -35,7 +35,7 @@ function repairBadge(c) {
   const fixed = r.campaignsRepaired
     ? `called by ${r.repairedInto || "a fresh campaign"}`
     : r.duplicatesRemoved + r.withdrawn > 0
-      ? `${num(r.duplicatesRemoved)} duplicate(s) removed, ${num(r.withdrawn)} withdrawn`
+      ? `${counted(r.duplicatesRemoved, "duplicate")} removed, ${num(r.withdrawn)} withdrawn`
       : "";
   const text = `repaired: ${[fixed, r.lateCopies].filter(Boolean).join(", ")}`;
   return el(

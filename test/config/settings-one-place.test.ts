@@ -69,7 +69,8 @@ describe("VCW_RESOURCES_DIR and VCW_JOBS_DIR, one reading each (issue 44 item 5)
     const cwd = process.cwd();
     for (const env of [{}, { VCW_JOBS_DIR: "" }, { VCW_JOBS_DIR: "mine" }, { VCW_JOBS_DIR: "/srv/jobs" }]) {
       expect(resolveSettings(env, cwd).jobsDir).toEqual(jobsDirSetting(env, cwd));
-      expect(jobsDir(undefined, env)).toBe(resolveSettings(env, cwd).jobsDir.value);
+      // The same folder; the commands name it as written (their output names files under it).
+      expect(resolve(cwd, jobsDir(undefined, env))).toBe(resolveSettings(env, cwd).jobsDir.value);
     }
     expect(jobsDirSetting({}, "/w")).toEqual({ value: "/w/jobs", source: "default ./jobs" });
     expect(jobsDirSetting({ VCW_JOBS_DIR: "mine" }, "/w")).toEqual({
@@ -77,6 +78,7 @@ describe("VCW_RESOURCES_DIR and VCW_JOBS_DIR, one reading each (issue 44 item 5)
       source: "$VCW_JOBS_DIR",
     });
     expect(jobsDir("given", { VCW_JOBS_DIR: "mine" })).toBe("given");
+    expect([jobsDir(undefined, {}), jobsDir(undefined, { VCW_JOBS_DIR: "mine" })]).toEqual(["jobs", "mine"]);
   });
 
   it("are read in config/folders.ts alone (`vcw jobs check` and validate read VCW_JOBS_DIR themselves before)", () => {

@@ -197,10 +197,16 @@ describe("scheduled reports", () => {
       expect(r.period.label).toBe("since-last");
       if (k > 0) expect(r.period.from).toBe(reports[k - 1]!.period.to);
     }
-    // The running campaign is in every report; the one that ended, in the report of its call only.
+    // The running campaign is in every report; the one that ended has its call in one report and is in
+    // none after it. A tick before it ended may list it as running (the replicas tick from their start, so
+    // on a busy machine the first can come before callsEnded: a CI run listed it twice).
     const names = reports.map((r) => r.campaigns.map((c) => c.name).sort());
     for (const n of names) expect(n).toContain("Runs");
-    expect(names.filter((n) => n.includes("Ends"))).toHaveLength(1);
+    const ends = reports.map((r) => r.campaigns.find((c) => c.name === "Ends"));
+    const withCall = ends.findIndex((c) => (c?.callsInPeriod ?? 0) > 0);
+    expect(ends.filter((c) => (c?.callsInPeriod ?? 0) > 0)).toHaveLength(1);
+    expect(ends.slice(withCall + 1).filter(Boolean)).toEqual([]);
+    for (const c of ends.slice(0, withCall)) if (c) expect(c.state).toBe("active");
     expect(reports.reduce((n, r) => n + r.totals.calls, 0)).toBe(1);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, inject, it } from "vitest";
+import { CALLING_RULE_SETS } from "../../src/config/job-definition.ts";
 import { calleeWindowJobYaml } from "../support/calling-job.ts";
 import { runCli } from "../support/cli.ts";
 import { tempDir } from "../support/files.ts";
@@ -32,7 +33,7 @@ describe("a command naming a job whose file is invalid says which file and what 
     const preview = await runCli(["preview", MIXED, "--job", "leads"], env, 60_000);
     expect(preview.code).toBe(2);
     expect(preview.stderr).toBe(
-      `vcw: job "leads" (${file}) is not loaded, its definition has a problem: ${file}:11: calling.rules: must be one of us, gb, custom, or a list of them such as [us, gb]\n`,
+      `vcw: job "leads" (${file}) is not loaded, its definition has a problem: ${file}:11: calling.rules: must be one of ${CALLING_RULE_SETS.join(", ")}, or a list of them such as [us, gb]\n`,
     );
     const report = await runCli(["report", "--job", "leads", "--since", "7d"], env, 60_000);
     expect(report.code).toBe(2);

@@ -1,6 +1,5 @@
 import cron from "node-cron";
 import { z } from "zod";
-import { AUDIENCE_STATUSES } from "../api/schemas/audience-status.ts";
 import { e164Phone } from "../api/schemas/common.ts";
 import { RULE_SET_IDS, RULE_SETS_DESCRIBED } from "../calling-rules/index.ts";
 import { CONTACT_FIELDS } from "../ingest/headers.ts";
@@ -11,6 +10,7 @@ import { JobDialers } from "./dialer-pool-definition.ts";
 import { DisclosureDefinition } from "./disclosure-definition.ts";
 import { readOldSpellings } from "./old-spellings.ts";
 import { resourceName } from "./resource-name.ts";
+import { SERVICE_FIELDS } from "./service-profile.ts";
 import { experimentDefinition, variantsDefinition } from "./variant-definition.ts";
 
 const MAPPABLE = [...CONTACT_FIELDS, "full_name"] as const;
@@ -65,9 +65,6 @@ const cronExpression = z
 const clock = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be a 24-hour time such as 09:00");
 
 const ianaZone = z.string().refine(isTimeZone, "must be an IANA time zone such as America/New_York");
-
-/** The statuses that count as reached when a job names none (`polling.statuses.reached`). */
-export const DEFAULT_REACHED = ["completed"] as const;
 
 /** The callee's own time zone, from their number (`timezone: callee`). */
 export const CALLEE = "callee";
@@ -246,8 +243,6 @@ function windowZone(d: { campaign?: { start: z.output<typeof Start> } | undefine
   return start && start !== "asap" && "window" in start ? start.window.timezone : undefined;
 }
 
-const statusList = z.array(z.string().min(1)).min(1);
-
 /** What a scheduled report covers. */
 export const REPORT_PERIODS = ["day", "week", "month", "since-last"] as const;
 
@@ -378,10 +373,7 @@ const JobShape = z
           description:
             "A campaign is not polled before its scheduled start: its first poll comes this long after it.",
         }),
-        inFlight: statusList.default(["ringing", "in-progress"]).meta({
-          description:
-            "Statuses of calls under way: while an entry shows one, every tick polls the campaign.",
-        }),
+        inFlight: SERVICE_FIELDS.inFlight,
         quiet: z
           .strictObject({
             afterSeconds: z.number().min(0).default(30).meta({
@@ -394,28 +386,7 @@ const JobShape = z
             }),
           })
           .prefault({}),
-        statuses: z
-          .strictObject({
-            final: statusList.default([
-              ...AUDIENCE_STATUSES.done,
-              ...AUDIENCE_STATUSES.retry,
-              ...AUDIENCE_STATUSES.optedOut,
-            ]),
-            retry: statusList.default([...AUDIENCE_STATUSES.retry]),
-            optedOut: statusList.default([...AUDIENCE_STATUSES.optedOut]),
-            pending: statusList.default([...AUDIENCE_STATUSES.pending]).meta({
-              description: "Statuses of calls not over yet.",
-            }),
-            reached: statusList.default([...DEFAULT_REACHED]).meta({
-              description:
-                "Statuses that mean the callee was reached: reports count them as reached and give the reach rate.",
-            }),
-            unknownIs: z.enum(["final", "pending"]).default("final").meta({
-              description:
-                "How a status in no list counts (it is warned about once per campaign and counted under unknown).",
-            }),
-          })
-          .prefault({}),
+        statuses: SERVICE_FIELDS.statuses,
       })
       .prefault({}),
     followUps: z
@@ -522,7 +493,21 @@ export const JobDefinition = z
 
 export type JobDefinition = z.output<typeof JobDefinition>;
 
-/** The JSON Schema published as jobs/schema.json, so editors autocomplete job files. */
+const serviceFields = new Set<unknown>(Object.values(SERVICE_FIELDS));
+
+/**
+ * The JSON Schema published as jobs/schema.json, so editors autocomplete job files. It leaves out
+ * the service's fields, which belong in jobs/service.yaml: an editor flags them in a job, as it
+ * flags an old spelling, and vcw still reads them with a warning (decision 0072).
+ */
 export function jobJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(JobDefinition, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return z.toJSONSchema(JobDefinition, {
+    io: "input",
+    unrepresentable: "any",
+    override: ({ zodSchema, jsonSchema }) => {
+      const shape = zodSchema._zod.def.type === "object" ? (zodSchema as z.ZodObject).shape : {};
+      for (const [key, field] of Object.entries(shape))
+        if (serviceFields.has(field)) delete jsonSchema.properties?.[key];
+    },
+  }) as Record<string, unknown>;
 }

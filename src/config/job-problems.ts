@@ -11,6 +11,11 @@ export interface JobProblem {
   message: string;
 }
 
+/** What a job file still loads with, and why: an old spelling, or the service's field in a job. */
+export interface JobWarning extends JobProblem {
+  kind: "old_spelling" | "service_setting";
+}
+
 /**
  * A document's value, or the problem that stops reading it: yaml refuses aliases that expand past
  * its limit (a billion laughs) by throwing, with no word of where.

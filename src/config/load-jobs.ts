@@ -5,9 +5,16 @@ import type { z } from "zod";
 import { inboxProblem } from "../inbox/inbox-guard.ts";
 import { resourcesDir } from "./folders.ts";
 import { JobDefinition } from "./job-definition.ts";
-import { documentValue, formatProblem, type JobProblem, zodProblems } from "./job-problems.ts";
+import {
+  documentValue,
+  formatProblem,
+  type JobProblem,
+  type JobWarning,
+  zodProblems,
+} from "./job-problems.ts";
 import { oldSpellingsIn } from "./old-spellings.ts";
 import { poolResources, withPoolResource } from "./pool-resources.ts";
+import { DEFAULT_SERVICE_PROFILE, ServiceProfile, withServiceProfile } from "./service-profile.ts";
 import {
   BUILTIN_SINKS,
   type SinkDefinition,
@@ -23,15 +30,20 @@ export interface LoadedJobs {
   sinks: Record<string, SinkDefinition>;
   /** The file each configured sink was defined in. */
   sinkFiles: Record<string, string>;
+  /** The service profile (jobs/service.yaml, else the defaults) and its file, when there is one. */
+  service: { profile: ServiceProfile; file?: string };
   problems: JobProblem[];
-  /** Old spellings read in their new places (old-spellings.ts): the file still loads. */
-  warnings: JobProblem[];
+  /** Old spellings read in their new places, the service's fields a job still writes: the file still loads. */
+  warnings: JobWarning[];
   /** The name each job file gives itself, loaded or not (a file with a problem is not loaded). */
   declared: Record<string, string>;
 }
 
 /** The file of sink definitions, beside the jobs. */
 export const SINKS_FILE = /^sinks\.ya?ml$/;
+
+/** The service profile, beside the jobs (decision 0072). */
+export const SERVICE_FILE = /^service\.ya?ml$/;
 
 /**
  * Reads and validates every *.yaml / *.yml in `dir`; collects every problem with its file, path and
@@ -44,6 +56,7 @@ export async function loadJobs(dir: string, resources = resourcesDir()): Promise
     // By the names the operator gives them: none meets Object.prototype.
     sinks: Object.assign(Object.create(null) as Record<string, SinkDefinition>, BUILTIN_SINKS),
     sinkFiles: {},
+    service: { profile: DEFAULT_SERVICE_PROFILE },
     problems: [],
     warnings: [],
     declared: {},
@@ -54,19 +67,28 @@ export async function loadJobs(dir: string, resources = resourcesDir()): Promise
     Object.assign(result.sinks, parsed.value.sinks);
     for (const sink of Object.keys(parsed.value.sinks)) result.sinkFiles[sink] = join(dir, name);
   }
-  const files = all.filter((f) => !SINKS_FILE.test(f));
+  const badService = await readServiceProfile(dir, all, result);
+  const files = all.filter((f) => !SINKS_FILE.test(f) && !SERVICE_FILE.test(f));
   const pools = await poolResources(resources);
   const lineOf = new Map<string, (path: string) => number | undefined>();
   const names = new Map<string, string>();
   for (const name of files) {
     const file = join(dir, name);
-    const moved: JobProblem[] = [];
+    const moved: JobWarning[] = [];
     const parsed = await parseFile(file, JobDefinition, result.problems, (raw, lineAt) => {
       const name = (raw as { name?: unknown } | null)?.name;
       if (typeof name === "string") result.declared[file] = name;
-      for (const m of oldSpellingsIn(raw))
-        moved.push({ file, path: m.from, line: lineAt(m.from), message: `is now ${m.to} (read as such)` });
-      const pool = withPoolResource(raw, pools, resources);
+      const warn = (kind: JobWarning["kind"], path: string, message: string) =>
+        moved.push({ kind, file, path, line: lineAt(path), message });
+      for (const m of oldSpellingsIn(raw)) warn("old_spelling", m.from, `is now ${m.to} (read as such)`);
+      const service = withServiceProfile(raw, result.service.profile);
+      for (const path of service.written)
+        warn(
+          "service_setting",
+          path,
+          `describes the calling service, not the job: set it in ${join(dir, "service.yaml")} (this job's value still applies to it)`,
+        );
+      const pool = withPoolResource(service.value, pools, resources);
       if ("value" in pool) return pool.value;
       result.problems.push({ file, ...pool.problem, line: lineAt(pool.problem.path) });
       return undefined;
@@ -91,6 +113,14 @@ export async function loadJobs(dir: string, resources = resourcesDir()): Promise
   }
   // A job with a problem is not loaded: it never runs half-configured.
   const failed = new Set<string>();
+  for (const { file } of badService ? result.jobs : []) {
+    result.problems.push({
+      file,
+      path: "",
+      message: `not loaded: the service profile ${badService} has a problem`,
+    });
+    failed.add(file);
+  }
   for (const [i, { file, job }] of result.jobs.entries()) {
     const others = result.jobs.filter((_, k) => k < i).map((j) => j.job.inbox);
     const problem = inboxProblem(job.inbox, { cwd: process.cwd(), others });
@@ -117,6 +147,30 @@ export async function loadJobs(dir: string, resources = resourcesDir()): Promise
   }
   result.jobs = result.jobs.filter((j) => !failed.has(j.file));
   return result;
+}
+
+/**
+ * Reads the service profile into `result.service` (its problems into `result.problems`); returns
+ * the file when it has a problem: no job is loaded then, as none would read the service's words right.
+ */
+async function readServiceProfile(
+  dir: string,
+  all: string[],
+  result: LoadedJobs,
+): Promise<string | undefined> {
+  const [first, ...others] = all.filter((f) => SERVICE_FILE.test(f)).map((f) => join(dir, f));
+  if (!first) return undefined;
+  result.service.file = first;
+  for (const other of others)
+    result.problems.push({
+      file: other,
+      path: "",
+      message: `is a second service profile beside ${first}: keep one`,
+    });
+  // An empty file (or one of comments only) is the defaults.
+  const parsed = await parseFile(first, ServiceProfile, result.problems, (raw) => raw ?? {});
+  if (parsed) result.service.profile = parsed.value;
+  return parsed && others.length === 0 ? undefined : first;
 }
 
 /**

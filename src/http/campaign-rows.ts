@@ -1,5 +1,6 @@
-import { DEFAULT_REACHED, type JobDefinition } from "../config/job-definition.ts";
+import type { JobDefinition } from "../config/job-definition.ts";
 import { zoneOf } from "../config/job-zone.ts";
+import { DEFAULT_REACHED } from "../config/service-profile.ts";
 import { maskPhonesIn } from "../lib/mask-phone.ts";
 import { addTo, newTally, type Tally } from "../lib/tally.ts";
 import { instantOf, wallClock } from "../lib/time-zone.ts";

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { jobJsonSchema } from "../../src/config/job-definition.ts";
 import { formatProblem } from "../../src/config/job-problems.ts";
 import { loadJobs } from "../../src/config/load-jobs.ts";
+import { serviceJsonSchema } from "../../src/config/service-profile.ts";
 import { sinksJsonSchema } from "../../src/config/sink-definition.ts";
 import { validateFile } from "../../src/ingest/index.ts";
 import { runCli } from "../support/cli.ts";
@@ -26,6 +27,7 @@ describe("job definitions", () => {
   it("jobs/schema.json is what the zod schema generates (run `npm run jobs:schema` after changing it)", () => {
     expect(JSON.parse(readFileSync("jobs/schema.json", "utf8"))).toEqual(jobJsonSchema());
     expect(JSON.parse(readFileSync("jobs/sinks.schema.json", "utf8"))).toEqual(sinksJsonSchema());
+    expect(JSON.parse(readFileSync("jobs/service.schema.json", "utf8"))).toEqual(serviceJsonSchema());
   });
 
   it("every problem comes with its file, line and path", async () => {
@@ -65,12 +67,45 @@ describe("job definitions", () => {
     expect(ok.stdout).toMatch(
       /ok {3}jobs\/example-leads\.yaml \(example-leads: inbox\/example-leads -> segment "Example leads"\)/,
     );
+    expect(ok.stdout).toMatch(/ok {3}jobs\/service\.yaml \(service profile\)/);
 
     const dir = tempDir("vcw-jobs-");
     writeFixture(dir, "bad.yaml", "name: x\ninbox: inbox/x\n");
     const bad = await runCli(["jobs", "check", dir]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/fail .*bad\.yaml.*segment: must be/);
+  });
+
+  it("vcw jobs check: a bad service.yaml fails with its file and line; a job's own statuses warn", async () => {
+    const dir = tempDir("vcw-jobs-");
+    writeFixture(dir, "service.yaml", "statuses:\n  final: []\n");
+    writeFixture(dir, "a.yaml", "name: a\ninbox: inbox/a\nsegment: { id: seg_1 }\n");
+    const bad = await runCli(["jobs", "check", dir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/fail .*service\.yaml:2: statuses\.final: /);
+    expect(bad.stderr).toMatch(
+      /fail .*a\.yaml: not loaded: the service profile .*service\.yaml has a problem/,
+    );
+    expect(bad.stdout).not.toMatch(/ok /);
+
+    writeFixture(dir, "service.yaml", "inFlight: [talking]\n");
+    writeFixture(
+      dir,
+      "a.yaml",
+      "name: a\ninbox: inbox/a\nsegment: { id: seg_1 }\npolling:\n  inFlight: [ringing]\n",
+    );
+    const warned = await runCli(["jobs", "check", dir]);
+    expect(warned.code).toBe(0);
+    expect(warned.stdout).toMatch(/ok {3}.*service\.yaml \(service profile\)/);
+    expect(warned.stderr).toMatch(
+      /warn .*a\.yaml:5: polling\.inFlight: describes the calling service, not the job: set it in .*service\.yaml \(this job's value still applies to it\)/,
+    );
+    const json = JSON.parse((await runCli(["jobs", "check", dir, "--json"])).stdout);
+    expect(json.service).toMatch(/service\.yaml$/);
+    expect(json.warnings.map((w: { job: string; kind: string }) => [w.job, w.kind])).toContainEqual([
+      "a",
+      "service_setting",
+    ]);
   });
 
   it("campaign.variants: each problem named with its file and field, vcw jobs check prints them", async () => {

@@ -83,11 +83,13 @@ describe("the package as a consumer installs it from its tarball", () => {
     expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
   });
 
-  it("ships the example job by name: its definition, sinks, schemas and sample, no report beside them", () => {
+  it("ships the example job by name: its definition, sinks, service profile, schemas and sample, no report beside them", () => {
     expect(files.filter((f) => f.startsWith("jobs/")).sort()).toEqual([
       "jobs/example-leads.yaml",
       "jobs/samples/example-leads.csv",
       "jobs/schema.json",
+      "jobs/service.schema.json",
+      "jobs/service.yaml",
       "jobs/sinks.schema.json",
       "jobs/sinks.yaml",
     ]);

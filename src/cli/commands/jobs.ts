@@ -76,7 +76,7 @@ export function jobsCommand(): Command {
       const spellings = loaded.warnings.map((w) => ({
         file: w.file,
         job: loaded.declared[w.file],
-        kind: "old_spelling" as const,
+        kind: w.kind,
         message: formatProblem(w),
       }));
       const calling = loaded.jobs.flatMap(({ file, job }) =>
@@ -88,6 +88,8 @@ export function jobsCommand(): Command {
         })),
       );
       if (problems.length > 0 || loaded.jobs.length === 0) process.exitCode = 1;
+      const service = loaded.service.file;
+      const serviceOk = service !== undefined && !loaded.problems.some((p) => p.file === service);
       if (o.json) {
         const jobs = loaded.jobs.map(({ file, job }) => ({ file, name: job.name, inbox: job.inbox }));
         const warnings = [
@@ -97,10 +99,11 @@ export function jobsCommand(): Command {
           ...expired,
         ];
         process.stdout.write(
-          `${JSON.stringify({ jobs, problems: problems.map(formatProblem), ...(warnings.length ? { warnings } : {}) })}\n`,
+          `${JSON.stringify({ jobs, ...(serviceOk ? { service } : {}), problems: problems.map(formatProblem), ...(warnings.length ? { warnings } : {}) })}\n`,
         );
         return;
       }
+      if (serviceOk) console.log(`ok   ${service} (service profile)`);
       for (const { file, job } of loaded.jobs)
         console.log(
           `ok   ${file} (${job.name}: ${job.inbox} -> segment ${"id" in job.segment ? job.segment.id : `"${job.segment.name}"`})`,

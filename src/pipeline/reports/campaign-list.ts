@@ -1,5 +1,6 @@
-import { DEFAULT_REACHED, type JobDefinition } from "../../config/job-definition.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
+import { DEFAULT_REACHED } from "../../config/service-profile.ts";
 import { counted } from "../../lib/plural.ts";
 import { visible } from "../../lib/visible-text.ts";
 import { zonedTime, zonedWallClock } from "../../lib/zoned-time.ts";

@@ -1,5 +1,6 @@
-import { DEFAULT_REACHED, type JobDefinition } from "../../config/job-definition.ts";
+import type { JobDefinition } from "../../config/job-definition.ts";
 import { zoneOf } from "../../config/job-zone.ts";
+import { DEFAULT_REACHED } from "../../config/service-profile.ts";
 import type { CampaignInfo } from "../../pipeline/model/results.ts";
 import { campaignReach } from "../../pipeline/reports/reach.ts";
 import type { StoredCampaign } from "../../pipeline/stores/campaign-registry.ts";

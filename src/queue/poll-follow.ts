@@ -20,7 +20,7 @@ export async function followPoll(
   for (const status of poll.newUnknownStatuses ?? [])
     d.logger.warn(
       { campaign: campaignId, job: def.name, status, countsAs: def.polling.statuses.unknownIs },
-      `campaign ${campaignId} shows status "${status}", in no list of polling.statuses: counted as ${def.polling.statuses.unknownIs} and under unknown (add it to a list in the job)`,
+      `campaign ${campaignId} shows status "${status}", in no list of the service profile's statuses: counted as ${def.polling.statuses.unknownIs} and under unknown (add it to a list in jobs/service.yaml)`,
     );
   if (poll.unreadable)
     d.logger.warn(

@@ -53,7 +53,7 @@ export function summaryLines(s: CampaignSummary, reached?: readonly string[]): s
   if (s.jobPaused) lines.push("Job paused: no contact is sent and no campaign created until vcw resume");
   if (s.unknownStatuses)
     lines.push(
-      `Statuses in no list of polling.statuses: ${counts(s.unknownStatuses)} (see the job's unknownIs)`,
+      `Statuses in no list of jobs/service.yaml: ${counts(s.unknownStatuses)} (counted as its statuses.unknownIs says)`,
     );
   if (s.campaign.zone) lines.push(`Callee zone ${s.campaign.zone}`);
   if (s.audit) lines.push(auditLine(s.audit));

@@ -130,7 +130,7 @@ export class ReportBuilder {
     for (const [status, n] of Object.entries(c.totals.unknown ?? {}))
       this.problems.push({
         kind: "unknown-status",
-        message: `campaign ${c.info.name}: ${counted(n, "contact")} with status "${status}", in no list of polling.statuses`,
+        message: `campaign ${c.info.name}: ${counted(n, "contact")} with status "${status}", in no list of statuses (jobs/service.yaml)`,
       });
   }
 

@@ -120,3 +120,43 @@ describe("the test and benchmark knobs (VCW_LOCK_MS, VCW_STALLED_INTERVAL_MS, VC
     expect(users).toContain("`LOG_LEVEL`");
   });
 });
+
+describe("docs/configuration.md, one table per variable (issue 44 item 5)", () => {
+  /** The variables src/config/ reads: by name as a string literal, or as `env.NAME`. */
+  const read = new Set(
+    sources("src/config").flatMap((f) =>
+      [...readFileSync(f, "utf8").matchAll(/(?:"|env\.)((?:VCW|VCS|REDIS|AWS)_[A-Z0-9_]+|LOG_LEVEL)\b/g)].map(
+        (m) => m[1]!,
+      ),
+    ),
+  );
+  /** The variables each `## ` section's table names in its first column. */
+  const tables = readFileSync("docs/configuration.md", "utf8")
+    .split("\n## ")
+    .map((section) => ({
+      title: section.split("\n")[0]!,
+      names: section
+        .split("\n")
+        .filter((l) => l.startsWith("| `"))
+        .flatMap((l) => [...l.split("|")[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]!)),
+    }));
+  /** Read as another's second spelling, and documented beside it in bucket-inbox.md. */
+  const ALTERNATES = new Set(["AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL"]);
+
+  it("lists every variable vcw reads in exactly one of its tables: settings, tuning, or tests", () => {
+    for (const name of read) {
+      if (ALTERNATES.has(name)) continue;
+      const where = tables.filter((t) => t.names.includes(name)).map((t) => t.title);
+      expect(where, name).toHaveLength(1);
+    }
+    const listed = tables.flatMap((t) => t.names);
+    expect(listed.filter((n) => !read.has(n))).toEqual([]);
+  });
+
+  it("keeps tuning knobs out of the table of what to set", () => {
+    const [settings, tuning] = [tables[0]!, tables.find((t) => t.title.startsWith("Tuning"))!];
+    expect(settings.names).toContain("REDIS_URL");
+    expect(tuning.names).toEqual(expect.arrayContaining(["VCW_STABLE_MS", "VCW_DELIVERY_BACKOFF_MAX_MS"]));
+    expect(settings.names.length + tuning.names.length).toBe(39);
+  });
+});

@@ -49,6 +49,9 @@ export interface CampaignsRun {
   requestsPerCampaignHour: { calling: number; waiting: number };
   cpuMsPerPoll: number;
   daemonCpuCores: number;
+  /** The simulator's and Redis's CPU in the window: with the daemon's, what the machine's cores were asked for. */
+  simCpuCores: number;
+  redisCpuCores: number;
   peakRssMb: number;
   redisBytesPerCampaign: number;
   /** The same after an hour: the finished poll jobs kept now, as many more as an hour keeps. */
@@ -193,6 +196,8 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
     await sleep(PERIOD_MS - (Date.now() % PERIOD_MS) + PERIOD_MS - 500);
     const w0 = Date.now();
     const cpu0 = cpuMsOf(pid) ?? 0;
+    const others = [sim.child.pid, server.process.pid];
+    const others0 = others.map((p) => cpuMsOf(p) ?? 0);
     const store = createCampaignStore(redis, redisKeys(PREFIX));
     let maxLagMs = -1;
     let maxEnqueueMs = -1;
@@ -210,6 +215,7 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
     }
     const w1 = Date.now();
     const cpu1 = cpuMsOf(pid) ?? 0;
+    const [simCpuMs, redisCpuMs] = others.map((p, i) => (cpuMsOf(p) ?? 0) - others0[i]!);
     const peakRssMb = peakRssMbOf(pid);
     const mem1 = await usedMemory(redis);
     const kept = await keptPollJobBytes(redis);
@@ -263,6 +269,8 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
       },
       cpuMsPerPoll: round((cpu1 - cpu0) / Math.max(1, polls), 3),
       daemonCpuCores: round((cpu1 - cpu0) / (w1 - w0), 3),
+      simCpuCores: round(simCpuMs! / (w1 - w0), 3),
+      redisCpuCores: round(redisCpuMs! / (w1 - w0), 3),
       peakRssMb,
       redisBytesPerCampaign: Math.round((mem1 - memEmpty) / o.live),
       // Finished poll jobs kept an hour pile up for an hour: what the daemon kept so far, scaled to one.

@@ -81,6 +81,7 @@ export async function run(argv: string[] = []): Promise<void> {
     ["requests/campaign-hour, waiting", (r) => fmt(r.requestsPerCampaignHour.waiting, 1), "<= 18 (360/20)"],
     ["daemon CPU ms/poll", (r) => fmt(r.cpuMsPerPoll, 2), ""],
     ["daemon CPU (cores)", (r) => fmt(r.daemonCpuCores, 2), ""],
+    ["simulator / Redis CPU (cores)", (r) => `${fmt(r.simCpuCores, 2)} / ${fmt(r.redisCpuCores, 2)}`, ""],
     ["peak RSS MB", (r) => fmt(r.peakRssMb), ""],
     ["Redis bytes/campaign (end)", (r) => fmt(r.redisBytesPerCampaign), ""],
     ["Redis bytes/campaign (an hour)", (r) => fmt(r.redisBytesPerCampaignHour), "<= 51,200"],

@@ -165,7 +165,12 @@ describe("operator actions over HTTP (the code the CLI runs too)", () => {
       const text = await (await fetch(`${url}/metrics`, { headers: bearer })).text();
       return /vcw_api_requests_total\{operation="contacts.create"/.test(text);
     };
-    await new Promise((r) => setTimeout(r, 2_500));
+    // The file's import was taken, found its job paused, and put back to wait (the delayed set).
+    await waitFor(
+      async () => ((await daemon!.queues.imports.getDelayedCount()) > 0 ? true : undefined),
+      20_000,
+      "the import held by the pause",
+    );
     expect(await sent()).toBe(false);
     expect(summaryOf(inbox, "monday.csv")).toBeUndefined();
     expect(await act({ kind: "resume", job: "leads" })).toMatchObject({

@@ -165,11 +165,14 @@ describe("operator actions over HTTP (the code the CLI runs too)", () => {
       const text = await (await fetch(`${url}/metrics`, { headers: bearer })).text();
       return /vcw_api_requests_total\{operation="contacts.create"/.test(text);
     };
-    // The file's import was taken, found its job paused, and put back to wait (the delayed set).
+    // The file's import was taken and had its outcome: put back to wait (the delayed set), paused.
     await waitFor(
-      async () => ((await daemon!.queues.imports.getDelayedCount()) > 0 ? true : undefined),
+      async () =>
+        (await daemon!.queues.imports.getJobs(["delayed", "completed", "failed"])).some((j) => j.processedOn)
+          ? true
+          : undefined,
       20_000,
-      "the import held by the pause",
+      "the file's import taken",
     );
     expect(await sent()).toBe(false);
     expect(summaryOf(inbox, "monday.csv")).toBeUndefined();

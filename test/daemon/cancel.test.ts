@@ -97,7 +97,21 @@ describe("vcw cancel tells the truth; an ambiguous campaign create is never forg
       /^canceled before it was created: .*: no campaign was or will be created$/m,
     );
     down = false;
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Nothing left that could create it: the cancel took the waiting job out of the queue (and a job
+    // that ran anyway finds the cancel and ends canceled before it was created).
+    await waitFor(
+      async () => {
+        const counts = await daemon!.queues.campaigns.getJobCounts(
+          "waiting",
+          "active",
+          "delayed",
+          "prioritized",
+        );
+        return Object.values(counts).every((n) => n === 0) ? true : undefined;
+      },
+      40_000,
+      "no campaign job left",
+    );
     expect(await campaignsNamed(s.name)).toHaveLength(0);
     expect(proxy.requests.filter((r) => r.url.endsWith("/campaign/create"))).toHaveLength(0);
     expect((await s.cli("cancel", "nothing.csv")).code).toBe(1);

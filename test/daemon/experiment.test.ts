@@ -263,7 +263,15 @@ describe("an experiment whose variant lost a campaign: the sample ratio alarm, a
       90_000,
       "the three campaigns made, ended",
     );
-    await new Promise((r) => setTimeout(r, 2_000));
+    // The guardrail's look at each end is done before the poll logs "campaign ended" (poll-follow.ts).
+    const endsLogged = () =>
+      new Set(
+        logs()
+          .split("\n")
+          .filter((l) => l.includes('"msg":"campaign ended"'))
+          .map((l) => (JSON.parse(l) as { campaign: string }).campaign),
+      ).size;
+    await waitFor(() => (endsLogged() >= 3 ? true : undefined), 30_000, "the guardrail's look at each end");
     expect(await createExperimentStore(redis, keys).decisions(name)).toEqual([]);
     expect(logs()).not.toContain("gets no new contacts");
 

@@ -184,8 +184,15 @@ describe("scheduled reports from a running daemon", () => {
     await daemon!.close();
     daemon = undefined;
     const stoppedAt = Date.now();
-    await sleep(3_500);
-    const missed = ticksBetween(CRON, "America/Los_Angeles", stoppedAt, Date.now(), 7);
+    // A tick passes while it is stopped (one every 3 s).
+    const missed = await waitFor(
+      () => {
+        const ticks = ticksBetween(CRON, "America/Los_Angeles", stoppedAt, Date.now(), 7);
+        return ticks.length >= 1 ? ticks : undefined;
+      },
+      20_000,
+      "a tick while stopped",
+    );
     expect(missed.length).toBeGreaterThanOrEqual(1);
     await start();
     const ids = missed.map(

@@ -202,7 +202,20 @@ describe("vcw stop: a started campaign calls nobody more", () => {
     const made = dialled(sim, "live");
     for (const m of made) expect(m.plan.dialAt).toBeLessThanOrEqual(stoppedAtSim);
     expect(made.length + taken - (ended.racedAtStop ?? 0)).toBe(N);
-    await new Promise((r) => setTimeout(r, 2_000));
+    // What the campaign's end asked for (a hand-back would be a follow-up job, then a campaign job) is
+    // done: no poll, follow-up or campaign job left. Read downstream last, as jobs move that way.
+    const { queues } = daemons[0]!;
+    await waitFor(
+      async () => {
+        for (const q of [queues.polls, queues.followUps, queues.campaigns]) {
+          const counts = await q.getJobCounts("waiting", "active", "delayed", "prioritized");
+          if (Object.values(counts).some((n) => n > 0)) return undefined;
+        }
+        return true;
+      },
+      30_000,
+      "no poll, follow-up or campaign job left",
+    );
     const ofJob = (await s.t.client.campaigns.list()).filter((c) =>
       c.campaigns_name?.startsWith(`${home.name} `),
     );

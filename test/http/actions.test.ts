@@ -165,7 +165,15 @@ describe("operator actions over HTTP (the code the CLI runs too)", () => {
       const text = await (await fetch(`${url}/metrics`, { headers: bearer })).text();
       return /vcw_api_requests_total\{operation="contacts.create"/.test(text);
     };
-    await new Promise((r) => setTimeout(r, 2_500));
+    // The file's import was taken and had its outcome: put back to wait (the delayed set), paused.
+    await waitFor(
+      async () =>
+        (await daemon!.queues.imports.getJobs(["delayed", "completed", "failed"])).some((j) => j.processedOn)
+          ? true
+          : undefined,
+      20_000,
+      "the file's import taken",
+    );
     expect(await sent()).toBe(false);
     expect(summaryOf(inbox, "monday.csv")).toBeUndefined();
     expect(await act({ kind: "resume", job: "leads" })).toMatchObject({

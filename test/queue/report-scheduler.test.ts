@@ -11,6 +11,7 @@ import { type CampaignStore, createCampaignStore } from "../../src/pipeline/stor
 import { createReportRuns } from "../../src/pipeline/stores/report-runs.ts";
 import { closeQueues, createQueues, type Queues } from "../../src/queue/queues.ts";
 import { startReportScheduler, ticksBetween } from "../../src/queue/report-scheduler.ts";
+import { waitFor } from "../support/daemon.ts";
 import { campaignInfo, resultRecord } from "../support/fixtures.ts";
 import { useRedis } from "../support/redis.ts";
 
@@ -60,8 +61,14 @@ function callsEnded(
 describe("scheduled reports", () => {
   const { redis, prefix } = useRedis();
   const quiet = pino({ level: "silent" });
-  /** A report scheduler (a daemon's) of `def`. */
-  const schedulerOf = (def: JobDefinition, keys: RedisKeys, queues: Queues, store: CampaignStore) =>
+  /** A report scheduler (a daemon's) of `def`, on the clock `now` (the real one unless told). */
+  const schedulerOf = (
+    def: JobDefinition,
+    keys: RedisKeys,
+    queues: Queues,
+    store: CampaignStore,
+    now: () => number = Date.now,
+  ) =>
     startReportScheduler({
       jobs: new Map([[def.name, def]]),
       queues,
@@ -69,7 +76,13 @@ describe("scheduled reports", () => {
       inboxes: folderInbox,
       runs: createReportRuns(redis, keys),
       logger: quiet,
+      now,
     });
+  /** The reports enqueued so far, one per delivery job. */
+  const reportsIn = async (queues: Queues) =>
+    (await queues.deliveries.getJobs(["waiting", "delayed", "completed", "active"])).map(
+      (j) => j.data.payload as ReportModel,
+    );
 
   it("lists the ticks of a cron in a zone between two instants", () => {
     const at = (s: string) => Date.parse(s);
@@ -93,7 +106,7 @@ describe("scheduled reports", () => {
     const info = campaignInfo({ id: "cmp_r", name: "Report me", job: "rep" });
     await store.register(info, Date.now() - 60_000);
     const queues = createQueues({ connection: redis, keys });
-    const start = () => schedulerOf(def, keys, queues, store);
+    const start = (now?: () => number) => schedulerOf(def, keys, queues, store, now);
 
     // Running: the first start sets the mark. Stopped before a tick.
     const first = start();
@@ -101,9 +114,15 @@ describe("scheduled reports", () => {
     await first.stop();
     const stoppedAt = Date.now();
     const markBefore = Number(await redis.get(keys.reportLastRun("rep", 0)));
-    // Calls end while nothing runs.
+    // Calls end while nothing runs (stamped by Redis's clock as they are stored: no clock to set back),
+    // and a tick passes after them (one every 2 s).
     await callsEnded(store, info, ["+15550001", "+15550002"]);
-    await sleep(2_300);
+    const endedBy = Date.now();
+    await waitFor(
+      () => (ticksBetween("*/2 * * * * *", "UTC", endedBy, Date.now(), 7).length > 0 ? true : undefined),
+      20_000,
+      "a tick after the calls ended",
+    );
     const restartAt = Date.now();
     const missed = ticksBetween("*/2 * * * * *", "UTC", markBefore, restartAt, 7);
     expect(missed.length).toBeGreaterThanOrEqual(1);
@@ -140,17 +159,35 @@ describe("scheduled reports", () => {
     const info = campaignInfo({ id: "cmp_o", name: "Overlap", job: "rep2" });
     await store.register(info, Date.now() - 60_000);
     const queues = createQueues({ connection: redis, keys });
-    const start = () => schedulerOf(def, keys, queues, store);
-    const first = start();
+    const start = (now?: () => number) => schedulerOf(def, keys, queues, store, now);
+    // Ticks missed: two before the calls end, as the first start ran 4.3 s ago (its clock set back),
+    // and one after them, waited for (the calls are stamped by Redis's clock as they are stored).
+    const first = start(() => Date.now() - 4_300);
     await first.ready;
     await first.stop();
     const phones = Array.from({ length: 7 }, (_, i) => `+1555000100${i}`);
     await callsEnded(store, info, phones);
-    await sleep(4_300); // two ticks missed
+    const endedBy = Date.now();
+    await waitFor(
+      () => (ticksBetween("*/2 * * * * *", "UTC", endedBy, Date.now(), 7).length > 0 ? true : undefined),
+      20_000,
+      "a tick after the calls ended",
+    );
+    const mark = Number(await redis.get(keys.reportLastRun("rep2", 0)));
     // Two daemons start: each catches up while the other's live ticks come.
+    const missed = ticksBetween("*/2 * * * * *", "UTC", mark, Date.now(), 7).length;
+    expect(missed).toBeGreaterThanOrEqual(3);
     const [a, b] = [start(), start()];
     await Promise.all([a.ready, b.ready]);
-    await sleep(4_300);
+    // Four periods or more reported, a live tick's among them (more than the ticks missed).
+    await waitFor(
+      async () => {
+        const tos = new Set((await reportsIn(queues)).map((r) => r.period.to));
+        return tos.size >= Math.max(4, missed + 1) ? true : undefined;
+      },
+      20_000,
+      "four periods reported, a live tick's among them",
+    );
     await Promise.all([a.stop(), b.stop()]);
     await sleep(300);
 
@@ -182,7 +219,18 @@ describe("scheduled reports", () => {
     const replicas = [0, 1].map(() => schedulerOf(def, keys, queues, store));
     await Promise.all(replicas.map((r) => r.ready));
     await callsEnded(store, x, ["+15550001"], "finished");
-    await sleep(3_300);
+    // The report with the ended campaign's call, and one report after it (where it must be absent).
+    await waitFor(
+      async () => {
+        const sorted = (await reportsIn(queues)).sort((a, b) => a.period.to.localeCompare(b.period.to));
+        const withCall = sorted.findIndex((r) =>
+          r.campaigns.some((c) => c.name === "Ends" && (c.callsInPeriod ?? 0) > 0),
+        );
+        return withCall >= 0 && sorted.length > withCall + 1 ? true : undefined;
+      },
+      20_000,
+      "the report of the call and one after it",
+    );
     await Promise.all(replicas.map((r) => r.stop()));
     await sleep(300);
 

@@ -21,6 +21,7 @@ import {
   queuePrefix,
 } from "../../src/queue/queues.ts";
 import { startScheduler } from "../../src/queue/scheduler.ts";
+import { waitFor } from "../support/daemon.ts";
 import { campaignInfo } from "../support/fixtures.ts";
 import { useRedis } from "../support/redis.ts";
 
@@ -89,7 +90,13 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
       },
       { connection, prefix: queuePrefix(redisKeys(p), "polls") },
     );
-    await sleep(3_300);
+    // Two ticks polled in full (a tick a second: about 2 s), then the replicas stop.
+    const ticksPolled = () => {
+      const ticks = new Set(polled.map((x) => x.split("@")[1]));
+      const full = [...ticks].filter((tick) => polled.filter((x) => x.endsWith(`@${tick}`)).length >= 2);
+      return full.length >= 2 ? true : undefined;
+    };
+    await waitFor(ticksPolled, 20_000, "two ticks of polls of cmp_a and cmp_b");
     for (const r of replicas) await r.scheduler.stop();
     await sleep(300);
     await worker.close();
@@ -130,8 +137,14 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
     const warnings: string[] = [];
     const logger = pino({ level: "warn" }, { write: (line: string) => void warnings.push(line) });
     const replicas = startReplicas(2, p, def, () => {}, logger);
-    // No worker at all: the polls of the first tick wait for ever.
-    await sleep(3_300);
+    // No worker at all: the polls of the first tick wait for ever. The warning comes at the second
+    // tick behind in a row (the third tick: about 3 s).
+    await waitFor(
+      () =>
+        warnings.some((w) => w.includes("polls of job slow are behind their schedule")) ? true : undefined,
+      20_000,
+      "the warning that polls are behind",
+    );
     for (const r of replicas) await r.scheduler.stop();
     const jobs = await replicas[0]!.queues.polls.getJobs(["waiting"]);
     const overview = await readOverview({

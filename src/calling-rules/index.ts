@@ -39,19 +39,13 @@ export const HOLIDAY_CALENDARS: Readonly<Record<string, HolidayCalendar>> = Obje
   ...Object.values(FOLDERS).map((f: RuleSetFolder) => f.calendars ?? {}),
 );
 
-/** The job's own rules (`calling.custom`): for every callee, cited as the job's. */
-export function customRuleSet(c: {
-  hours?: Omit<HoursRule, "source"> | undefined;
-  caps?: { per24h?: number | undefined; per7d?: number | undefined } | undefined;
-}): RuleSet {
+/** The job's own rules (`calling.custom`): hours for every callee, cited as the job's. Its caps are the job's `calling.caps`. */
+export function customRuleSet(c: { hours?: Omit<HoursRule, "source"> | undefined }): RuleSet {
   const source: RuleSource = { cite: "the job's calling.custom", url: "", read: "", kind: "guidance" };
-  const caps: CapRule[] = [];
-  if (c.caps?.per24h !== undefined) caps.push({ calls: c.caps.per24h, perHours: 24, source });
-  if (c.caps?.per7d !== undefined) caps.push({ calls: c.caps.per7d, perHours: 168, source });
   return {
     id: "custom",
     countries: ["*"],
-    national: { name: "custom", hours: c.hours ? [{ ...c.hours, source }] : [], caps },
+    national: { name: "custom", hours: c.hours ? [{ ...c.hours, source }] : [], caps: [] },
     regions: {},
     notes: [],
   };

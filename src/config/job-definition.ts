@@ -134,8 +134,6 @@ const CallingSchema = z
         days: z.array(z.enum(WEEKDAYS)).min(1).optional(),
         from: clock.optional(),
         to: clock.optional(),
-        per24h: callsPerNumber,
-        per7d: callsPerNumber,
       })
       .refine((c) => (c.from === undefined) === (c.to === undefined), {
         message: "from and to go together",
@@ -146,7 +144,10 @@ const CallingSchema = z
         path: ["to"],
       })
       .optional()
-      .meta({ description: "The rules of `custom`: local hours at the callee's location, and caps." }),
+      .meta({
+        description:
+          "The rules of `custom`: local hours at the callee's location (a number's caps are calling.caps, for every rule set).",
+      }),
     caps: z
       .strictObject({
         per24h: callsPerNumber,

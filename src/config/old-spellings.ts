@@ -5,6 +5,9 @@
 export const MOVED_FIELDS = [
   { from: "campaign.start.window.fallbackTimezone", to: "calling.location.fallbackTimezone" },
   { from: "contacts.recallAfterDays", to: "calling.caps.recallAfterDays" },
+  // One caps block (decision 0074): custom's caps were a second spelling of the job's caps.
+  { from: "calling.custom.per24h", to: "calling.caps.per24h" },
+  { from: "calling.custom.per7d", to: "calling.caps.per7d" },
 ] as const;
 
 export interface OldSpelling {

@@ -125,6 +125,52 @@ describe("one place for where and when (decision 0049): old spellings still read
     expect(same.jobs[0]!.job.calling.caps.recallAfterDays).toBe(3);
   });
 
+  it("custom's caps are read as the job's caps (decision 0074): one caps block, cited as the job's", async () => {
+    const custom = ["  rules: [custom]", "  custom: { from: '10:00', to: '16:00', per24h: 2, per7d: 4 }"];
+    const old = await load(jobYaml({ old: false, calling: custom }));
+    const current = await load(
+      jobYaml({
+        old: false,
+        calling: ["  rules: [custom]", "  custom: { from: '10:00', to: '16:00' }"],
+      }).replace("caps: { recallAfterDays: 3 }", "caps: { recallAfterDays: 3, per24h: 2, per7d: 4 }"),
+    );
+    expect(old.problems).toEqual([]);
+    expect(old.jobs[0]!.job).toEqual(current.jobs[0]!.job);
+    expect(old.jobs[0]!.job.calling.caps).toMatchObject({ per24h: 2, per7d: 4 });
+    expect(old.warnings.map(formatProblem)).toEqual([
+      expect.stringMatching(
+        /leads\.yaml:\d+: calling\.custom\.per24h: is now calling\.caps\.per24h \(read as such\)$/,
+      ),
+      expect.stringMatching(
+        /leads\.yaml:\d+: calling\.custom\.per7d: is now calling\.caps\.per7d \(read as such\)$/,
+      ),
+    ]);
+    // The plan's caps cite the job's caps, once each: not a second copy cited as calling.custom.
+    const settings = planSettingsOf(
+      old.jobs[0]!.job,
+      Date.UTC(2026, 10, 24, 12),
+      Date.UTC(2026, 10, 24, 12),
+      undefined,
+    );
+    expect(settings.caps.map((c) => [c.calls, c.perHours, c.source.cite])).toEqual([
+      [2, 24, "the job's calling.caps"],
+      [4, 168, "the job's calling.caps"],
+    ]);
+    // Both spellings with other values: the job is not loaded, and the error names both.
+    const both = await load(
+      jobYaml({ old: false, calling: custom }).replace(
+        "caps: { recallAfterDays: 3 }",
+        "caps: { recallAfterDays: 3, per24h: 1 }",
+      ),
+    );
+    expect(both.jobs).toEqual([]);
+    expect(both.problems.map(formatProblem)).toEqual([
+      expect.stringMatching(
+        /calling\.custom\.per24h: is now calling\.caps\.per24h, which the file gives too with another value/,
+      ),
+    ]);
+  });
+
   it("timezone: callee needs a fallback zone, in its one place", async () => {
     const loaded = await load(
       jobYaml({ old: false }).replace("location: { fallbackTimezone: America/Denver }", "location: {}"),

@@ -183,7 +183,7 @@ describe("caps count every job's calls", () => {
           "contacts: { country: US, recallAfterDays: 0 }",
           "calling:",
           "  rules: [custom]",
-          "  custom: { per24h: 1 }",
+          "  caps: { per24h: 1 }",
           "  callsPerMinute: 1000",
         ],
       },

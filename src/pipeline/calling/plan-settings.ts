@@ -25,7 +25,6 @@ export function ruleSetsOf(def: JobDefinition): RuleSet[] {
     const h = c.custom;
     return customRuleSet({
       ...(h?.from && h.to ? { hours: { from: h.from, to: h.to, ...(h.days ? { days: h.days } : {}) } } : {}),
-      caps: { per24h: h?.per24h, per7d: h?.per7d },
     });
   });
 }

@@ -13,7 +13,7 @@ const [root = "", campaignsArg, looksArg, redisUrl = "", prefix] = process.argv.
 const load = <T>(file: string) => loadFromTree<T>(root, file);
 type Fn = (...args: unknown[]) => never;
 const { redisKeys } = await load<{ redisKeys: Fn }>("lib/redis-keys.js");
-const { createCampaignStore } = await load<{ createCampaignStore: Fn }>("pipeline/results/campaign-store.js");
+const { createCampaignStore } = await load<{ createCampaignStore: Fn }>("pipeline/stores/campaign-store.js");
 const { createExperimentStore } = await load<{ createExperimentStore: Fn }>(
   "pipeline/stores/experiment-store.js",
 );

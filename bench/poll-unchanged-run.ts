@@ -27,7 +27,7 @@ const statuses = (
   await load<{ AUDIENCE_STATUSES: Record<string, string[]> }>("api/schemas/audience-status.js")
 ).AUDIENCE_STATUSES;
 const { redisKeys } = await load<M>("lib/redis-keys.js");
-const { createCampaignStore } = await load<M>("pipeline/results/campaign-store.js");
+const { createCampaignStore } = await load<M>("pipeline/stores/campaign-store.js");
 const { pollCampaign } = await load<M>("pipeline/results/poll-campaign.js");
 const { createSuppressionList } = await load<M>("pipeline/stores/suppression.js");
 const { Redis } = await import("ioredis");

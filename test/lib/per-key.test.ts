@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
+import { type Cluster, Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type KeyCommand, sendPerKey, sendPerKeyGroups } from "../../src/lib/per-key.ts";
 import { clusterTarget, connectRedis, type RedisClient } from "../../src/lib/redis.ts";
@@ -140,10 +140,38 @@ describe("sendPerKey on a Redis Cluster", () => {
     await cluster.quit();
   });
 
-  it("answers what commands sent one by one answer, keys on every master", async () => {
+  /** Writes to the kernel of every node's socket during `work`, as on the single Redis. */
+  const nodeWrites = async (work: () => Promise<unknown>) => {
+    let writes = 0;
+    const restore: (() => void)[] = [];
+    for (const node of (cluster as Cluster).nodes("all")) {
+      const socket = node.stream as unknown as Record<"_write" | "_writev", (...a: unknown[]) => unknown>;
+      for (const name of ["_write", "_writev"] as const) {
+        const original = socket[name];
+        socket[name] = (...a: unknown[]) => {
+          writes += 1;
+          return original.apply(socket, a);
+        };
+        restore.push(() => {
+          socket[name] = original;
+        });
+      }
+    }
+    try {
+      await work();
+    } finally {
+      for (const r of restore) r();
+    }
+    return writes;
+  };
+
+  it("answers what commands sent one by one answer, keys on every master, a write per master", async () => {
     const keys = keysOf(60);
     await seed(cluster, keys);
     expect(await pipelinedReads(cluster, keys)).toEqual(await oneByOne(cluster, keys));
+    const masters = (cluster as Cluster).nodes("master").length;
+    expect(await nodeWrites(() => oneByOne(cluster, keys))).toBe(180);
+    expect(await nodeWrites(() => pipelinedReads(cluster, keys))).toBeLessThanOrEqual(3 * masters);
   });
 
   it("writes each group (HSET, PEXPIRE) in order, and fails the whole on one failure", async () => {

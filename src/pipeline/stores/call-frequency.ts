@@ -62,7 +62,7 @@ export function createCallFrequency(redis: RedisClient, keys: RedisKeys, o: { ke
   /** The ZRANGEBYSCORE that reads a number's reservations. */
   const readCommand = (phone: string, now: number) =>
     ["zrangebyscore", keys.callTimes(phone), now - 2 * KEEP_MS, "+inf", "WITHSCORES"] as const;
-  /** Several numbers' reservations, in their order: their reads pipelined (lib/per-key.ts). */
+  /** Several numbers' reservations, in their order: their reads sent together (lib/per-key.ts). */
   const readEach = async (phones: readonly string[], now: number) =>
     (
       await sendPerKey<string[]>(

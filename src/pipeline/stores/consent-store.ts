@@ -112,7 +112,7 @@ export function createConsentStore(redis: RedisClient, keys: RedisKeys) {
         await Promise.all(part.map((p) => keepLater(redis, [keys.consent(p)], args)));
     },
 
-    /** What is kept of each of `phones` (absent: nothing): one HGETALL each, pipelined (lib/per-key.ts). */
+    /** What is kept of each of `phones` (absent: nothing): one HGETALL each, sent together (lib/per-key.ts). */
     async read(phones: readonly string[]): Promise<Map<string, NumberConsent>> {
       const found = await sendPerKey<Record<string, string>>(
         redis,

@@ -21,7 +21,7 @@ const REDIS = [
   "test/config/{jobs,pool-resources,sink-variables}.test.ts",
   "test/http/{actions,hardening,operator-surface,report-bounds,sign-in-throttle,status-address}.test.ts",
   "test/inbox/{admit-race,bucket-inbox,inbox-guard,redrop}.test.ts",
-  "test/lib/redis-plumbing.test.ts",
+  "test/lib/{per-key,redis-plumbing}.test.ts",
   "test/limiter/shared-rate-limiter.test.ts",
   "test/pipeline/calling/{caps,preview-agrees,stores}.test.ts",
   "test/pipeline/campaign/{audience-do-not-call,cancel-campaign,create-campaign,create-once}.test.ts",

@@ -1,5 +1,6 @@
 import type { CountryCode } from "libphonenumber-js/max";
 import type { Client } from "../../api/client.ts";
+import { chunksOf } from "../../lib/chunks.ts";
 import { countIn } from "../../lib/tally.ts";
 import { inSpan } from "../../telemetry/span.ts";
 import { type RevokeDeps, revokeConsent } from "../consent/revoke-consent.ts";
@@ -371,14 +372,9 @@ function changeApplier(
       ended += part.ended.length;
       const revoked = { consent: o.consent ?? NO_CONSENT_STORE, suppression: o.suppression };
       await revokeConsent(part.optedOut, at, `opted out on a call of campaign ${campaignId}`, revoked);
-      // Each number's history learns how its call ended (a few at a time: one key per number).
-      for (let i = 0; i < part.ended.length && o.history; i += 200) {
-        await Promise.all(
-          part.ended
-            .slice(i, i + 200)
-            .map((e) => o.history!.recordOutcome(e.phone, campaignId, e.status, at)),
-        );
-      }
+      // Each number's history learns how its call ended (a key per number: a batch sent together).
+      if (o.history)
+        for (const ended of chunksOf(part.ended)) await o.history.recordOutcomes(ended, campaignId, at);
       return { changed: changed + part.changes.length, optedOut: optedOut + part.optedOut.length };
     },
   };

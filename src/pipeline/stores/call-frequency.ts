@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { sendPerKey } from "../../lib/per-key.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { defineScript, LUA_NOW_MS, luaFile } from "../../lib/scripts.ts";
@@ -58,8 +59,18 @@ export type Reservation = "ok" | "recent" | "cap";
  * weeks ago. A few dozen bytes a call, listpack-encoded.
  */
 export function createCallFrequency(redis: RedisClient, keys: RedisKeys, o: { keepMs: number }) {
-  const read = async (phone: string, now: number) => {
-    const flat = await redis.zrangebyscore(keys.callTimes(phone), now - 2 * KEEP_MS, "+inf", "WITHSCORES");
+  /** The ZRANGEBYSCORE that reads a number's reservations. */
+  const readCommand = (phone: string, now: number) =>
+    ["zrangebyscore", keys.callTimes(phone), now - 2 * KEEP_MS, "+inf", "WITHSCORES"] as const;
+  /** Several numbers' reservations, in their order: their reads sent together (lib/per-key.ts). */
+  const readEach = async (phones: readonly string[], now: number) =>
+    (
+      await sendPerKey<string[]>(
+        redis,
+        phones.map((p) => readCommand(p, now)),
+      )
+    ).map((flat) => reservationsOf(flat, now));
+  const reservationsOf = (flat: readonly string[], now: number) => {
     const out: { digest: string; time: CallTime }[] = [];
     for (let k = 0; k < flat.length; k += 2) {
       const c = callTimeOf(flat[k]!, Number(flat[k + 1]));
@@ -74,7 +85,7 @@ export function createCallFrequency(redis: RedisClient, keys: RedisKeys, o: { ke
       const out = new Map<string, CallTime[]>();
       for (let i = 0; i < phones.length; i += 500) {
         const part = phones.slice(i, i + 500);
-        const found = await Promise.all(part.map((p) => read(p, now)));
+        const found = await readEach(part, now);
         part.forEach((phone, j) => {
           if (found[j]!.length > 0)
             out.set(
@@ -86,10 +97,12 @@ export function createCallFrequency(redis: RedisClient, keys: RedisKeys, o: { ke
       return out;
     },
 
-    /** A number's reservations but `campaign`'s own (mid-campaign: is it over a cap now?). */
-    async othersOf(phone: string, campaign: string, now: number): Promise<CallTime[]> {
+    /** Each number's reservations but `campaign`'s own, in their order (mid-campaign: is it over a cap now?). */
+    async othersOfEach(phones: readonly string[], campaign: string, now: number): Promise<CallTime[][]> {
       const own = memberOf(campaign);
-      return (await read(phone, now)).filter((c) => c.digest !== own).map((c) => c.time);
+      return (await readEach(phones, now)).map((found) =>
+        found.filter((c) => c.digest !== own).map((c) => c.time),
+      );
     },
 
     /**

@@ -1,3 +1,4 @@
+import { sendPerKey, sendPerKeyGroups } from "../../lib/per-key.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 
@@ -22,7 +23,10 @@ export interface CallHistoryOptions {
 /** Per-number call history in Redis (a small hash per number, its own hash tag). */
 export function createCallHistory(redis: RedisClient, keys: RedisKeys, o: CallHistoryOptions) {
   async function lastCalls(phones: readonly string[], exceptPrefix?: string): Promise<Map<string, number>> {
-    const found = await Promise.all(phones.map((p) => redis.hmget(keys.calls(p), "lastAt", "campaign")));
+    const found = await sendPerKey<(string | null)[]>(
+      redis,
+      phones.map((p) => ["hmget", keys.calls(p), "lastAt", "campaign"]),
+    );
     const out = new Map<string, number>();
     phones.forEach((phone, i) => {
       const [lastAt, campaign] = found[i]!;
@@ -52,10 +56,22 @@ export function createCallHistory(redis: RedisClient, keys: RedisKeys, o: CallHi
       return new Set(phones.filter((p) => last.has(p) && Math.abs(now - last.get(p)!) < withinMs));
     },
 
-    /** A poll read a final status for `phone` in campaign `campaignId`. */
-    async recordOutcome(phone: string, campaignId: string, status: string, at: number): Promise<void> {
-      await redis.hset(keys.calls(phone), { campaign: campaignId, outcome: status, outcomeAt: String(at) });
-      await redis.pexpire(keys.calls(phone), o.keepMs);
+    /**
+     * A poll read a final status for each of `ended` in campaign `campaignId`: each number's HSET
+     * and PEXPIRE, in that order, every number's sent together (lib/per-key.ts).
+     */
+    async recordOutcomes(
+      ended: readonly { phone: string; status: string }[],
+      campaignId: string,
+      at: number,
+    ): Promise<void> {
+      await sendPerKeyGroups(
+        redis,
+        ended.map(({ phone, status }) => [
+          ["hset", keys.calls(phone), "campaign", campaignId, "outcome", status, "outcomeAt", String(at)],
+          ["pexpire", keys.calls(phone), o.keepMs],
+        ]),
+      );
     },
 
     async get(phone: string): Promise<CallRecord | undefined> {

@@ -1,4 +1,5 @@
 import { chunksOf } from "../../lib/chunks.ts";
+import { sendPerKey } from "../../lib/per-key.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { defineScript, luaFile } from "../../lib/scripts.ts";
@@ -111,9 +112,12 @@ export function createConsentStore(redis: RedisClient, keys: RedisKeys) {
         await Promise.all(part.map((p) => keepLater(redis, [keys.consent(p)], args)));
     },
 
-    /** What is kept of each of `phones` (absent: nothing). */
+    /** What is kept of each of `phones` (absent: nothing): one HGETALL each, sent together (lib/per-key.ts). */
     async read(phones: readonly string[]): Promise<Map<string, NumberConsent>> {
-      const found = await Promise.all(phones.map((p) => redis.hgetall(keys.consent(p))));
+      const found = await sendPerKey<Record<string, string>>(
+        redis,
+        phones.map((p) => ["hgetall", keys.consent(p)]),
+      );
       const out = new Map<string, NumberConsent>();
       found.forEach((h, i) => {
         const kept = numberConsentOf(h);

@@ -24,7 +24,7 @@ import { callUntilOf } from "./window-close.ts";
  */
 export interface StopCheckDeps extends StopDeps, HandBackDeps {
   /** The caps' store: a number another campaign's reservations put over a cap is taken out. */
-  frequency: HandBackDeps["frequency"] & Pick<CallFrequency, "othersOf">;
+  frequency: HandBackDeps["frequency"] & Pick<CallFrequency, "othersOfEach">;
   /** Time between two looks for opt-outs in a campaign's records (10 s). */
   optOutCheckMs?: number;
   /** Time between two looks for numbers over a cap (60 s: a reservation elsewhere is rarer than an opt-out). */
@@ -100,7 +100,11 @@ async function listedOrCapped(
       .filter((p) => !optedOut.has(p))
       .map((phone) => ({ phone, caps: capsFor(def, phone, info.region) }));
     const withCaps = checked.filter((c) => c.caps.length > 0);
-    const others = await Promise.all(withCaps.map((c) => d.frequency.othersOf(c.phone, key, now)));
+    const others = await d.frequency.othersOfEach(
+      withCaps.map((c) => c.phone),
+      key,
+      now,
+    );
     withCaps.forEach((c, i) => {
       if (!fitsCaps(others[i]!, c.caps, now, Math.max(until, now))) capped.add(c.phone);
     });

@@ -219,6 +219,7 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
     const peakRssMb = peakRssMbOf(pid);
     const mem1 = await usedMemory(redis);
     const kept = await keptPollJobBytes(redis);
+    if (process.env.BENCH_MEMORY_BREAKDOWN) await printMemoryBreakdown(redis, o.live);
     const { origin, times } = await sim.ask<{ origin: number; times: Record<string, number[]> }>({
       kind: "requests",
     });
@@ -325,3 +326,25 @@ async function noticedEnds(redis: Redis, calling: SeededCampaign[], by: number) 
 }
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** Redis memory by key shape (ids and numbers as *), per live campaign: where the bytes a campaign costs go. */
+async function printMemoryBreakdown(redis: Redis, live: number): Promise<void> {
+  const byShape = new Map<string, { keys: number; bytes: number }>();
+  let cursor = "0";
+  do {
+    const [next, keys] = await redis.scan(cursor, "COUNT", 1000);
+    cursor = next;
+    for (const key of keys) {
+      const shape = key.replace(/\{[^}]*[\d+-][^}]*\}/g, "{*}").replace(/\d+/g, "*");
+      const bytes = Number((await redis.memory("USAGE", key, "SAMPLES", "0")) ?? 0);
+      const e = byShape.get(shape) ?? { keys: 0, bytes: 0 };
+      e.keys += 1;
+      e.bytes += bytes;
+      byShape.set(shape, e);
+    }
+  } while (cursor !== "0");
+  const rows = [...byShape].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, 15);
+  console.error(`Redis memory by key shape, bytes per live campaign (${live}):`);
+  for (const [shape, e] of rows)
+    console.error(`  ${(e.bytes / live).toFixed(0).padStart(6)}  ${e.keys} keys  ${shape}`);
+}

@@ -60,6 +60,12 @@ const ALL = ["test/**/*.test.ts"];
 const QUICK_LEAVES = process.env.VCW_TEST_QUICK
   ? ["test/cli/**", "test/cluster/**", "test/daemon/**", "test/package/**"]
   : [];
+/**
+ * A test's time limit where tests start processes (daemons, the CLI, redis-server, Chromium): with
+ * four files at once on two cores one may take three times as long as alone (`npm run demo`'s test,
+ * about 10 s alone, passed 30 s in a CI run). A pure test keeps 30 s: past that something is wrong.
+ */
+const PROCESS_TIMEOUT_MS = 120_000;
 /** Redis (and a Redis Cluster) for the projects that use them; the unit project starts none. */
 const REDIS_SETUP = ["test/support/global-setup.ts"];
 /**
@@ -99,12 +105,24 @@ export default defineConfig({
           include: REDIS,
           exclude: [...CHAOS, ...BROWSER, ...QUICK_LEAVES],
           globalSetup: REDIS_SETUP,
+          testTimeout: PROCESS_TIMEOUT_MS,
         },
       },
-      { extends: true, test: { name: "browser", include: BROWSER, globalSetup: REDIS_SETUP } },
-      { extends: true, test: { name: "chaos", include: CHAOS, globalSetup: REDIS_SETUP } },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: BROWSER,
+          globalSetup: REDIS_SETUP,
+          testTimeout: PROCESS_TIMEOUT_MS,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "chaos", include: CHAOS, globalSetup: REDIS_SETUP, testTimeout: PROCESS_TIMEOUT_MS },
+      },
       // No Redis of the suite's: each command finds its own, as a user's does.
-      { extends: true, test: { name: "defaults", include: DEFAULTS } },
+      { extends: true, test: { name: "defaults", include: DEFAULTS, testTimeout: PROCESS_TIMEOUT_MS } },
     ],
   },
 });

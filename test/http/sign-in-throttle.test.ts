@@ -4,8 +4,11 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Daemon, startDaemon } from "../../src/daemon/daemon.ts";
+import { startRedisServer } from "../../src/daemon/redis-server.ts";
+import { connectRedis } from "../../src/lib/redis.ts";
+import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { signInThrottle } from "../../src/pipeline/stores/sign-in-throttle.ts";
-import { testSettings, writeJob } from "../support/daemon.ts";
+import { testSettings, waitFor, writeJob } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { captureLogs } from "../support/log-capture.ts";
 import { useRedis } from "../support/redis.ts";
@@ -184,5 +187,35 @@ describe("the throttle on the real clock", () => {
     expect(await throttle.signIn("192.0.2.1")).toBe(0); // the other way is not held back
     await sleep(wait + 20);
     expect(await throttle.bearer("192.0.2.1")).toBe(0);
+  });
+});
+
+describe("the throttle when Redis is slow or gone (a real redis-server, stopped and killed)", () => {
+  it("connected but silent (SIGSTOP): refused for a second, never checked uncounted; gone: checked", async () => {
+    const server = await startRedisServer();
+    const redis = connectRedis({ url: server.url });
+    try {
+      await waitFor(() => (redis.status === "ready" ? true : undefined), 10_000, "connected");
+      const throttle = signInThrottle(redis, redisKeys(`throttle-${randomBytes(4).toString("hex")}`), {
+        now: Date.now,
+      });
+      expect(await throttle.signIn("192.0.2.9")).toBe(0);
+      // A Redis that answers nothing while the connection stands: as a flood of attempts keeping the
+      // daemon busy looks. Checking the attempt uncounted would let a flood past the limit (it did).
+      server.process.kill("SIGSTOP");
+      const started = Date.now();
+      expect(await throttle.signIn("192.0.2.9")).toBe(1_000);
+      expect(await throttle.bearer("192.0.2.9")).toBe(1_000);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      server.process.kill("SIGCONT");
+      // Redis gone: sign-in must still work, so the attempt is checked.
+      await server.stop("SIGKILL");
+      await waitFor(() => (redis.status !== "ready" ? true : undefined), 10_000, "the connection lost");
+      expect(await throttle.signIn("192.0.2.9")).toBe(0);
+    } finally {
+      redis.disconnect();
+      server.process.kill("SIGCONT");
+      await server.stop("SIGKILL");
+    }
   });
 });

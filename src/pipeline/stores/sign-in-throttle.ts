@@ -44,24 +44,33 @@ export interface ThrottleOptions {
   limit?: typeof SIGN_IN_LIMIT;
 }
 
+/** How long an attempt waits for Redis's count, and how long it is refused when no count came. */
+const ANSWER_MS = 500;
+const BUSY_WAIT_MS = 1_000;
+
 /**
  * The throttle every daemon shares through Redis. Sign-ins and bearer headers count apart, so that
- * a scraper with a stale token never locks the operator out, nor the other way round. A Redis that
- * does not answer within half a second is not waited for: the attempt is checked (sign-in must
- * work while Redis is down).
+ * a scraper with a stale token never locks the operator out, nor the other way round. With Redis
+ * away (not connected, or gone while waited for) an attempt is checked: sign-in must work while
+ * Redis is down. With Redis connected but no count within half a second (a slow Redis, or a flood
+ * of attempts keeping this process busy), the attempt is refused for a second, never checked
+ * uncounted: a flood must not open the throttle.
  */
 export function signInThrottle(redis: RedisClient, keys: RedisKeys, o: ThrottleOptions): SignInThrottle {
   const limit = o.limit ?? SIGN_IN_LIMIT;
   const unwaited = <T>(answer: Promise<T>, otherwise: T) =>
     withTimeout(
       answer.catch(() => otherwise),
-      500,
+      ANSWER_MS,
       otherwise,
     );
   const run = async (way: TokenWay, client: string, op: "count" | "close" | "peek" | "fail") => {
     if (redis.status !== "ready") return 0;
     const args = [limit.max, limit.windowMs, limit.capMs, op, Math.round(o.now())];
-    return Number(await unwaited(attempt(redis, [keys.tokenAttempts(way, client)], args), 0));
+    const counted = attempt(redis, [keys.tokenAttempts(way, client)], args).then(Number, () => 0);
+    const wait = await withTimeout(counted, ANSWER_MS, undefined);
+    if (wait !== undefined) return wait;
+    return redis.status === "ready" ? BUSY_WAIT_MS : 0;
   };
   return {
     signIn: (client) => run("sign-in", client, "count"),

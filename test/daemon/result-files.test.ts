@@ -56,7 +56,12 @@ describe("results files of zoned campaigns: names that keep job, date, file and 
         20_000,
         `the results of ${info.zone} in ${out}`,
       );
-      expect(readdirSync(out)).toContain(`${base}.events.jsonl`);
+      // The sink writes the results, then logs the delivery beside them: on a busy machine, a moment later.
+      await waitFor(
+        () => readdirSync(out).find((f) => f === `${base}.events.jsonl`),
+        20_000,
+        `the events log of ${info.zone} in ${out}`,
+      );
 
       // The dashboard's download: the same name, the same columns in the same order, phones masked.
       const res = await fetch(`${daemon.http!.url}/campaigns/${encodeURIComponent(info.id)}/results.csv`);

@@ -77,7 +77,7 @@ const REDIS_SETUP = ["test/support/global-setup.ts"];
  * run that takes 13 at three (1.05 cores busy on average). VCW_TEST_WORKERS sets it for a machine
  * that wants another figure.
  */
-const WORKERS = Number(process.env.VCW_TEST_WORKERS) || Math.max(4, availableParallelism() - 1);
+const WORKERS = Number(process.env.VCW_TEST_WORKERS) || Math.max(3, availableParallelism() - 1);
 
 export default defineConfig({
   test: {

@@ -59,40 +59,66 @@ async function expectWritten(redis: RedisClient, keys: readonly string[]) {
   }
 }
 
-describe("sendPerKey on a single Redis", () => {
-  const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
-  /**
-   * Writes of the connection's socket to the kernel: each call of its `_write` or `_writev` (a
-   * command written alone is one; commands written while it was corked leave in one `_writev`).
-   */
+/**
+ * `work`'s result and the writes of these connections' sockets to the kernel meanwhile: each call of
+ * a socket's `_write` or `_writev` (a command written alone is one; commands written while it was
+ * corked leave in one `_writev`).
+ */
+async function counted<T>(
+  nodes: readonly Redis[],
+  work: () => Promise<T>,
+): Promise<{ value: T; writes: number }> {
   let writes = 0;
-  beforeAll(async () => {
-    await redis.ping();
-    const socket = redis.stream as unknown as Record<"_write" | "_writev", (...a: unknown[]) => unknown>;
+  const restore: (() => void)[] = [];
+  for (const node of nodes) {
+    const socket = node.stream as unknown as Record<"_write" | "_writev", (...a: unknown[]) => unknown>;
     for (const name of ["_write", "_writev"] as const) {
-      const original = socket[name].bind(socket);
+      const original = socket[name];
       socket[name] = (...a: unknown[]) => {
         writes += 1;
-        return original(...a);
+        return original.apply(socket, a);
       };
+      restore.push(() => {
+        socket[name] = original;
+      });
     }
+  }
+  try {
+    return { value: await work(), writes };
+  } finally {
+    for (const r of restore) r();
+  }
+}
+
+/** One command failing (HGETALL of a string) fails the whole, as Promise.all did. */
+async function expectOneFailureFailsAll(redis: RedisClient) {
+  const keys = keysOf(5);
+  await redis.set(keys[3]!, "a string");
+  await expect(
+    sendPerKey(
+      redis,
+      keys.map((k) => ["hgetall", k]),
+    ),
+  ).rejects.toThrow(/WRONGTYPE/);
+}
+
+describe("sendPerKey on a single Redis", () => {
+  const redis = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+  beforeAll(async () => {
+    await redis.ping();
   });
   afterAll(async () => {
     await redis.quit();
   });
-  const counted = async <T>(work: () => Promise<T>): Promise<{ value: T; writes: number }> => {
-    const before = writes;
-    const value = await work();
-    return { value, writes: writes - before };
-  };
+  const count = <T>(work: () => Promise<T>) => counted([redis], work);
 
   it("answers what commands sent one by one answer, in one socket write per command kind", async () => {
     const keys = keysOf(30);
     await seed(redis, keys);
-    const alone = await counted(() => oneByOne(redis, keys));
+    const alone = await count(() => oneByOne(redis, keys));
     // The counter sees each command sent alone: 90 commands, a write each.
     expect(alone.writes).toBe(90);
-    const piped = await counted(() => pipelinedReads(redis, keys));
+    const piped = await count(() => pipelinedReads(redis, keys));
     expect(piped.value).toEqual(alone.value);
     expect(piped.writes).toBe(3);
     // HGETALL as the named command gives it: an object ({} when absent).
@@ -102,7 +128,7 @@ describe("sendPerKey on a single Redis", () => {
 
   it("sends more than 1,000 commands 1,000 a write, all at once", async () => {
     const keys = keysOf(2_500);
-    const sent = await counted(() =>
+    const sent = await count(() =>
       sendPerKey<Record<string, string>>(
         redis,
         keys.map((k) => ["hgetall", k]),
@@ -114,7 +140,7 @@ describe("sendPerKey on a single Redis", () => {
 
   it("runs each group's commands in order, every group in one write", async () => {
     const keys = keysOf(50);
-    const sent = await counted(() => sendPerKeyGroups<number>(redis, writeGroups(keys)));
+    const sent = await count(() => sendPerKeyGroups<number>(redis, writeGroups(keys)));
     expect(sent.writes).toBe(1);
     expect(sent.value).toHaveLength(50);
     expect(sent.value[0]).toEqual([2, 1]); // two fields added, the TTL set
@@ -122,14 +148,7 @@ describe("sendPerKey on a single Redis", () => {
   });
 
   it("fails the whole when one command fails, as Promise.all did", async () => {
-    const keys = keysOf(5);
-    await redis.set(keys[3]!, "a string");
-    await expect(
-      sendPerKey(
-        redis,
-        keys.map((k) => ["hgetall", k]),
-      ),
-    ).rejects.toThrow(/WRONGTYPE/);
+    await expectOneFailureFailsAll(redis);
     expect(await sendPerKey(redis, [])).toEqual([]);
   });
 });
@@ -140,30 +159,8 @@ describe("sendPerKey on a Redis Cluster", () => {
     await cluster.quit();
   });
 
-  /** Writes to the kernel of every node's socket during `work`, as on the single Redis. */
-  const nodeWrites = async (work: () => Promise<unknown>) => {
-    let writes = 0;
-    const restore: (() => void)[] = [];
-    for (const node of (cluster as Cluster).nodes("all")) {
-      const socket = node.stream as unknown as Record<"_write" | "_writev", (...a: unknown[]) => unknown>;
-      for (const name of ["_write", "_writev"] as const) {
-        const original = socket[name];
-        socket[name] = (...a: unknown[]) => {
-          writes += 1;
-          return original.apply(socket, a);
-        };
-        restore.push(() => {
-          socket[name] = original;
-        });
-      }
-    }
-    try {
-      await work();
-    } finally {
-      for (const r of restore) r();
-    }
-    return writes;
-  };
+  const nodeWrites = async (work: () => Promise<unknown>) =>
+    (await counted((cluster as Cluster).nodes("all"), work)).writes;
 
   it("answers what commands sent one by one answer, keys on every master, a write per master", async () => {
     const keys = keysOf(60);
@@ -179,13 +176,6 @@ describe("sendPerKey on a Redis Cluster", () => {
     const replies = await sendPerKeyGroups<number>(cluster, writeGroups(keys));
     expect(replies.every((r) => r[0] === 2 && r[1] === 1)).toBe(true);
     await expectWritten(cluster, keys);
-    const other = keysOf(5);
-    await cluster.set(other[2]!, "a string");
-    await expect(
-      sendPerKey(
-        cluster,
-        other.map((k) => ["hgetall", k]),
-      ),
-    ).rejects.toThrow(/WRONGTYPE/);
+    await expectOneFailureFailsAll(cluster);
   });
 });

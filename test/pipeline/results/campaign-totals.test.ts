@@ -17,6 +17,7 @@ import type { ResultRecord } from "../../../src/pipeline/model/results.ts";
 import { AudienceDiffSink } from "../../../src/pipeline/results/audience-diff.ts";
 import { parseFingerprint } from "../../../src/pipeline/results/entry-fingerprint.ts";
 import { FingerprintIndex } from "../../../src/pipeline/results/fingerprint-index.ts";
+import { summaryLines } from "../../../src/sinks/summary-text.ts";
 import { campaignInfo, resultRecord } from "../../support/fixtures.ts";
 
 const classes: StatusClasses = {
@@ -205,6 +206,8 @@ describe("statuses, sentiments and errors named like Object.prototype's properti
     expect(entries(sent.unknownStatuses)).toEqual(each(2));
     expect(entries(sent.sentiment)).toEqual(each(1));
     expect(sent.errors).toHaveLength(5);
+    // The summary points where the status lists live now (decision 0072).
+    expect(summaryLines(sent).join("\n")).toMatch(/^Statuses in no list of jobs\/service\.yaml: /m);
   });
 });
 

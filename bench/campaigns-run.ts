@@ -1,9 +1,9 @@
 /**
- * One run of the campaigns benchmark: a private Redis, a simulator in a child process (behind a
- * proxy that records which campaign was asked for when), `live` campaigns registered as the daemon
+ * One run of the campaigns benchmark: a private Redis, a simulator in a child process (which records
+ * which campaign was asked for when), `live` campaigns registered as the daemon
  * registers them, and one compiled `vcw start` of the given code tree polling them on a 10 s
  * schedule for a fixed time. Measures the daemon from outside: /proc for CPU and peak RSS, Redis
- * INFO for memory, the proxy's log for polls, the campaigns' meta for when each end was noticed.
+ * INFO for memory, the simulator's log of requests for polls, the campaigns' meta for when each end was noticed.
  */
 import { type ChildProcess, fork, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";

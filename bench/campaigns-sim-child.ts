@@ -1,11 +1,10 @@
 /**
- * The simulator of the campaigns benchmark, in its own process (its work is not the daemon's), with
- * a recording proxy in front: every request naming a campaign (`?id=`) is counted per campaign with
- * its time, so the benchmark sees which campaign was polled at which tick. Seeds its store directly
+ * The simulator of the campaigns benchmark, in its own process (its work is not the daemon's), its
+ * requests watched: every request naming a campaign (`?id=`) is counted per campaign with its time, so the benchmark sees which campaign was polled at which tick. Seeds its store directly
  * (N campaigns through the API would cost the simulator O(N²)): `calling` campaigns started now,
  * `waiting` ones scheduled a day later.
  */
-import { Agent, createServer, request } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { DEFAULT_CALL_MODEL } from "../src/simulator/call-plan.ts";
 import { DEMO_ASSISTANT, DEMO_DIALER } from "../src/simulator/demo-records.ts";
 import { audienceOf } from "../src/simulator/handlers.ts";
@@ -27,16 +26,16 @@ const [apiKey, timeScaleArg, pacingArg] = process.argv.slice(2);
 const timeScale = Number(timeScaleArg ?? 10);
 const callModel = { ...DEFAULT_CALL_MODEL, pacingMs: Number(pacingArg ?? 2_000) };
 const sim = await startSimulator({ apiKey: apiKey!, timeScale, demoRecords: true, callModel });
-const target = new URL(sim.url);
-const agent = new Agent({ keepAlive: true, maxSockets: 64 });
-/** Request times per campaign id (ms since the proxy started), and requests naming no campaign. */
+/** Request times per campaign id (ms since the simulator started), and requests naming no campaign. */
 const times = new Map<string, number[]>();
 let others = 0;
 /** Requests per method and path: what each operation cost. */
 const byPath = new Map<string, number>();
 const origin = Date.now();
 
-const proxy = createServer((req, res) => {
+// Watched on the simulator's own server, before its handler: a proxy in front cost this process
+// as much again as serving each request.
+sim.server.prependListener("request", (req: IncomingMessage) => {
   const asked = new URL(req.url ?? "/", "http://x");
   const id = asked.searchParams.get("id");
   const path = `${req.method} ${asked.pathname}`;
@@ -46,25 +45,8 @@ const proxy = createServer((req, res) => {
     list.push(Date.now() - origin);
     times.set(id, list);
   } else others += 1;
-  const upstream = request(
-    {
-      host: target.hostname,
-      port: target.port,
-      path: req.url,
-      method: req.method,
-      headers: req.headers,
-      agent,
-    },
-    (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    },
-  );
-  upstream.on("error", () => res.destroy());
-  req.pipe(upstream);
 });
-await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-const url = `http://127.0.0.1:${(proxy.address() as { port: number }).port}/api/v1`;
+const url = sim.url;
 
 function seed(calling: number, waiting: number, contacts: number): SeededCampaign[] {
   const { store, clock } = sim;

@@ -141,11 +141,7 @@ export function audienceOf(
 
 /** Starts every campaign whose time has come: its audience is the segment's contacts at that moment. */
 export function startDueCampaigns(ctx: HandlerContext): void {
-  const now = ctx.clock.now();
-  for (const campaign of ctx.store.list<StoredCampaign>("campaigns")) {
-    if (campaign.audience || campaign.startAt > now) continue;
-    ctx.store.start(campaign, audienceOf(ctx, campaign));
-  }
+  ctx.store.startDue(ctx.clock.now(), (campaign) => audienceOf(ctx, campaign));
 }
 
 export const handlers: Record<OperationName, Handler> = {

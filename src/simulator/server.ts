@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import type { Server } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import Fastify, { type FastifyReply, type FastifyRequest } from "fastify";
 import { formatIssues } from "../api/errors/index.ts";
@@ -47,6 +48,8 @@ export interface Simulator {
   /** Base URL, ending in `/api/v1`. */
   url: string;
   port: number;
+  /** The HTTP server itself, for a caller that watches the requests (the campaigns benchmark). */
+  server: Server;
   store: Store;
   clock: SimClock;
   stats: SimStats;
@@ -223,6 +226,7 @@ export async function startSimulator(options: SimulatorOptions): Promise<Simulat
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}${API_PREFIX}`,
     port,
+    server: app.server,
     store,
     clock,
     stats,

@@ -110,6 +110,9 @@ export type AudienceOf = (campaign: StoredCampaign) => AudienceMember[];
 export class Store {
   private readonly byId = new Map<string, StoredRecord>();
   private readonly contactsBySegment = new Map<string, StoredContact[]>();
+  /** Campaigns not started, in creation order, and no start earlier than `earliestStart`: a request checks one number, not every campaign. */
+  private readonly unstarted = new Set<StoredCampaign>();
+  private earliestStart = Number.POSITIVE_INFINITY;
   onChange: ((change: Change) => void) | undefined;
 
   constructor(readonly data: StoreData = emptyStoreData()) {
@@ -145,7 +148,19 @@ export class Store {
   /** Starts a campaign with its audience. */
   start(campaign: StoredCampaign, audience: AudienceMember[]): void {
     campaign.audience = audience;
+    this.unstarted.delete(campaign);
     this.changed({ op: "start", id: campaign.id });
+  }
+
+  /** Starts, in creation order, every campaign not started whose start is at or before `now`. */
+  startDue(now: number, audienceOf: AudienceOf): void {
+    if (now < this.earliestStart) return;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const campaign of [...this.unstarted]) {
+      if (campaign.startAt <= now) this.start(campaign, audienceOf(campaign));
+      else earliest = Math.min(earliest, campaign.startAt);
+    }
+    this.earliestStart = earliest;
   }
 
   /** A started campaign's contact left its segment at `at`: its audience member remembers when. */
@@ -202,6 +217,7 @@ export class Store {
     const list = this.data[collection] as StoredRecord[];
     list.splice(list.indexOf(record), 1);
     this.byId.delete(id);
+    this.unstarted.delete(record as StoredCampaign);
     if (collection === "contacts") {
       const peers = this.contactsBySegment.get((record as StoredContact).segmentId) ?? [];
       peers.splice(peers.indexOf(record as StoredContact), 1);
@@ -224,6 +240,11 @@ export class Store {
 
   private index(collection: Collection, record: StoredRecord): void {
     this.byId.set(record.id, record);
+    const campaign = record as StoredCampaign;
+    if (collection === "campaigns" && !campaign.audience) {
+      this.unstarted.add(campaign);
+      this.earliestStart = Math.min(this.earliestStart, campaign.startAt);
+    }
     if (collection === "contacts") {
       const contact = record as StoredContact;
       const peers = this.contactsBySegment.get(contact.segmentId) ?? [];

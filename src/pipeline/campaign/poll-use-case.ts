@@ -4,7 +4,9 @@ import { dialerKeyOf } from "../calling/plan-settings.ts";
 import { nextPollAt } from "../model/poll-cadence.ts";
 import { type PollOptions, type PollOutcome, pollCampaign } from "../results/poll-campaign.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
+import type { CampaignRegistry } from "../stores/campaign-registry.ts";
 import type { ConsentStore } from "../stores/consent-store.ts";
+import { metaReadOnce } from "../stores/meta-once.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import { type CallAuditDeps, callAudit } from "./call-audit.ts";
 import { type LateCopies, type LateCopyDeps, lookForLateCopies } from "./late-copies.ts";
@@ -16,7 +18,7 @@ export interface PollPort
   extends PollStopsPort,
     Omit<LateCopyDeps, "store">,
     Pick<PollOptions, "suppression" | "history"> {
-  store: PollStopsPort["store"] & LateCopyDeps["store"];
+  store: PollStopsPort["store"] & LateCopyDeps["store"] & Pick<CampaignRegistry, "metaOf">;
   /** Consent per number: a call's opt-out revokes it; the audit trail names the one relied on. */
   consent?: Pick<ConsentStore, "revoke" | "read">;
   /** The audit trail and what its records name (absent: no trail, a test's). */
@@ -51,7 +53,6 @@ export interface PolledCampaign {
 export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollRequest): Promise<PolledCampaign> {
   const { campaignId } = r;
   const lateCopies = await lookAtPoll(p, def, r);
-  const stops = pollStops(p, def, campaignId);
   const polledAt = p.now();
   const poll = await pollCampaign(campaignId, {
     client: p.client,
@@ -76,7 +77,7 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
     ...(p.history ? { history: p.history } : {}),
     country: countryOf(def),
     inFlight: def.polling.inFlight,
-    overWithWithdrawn: stops.overWithWithdrawn,
+    overWithWithdrawn: pollStops(p, def, campaignId).overWithWithdrawn,
   });
   if (poll.calls && poll.changed > 0)
     await p.pace.observe(dialerKeyOf(def), {
@@ -85,7 +86,10 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
       version: poll.version,
       now: p.now(),
     });
-  await stops.after(poll, polledAt);
+  // After its commit, the stops read the campaign's meta once (stores/meta-once.ts).
+  const read = { ...p, ...metaReadOnce(p.store, p.stops, campaignId) };
+  const settle = pollStops(read, def, campaignId);
+  await settle.after(poll, polledAt);
   const intents: Intent[] = [];
   if (poll.pace) {
     const at = p.now();
@@ -99,10 +103,10 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
         ceilingMs: q.quiet.ceilingSeconds * 1000,
       },
     );
-    await p.store.schedulePoll(def.name, campaignId, await stops.dueBy(due));
+    await p.store.schedulePoll(def.name, campaignId, await settle.dueBy(due));
   }
   if (poll.ended) {
-    const stored = await p.store.get(campaignId);
+    const stored = await read.store.get(campaignId);
     if (stored) intents.push(...afterPoll(def, stored.info, poll));
   }
   return { poll, intents, guard: poll.changed > 0, ...(lateCopies ? { lateCopies } : {}) };

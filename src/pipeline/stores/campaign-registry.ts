@@ -143,6 +143,8 @@ export function createCampaignRegistry(
 
     get: async (id: string): Promise<StoredCampaign | undefined> =>
       storedCampaignOf(await redis.hgetall(meta(id))),
+    /** The campaign's meta hash as it is, every field (stores/meta-once.ts reads it once for several stores). */
+    metaOf: (id: string): Promise<Record<string, string>> => redis.hgetall(meta(id)),
 
     /** Keeps what the check before its start found (its own field: a poll rewriting `info` leaves it). */
     async noteStartCheck(id: string, check: StartCheckResult): Promise<void> {

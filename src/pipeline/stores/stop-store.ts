@@ -50,6 +50,17 @@ const STOP = "stop";
 const STOP_LOCK_MS = 60_000;
 const REQUESTED = "stopRequested";
 
+/** The stop store's fields of a campaign's meta hash (`raw`: the field's value, as Redis gave it). */
+const stopOf = (raw: string | null | undefined) => (raw ? (JSON.parse(raw) as CampaignStop) : undefined);
+const numberOf = (raw: string | null | undefined) => (raw ? Number(raw) : undefined);
+
+/** The stop, the operator's request and the window's close, from a campaign's meta read whole (stores/meta-once.ts). */
+export const stopFieldsOf = (h: Record<string, string>) => ({
+  stop: stopOf(h[STOP]),
+  requested: numberOf(h[REQUESTED]),
+  callUntil: numberOf(h.callUntil),
+});
+
 /** Stops of campaigns in Redis: the meta's `stop` field and the hash of withdrawn contacts. */
 export function createStopStore(
   redis: RedisClient,
@@ -70,10 +81,7 @@ export function createStopStore(
         work(() => stillHolds(redis, lock, token, lockMs)),
       );
     },
-    async get(id: string): Promise<CampaignStop | undefined> {
-      const raw = await redis.hget(meta(id), STOP);
-      return raw ? (JSON.parse(raw) as CampaignStop) : undefined;
-    },
+    get: async (id: string): Promise<CampaignStop | undefined> => stopOf(await redis.hget(meta(id), STOP)),
     async set(id: string, stop: CampaignStop): Promise<void> {
       await redis.hset(meta(id), STOP, JSON.stringify(stop));
     },
@@ -124,19 +132,15 @@ export function createStopStore(
     async request(id: string, at: number): Promise<boolean> {
       return (await redis.hsetnx(meta(id), REQUESTED, String(at))) === 1;
     },
-    async requested(id: string): Promise<number | undefined> {
-      const raw = await redis.hget(meta(id), REQUESTED);
-      return raw ? Number(raw) : undefined;
-    },
+    requested: async (id: string): Promise<number | undefined> =>
+      numberOf(await redis.hget(meta(id), REQUESTED)),
     /** The request was carried out (its stop is recorded). */
     async done(id: string): Promise<void> {
       await redis.hdel(meta(id), REQUESTED);
     },
     /** When the campaign's window closes for all its contacts (set by the planner), if known. */
-    async callUntil(id: string): Promise<number | undefined> {
-      const raw = await redis.hget(meta(id), "callUntil");
-      return raw ? Number(raw) : undefined;
-    },
+    callUntil: async (id: string): Promise<number | undefined> =>
+      numberOf(await redis.hget(meta(id), "callUntil")),
   };
 }
 

@@ -80,8 +80,12 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
     const bucketJobs = [...jobs.values()].filter((def) => isBucketAddress(def.inbox));
     if (o.watch) await claimInboxes(services, logger, jobs.values());
     else if (o.work) await claimInboxes(services, logger, bucketJobs);
+    // The queues on a connection of their own: BullMQ defines its sixty scripts on the one it is given,
+    // and ioredis copies every script defined on a client into each MULTI the stores make on it.
+    const queueConnection = duplicateClient(redis);
+    services.onClose(() => queueConnection.quit());
     const queues = createQueues({
-      connection: redis,
+      connection: queueConnection,
       keys,
       importAttempts: s.importAttempts.value,
       importBackoffMs: s.importBackoffMs.value,

@@ -52,7 +52,6 @@ export interface PolledCampaign {
  */
 export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollRequest): Promise<PolledCampaign> {
   const { campaignId } = r;
-  const lateCopies = await lookAtPoll(p, def, r);
   const polledAt = p.now();
   const poll = await pollCampaign(campaignId, {
     client: p.client,
@@ -86,8 +85,9 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
       version: poll.version,
       now: p.now(),
     });
-  // After its commit, the stops read the campaign's meta once (stores/meta-once.ts).
+  // After its commit, the look for late copies and the stops read the campaign's meta once (stores/meta-once.ts).
   const read = { ...p, ...metaReadOnce(p.store, p.stops, campaignId) };
+  const lateCopies = await lookAtPoll(read, def, r, poll.ended);
   const settle = pollStops(read, def, campaignId);
   await settle.after(poll, polledAt);
   const intents: Intent[] = [];
@@ -113,12 +113,13 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
 }
 
 /**
- * The look for late copies at each poll until the campaign ends, for a campaign whose create was
- * sent more than once (only then can a copy of it land late): from a listing no older than the
- * poll's tick, so all the polls of a tick share one. A look that fails never fails the poll.
+ * The look for late copies at each poll until the campaign ends (the poll that ended it included),
+ * for a campaign whose create was sent more than once (only then can a copy of it land late): from
+ * a listing no older than the poll's tick, so all the polls of a tick share one. After the poll, so
+ * that it reads the meta the stops read next. A look that fails never fails the poll.
  */
-async function lookAtPoll(p: PollPort, def: JobDefinition, r: PollRequest) {
+async function lookAtPoll(p: PollPort, def: JobDefinition, r: PollRequest, ended: boolean) {
   const stored = await p.store.get(r.campaignId);
-  if (stored?.info.state !== "active" || !stored.info.resent) return undefined;
+  if (!stored?.info.resent || (stored.info.state !== "active" && !ended)) return undefined;
   return lookForLateCopies(def, stored, p, r.tick).catch((error: unknown) => ({ failed: String(error) }));
 }

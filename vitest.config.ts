@@ -33,7 +33,7 @@ const REDIS = [
   "test/pipeline/resources/apply.test.ts",
   "test/pipeline/results/{poll-campaign,poll-phone-spelling,poll-status-names,poll-streaming}.test.ts",
   "test/pipeline/stores/dnc/{do-not-call-lists,tree-layout}.test.ts",
-  "test/pipeline/stores/{experiment-store,create-memo}.test.ts",
+  "test/pipeline/stores/{campaign-registry,create-memo,experiment-store,meta-once}.test.ts",
   "test/queue/{read-model,report-scheduler,scheduler}.test.ts",
   "test/simulator/{outcome-mix,state-durability}.test.ts",
   "test/sinks/{sinks,slow-sink,smtp-replies,standard-webhooks}.test.ts",

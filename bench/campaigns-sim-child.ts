@@ -1,10 +1,10 @@
 /**
  * The simulator of the campaigns benchmark, in its own process (its work is not the daemon's), its
- * requests watched: every request naming a campaign (`?id=`) is counted per campaign with its time, so the benchmark sees which campaign was polled at which tick. Seeds its store directly
+ * requests watched: every request naming a campaign (`?id=`) is counted per campaign with its time,
+ * so the benchmark sees which campaign was polled at which tick. Seeds its store directly
  * (N campaigns through the API would cost the simulator O(N²)): `calling` campaigns started now,
  * `waiting` ones scheduled a day later.
  */
-import type { IncomingMessage } from "node:http";
 import { DEFAULT_CALL_MODEL } from "../src/simulator/call-plan.ts";
 import { DEMO_ASSISTANT, DEMO_DIALER } from "../src/simulator/demo-records.ts";
 import { audienceOf } from "../src/simulator/handlers.ts";
@@ -25,7 +25,6 @@ export interface SeededCampaign {
 const [apiKey, timeScaleArg, pacingArg] = process.argv.slice(2);
 const timeScale = Number(timeScaleArg ?? 10);
 const callModel = { ...DEFAULT_CALL_MODEL, pacingMs: Number(pacingArg ?? 2_000) };
-const sim = await startSimulator({ apiKey: apiKey!, timeScale, demoRecords: true, callModel });
 /** Request times per campaign id (ms since the simulator started), and requests naming no campaign. */
 const times = new Map<string, number[]>();
 let others = 0;
@@ -33,18 +32,25 @@ let others = 0;
 const byPath = new Map<string, number>();
 const origin = Date.now();
 
-// Watched on the simulator's own server, before its handler: a proxy in front cost this process
-// as much again as serving each request.
-sim.server.prependListener("request", (req: IncomingMessage) => {
-  const asked = new URL(req.url ?? "/", "http://x");
+/** Told by the simulator of each request before it is handled (a proxy in front cost it as much again). */
+function watch(method: string, url: string): void {
+  const asked = new URL(url, "http://x");
   const id = asked.searchParams.get("id");
-  const path = `${req.method} ${asked.pathname}`;
+  const path = `${method} ${asked.pathname}`;
   byPath.set(path, (byPath.get(path) ?? 0) + 1);
   if (id) {
     const list = times.get(id) ?? [];
     list.push(Date.now() - origin);
     times.set(id, list);
   } else others += 1;
+}
+
+const sim = await startSimulator({
+  apiKey: apiKey!,
+  timeScale,
+  demoRecords: true,
+  callModel,
+  onRequest: watch,
 });
 const url = sim.url;
 

@@ -132,6 +132,23 @@ describe("simulator", () => {
   });
 });
 
+describe("simulator requests watched", () => {
+  it("tells onRequest of each request, answered or refused, with its method and URL", async () => {
+    const seen: string[] = [];
+    const sim = await startSimulator({
+      apiKey: API_KEY,
+      onRequest: (method, url) => seen.push(`${method} ${url}`),
+    });
+    try {
+      await testClient(sim).segments.list();
+      await raw(`${sim.url}/campaign/audiences?id=cmp_x`);
+      expect(seen).toEqual(["GET /api/v1/segment/list", "GET /api/v1/campaign/audiences?id=cmp_x"]);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
 describe("simulator determinism, time scale and state", () => {
   async function finalResults(seed: number) {
     const sim = await startSimulator({ apiKey: API_KEY, seed });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { Redis } from "ioredis";
+import { describe, expect, inject, it, vi } from "vitest";
 import { DEFAULT_ADAPTIVE } from "../../src/limiter/rate-limit-options.ts";
 import { createSharedRateLimiter } from "../../src/limiter/shared-rate-limiter.ts";
 import { useRedis } from "../support/redis.ts";
@@ -75,5 +76,86 @@ describe("createSharedRateLimiter (real Redis)", () => {
     limiter.observe({ status: undefined, timedOut: true, latencyMs: 10_000 });
     await new Promise((r) => setTimeout(r, 30));
     expect(await limiter.state()).toEqual({ rate: 85, cuts: 1 });
+  });
+
+  /** A connection of its own whose script calls (round trips of the limiter) are counted: EVALSHA (an EVAL follows only a first NOSCRIPT). */
+  function counted() {
+    const conn = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });
+    const send = vi.spyOn(conn, "sendCommand");
+    const calls = () => send.mock.calls.filter(([c]) => String(c.name).toLowerCase() === "evalsha").length;
+    return { conn, calls };
+  }
+
+  it("attempts waiting at once are granted in one round trip, each its own slot at the rate", async () => {
+    const { conn, calls } = counted();
+    try {
+      const limiter = createSharedRateLimiter({
+        redis: conn,
+        key: key(),
+        limit: { mode: "fixed", perSecond: 100 },
+      });
+      const started = performance.now();
+      const admitted: number[] = [];
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          await limiter.acquire();
+          admitted.push(performance.now() - started);
+        }),
+      );
+      // The first asks alone; the 15 queued behind its round trip are granted together.
+      expect(calls()).toBeLessThanOrEqual(2);
+      admitted.sort((a, b) => a - b);
+      // Slot 16 of 100/s is 150 ms after the first: none leaves sooner than its own.
+      expect(admitted[15]! - admitted[0]!).toBeGreaterThan(140);
+    } finally {
+      conn.disconnect();
+    }
+  });
+
+  it("attempts arriving while the schedule is booked ahead share round trips; two workers together stay at the rate", async () => {
+    const a = counted();
+    const b = counted();
+    try {
+      const k = key();
+      const limiters = [a, b].map(({ conn }) =>
+        createSharedRateLimiter({ redis: conn, key: k, limit: { mode: "fixed", perSecond: 100 } }),
+      );
+      const admitted: number[] = [];
+      const until = performance.now() + 800;
+      // Eight callers per worker, each asking again as soon as it is admitted (a request's worth later).
+      await Promise.all(
+        Array.from({ length: 16 }, async (_, i) => {
+          while (performance.now() < until) {
+            await limiters[i % 2]!.acquire();
+            admitted.push(performance.now());
+            await new Promise((r) => setTimeout(r, 5));
+          }
+        }),
+      );
+      admitted.sort((x, y) => x - y);
+      // Never faster than 100/s: any 41 admissions span 400 ms, less 20 (each worker reads Redis' slot
+      // times through its own reply's latency, a timer may fire 1 ms early, and a loaded event loop
+      // may note an admission late); granted slots taken at once would span far less.
+      for (let i = 0; i + 40 < admitted.length; i++)
+        expect(admitted[i + 40]! - admitted[i]!).toBeGreaterThan(380);
+      expect(admitted.length).toBeGreaterThan(70);
+      // Today's one round trip per attempt is several attempts per round trip now.
+      expect(a.calls() + b.calls()).toBeLessThan(admitted.length / 3);
+    } finally {
+      a.conn.disconnect();
+      b.conn.disconnect();
+    }
+  });
+
+  it("an attempt aborted while it waits to be granted leaves the queue with the sleep's AbortError", async () => {
+    const limiter = createSharedRateLimiter({ redis, key: key(), limit: { mode: "fixed", perSecond: 10 } });
+    // Books the schedule 300 ms ahead: the next attempt waits in the queue.
+    await Promise.all([limiter.acquire(), limiter.acquire(), limiter.acquire(), limiter.acquire()]);
+    const abort = new AbortController();
+    const waiting = limiter.acquire(abort.signal);
+    abort.abort();
+    await expect(waiting).rejects.toMatchObject({ name: "AbortError" });
+    // The next attempt is still granted.
+    await limiter.acquire();
   });
 });

@@ -7,8 +7,12 @@ import { num, periodText } from "./words.ts";
 
 /** The sentences the text and the page of a report share, counted nouns through `plural.ts`. Pure. */
 
-export const followUpsText = (t: ReportTotals) =>
-  `${counted(t.followUps.calls, "call")} in ${counted(t.followUps.campaigns, "campaign")}: ${num(t.followUps.reached)} reached, ${counted(t.followUps.meetings, "meeting")}`;
+/** What follow-ups called in the period, and those made that wait to start (they called nobody yet: not "0 campaigns" alone). */
+export const followUpsText = (r: Pick<ReportModel, "totals" | "campaigns">) => {
+  const t = r.totals;
+  const waiting = r.campaigns.filter((c) => c.attempt > 0 && c.state === "waiting").length;
+  return `${counted(t.followUps.calls, "call")} in ${counted(t.followUps.campaigns, "campaign")}: ${num(t.followUps.reached)} reached, ${counted(t.followUps.meetings, "meeting")}${waiting > 0 ? `; ${counted(waiting, "follow-up")} waiting to start` : ""}`;
+};
 
 export const filesText = (f: ReportFiles) =>
   `${counted(f.imported, "file")} imported, ${num(f.rejected)} rejected`;

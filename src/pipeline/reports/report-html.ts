@@ -123,7 +123,7 @@ function callFacts(r: ReportModel): string {
     ["Talk time", `${esc(duration(t.talkTime.totalSec))} (median ${esc(duration(t.talkTime.medianSec))})`],
     ["Calls by outcome", esc(counts(t.byStatus))],
     ["Sentiment", esc(counts(t.sentiment))],
-    ["Follow-ups", esc(followUpsText(t))],
+    ["Follow-ups", esc(followUpsText(r))],
   ]);
 }
 

@@ -35,7 +35,7 @@ export function reportText(r: ReportModel): string {
     `Talk time ${duration(t.talkTime.totalSec)} in all, median call ${duration(t.talkTime.medianSec)}`,
     `Calls by outcome: ${counts(t.byStatus)}`,
     `Sentiment: ${counts(t.sentiment)}`,
-    `Follow-ups: ${followUpsText(t)}`,
+    `Follow-ups: ${followUpsText(r)}`,
     "",
     `Files: ${filesText(f)}; ${rowsText(f)}`,
     `Rejected rows by reason: ${f.rejectedByReason.map((x) => `${reasonWords(x.reason)} ${num(x.rows)}`).join(", ") || "none"}`,

@@ -95,6 +95,19 @@ describe("campaigns waiting for their start in the period's report", () => {
     expect(reportText(r)).toContain("Campaigns (1, 1 waiting to start):");
   });
 
+  it("a follow-up made and waiting to start is said under Follow-ups, not only '0 calls in 0 campaigns'", () => {
+    const followUp = kept("again", NOW + 2 * H);
+    followUp.info.attempt = 1;
+    const r = report(lastDay, [kept("first", NOW - H), followUp]);
+    const line = "Follow-ups: 0 calls in 0 campaigns: 0 reached, 0 meetings; 1 follow-up waiting to start";
+    expect(reportText(r)).toContain(line);
+    expect(reportHtml(r, [])).toContain("0 meetings; 1 follow-up waiting to start");
+    // None waiting: the line as it was.
+    expect(reportText(report(lastDay, [kept("first", NOW - H)]))).toContain(
+      "Follow-ups: 0 calls in 0 campaigns: 0 reached, 0 meetings\n",
+    );
+  });
+
   it("a campaign calling is active as before; the count says how many wait", () => {
     const r = report(lastDay, [kept("calling", NOW - H), kept("soon", NOW + 2 * H)]);
     expect(r.campaigns.map((c) => [c.id, c.state])).toEqual([

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { type KeyCommand, sendPerKey } from "./per-key.ts";
 import type { RedisClient } from "./redis.ts";
 import { defineScript, luaFile } from "./scripts.ts";
 
@@ -18,16 +19,25 @@ export interface LockOptions {
   pollMs?: number;
   signal?: AbortSignal;
   /**
-   * Reads sent in the same round trip as the lock's SET (keys of the lock's slot); their replies
-   * go to `work`: what its holder reads first costs no round trip of its own.
+   * Reads sent in the same round trip as the lock's SET (keys of the lock's slot), in one socket
+   * write (per-key.ts); their replies go to `work`: what its holder reads first costs no round trip
+   * of its own.
    */
-  readWith?: (pipeline: ReturnType<RedisClient["pipeline"]>) => void;
+  readWith?: readonly KeyCommand[];
 }
+
+/**
+ * Lock tokens: a random prefix per process and a counter. Unique across holders as a random token
+ * per lock was (two processes share a prefix with odds of 2^-64), without randomBytes per lock.
+ */
+const TOKEN_PREFIX = randomBytes(8).toString("hex");
+let tokens = 0;
+const nextToken = () => `${TOKEN_PREFIX}-${(tokens++).toString(36)}`;
 
 export type Locked<T> = { acquired: true; value: T } | { acquired: false };
 
 /**
- * Runs `work` holding a Redis lock (SET NX PX with a random token). The lock is renewed every
+ * Runs `work` holding a Redis lock (SET NX PX with a token of its own). The lock is renewed every
  * third of its TTL while the work runs, so work longer than the TTL keeps it; released only by its
  * holder. `lost` aborts if the lock is found taken by another (Redis lost it, or a long stall).
  */
@@ -41,7 +51,7 @@ export async function withLock<T>(
    */
   work: (lost: AbortSignal, token: string, read: unknown[]) => Promise<T>,
 ): Promise<Locked<T>> {
-  const token = randomBytes(8).toString("hex");
+  const token = nextToken();
   let taken = await acquire(redis, key, token, o);
   while (!taken) {
     if (o.wait === false) return { acquired: false };
@@ -78,9 +88,9 @@ async function acquire(
 ): Promise<{ read: unknown[] } | undefined> {
   if (!o.readWith)
     return (await redis.set(key, token, "PX", o.ttlMs, "NX")) === "OK" ? { read: [] } : undefined;
-  const pipeline = redis.pipeline().set(key, token, "PX", o.ttlMs, "NX");
-  o.readWith(pipeline);
-  const replies = (await pipeline.exec()) ?? [];
-  for (const [error] of replies) if (error) throw error;
-  return replies[0]?.[1] === "OK" ? { read: replies.slice(1).map(([, value]) => value) } : undefined;
+  const [set, ...read] = await sendPerKey<unknown>(redis, [
+    ["set", key, token, "PX", o.ttlMs, "NX"],
+    ...o.readWith,
+  ]);
+  return set === "OK" ? { read } : undefined;
 }

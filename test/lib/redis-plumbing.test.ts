@@ -55,7 +55,10 @@ describe("Redis lock", () => {
   it("reads what `readWith` asks in the round trip that takes it, and not when another holds it", async () => {
     const k = key();
     await redis.hset(`${k}:meta`, "version", "7");
-    const readWith = (p: ReturnType<typeof redis.pipeline>) => void p.hgetall(`${k}:meta`).get(k);
+    const readWith = [
+      ["hgetall", `${k}:meta`],
+      ["get", k],
+    ] as const;
     const mine = await withLock(redis, k, { ttlMs: 5_000, readWith }, async (_lost, token, read) => ({
       token,
       read,

@@ -3,6 +3,7 @@ import { AUDIENCE_STATUSES } from "../../src/api/schemas/audience-status.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { createSuppressionList } from "../../src/pipeline/stores/suppression.ts";
+import type { SimulatorOptions } from "../../src/simulator/server.ts";
 import { campaignInfo, validAssistant, validDialer } from "./fixtures.ts";
 import { useRedis } from "./redis.ts";
 import { useSimulator } from "./simulator.ts";
@@ -19,9 +20,10 @@ export const STATUS_CLASSES = {
 /**
  * For the tests of one file: a simulator whose time is frozen (moved by hand), Redis, and
  * `campaignOf`, which makes a campaign of `contacts` contacts there and registers it with a store.
+ * `options`: the simulator's, besides its frozen time (an `onRequest` that counts requests).
  */
-export function usePollCampaigns() {
-  const t = useSimulator({ timeScale: 1e-9 });
+export function usePollCampaigns(options: Partial<SimulatorOptions> = {}) {
+  const t = useSimulator({ timeScale: 1e-9, ...options });
   const { redis, prefix } = useRedis();
   let ids: { assistant: string; dialer: string };
 

@@ -65,6 +65,9 @@ interface Pending {
  * in memory up to `maxBuffered`, then are spilled to the stage. The last entry of a phone listed
  * twice wins. Each attempt (`start`) begins again from nothing.
  */
+/** Changes kept in memory before they are spilled, unless told otherwise. */
+export const MAX_BUFFERED_CHANGES = 2_000;
+
 export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
   private readonly maxBuffered: number;
   private readonly lookupBatch: number;
@@ -78,7 +81,7 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
   private readonly fp = new Uint32Array(2);
 
   constructor(private readonly o: AudienceDiffOptions) {
-    this.maxBuffered = o.maxBuffered ?? 2_000;
+    this.maxBuffered = o.maxBuffered ?? MAX_BUFFERED_CHANGES;
     this.lookupBatch = o.lookupBatch ?? 1_000;
   }
 

@@ -18,7 +18,7 @@ import type { CallHistory } from "../stores/call-history.ts";
 import { storedCampaignOf } from "../stores/campaign-registry.ts";
 import type { CampaignStore, StoredCampaign, Transition } from "../stores/campaign-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
-import { type AudienceDiff, AudienceDiffSink } from "./audience-diff.ts";
+import { type AudienceDiff, AudienceDiffSink, MAX_BUFFERED_CHANGES } from "./audience-diff.ts";
 import { phonesOfDigest } from "./audience-digest.ts";
 import { parseFingerprint } from "./entry-fingerprint.ts";
 import { FingerprintIndex } from "./fingerprint-index.ts";
@@ -135,16 +135,68 @@ const paceOf = (o: PollOptions, totals: CampaignTotals, lastChangeAt: number, sc
 /**
  * Polls one campaign's audience, diffs it with what was seen (by E.164 phone), and stores only what
  * changed: records, fingerprints, transitions and totals. An unchanged audience writes nothing.
- * One poll at a time per campaign (a short lock), so overlapping ticks never race.
+ * One poll's writes at a time per campaign (a short lock), so overlapping ticks never race; a poll
+ * that finds its campaign unchanged (the usual one) decides so without the lock (`readUnlocked`).
  */
 export async function pollCampaign(campaignId: string, o: PollOptions): Promise<PollOutcome> {
+  const read = await readUnlocked(campaignId, o);
+  if (read && "outcome" in read) return read.outcome;
   const locked = await o.store.polling(campaignId, (lost, meta) =>
-    pollLocked(campaignId, storedCampaignOf(meta), {
-      ...o,
-      signal: o.signal ? AbortSignal.any([o.signal, lost]) : lost,
-    }),
+    pollLocked(
+      campaignId,
+      storedCampaignOf(meta),
+      { ...o, signal: o.signal ? AbortSignal.any([o.signal, lost]) : lost },
+      // What was fetched before the lock holds only if nothing was written since it was read.
+      read && sameWrites(read.meta, meta) ? read : undefined,
+    ),
   );
   return locked.acquired ? locked.value : notPolled("busy");
+}
+
+/** An audience fetched and diffed before the poll's lock, with the meta it was diffed against. */
+interface Fetched {
+  meta: Record<string, string>;
+  diff: AudienceDiff;
+  index: FingerprintIndex;
+}
+
+/**
+ * Two reads of a campaign's meta with no poll's write between them: every write of records and
+ * fingerprints counts itself in `writes` (campaign-results.ts), in the MULTI that makes it.
+ */
+const sameWrites = (a: Record<string, string>, b: Record<string, string>) =>
+  a.writes === b.writes && a.version === b.version && a.digest === b.digest;
+
+/**
+ * The poll without its lock, as far as it writes nothing: the meta read (one HGETALL), the
+ * audience fetched and diffed. Unchanged and neither stuck nor over: the outcome, nothing written,
+ * no lock taken. Otherwise what was fetched, for the poll under the lock to go on with (no second
+ * request). Undefined, without a request, for the polls that go under the lock as before: a
+ * campaign unknown, not active, never written (version 0), with a stop record, or whose audience
+ * could be too large to diff in memory (spilling writes the stage: only under the lock).
+ */
+async function readUnlocked(
+  campaignId: string,
+  o: PollOptions,
+): Promise<{ outcome: PollOutcome } | Fetched | undefined> {
+  const meta = await o.store.metaOf(campaignId);
+  const stored = storedCampaignOf(meta);
+  if (stored?.info.state !== "active" || stored.version === 0 || stored.stop) return undefined;
+  const maxBuffered = o.maxBufferedChanges ?? MAX_BUFFERED_CHANGES;
+  if (Math.max(stored.totals.contacts, stored.info.audience ?? 0) >= maxBuffered) return undefined;
+  const fetched = await streamAudience(campaignId, stored, o, false);
+  const { diff, index } = fetched;
+  // The audience grew past the buffer: what would have spilled was dropped, and the poll goes
+  // under the lock as before (a second request, only for a campaign that grew that much at once).
+  if (diff.spilled) return undefined;
+  if (diff.digest !== stored.digest) return { meta, ...fetched };
+  if (
+    stuckAt(stored, (o.now ?? Date.now)(), o) ||
+    (await overAnyway(campaignId, o, stored.totals, diff.digest))
+  )
+    return { meta, ...fetched };
+  remember(campaignId, stored.version, index);
+  return { outcome: activeUnchanged(o, stored) };
 }
 
 /** A poll that read nothing: `why`, and the campaign's version and state as vcw keeps them. */
@@ -154,11 +206,15 @@ const notPolled = (
   state: PollOutcome["state"] = "active",
 ): PollOutcome => ({ changed: 0, version, state, ended: false, optedOut: 0, skipped: why });
 
-/** A poll holding the campaign's lock; `stored` is its meta as read with the lock. */
+/**
+ * A poll holding the campaign's lock; `stored` is its meta as read with the lock, `fetched` the
+ * audience fetched before it against the same meta (or undefined: it is fetched now).
+ */
 async function pollLocked(
   campaignId: string,
   stored: StoredCampaign | undefined,
   o: PollOptions,
+  fetched?: Fetched,
 ): Promise<PollOutcome> {
   const now = o.now ?? Date.now;
   if (!stored) return notPolled("unknown");
@@ -167,7 +223,7 @@ async function pollLocked(
     await o.store.retire(campaignId, info.job);
     return notPolled("not-active", stored.version, info.state);
   }
-  const { diff, index } = await streamAudience(campaignId, stored, o);
+  const { diff, index } = fetched ?? (await streamAudience(campaignId, stored, o, true));
   const at = now();
   if (diff.digest === stored.digest) return unchanged(campaignId, stored, diff, index, at, o);
 
@@ -238,8 +294,11 @@ async function auditFirstSeen(o: PollOptions, stored: StoredCampaign, part: Prep
   );
 }
 
-/** The campaign's audience streamed through a diff against the index of its stored fingerprints. */
-async function streamAudience(campaignId: string, stored: StoredCampaign, o: PollOptions) {
+/**
+ * The campaign's audience streamed through a diff against the index of its stored fingerprints.
+ * Not `locked`: it writes nothing; changes that would spill are dropped (the diff says `spilled`).
+ */
+async function streamAudience(campaignId: string, stored: StoredCampaign, o: PollOptions, locked: boolean) {
   const { info } = stored;
   // The index of this process's last poll, if that poll stored the version Redis holds now.
   const cached = takeCached(campaignId);
@@ -253,8 +312,8 @@ async function streamAudience(campaignId: string, stored: StoredCampaign, o: Pol
     index,
     warm,
     storedFingerprints: (phones) => o.store.fingerprintsOf(campaignId, phones),
-    spill: (changes, fresh) => o.store.stage(campaignId, changes, fresh),
-    dropSpilled: () => o.store.dropStaged(campaignId),
+    spill: (changes, fresh) => (locked ? o.store.stage(campaignId, changes, fresh) : Promise.resolve()),
+    dropSpilled: () => (locked ? o.store.dropStaged(campaignId) : Promise.resolve()),
     ...(o.maxBufferedChanges ? { maxBuffered: o.maxBufferedChanges } : {}),
     country: o.country,
   });
@@ -262,8 +321,8 @@ async function streamAudience(campaignId: string, stored: StoredCampaign, o: Pol
   try {
     diff = await o.client.campaigns.audiencesStream(campaignId, sink, o.signal ? { signal: o.signal } : {});
   } catch (error) {
-    // Nothing was written but the stage, if anything; it goes too.
-    await o.store.dropStaged(campaignId).catch(() => undefined);
+    // Nothing was written but the stage, if anything; it goes too (a stage is only the lock's).
+    if (locked) await o.store.dropStaged(campaignId).catch(() => undefined);
     throw error;
   }
   return { diff, index };
@@ -280,24 +339,34 @@ async function unchanged(
 ): Promise<PollOutcome> {
   const { info } = stored;
   if (diff.spilled) await o.store.dropStaged(campaignId);
-  // Quiet before the start is not stuck: count from the later of the last change and the start.
-  const since = Math.max(stored.lastChangeAt, Date.parse(info.scheduledAt) || 0);
   if (await overAnyway(campaignId, o, stored.totals, diff.digest)) {
     await o.store.setState(campaignId, info.job, info, "finished");
     return { changed: 0, version: stored.version, state: "finished", ended: true, optedOut: 0 };
   }
-  const stuck = !isFinished(stored.totals) && at - since > o.stuckAfterMs;
-  if (stuck) await o.store.setState(campaignId, info.job, info, "stuck");
-  else remember(campaignId, stored.version, index);
-  return {
-    changed: 0,
-    version: stored.version,
-    state: stuck ? "stuck" : "active",
-    ended: stuck,
-    optedOut: 0,
-    ...(stuck ? {} : { pace: paceOf(o, stored.totals, stored.lastChangeAt, info.scheduledAt) }),
-  };
+  if (stuckAt(stored, at, o)) {
+    await o.store.setState(campaignId, info.job, info, "stuck");
+    return { changed: 0, version: stored.version, state: "stuck", ended: true, optedOut: 0 };
+  }
+  remember(campaignId, stored.version, index);
+  return activeUnchanged(o, stored);
 }
+
+/** Quiet too long at `at`, calls not all final: stuck. Quiet before the start is not stuck. */
+function stuckAt(stored: StoredCampaign, at: number, o: PollOptions): boolean {
+  // Count from the later of the last change and the start.
+  const since = Math.max(stored.lastChangeAt, Date.parse(stored.info.scheduledAt) || 0);
+  return !isFinished(stored.totals) && at - since > o.stuckAfterMs;
+}
+
+/** The outcome of a poll that found the campaign as stored, still active. */
+const activeUnchanged = (o: PollOptions, stored: StoredCampaign): PollOutcome => ({
+  changed: 0,
+  version: stored.version,
+  state: "active",
+  ended: false,
+  optedOut: 0,
+  pace: paceOf(o, stored.totals, stored.lastChangeAt, stored.info.scheduledAt),
+});
 
 /**
  * Not every call final, yet over: contacts were taken out and the service can no longer dial

@@ -69,7 +69,7 @@ export function createCampaignResults(
       withLock(
         redis,
         keys.campaign.pollLock(id),
-        { ttlMs: 60_000, wait: false, readWith: (p) => p.hgetall(meta(id)) },
+        { ttlMs: 60_000, wait: false, readWith: [["hgetall", meta(id)]] },
         (lost, _token, [hash]) => work(lost, hash as Record<string, string>),
       ),
     fingerprints: (id: string) => redis.hgetall(fps(id)),

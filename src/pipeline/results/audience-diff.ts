@@ -58,6 +58,9 @@ interface Pending {
   b: number;
 }
 
+/** Changes kept in memory before they are spilled, unless told otherwise. */
+export const MAX_BUFFERED_CHANGES = 2_000;
+
 /**
  * Diffs an audience with what is stored while it streams, entry by entry, in bounded memory: each
  * entry's fingerprint is compared with the stored one (from the index, or read from Redis in
@@ -65,9 +68,6 @@ interface Pending {
  * in memory up to `maxBuffered`, then are spilled to the stage. The last entry of a phone listed
  * twice wins. Each attempt (`start`) begins again from nothing.
  */
-/** Changes kept in memory before they are spilled, unless told otherwise. */
-export const MAX_BUFFERED_CHANGES = 2_000;
-
 export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
   private readonly maxBuffered: number;
   private readonly lookupBatch: number;

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
 import type { TokenWay } from "../lib/redis-keys.ts";
 import type { RevokedSessions } from "../pipeline/stores/revoked-sessions.ts";
-import type { SignInThrottle } from "../pipeline/stores/sign-in-throttle.ts";
+import type { SignInThrottle, ThrottleWait } from "../pipeline/stores/sign-in-throttle.ts";
 import { FAVICON_LINK } from "./favicon.ts";
 import {
   newSession,
@@ -51,18 +51,31 @@ async function sessionOf(req: FastifyRequest, o: AuthOptions): Promise<Session |
   return s && !(await o.revoked.has(s.id)) ? s : undefined;
 }
 
-/** A refused attempt: how long is left of the wait, in the header and in words; logged. */
-function throttled(req: FastifyRequest, reply: FastifyReply, way: TokenWay, waitMs: number, logger: Logger) {
-  const seconds = Math.ceil(waitMs / 1000);
+/** A refused attempt: how long is left of the wait and why, in the header and in words; logged. */
+function throttled(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  way: TokenWay,
+  wait: ThrottleWait,
+  logger: Logger,
+) {
+  const seconds = Math.ceil(wait.ms / 1000);
+  const busy = wait.why === "busy";
   logger.warn(
     { client: req.ip, path: req.url.split("?")[0], way, waitSeconds: seconds },
-    "dashboard sign-in throttled: too many attempts from this client",
+    busy
+      ? "dashboard sign-in refused for a moment: Redis did not count the attempt within half a second"
+      : "dashboard sign-in throttled: too many attempts from this client",
   );
   const what = way === "bearer" ? "wrong bearer tokens" : "sign-in attempts";
   return reply
     .code(429)
     .header("retry-after", String(seconds))
-    .send({ error: `too many ${what} from this address: try again in ${seconds} seconds` });
+    .send({
+      error: busy
+        ? `the attempt could not be counted (the service is busy): try again in ${seconds} seconds`
+        : `too many ${what} from this address: try again in ${seconds} seconds`,
+    });
 }
 
 /**
@@ -78,7 +91,7 @@ async function identify(
   const auth = req.headers.authorization;
   if (auth?.startsWith("Bearer ") && !open) {
     const wait = await o.throttle.bearer(req.ip);
-    if (wait > 0) {
+    if (wait.ms > 0) {
       await throttled(req, reply, "bearer", wait, o.logger);
       return "refused";
     }
@@ -134,7 +147,7 @@ export async function installAuth(app: FastifyInstance, o: AuthOptions): Promise
 async function signIn(req: FastifyRequest, reply: FastifyReply, o: AuthOptions) {
   if (!o.token) return reply.redirect("/", 303);
   const wait = await o.throttle.signIn(req.ip);
-  if (wait > 0) return throttled(req, reply, "sign-in", wait, o.logger);
+  if (wait.ms > 0) return throttled(req, reply, "sign-in", wait, o.logger);
   const given = String((req.body as Record<string, unknown> | undefined)?.token ?? "");
   const right = same(given, o.token);
   await o.throttle.signedIn(req.ip, right);

@@ -181,12 +181,13 @@ describe("the throttle on the real clock", () => {
     });
     await throttle.wrongBearer("192.0.2.1");
     await throttle.wrongBearer("192.0.2.1");
-    const wait = await throttle.bearer("192.0.2.1");
+    const { ms: wait, why } = await throttle.bearer("192.0.2.1");
+    expect(why).toBe("attempts");
     expect(wait).toBeGreaterThan(800);
     expect(wait).toBeLessThanOrEqual(1_000);
-    expect(await throttle.signIn("192.0.2.1")).toBe(0); // the other way is not held back
+    expect((await throttle.signIn("192.0.2.1")).ms).toBe(0); // the other way is not held back
     await sleep(wait + 20);
-    expect(await throttle.bearer("192.0.2.1")).toBe(0);
+    expect((await throttle.bearer("192.0.2.1")).ms).toBe(0);
   });
 });
 
@@ -199,19 +200,20 @@ describe("the throttle when Redis is slow or gone (a real redis-server, stopped 
       const throttle = signInThrottle(redis, redisKeys(`throttle-${randomBytes(4).toString("hex")}`), {
         now: Date.now,
       });
-      expect(await throttle.signIn("192.0.2.9")).toBe(0);
+      expect((await throttle.signIn("192.0.2.9")).ms).toBe(0);
       // A Redis that answers nothing while the connection stands: as a flood of attempts keeping the
       // daemon busy looks. Checking the attempt uncounted would let a flood past the limit (it did).
       server.process.kill("SIGSTOP");
       const started = Date.now();
-      expect(await throttle.signIn("192.0.2.9")).toBe(1_000);
-      expect(await throttle.bearer("192.0.2.9")).toBe(1_000);
+      // Refused for a second, and said why: not the client's attempts (it was logged as too many attempts).
+      expect(await throttle.signIn("192.0.2.9")).toEqual({ ms: 1_000, why: "busy" });
+      expect(await throttle.bearer("192.0.2.9")).toEqual({ ms: 1_000, why: "busy" });
       expect(Date.now() - started).toBeLessThan(5_000);
       server.process.kill("SIGCONT");
       // Redis gone: sign-in must still work, so the attempt is checked.
       await server.stop("SIGKILL");
       await waitFor(() => (redis.status !== "ready" ? true : undefined), 10_000, "the connection lost");
-      expect(await throttle.signIn("192.0.2.9")).toBe(0);
+      expect((await throttle.signIn("192.0.2.9")).ms).toBe(0);
     } finally {
       redis.disconnect();
       server.process.kill("SIGCONT");

@@ -27,13 +27,22 @@ const attempt = defineScript<number>(
 
 const settle = defineScript<number>("sign_in_settle", 1, luaFile(import.meta.url, "lua/sign-in-settle.lua"));
 
+/**
+ * An attempt's answer: `ms` to wait (refused), or 0: check it. `why` a refusal: the client's
+ * attempts, or Redis connected but not counting within half a second (`busy`).
+ */
+export interface ThrottleWait {
+  ms: number;
+  why: "attempts" | "busy";
+}
+
 export interface SignInThrottle {
-  /** A sign-in, counted before its check: ms to wait (refused), or 0: check it. */
-  signIn(client: string): Promise<number>;
+  /** A sign-in, counted before its check. */
+  signIn(client: string): Promise<ThrottleWait>;
   /** The sign-in was right (handed back) or wrong (its count stands; the limit may start a wait). */
   signedIn(client: string, right: boolean): Promise<void>;
-  /** A bearer header: ms to wait (refused), or 0: check it. */
-  bearer(client: string): Promise<number>;
+  /** A bearer header. */
+  bearer(client: string): Promise<ThrottleWait>;
   /** A wrong bearer token, counted. */
   wrongBearer(client: string): Promise<void>;
 }
@@ -47,6 +56,7 @@ export interface ThrottleOptions {
 /** How long an attempt waits for Redis's count, and how long it is refused when no count came. */
 const ANSWER_MS = 500;
 const BUSY_WAIT_MS = 1_000;
+const CHECK: ThrottleWait = { ms: 0, why: "attempts" };
 
 /**
  * The throttle every daemon shares through Redis. Sign-ins and bearer headers count apart, so that
@@ -64,13 +74,17 @@ export function signInThrottle(redis: RedisClient, keys: RedisKeys, o: ThrottleO
       ANSWER_MS,
       otherwise,
     );
-  const run = async (way: TokenWay, client: string, op: "count" | "close" | "peek" | "fail") => {
-    if (redis.status !== "ready") return 0;
+  const run = async (
+    way: TokenWay,
+    client: string,
+    op: "count" | "close" | "peek" | "fail",
+  ): Promise<ThrottleWait> => {
+    if (redis.status !== "ready") return CHECK;
     const args = [limit.max, limit.windowMs, limit.capMs, op, Math.round(o.now())];
     const counted = attempt(redis, [keys.tokenAttempts(way, client)], args).then(Number, () => 0);
     const wait = await withTimeout(counted, ANSWER_MS, undefined);
-    if (wait !== undefined) return wait;
-    return redis.status === "ready" ? BUSY_WAIT_MS : 0;
+    if (wait !== undefined) return { ms: wait, why: "attempts" };
+    return redis.status === "ready" ? { ms: BUSY_WAIT_MS, why: "busy" } : CHECK;
   };
   return {
     signIn: (client) => run("sign-in", client, "count"),

@@ -74,6 +74,8 @@ export function createCampaignRegistry(
   const active = keys.activeCampaignsOf;
   const all = keys.campaignsOf;
   const due = keys.dueCampaignsOf;
+  /** The campaign's meta hash as it is, every field (stores/meta-once.ts reads it once for several stores). */
+  const metaOf = (id: string): Promise<Record<string, string>> => redis.hgetall(meta(id));
   /** A campaign no longer polled leaves the job's active set and poll schedule (one hash tag: one MULTI). */
   const unlist = async (id: string, job: string) => {
     await redis.multi().srem(active(job), id).zrem(due(job), id).exec();
@@ -139,10 +141,8 @@ export function createCampaignRegistry(
       return raw ? (JSON.parse(raw) as PollLag) : undefined;
     },
 
-    get: async (id: string): Promise<StoredCampaign | undefined> =>
-      storedCampaignOf(await redis.hgetall(meta(id))),
-    /** The campaign's meta hash as it is, every field (stores/meta-once.ts reads it once for several stores). */
-    metaOf: (id: string): Promise<Record<string, string>> => redis.hgetall(meta(id)),
+    get: async (id: string): Promise<StoredCampaign | undefined> => storedCampaignOf(await metaOf(id)),
+    metaOf,
 
     /** Keeps what the check before its start found (its own field: a poll rewriting `info` leaves it). */
     async noteStartCheck(id: string, check: StartCheckResult): Promise<void> {

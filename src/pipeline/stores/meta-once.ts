@@ -38,9 +38,9 @@ export function metaReadOnce<
   return {
     store: through(store, { get: () => served(storedCampaignOf) }),
     stops: through(stops, {
-      get: () => served((h) => stopFieldsOf(h).stop),
-      requested: () => served((h) => stopFieldsOf(h).requested),
-      callUntil: () => served((h) => stopFieldsOf(h).callUntil),
+      get: () => served(stopFieldsOf.stop),
+      requested: () => served(stopFieldsOf.requested),
+      callUntil: () => served(stopFieldsOf.callUntil),
     }),
   };
 }

@@ -54,12 +54,12 @@ const REQUESTED = "stopRequested";
 const stopOf = (raw: string | null | undefined) => (raw ? (JSON.parse(raw) as CampaignStop) : undefined);
 const numberOf = (raw: string | null | undefined) => (raw ? Number(raw) : undefined);
 
-/** The stop, the operator's request and the window's close, from a campaign's meta read whole (stores/meta-once.ts). */
-export const stopFieldsOf = (h: Record<string, string>) => ({
-  stop: stopOf(h[STOP]),
-  requested: numberOf(h[REQUESTED]),
-  callUntil: numberOf(h.callUntil),
-});
+/** The stop, the operator's request and the window's close, each from a campaign's meta read whole (stores/meta-once.ts). */
+export const stopFieldsOf = {
+  stop: (h: Record<string, string>) => stopOf(h[STOP]),
+  requested: (h: Record<string, string>) => numberOf(h[REQUESTED]),
+  callUntil: (h: Record<string, string>) => numberOf(h.callUntil),
+};
 
 /** Stops of campaigns in Redis: the meta's `stop` field and the hash of withdrawn contacts. */
 export function createStopStore(

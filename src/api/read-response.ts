@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { UnexpectedResponseError } from "./errors/index.ts";
+import { NOT_PLAIN, plainReaderOf } from "./plain-reader.ts";
 import { scrubSecrets } from "./secrets.ts";
 import { toFieldIssues } from "./zod-issues.ts";
 
@@ -14,7 +15,8 @@ export function requestIdOf(response: Response): string | undefined {
 }
 
 /**
- * A success body (its text, read whole by the attempt) read with the operation's response schema.
+ * A success body (its text, read whole by the attempt) read with the operation's response schema
+ * (a plain one by the reader derived from it, plain-reader.ts).
  * Whatever goes wrong (not JSON, not the schema, a reader that throws) is an UnexpectedResponseError,
  * which the transport turns into an AmbiguousWriteError for a create.
  */
@@ -35,6 +37,8 @@ export function readResponse(
   } catch {
     throw unexpected(text.trim() ? "is not JSON" : "is empty, a JSON body was expected");
   }
+  const plain = plainReaderOf(schema)?.(json) ?? NOT_PLAIN;
+  if (plain !== NOT_PLAIN) return plain;
   let parsed: z.ZodSafeParseResult<unknown>;
   try {
     parsed = schema.safeParse(json);

@@ -58,26 +58,52 @@ export const isoDateTime = () =>
 
 // ---- tolerant readers for responses: the service may send numbers as strings, nulls, extra fields.
 
+/**
+ * What a loose field holds once read: its value as the service usually sends it, read unchanged.
+ * plain-reader.ts reads a response whose fields all hold that without zod.
+ */
+export type LooseKind = "string" | "number" | "boolean";
+
+const looseKinds = new WeakMap<object, LooseKind>();
+
+/** The kind of a field made by looseText, looseFlag or looseNumber; undefined for any other schema. */
+export const looseKindOf = (schema: unknown): LooseKind | undefined =>
+  typeof schema === "object" && schema !== null ? looseKinds.get(schema) : undefined;
+
+function loose<S extends z.ZodType>(kind: LooseKind, schema: S): S {
+  looseKinds.set(schema, kind);
+  return schema;
+}
+
 /** A string field of a response: numbers are turned into strings, null into absent. */
 export const looseText = () =>
-  z
-    .union([z.string(), z.number(), z.null()])
-    .optional()
-    .transform((v) => (v === null || v === undefined ? undefined : String(v)));
+  loose(
+    "string",
+    z
+      .union([z.string(), z.number(), z.null()])
+      .optional()
+      .transform((v) => (v === null || v === undefined ? undefined : String(v))),
+  );
 
 /** A boolean field of a response: also accepts "true"/"false" and 0/1. */
 export const looseFlag = () =>
-  z
-    .union([z.boolean(), z.literal(["true", "false"]), z.literal([0, 1]), z.null()])
-    .optional()
-    .transform((v) => (v === null || v === undefined ? undefined : v === true || v === "true" || v === 1));
+  loose(
+    "boolean",
+    z
+      .union([z.boolean(), z.literal(["true", "false"]), z.literal([0, 1]), z.null()])
+      .optional()
+      .transform((v) => (v === null || v === undefined ? undefined : v === true || v === "true" || v === 1)),
+  );
 
 /** A numeric field of a response: also accepts a numeric string. */
 export const looseNumber = () =>
-  z
-    .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/), z.null()])
-    .optional()
-    .transform((v) => (v === null || v === undefined ? undefined : Number(v)));
+  loose(
+    "number",
+    z
+      .union([z.number(), z.string().regex(/^-?\d+(\.\d+)?$/), z.null()])
+      .optional()
+      .transform((v) => (v === null || v === undefined ? undefined : Number(v))),
+  );
 
 /**
  * Identifier of a returned record. The spec shows none (docs/spec-gaps.md): the simulator sends

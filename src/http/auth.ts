@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import cookie from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Logger } from "pino";
+import { counted } from "../lib/plural.ts";
 import type { TokenWay } from "../lib/redis-keys.ts";
 import type { RevokedSessions } from "../pipeline/stores/revoked-sessions.ts";
 import type { SignInThrottle, ThrottleWait } from "../pipeline/stores/sign-in-throttle.ts";
@@ -67,15 +68,17 @@ function throttled(
       ? "dashboard sign-in refused for a moment: Redis did not count the attempt within half a second"
       : "dashboard sign-in throttled: too many attempts from this client",
   );
-  const what = way === "bearer" ? "wrong bearer tokens" : "sign-in attempts";
   return reply
     .code(429)
     .header("retry-after", String(seconds))
-    .send({
-      error: busy
-        ? `the attempt could not be counted (the service is busy): try again in ${seconds} seconds`
-        : `too many ${what} from this address: try again in ${seconds} seconds`,
-    });
+    .send({ error: throttledMessage(way, wait) });
+}
+
+/** What a refused attempt is told: why, and in how many seconds (rounded up) to try again. */
+export function throttledMessage(way: TokenWay, wait: ThrottleWait): string {
+  const again = `try again in ${counted(Math.ceil(wait.ms / 1000), "second")}`;
+  if (wait.why === "busy") return `the attempt could not be counted (the service is busy): ${again}`;
+  return `too many ${way === "bearer" ? "wrong bearer tokens" : "sign-in attempts"} from this address: ${again}`;
 }
 
 /**

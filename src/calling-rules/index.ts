@@ -1,5 +1,5 @@
 import { GB_RULES } from "./gb/index.ts";
-import type { CapRule, HolidayCalendar, HoursRule, RuleSet, RuleSetFolder, RuleSource } from "./types.ts";
+import type { HolidayCalendar, HoursRule, RuleSet, RuleSetFolder, RuleSource } from "./types.ts";
 import { US_RULES } from "./us/index.ts";
 
 export type { CapRule, HoursRule, RuleScope, RuleSet, RuleSetFolder, RuleSource } from "./types.ts";

@@ -1,7 +1,7 @@
 import { reasonWords } from "../../ingest/reason-words.ts";
 import { counted } from "../../lib/plural.ts";
 import { zonedTime } from "../../lib/zoned-time.ts";
-import type { FileRepairs, ReportCampaign, ReportFiles, ReportModel, ReportTotals } from "./model.ts";
+import type { FileRepairs, ReportCampaign, ReportFiles, ReportModel } from "./model.ts";
 import { reachDefinition, reachedClause, reachOf, reachText } from "./reach.ts";
 import { num, periodText } from "./words.ts";
 

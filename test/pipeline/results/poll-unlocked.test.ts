@@ -64,6 +64,17 @@ describe("pollCampaign without the lock (real Redis, simulator with frozen time 
     expect(polling).toHaveBeenCalledTimes(2);
   });
 
+  it("an unchanged poll with no stop in its meta never asks whether taken-out contacts make it over (a Redis round trip)", async () => {
+    const p = prefix();
+    const { id, store } = await campaignOf(12, p);
+    const overWithWithdrawn = vi.fn(async () => false);
+    const o = { ...optionsOf(p, store), overWithWithdrawn };
+    await pollCampaign(id, o); // version 0: under the lock, which asks
+    overWithWithdrawn.mockClear();
+    expect(await pollCampaign(id, o)).toMatchObject({ changed: 0, state: "active", ended: false });
+    expect(overWithWithdrawn).not.toHaveBeenCalled();
+  });
+
   it("each poll fetches the audience once: unchanged, changed, or stuck", async () => {
     const p = prefix();
     const { id, store } = await campaignOf(12, p);

@@ -66,6 +66,7 @@ describe("vcw audit export", () => {
         },
       },
     ]);
+    const appended = Date.now();
     const day = new Date(at).toISOString().slice(0, 10);
 
     const jsonl = await runCli(["audit", "export", "--from", day, "--to", day, "--format", "jsonl"], env);
@@ -110,8 +111,11 @@ describe("vcw audit export", () => {
     expect(bad.stderr).toContain('--from "monday" is not a date');
 
     // Review of issue 46, finding 11: a date-time without an offset is UTC, whatever the machine's zone.
+    // The trail is ranged by when Redis recorded each entry (its stream id), which is after `at`: the
+    // window closes a second after the appends ended (closing it at at + 1 s failed in CI when the
+    // appends crossed a second), still hours from the New York reading of the same text.
     const second = new Date(at).toISOString().slice(0, 19);
-    const next = new Date(at + 1_000).toISOString().slice(0, 19);
+    const next = new Date(appended + 1_000).toISOString().slice(0, 19);
     const zoned = { ...env, TZ: "America/New_York" };
     const instants = await runCli(
       ["audit", "export", "--from", second, "--to", next, "--format", "jsonl"],

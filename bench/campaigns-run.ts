@@ -52,6 +52,8 @@ export interface CampaignsRun {
   /** The simulator's and Redis's CPU in the window: with the daemon's, what the machine's cores were asked for. */
   simCpuCores: number;
   redisCpuCores: number;
+  /** Redis commands the window's polls sent, a poll (INFO commandstats: the daemon's and the bench's few). */
+  redisCommandsPerPoll: number;
   peakRssMb: number;
   redisBytesPerCampaign: number;
   /** The same after an hour: the finished poll jobs kept now, as many more as an hour keeps. */
@@ -73,6 +75,14 @@ const here = fileURLToPath(new URL(".", import.meta.url));
 /** utime + stime of a process, in ms (/proc: 100 ticks a second). */
 const peakRssMbOf = (pid: number) =>
   Math.round(Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) / 1024);
+
+/** Calls per command so far (INFO commandstats). */
+async function commandCalls(redis: Redis): Promise<Map<string, number>> {
+  const calls = new Map<string, number>();
+  for (const m of (await redis.info("commandstats")).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm))
+    calls.set(m[1]!, Number(m[2]));
+  return calls;
+}
 
 const usedMemory = async (redis: Redis) => Number(/used_memory:(\d+)/.exec(await redis.info("memory"))![1]);
 
@@ -198,6 +208,7 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
     const cpu0 = cpuMsOf(pid) ?? 0;
     const others = [sim.child.pid, server.process.pid];
     const others0 = others.map((p) => cpuMsOf(p) ?? 0);
+    const commands0 = await commandCalls(redis);
     const store = createCampaignStore(redis, redisKeys(PREFIX));
     let maxLagMs = -1;
     let maxEnqueueMs = -1;
@@ -216,6 +227,8 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
     const w1 = Date.now();
     const cpu1 = cpuMsOf(pid) ?? 0;
     const [simCpuMs, redisCpuMs] = others.map((p, i) => (cpuMsOf(p) ?? 0) - others0[i]!);
+    const commands1 = await commandCalls(redis);
+    if (process.env.BENCH_MONITOR) await monitorSecond(server.url);
     const peakRssMb = peakRssMbOf(pid);
     const mem1 = await usedMemory(redis);
     const kept = await keptPollJobBytes(redis);
@@ -255,6 +268,10 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
     const per = (list: SeededCampaign[]) =>
       list.length === 0 ? 0 : list.reduce((n, c) => n + inWindow(c).length, 0) / list.length / hours;
     const seconds = (w1 - w0) / 1000;
+    const sent = [...commands1].map(([c, n]) => [c, n - (commands0.get(c) ?? 0)] as const);
+    if (process.env.BENCH_COMMANDS)
+      for (const [c, n] of sent.sort((a, b) => b[1] - a[1]).slice(0, 25))
+        console.error(`${o.label} ${c}: ${round(n / Math.max(1, polls), 2)} a poll`);
     return {
       label: o.label,
       live: o.live,
@@ -272,6 +289,7 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
       daemonCpuCores: round((cpu1 - cpu0) / (w1 - w0), 3),
       simCpuCores: round(simCpuMs! / (w1 - w0), 3),
       redisCpuCores: round(redisCpuMs! / (w1 - w0), 3),
+      redisCommandsPerPoll: round(sent.reduce((n, [, k]) => n + k, 0) / Math.max(1, polls), 1),
       peakRssMb,
       redisBytesPerCampaign: Math.round((mem1 - memEmpty) / o.live),
       // Finished poll jobs kept an hour pile up for an hour: what the daemon kept so far, scaled to one.
@@ -347,4 +365,21 @@ async function printMemoryBreakdown(redis: Redis, live: number): Promise<void> {
   console.error(`Redis memory by key shape, bytes per live campaign (${live}):`);
   for (const [shape, e] of rows)
     console.error(`  ${(e.bytes / live).toFixed(0).padStart(6)}  ${e.keys} keys  ${shape}`);
+}
+
+/** Two seconds of MONITOR: commands by shape (key ids as *), sent by a client or run by a script. */
+async function monitorSecond(url: string): Promise<void> {
+  const watcher = new Redis(url);
+  const monitor = await watcher.monitor();
+  const shapes = new Map<string, number>();
+  monitor.on("monitor", (_time: string, args: string[], source: string) => {
+    const from = source.startsWith("lua") ? "script" : "client";
+    const key = (args[1] ?? "").replace(/\{[^}]*\}/g, "{*}").replace(/[0-9a-f]{16,}|\d+/g, "*");
+    const shape = `${from} ${args[0]} ${args[0]?.toLowerCase() === "evalsha" ? "" : key}`;
+    shapes.set(shape, (shapes.get(shape) ?? 0) + 1);
+  });
+  await sleep(2_000);
+  monitor.disconnect();
+  watcher.disconnect();
+  for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 60)) console.error(`${n}\t${shape}`);
 }

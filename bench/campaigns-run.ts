@@ -381,5 +381,6 @@ async function monitorSecond(url: string): Promise<void> {
   await sleep(2_000);
   monitor.disconnect();
   watcher.disconnect();
-  for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 60)) console.error(`${n}\t${shape}`);
+  for (const [shape, n] of [...shapes].sort((a, b) => b[1] - a[1]).slice(0, 60))
+    console.error(`${n}\t${shape}`);
 }

@@ -84,7 +84,10 @@ describe("window close, live segment: calls stop and resume at the next opening"
     const resumedSegment = (await s.t.client.segments.list()).filter((g) => g.name === ended.handedBackTo);
     expect(resumedSegment).toHaveLength(1);
     expect(await s.t.client.contacts.list(resumedSegment[0]!.id!)).toHaveLength(stop!.withdrawn - raced);
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    // The day after the stop, as the hand-back reckons it (not after now: midnight may have passed since).
+    const tomorrow = new Date(Date.parse(new Date(stop!.at).toISOString().slice(0, 10)) + 86_400_000)
+      .toISOString()
+      .slice(0, 10);
     expect(resumed.campaigns_name).toContain(`resumed ${tomorrow}`);
     const resumedSim = s.t.sim.store.get<StoredCampaign>("campaigns", resumed.id!);
     expect(new Date(resumedSim.startAt).toISOString()).toBe(`${tomorrow}T00:00:00.000Z`);

@@ -31,9 +31,10 @@ describe("Redis lock", () => {
 
   it("is renewed while the work runs longer than its TTL, and freed after", async () => {
     const k = key();
-    const result = await withLock(redis, k, { ttlMs: 150 }, async () => {
-      await sleep(600); // four TTLs
-      const other = await withLock(redis, k, { ttlMs: 150, wait: false }, async () => "stolen");
+    // A 600 ms TTL (renewed every 200): a stall past 100 ms lapsed a 150 ms one; four TTLs still lapse it unrenewed.
+    const result = await withLock(redis, k, { ttlMs: 600 }, async () => {
+      await sleep(2_400); // four TTLs
+      const other = await withLock(redis, k, { ttlMs: 600, wait: false }, async () => "stolen");
       return { other, ttl: await redis.pttl(k) };
     });
     expect(result).toMatchObject({ acquired: true, value: { other: { acquired: false } } });

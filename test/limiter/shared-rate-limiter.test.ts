@@ -133,11 +133,11 @@ describe("createSharedRateLimiter (real Redis)", () => {
         }),
       );
       admitted.sort((x, y) => x - y);
-      // Never faster than 100/s: any 41 admissions span 400 ms, less 20 (each worker reads Redis' slot
-      // times through its own reply's latency, a timer may fire 1 ms early, and a loaded event loop
-      // may note an admission late); granted slots taken at once would span far less.
+      // Never faster than 100/s: any 41 admissions span 400 ms; 300, as a stall of the loaded event loop
+      // notes the admissions due in it late (not the one 40 slots on) and shortens that span by its
+      // length, while 200/s (twice the rate) spans 200 ms and slots taken at once far less.
       for (let i = 0; i + 40 < admitted.length; i++)
-        expect(admitted[i + 40]! - admitted[i]!).toBeGreaterThan(380);
+        expect(admitted[i + 40]! - admitted[i]!).toBeGreaterThan(300);
       expect(admitted.length).toBeGreaterThan(70);
       // Today's one round trip per attempt is several attempts per round trip now.
       expect(a.calls() + b.calls()).toBeLessThan(admitted.length / 3);

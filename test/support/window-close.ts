@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { beforeAll } from "vitest";
+import { setTimeout as sleep } from "node:timers/promises";
+import { beforeAll, beforeEach } from "vitest";
 import type { Client } from "../../src/api/index.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createStopStore } from "../../src/pipeline/stores/stop-store.ts";
@@ -50,6 +51,11 @@ export function useCallingSetup(mode: "live" | "fixed") {
     await t.client.assistants.create(validAssistant({ name: ref.assistant }));
     ref.dialerId = (await t.client.dialers.create(validDialer())).id!;
   });
+  // The window closes at 23:59 UTC: a file planned after it would wait for tomorrow, so none starts in the last 3 minutes.
+  beforeEach(async () => {
+    const left = 86_400_000 - (Date.now() % 86_400_000);
+    if (left < 180_000) await sleep(left + 1_000);
+  }, 200_000);
   return { t, redis, ref };
 }
 

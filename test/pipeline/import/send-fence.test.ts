@@ -91,7 +91,8 @@ describe("the send fence: a create leaves only while its claim is held", () => {
   });
 
   it("a claim waiting in the gate longer than its lease is kept alive: nobody else may take it", async () => {
-    const ledger = ledgerOf(300);
+    // A 1 s lease (kept alive every 333 ms): a stall past 200 ms lapsed a 300 ms one; three leases still lapse it unkept.
+    const ledger = ledgerOf(1_000);
     await ledger.seed(segmentId, []);
     const held = heldGate();
     const row = contact(2);
@@ -101,7 +102,7 @@ describe("the send fence: a create leaves only while its claim is held", () => {
       segmentId,
       owner: "slow-attempt",
     });
-    await sleep(1_200);
+    await sleep(3_000);
     expect(await ledger.claim(segmentId, row.phone, "other")).toBe("busy");
     held.open();
     expect(await importing).toMatchObject({ created: 1 });

@@ -38,7 +38,16 @@ export async function startAudienceServer(entries: number, execArgv: string[] = 
     await sim.campaigns.list(); // the simulator starts due campaigns on a request
     return Number((await ask({ kind: "render", campaign })).bytes);
   };
-  return { child, sim, segment, campaign, move, audiencesUrl: audiencesUrl! };
+  /**
+   * The simulator's own CPU answering `requests` reads of the campaign's audience, one at a time as
+   * the polls are made (ms a request): what the service spends on a poll, on this machine.
+   */
+  const serviceCpuMsPerRequest = async (requests: number) => {
+    const cpu0 = Number((await ask({ kind: "cpu" })).cpuMs);
+    for (let i = 0; i < requests; i++) await sim.campaigns.audiences(campaign);
+    return (Number((await ask({ kind: "cpu" })).cpuMs) - cpu0) / requests;
+  };
+  return { child, sim, segment, campaign, move, serviceCpuMsPerRequest, audiencesUrl: audiencesUrl! };
 }
 
 /** The status classes of a poll, from the service's documented statuses. */

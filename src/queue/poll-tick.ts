@@ -17,6 +17,8 @@ export interface TickReport {
   lagMs: number;
   /** Polls waiting for a worker when this tick began (of any job). */
   waiting: number;
+  /** Of the campaigns due, those whose poll of an earlier tick was still queued: none added for them. */
+  stillQueued: number;
   behind: boolean;
   enqueueMs: number;
 }
@@ -43,9 +45,10 @@ export async function pollTick(
   const [oldest] = waiting > 0 ? await d.queues.polls.getJobs(["waiting"], 0, 0, true) : [];
   // A poll lost on its way (a crash between the claim and the add) is taken again after the lease.
   const claim = await d.store.claimDue(def.name, d.now(), tickMs + 2 * periodMs);
-  for (let i = 0; i < claim.ids.length; i += BULK) {
+  const fresh = waiting > 0 ? await notQueued(d.queues, claim.ids) : claim.ids;
+  for (let i = 0; i < fresh.length; i += BULK) {
     await d.queues.polls.addBulk(
-      claim.ids.slice(i, i + BULK).map((campaignId) => ({
+      fresh.slice(i, i + BULK).map((campaignId) => ({
         name: campaignId,
         data: { job: def.name, campaignId, tick: tickMs, periodMs },
         opts: { jobId: pollJobId(campaignId) },
@@ -58,6 +61,7 @@ export async function pollTick(
     due: claim.ids.length,
     lagMs,
     waiting,
+    stillQueued: claim.ids.length - fresh.length,
     behind,
     enqueueMs: Math.round(performance.now() - started),
   };
@@ -67,6 +71,18 @@ export async function pollTick(
     Math.max(3 * periodMs, 60_000),
   );
   return report;
+}
+
+/**
+ * The campaigns of `ids` whose poll is not queued already. A worker behind its schedule still has
+ * polls of earlier ticks waiting when their lease ends and their campaigns are claimed again: BullMQ
+ * would refuse each copy (the job id is the campaign's), but only after serializing it here and
+ * running its add script in Redis; read after the claim, so a poll listed is one still to run (or
+ * running, whose end schedules the next).
+ */
+async function notQueued(queues: Queues, ids: string[]): Promise<string[]> {
+  const queued = new Set(await queues.polls.getRanges(["waiting", "active", "delayed"]));
+  return ids.filter((id) => !queued.has(pollJobId(id)));
 }
 
 /**
@@ -87,7 +103,14 @@ export function behindLogger(logger: Logger, job: string) {
   let loggedAt = 0;
   let streak = 0;
   return (r: TickReport, at: number) => {
-    const fields = { job, due: r.due, lagMs: r.lagMs, waitingPolls: r.waiting, enqueueMs: r.enqueueMs };
+    const fields = {
+      job,
+      due: r.due,
+      lagMs: r.lagMs,
+      waitingPolls: r.waiting,
+      stillQueued: r.stillQueued,
+      enqueueMs: r.enqueueMs,
+    };
     streak = r.behind ? streak + 1 : 0;
     if (r.behind && streak === 1) behindSince = at;
     if (streak >= 2 && (loggedAt < behindSince || at - loggedAt >= 60_000)) {

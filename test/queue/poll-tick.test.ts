@@ -6,6 +6,7 @@ const tick = (behind: boolean, lagMs = 0): TickReport => ({
   due: 1,
   lagMs,
   waiting: 0,
+  stillQueued: 0,
   behind,
   enqueueMs: 1,
 });

@@ -45,7 +45,10 @@ describe("chaos: a held campaign create on an account of 10,000 campaigns", () =
       return held.rule(req, body);
     });
     const { inbox, tag, start } = await chaosCampaignJob(t, running, {
-      env: { VCS_BASE_URL: proxy.url, VCW_SETTLE_MS: "8000" },
+      // A settle time of 20 s puts the check 5 s before the start, as the default (60 s) does: at 8 s
+      // it ran 2 s before, and in CI, the machine loaded, listing 10,000 campaigns and emptying the own
+      // copy's 20 contacts at the rate gate's pace outlasted that once (7 people in both copies).
+      env: { VCS_BASE_URL: proxy.url, VCW_SETTLE_MS: "20000" },
       // Polled every second from 1 s after the start (the default waits a minute): the test's time.
       extraJob: 'polling:\n  schedule: "* * * * * *"\n  startGraceSeconds: 1\n',
     });

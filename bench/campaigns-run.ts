@@ -228,7 +228,7 @@ export async function runCampaigns(o: RunOptions): Promise<CampaignsRun> {
     const cpu1 = cpuMsOf(pid) ?? 0;
     const [simCpuMs, redisCpuMs] = others.map((p, i) => (cpuMsOf(p) ?? 0) - others0[i]!);
     const commands1 = await commandCalls(redis);
-    if (process.env.BENCH_MONITOR) await monitorSecond(server.url);
+    if (process.env.BENCH_MONITOR) await monitorTwoSeconds(server.url);
     const peakRssMb = peakRssMbOf(pid);
     const mem1 = await usedMemory(redis);
     const kept = await keptPollJobBytes(redis);
@@ -368,7 +368,7 @@ async function printMemoryBreakdown(redis: Redis, live: number): Promise<void> {
 }
 
 /** Two seconds of MONITOR: commands by shape (key ids as *), sent by a client or run by a script. */
-async function monitorSecond(url: string): Promise<void> {
+async function monitorTwoSeconds(url: string): Promise<void> {
   const watcher = new Redis(url);
   const monitor = await watcher.monitor();
   const shapes = new Map<string, number>();

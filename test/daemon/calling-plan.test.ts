@@ -99,7 +99,7 @@ describe("vcw preview and the daemon agree on a mixed file", () => {
     // The daemon planned seconds after the first preview, and an opening, close or pace step between
     // changes the plan: preview again at the instant of its stored plan (its starts "now"; with none,
     // its plan holds until its first opening), on an empty key space as the first's.
-    const [planKey] = await redis.keys(`${settings.prefix.value}:plan:*`);
+    const [planKey] = await redis.keys(redisKeys(settings.prefix.value).callingPlan("*"));
     const stored = JSON.parse((await redis.get(planKey!))!) as Plan;
     const earliest = Math.min(...stored.campaigns.map((c) => c.scheduledAt));
     const now = Date.now();

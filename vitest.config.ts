@@ -34,7 +34,7 @@ const REDIS = [
   "test/pipeline/results/{poll-campaign,poll-phone-spelling,poll-status-names,poll-streaming,poll-unlocked}.test.ts",
   "test/pipeline/stores/dnc/{do-not-call-lists,tree-layout}.test.ts",
   "test/pipeline/stores/{campaign-registry,create-memo,experiment-store,meta-once}.test.ts",
-  "test/queue/{poll-tick-queued,read-model,report-scheduler,scheduler}.test.ts",
+  "test/queue/{poll-tick-queued,read-model,report-scheduler,scheduler,unpolled-jobs}.test.ts",
   "test/simulator/{outcome-mix,state-durability}.test.ts",
   "test/sinks/{sinks,slow-sink,smtp-replies,standard-webhooks}.test.ts",
 ];

@@ -17,6 +17,7 @@ const EMPTY: Omit<Overview, "generatedAt" | "redis"> = {
   preflights: [],
   next: { start: null, reports: [] },
   numbers: [],
+  unpolledJobs: [],
 };
 
 /**

@@ -141,6 +141,14 @@ function stateGauges(registry: Registry, read: () => Promise<Overview>): void {
     },
   );
   gauge(
+    "vcw_campaigns_unpolled",
+    "Active campaigns of a job that no running daemon polls (its job file is loaded nowhere): nobody stops them",
+    ["job"],
+    (g, o) => {
+      for (const j of o.unpolledJobs) g.set({ job: j.job }, j.active);
+    },
+  );
+  gauge(
     "vcw_polls_behind",
     "1 when a job's last poll tick found polls of earlier ticks still waiting or campaigns overdue by a tick or more",
     ["job"],

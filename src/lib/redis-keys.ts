@@ -47,6 +47,11 @@ export function redisKeys(prefix: string) {
       /** The trace context the campaign was created in (only with traces on): its polls join that trace. */
       trace: (id: string) => `${campaign(id)}:trace`,
     },
+    /**
+     * Every job that has had a campaign registered: how a job whose file is loaded nowhere any more
+     * is still found (its campaigns shown, and warned of while nobody polls them).
+     */
+    jobsWithCampaigns: `${prefix}:jobs-with-campaigns`,
     /** Campaigns of a job: all, and those still polled. */
     campaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:all`,
     activeCampaignsOf: (job: string) => `${prefix}:campaigns:{${job}}:active`,

@@ -6,6 +6,7 @@ import type { Controls } from "../pipeline/stores/controls.ts";
 import { enqueueSummary } from "./deliveries.ts";
 import { behindLogger, pollTick } from "./poll-tick.ts";
 import type { Queues } from "./queues.ts";
+import { type UnpolledJob, unpolledJobs, warnUnpolled } from "./unpolled-jobs.ts";
 
 export interface SchedulerDeps {
   jobs: ReadonlyMap<string, JobDefinition>;
@@ -14,7 +15,12 @@ export interface SchedulerDeps {
   controls?: Pick<Controls, "isPaused">;
   logger: Logger;
   now?: () => number;
+  /** When to look for jobs whose campaigns nobody polls (a cron expression; tests shorten it). */
+  unpolledCheck?: string;
 }
+
+/** When the scheduler looks for jobs whose campaigns nobody polls: every minute, at its 30th second. */
+const UNPOLLED_CHECK = "30 * * * * *";
 
 /** The second a cron tick was scheduled for: the same in every replica. */
 const tickOf = (ctx: TaskContext) => Math.floor(ctx.date.getTime() / 1000);
@@ -65,6 +71,20 @@ export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
       });
     }
   }
+  const ticked = [...d.jobs.values()].filter((def) => def.campaign).map((def) => def.name);
+  // Once a minute: the jobs this process ticks are named as having campaigns (those made before the
+  // index are found too), and a job with active campaigns that nobody ticks is warned of.
+  let lastFound = new Set<string>();
+  every(d.unpolledCheck ?? UNPOLLED_CHECK, "unpolled-jobs", async () => {
+    await d.store.noteJobsWithCampaigns(ticked);
+    const found = await unpolledJobs(d.store, d.jobs);
+    // Named the second minute in a row: at a fleet's start another daemon may not have ticked yet.
+    warnUnpolled(
+      d.logger,
+      found.filter((j: UnpolledJob) => lastFound.has(j.job)),
+    );
+    lastFound = new Set(found.map((j) => j.job));
+  });
   return {
     async stop() {
       await Promise.all(tasks.map((t) => t.destroy()));

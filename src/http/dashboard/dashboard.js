@@ -86,60 +86,98 @@ function renderHeader(o) {
     `updated ${time(o.generatedAt)}${o.redis.ok ? "" : ` · showing data read at ${time(o.redis.readAt)}`} · phone numbers ${o.phones}`;
 }
 
+/** A job loaded nowhere whose campaigns are still active: nobody polls or stops them. */
+function unpolledJobRow(j) {
+  return el(
+    "tr",
+    { "data-job": j.job, "data-unpolled": j.active },
+    el(
+      "td",
+      {},
+      el("b", {}, j.job),
+      el(
+        "div",
+        { class: "muted" },
+        j.why === "no-campaign-section"
+          ? "its job file has no campaign section"
+          : "its job file is loaded nowhere",
+      ),
+    ),
+    el(
+      "td",
+      {},
+      badge(`${counted(j.active, "active campaign")} not polled`, "bad"),
+      el("div", { class: "muted" }, "no results, no stop at the window's close, no opt-out taken out"),
+    ),
+    el("td", {}, "–"),
+    el("td", { class: "num" }, "–"),
+    el("td", { class: "num" }, "–"),
+    el(
+      "td",
+      {},
+      j.why === "no-campaign-section"
+        ? "put its campaign section back"
+        : "put its file back in the jobs folder",
+    ),
+  );
+}
+
 function renderJobs(o) {
   fillTable(
     "jobs",
-    o.jobs.map((j) =>
-      el(
-        "tr",
-        { "data-job": j.name },
+    o.jobs
+      .map((j) =>
         el(
-          "td",
-          {},
-          el("b", {}, j.name),
-          j.description ? el("div", { class: "muted" }, j.description) : null,
+          "tr",
+          { "data-job": j.name },
+          el(
+            "td",
+            {},
+            el("b", {}, j.name),
+            j.description ? el("div", { class: "muted" }, j.description) : null,
+          ),
+          el(
+            "td",
+            {},
+            j.paused ? badge("paused") : j.watched ? badge("running") : badge("not watched here", ""),
+            j.polls?.behind ? badge(`polls behind ${num(Math.round(j.polls.lagSeconds))} s`, "bad") : null,
+            j.experiment ? experimentBadges(j) : null,
+          ),
+          el(
+            "td",
+            {},
+            j.inbox,
+            // A bucket out of reach: its files can't be counted, and the reason is what to fix.
+            j.problem ? el("div", { title: j.problem }, badge("can't be read", "bad")) : null,
+          ),
+          el("td", { class: "num" }, num(j.waiting)),
+          el("td", { class: "num" }, num(j.processing)),
+          el(
+            "td",
+            {},
+            j.paused
+              ? actionButton(
+                  "resume",
+                  { kind: "resume", job: j.name },
+                  `Resume job ${j.name}? Its waiting files are imported and their campaigns created.`,
+                )
+              : actionButton(
+                  "pause",
+                  { kind: "pause", job: j.name },
+                  `Pause job ${j.name}? No contact is sent and no campaign created until it is resumed; campaigns already created go on.`,
+                ),
+            ...(j.experiment ? experimentButtons(j) : []),
+            o.recentFiles.some((f) => f.job === j.name && f.outcome === "rejected")
+              ? actionButton(
+                  "re-run rejected files",
+                  { kind: "retry-all", queue: "imports", job: j.name },
+                  `Drop every rejected file of job ${j.name} into its inbox again?`,
+                )
+              : null,
+          ),
         ),
-        el(
-          "td",
-          {},
-          j.paused ? badge("paused") : j.watched ? badge("running") : badge("not watched here", ""),
-          j.polls?.behind ? badge(`polls behind ${num(Math.round(j.polls.lagSeconds))} s`, "bad") : null,
-          j.experiment ? experimentBadges(j) : null,
-        ),
-        el(
-          "td",
-          {},
-          j.inbox,
-          // A bucket out of reach: its files can't be counted, and the reason is what to fix.
-          j.problem ? el("div", { title: j.problem }, badge("can't be read", "bad")) : null,
-        ),
-        el("td", { class: "num" }, num(j.waiting)),
-        el("td", { class: "num" }, num(j.processing)),
-        el(
-          "td",
-          {},
-          j.paused
-            ? actionButton(
-                "resume",
-                { kind: "resume", job: j.name },
-                `Resume job ${j.name}? Its waiting files are imported and their campaigns created.`,
-              )
-            : actionButton(
-                "pause",
-                { kind: "pause", job: j.name },
-                `Pause job ${j.name}? No contact is sent and no campaign created until it is resumed; campaigns already created go on.`,
-              ),
-          ...(j.experiment ? experimentButtons(j) : []),
-          o.recentFiles.some((f) => f.job === j.name && f.outcome === "rejected")
-            ? actionButton(
-                "re-run rejected files",
-                { kind: "retry-all", queue: "imports", job: j.name },
-                `Drop every rejected file of job ${j.name} into its inbox again?`,
-              )
-            : null,
-        ),
-      ),
-    ),
+      )
+      .concat((o.unpolledJobs || []).map(unpolledJobRow)),
     "no job loaded",
   );
   document.getElementById("queues").replaceChildren(

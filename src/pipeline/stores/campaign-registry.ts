@@ -110,7 +110,18 @@ export function createCampaignRegistry(
         .sadd(active(info.job), info.id)
         .zadd(due(info.job), "NX", pollAt, info.id)
         .exec();
+      // Apart: another slot than the job's indexes.
+      await redis.sadd(keys.jobsWithCampaigns, info.job);
     },
+
+    /** Every job that has had a campaign registered (jobs.md: a job whose file was removed). */
+    jobsWithCampaigns: (): Promise<string[]> => redis.smembers(keys.jobsWithCampaigns),
+    /** Names jobs as having campaigns: those registered before the index existed are found too. */
+    async noteJobsWithCampaigns(jobs: readonly string[]): Promise<void> {
+      if (jobs.length > 0) await redis.sadd(keys.jobsWithCampaigns, ...jobs);
+    },
+    /** How many campaigns of a job are still polled (active). */
+    activeCountOf: (job: string): Promise<number> => redis.scard(active(job)),
 
     /** Drops a campaign that is no longer active from its job's active set. */
     retire: unlist,

@@ -16,7 +16,7 @@ export interface KeptCampaigns {
 const shared = new WeakMap<ReadModelSources, KeptCampaigns>();
 
 /**
- * Every kept campaign, read for the overview, the campaigns view and /metrics alike. The overview
+ * Every kept campaign of every job, loaded here or not, read for the overview, the campaigns view and /metrics alike. The overview
  * reads afresh (`minMs: 0`) each time it is read (itself cached a second or more); the campaigns
  * view takes that read while it is fresh for it, so 10,000 campaigns are read once, not twice.
  */
@@ -29,8 +29,10 @@ export function keptCampaigns(src: ReadModelSources): KeptCampaigns {
   async function read(): Promise<StoredCampaign[]> {
     const started = performance.now();
     const out: StoredCampaign[] = [];
-    for (const def of src.jobs().values()) {
-      const ids = await src.store.idsOf(def.name);
+    // The jobs loaded here and those loaded nowhere any more: a removed job's campaigns stay in view.
+    const jobs = new Set([...src.jobs().keys(), ...(await src.store.jobsWithCampaigns()).sort()]);
+    for (const job of jobs) {
+      const ids = await src.store.idsOf(job);
       for (let i = 0; i < ids.length; i += BATCH) {
         const part = await Promise.all(ids.slice(i, i + BATCH).map((id) => src.store.get(id)));
         for (const c of part) if (c) out.push(c);

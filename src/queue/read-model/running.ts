@@ -1,5 +1,6 @@
 import { experimentId } from "../../config/variant-definition.ts";
 import { type PreflightRecord, readPreflights } from "../../pipeline/resources/preflight.ts";
+import { type UnpolledJob, unpolledJobs } from "../unpolled-jobs.ts";
 import {
   type CampaignCount,
   type CampaignView,
@@ -51,6 +52,8 @@ export interface Running {
   next: WhatsNext;
   /** Each pool number's calls today and this hour, its budgets and its rest (`campaign.dialers`). */
   numbers: PoolNumberView[];
+  /** Jobs loaded nowhere whose active campaigns nobody polls (queue/unpolled-jobs.ts). */
+  unpolledJobs: UnpolledJob[];
 }
 
 /** Reads what is running once. Throws when Redis is not connected (the caller keeps the last read). */
@@ -94,6 +97,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
     preflights: await readPreflights(src.resources),
     next: whatsNext(kept, src.jobs(), Date.now()),
     numbers: src.numbers ? await poolNumberViews(defs, src.numbers, Date.now()) : [],
+    unpolledJobs: await unpolledJobs(src.store, src.jobs()),
   };
 }
 

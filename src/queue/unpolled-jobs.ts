@@ -38,14 +38,14 @@ export async function unpolledJobs(
   return out;
 }
 
-/** The warning a scheduler logs once a minute for each job of `unpolledJobs`. */
+/** The warning a scheduler logs once a minute for each job of `unpolledJobs`, and `vcw status` prints. */
+export const unpolledText = ({ job, active, why }: UnpolledJob) =>
+  `job "${job}" has ${active} active campaign${active === 1 ? "" : "s"} that no running daemon polls ` +
+  `(${WHY[why]}): no results, no stop at the window's close, no opt-out taken out; ${FIX[why]}`;
+
+/** Logs `unpolledText` of each job, with its fields. */
 export function warnUnpolled(logger: Logger, jobs: readonly UnpolledJob[]): void {
-  for (const { job, active, why } of jobs)
-    logger.warn(
-      { job, activeCampaigns: active, why },
-      `job "${job}" has ${active} active campaign${active === 1 ? "" : "s"} that no running daemon polls ` +
-        `(${WHY[why]}): no results, no stop at the window's close, no opt-out taken out; ${FIX[why]}`,
-    );
+  for (const j of jobs) logger.warn({ job: j.job, activeCampaigns: j.active, why: j.why }, unpolledText(j));
 }
 
 /** Why nobody polls, and what brings the polls back, as the log and the dashboard say it. */

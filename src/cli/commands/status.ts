@@ -18,6 +18,7 @@ import { folderOf } from "../../queue/read-model/job-views.ts";
 import { poolNumberLine, poolNumberViews } from "../../queue/read-model/pool-numbers.ts";
 import { queueFailures, STATUS_STATES } from "../../queue/read-model/queue-views.ts";
 import { sharedRate } from "../../queue/read-model/shared-rate.ts";
+import { unpolledJobs, unpolledText } from "../../queue/unpolled-jobs.ts";
 import { type RedisContext, withRedis } from "../with-redis.ts";
 
 /** The queues `vcw status` lists after the import queue. */
@@ -80,6 +81,8 @@ async function readStatus(s: {
     queues: queuesCounts,
     otherFailures: await queueFailures(queues, OTHERS, 10),
     campaignsNotMade: await campaignsNotMade(queues, 10),
+    // Judged against this folder's jobs (a daemon's may differ: then it names what nobody ticks).
+    unpolledJobs: await unpolledJobs(stores.store, new Map(s.jobs.map((def) => [def.name, def]))),
     stoppedCampaigns: await stoppedCampaigns(stores.stops, s.jobs),
     doNotCall: await stores.suppression.lists.lists(),
     numbers: await poolNumberViews(
@@ -113,6 +116,7 @@ function printStatus(status: Status): void {
         : `do-not-call list ${l.source}: ${l.numbers} numbers, imported ${ageText(now - l.importedAt)} ago`,
     );
   printDaemons(status);
+  for (const j of status.unpolledJobs) console.log(`warning: ${unpolledText(j)}`);
   for (const c of status.stoppedCampaigns) console.log(`  campaign ${c.id}: ${describeStop(c.stop)}`);
   console.log(`import queue: ${countsLine(status.queue)}`);
   if (status.rate !== undefined) console.log(`shared request rate: ${status.rate.toFixed(1)} req/s`);

@@ -28,6 +28,7 @@ describe("consent on record and an audit trail per call, end to end", () => {
       "4155554604,Di,2026-01-05T10:03:00Z,express,",
       "4155554605,Ed,,,",
     ].join("\n");
+    const before = Date.now();
     drop(inbox, "leads.csv", `${file}\n`);
     const summary = await waitFor(() => summaryOf(inbox, "leads.csv"), 30_000, "leads.csv imported");
     expect(summary.created).toBe(3);
@@ -51,12 +52,18 @@ describe("consent on record and an audit trail per call, end to end", () => {
     expect(audience).toEqual(["+14155554601", "+14155554602", "+14155554603"]);
 
     const env = { REDIS_URL: inject("redisUrl"), VCW_PREFIX: settings.prefix.value };
-    const day = new Date().toISOString().slice(0, 10);
-    const exported = await runCli(["audit", "export", "--from", day, "--to", day, "--format", "jsonl"], env);
+    // The day the records were written: a run across midnight (UTC) exports its two days.
+    const after = Date.now();
+    const [from, to] = [before, after].map((at) => new Date(at).toISOString().slice(0, 10));
+    const exported = await runCli(
+      ["audit", "export", "--from", from!, "--to", to!, "--format", "jsonl"],
+      env,
+    );
     const trail = exported.stdout
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as AuditEntry);
+    expect(trail.every((e) => e.at >= before && e.at <= after)).toBe(true);
     const called = trail.filter((e) => e.decision === "called");
     expect(called.map((e) => e.phone).sort()).toEqual(audience);
     expect(called.every((e) => e.campaign === id && e.job === name)).toBe(true);

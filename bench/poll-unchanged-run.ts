@@ -2,7 +2,8 @@
  * One run of `poll-unchanged`, in a process of its own: the code tree named by argv[2] (its dist)
  * polls N registered campaigns of a few contacts whose audiences do not change, round after round,
  * and sends over IPC the CPU time of this process per poll (the audience server and Redis run in
- * others). argv: root, campaigns, rounds, audiences URL, Redis URL, prefix.
+ * others), and the floor: the same requests and meta reads without vcw's code. argv: root, campaigns,
+ * rounds, audiences URL, Redis URL, prefix.
  */
 import { loadFromTree } from "./base-tree.ts";
 import { benchCampaignInfo, statusClassesOf } from "./poll-fixture.ts";
@@ -63,9 +64,26 @@ const t0 = performance.now();
 for (let r = 0; r < rounds; r++) await pollAll();
 const cpu = process.cpuUsage(c0);
 const polls = rounds * campaigns;
+// The floor of an unchanged poll in this process: the same request with fetch, its body read whole
+// and not parsed, and one read of the campaign's meta; no vcw code. What the transport costs here.
+const bareAll = async () => {
+  for (const id of ids) {
+    const r = await fetch(`${audiencesUrl}/campaign/audiences?id=${encodeURIComponent(id)}`, {
+      method: "POST",
+      headers: { "x-api-key": "bench-key-0123456789" },
+    });
+    await r.arrayBuffer();
+    await redis.hgetall(String(keys.campaign!.meta!(id)));
+  }
+};
+await bareAll(); // warm
+const b0 = process.cpuUsage();
+for (let r = 0; r < rounds; r++) await bareAll();
+const bare = process.cpuUsage(b0);
 await redis.quit();
 process.send!({
   cpuMsPerPoll: (cpu.user + cpu.system) / 1000 / polls,
   wallMsPerPoll: (performance.now() - t0) / polls,
   polls,
+  floorCpuMsPerPoll: (bare.user + bare.system) / 1000 / polls,
 });

@@ -6,7 +6,8 @@
  * audience is served by the simulator's process, Redis is private: the figure is the poll's alone.
  * Goal: 0.35 ms a poll (about what the service spends answering it, as measured when the goal was
  * set); beside it, what the simulator spends answering the same read on this machine, measured in
- * the same run: the goal as the machine makes it.
+ * the same run: the goal as the machine makes it; and the floor, what the same request (fetch, its
+ * body read whole) and one Redis read of the campaign's meta cost the polling process without vcw.
  */
 import { parseArgs } from "node:util";
 import { startRedisServer } from "../src/daemon/redis-server.ts";
@@ -18,6 +19,8 @@ interface RunResult {
   cpuMsPerPoll: number;
   wallMsPerPoll: number;
   polls: number;
+  /** The same request (fetch, body read whole) and meta read without vcw's code, in the same process. */
+  floorCpuMsPerPoll: number;
 }
 
 export async function run(argv: string[] = []): Promise<void> {
@@ -57,6 +60,8 @@ export async function run(argv: string[] = []): Promise<void> {
       goal: "<= 0.35",
       "service CPU ms/request": fmt(service, 3),
       "ours / service": fmt(ours.cpuMsPerPoll / service, 2),
+      "floor CPU ms/poll": fmt(ours.floorCpuMsPerPoll, 3),
+      "ours / floor": fmt(ours.cpuMsPerPoll / ours.floorCpuMsPerPoll, 2),
       ...(base
         ? {
             "base CPU ms/poll": fmt(base.cpuMsPerPoll, 3),

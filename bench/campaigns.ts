@@ -82,6 +82,12 @@ export async function run(argv: string[] = []): Promise<void> {
     ["daemon CPU ms/poll", (r) => fmt(r.cpuMsPerPoll, 2), ""],
     ["daemon CPU (cores)", (r) => fmt(r.daemonCpuCores, 2), ""],
     ["simulator / Redis CPU (cores)", (r) => `${fmt(r.simCpuCores, 2)} / ${fmt(r.redisCpuCores, 2)}`, ""],
+    // Every due poll made at this machine's cost a poll: the daemon's one thread, and the three processes.
+    [
+      "cores every poll needs: daemon / all three",
+      (r) => `${fmt(coresNeeded(r).daemon, 2)} / ${fmt(coresNeeded(r).all, 2)}`,
+      `<= 1 / <= ${os.cpus().length}`,
+    ],
     ["Redis commands/poll", (r) => fmt(r.redisCommandsPerPoll, 1), ""],
     ["peak RSS MB", (r) => fmt(r.peakRssMb), ""],
     ["Redis bytes/campaign (end)", (r) => fmt(r.redisBytesPerCampaign), ""],
@@ -100,6 +106,17 @@ export async function run(argv: string[] = []): Promise<void> {
     })),
   );
   if (ratios) console.log("ours / base:", ratios);
+}
+
+/**
+ * The cores polling every calling campaign each tick would take: what each process spent in the
+ * run, over the share of calling campaigns it polled each tick. The daemon's (one thread: at most 1)
+ * and all three processes'.
+ */
+function coresNeeded(r: CampaignsRun): { daemon: number; all: number } {
+  const scale = r.callingPolledEveryTick > 0 ? 1 / r.callingPolledEveryTick : Number.POSITIVE_INFINITY;
+  const daemon = r.daemonCpuCores * scale;
+  return { daemon, all: daemon + (r.simCpuCores + r.redisCpuCores) * scale };
 }
 
 function ratiosOf(ours: CampaignsRun, base: CampaignsRun) {

@@ -36,12 +36,34 @@ export const emptiedInTime = (after: readonly Pick<Campaign, "id" | "is_started"
   after.find((c) => c.id === id)?.is_started === false;
 
 /**
+ * Before the deletes that empty the copies `ids` (the check or look of `info`): each one vcw keeps,
+ * still active, is marked `emptiedLate`, so a poll that ends it before `settleEmptied` has run (its
+ * deletes outlasting its calls) counts its calls all the same. Repeatable.
+ */
+export async function markEmptying(
+  store: Pick<Store, "get" | "setState">,
+  info: CampaignInfo,
+  ids: readonly string[],
+): Promise<void> {
+  for (const id of ids) {
+    const stored = await store.get(id);
+    if (stored?.info.state === "active" && !stored.info.emptiedLate)
+      await store.setState(
+        id,
+        stored.info.job,
+        { ...stored.info, emptiedLate: { checkedOn: info.id } },
+        "active",
+      );
+  }
+}
+
+/**
  * The copies (`ids`) the check or look of `info` emptied, once their deletes have all landed (call
  * it after them). Each is ended (as vcw keeps it: finished, no call) only when a fresh listing
- * shows it not started; otherwise it is kept registered and active, marked `emptiedLate`, so it is
- * polled until its audience is final and the people it called are counted as called twice
- * (`emptiedCallsOf`). A copy vcw never registered (a repair's other copy) that is listed started
- * is adopted so. Repeatable: an ended or marked copy is left as it is.
+ * shows it not started; otherwise it stays registered and active, marked `emptiedLate`
+ * (`markEmptying`), so it is polled until its audience is final and the people it called are
+ * counted as called twice (`emptiedCallsOf`). A copy vcw never registered (a repair's other copy)
+ * that is listed started is adopted so. Repeatable: an ended copy is left as it is.
  */
 export async function settleEmptied(
   d: EmptiedDeps,
@@ -62,10 +84,8 @@ export async function settleEmptied(
       continue;
     }
     const listed = after.find((c) => c.id === id);
-    if (stored) {
-      if (stored.info.state === "active" && !stored.info.emptiedLate)
-        await d.store.setState(id, stored.info.job, { ...stored.info, emptiedLate }, "active");
-    } else if (listed) {
+    if (stored) await markEmptying(d.store, info, [id]);
+    else if (listed) {
       await adoptCopy(d.store, { ...info, emptiedLate }, id, listed.started_at || info.scheduledAt, d.now());
     } else continue;
     settled.polled.push(id);

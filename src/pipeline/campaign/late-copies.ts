@@ -9,7 +9,7 @@ import type { StoredCampaign } from "../stores/campaign-store.ts";
 import type { StartCheckStore } from "../stores/start-check-store.ts";
 import { adoptCopy } from "./adopted-copies.ts";
 import { type CampaignLister, namedIn } from "./campaign-listing.ts";
-import { settleEmptied } from "./emptied-copies.ts";
+import { markEmptying, settleEmptied } from "./emptied-copies.ts";
 import { campaignKey } from "./lifecycle.ts";
 import { callsOwnSegment } from "./own-segment.ts";
 import { deleteContacts, heldFence, listSegment, type SegmentListing } from "./segment-listing.ts";
@@ -86,12 +86,15 @@ async function takeOn(
   // Not listed as started (or not listed at all): counted as started, nothing is deleted on a guess.
   const ownStarted = o.named.find((c) => c.id === info.id)?.is_started !== false;
   const emptied = !ownStarted && callsOwnSegment(def, info) && o.unknown.every((c) => c.is_started);
-  if (emptied)
+  if (emptied) {
+    // Marked first: deletes at the gate's pace may outlast the start (decision 0080).
+    await markEmptying(d.store, info, [info.id]);
     await deleteContacts(
       d.client,
       listing.contacts.map((c) => c.id),
       o.fence,
     );
+  }
   const now = d.now();
   const at = new Date(now).toISOString();
   for (const c of o.unknown) await adoptCopy(d.store, info, c.id!, c.started_at || at, now);

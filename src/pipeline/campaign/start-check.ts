@@ -9,6 +9,7 @@ import type { StartCheckStore } from "../stores/start-check-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { auditWithdrawn } from "./call-audit.ts";
 import { type CampaignLister, namedIn } from "./campaign-listing.ts";
+import { markEmptying } from "./emptied-copies.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { callsOwnSegment, fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
 import {
@@ -21,7 +22,7 @@ import {
 } from "./segment-listing.ts";
 
 export interface StartCheckDeps extends OwnSegmentDeps {
-  store: Pick<CampaignRegistry, "get" | "noteStartCheck">;
+  store: Pick<CampaignRegistry, "get" | "noteStartCheck" | "setState">;
   suppression: Pick<SuppressionList, "optedOut" | "doNotCall">;
   /** Each check's result and a repair's kept contacts, per campaign identity. */
   startChecks: StartCheckStore;
@@ -149,6 +150,8 @@ async function adoptStarted(
     const calledTwice = o.listing.byPhone.size * adopt.length;
     return { info, result: { ...base, ...(calledTwice ? { calledTwice } : {}) }, adopt };
   }
+  // Marked first: deletes at the gate's pace may outlast the start (decision 0080).
+  await markEmptying(d.store, info, [info.id]);
   await deleteContacts(
     d.client,
     o.listing.contacts.map((c) => c.id),
@@ -199,6 +202,8 @@ async function repair(
     withdrawn.has(phone) ? [] : [{ phone, contact: contactOf(phone, copies[0]!.listed) }],
   );
   const keep = await d.startChecks.keepOnce(key, fresh);
+  const emptied = o.named.flatMap((c) => (c.id ? [c.id] : []));
+  await markEmptying(d.store, info, emptied);
   await deleteContacts(
     d.client,
     listing.contacts.map((c) => c.id),
@@ -213,7 +218,6 @@ async function repair(
     d,
   );
   const result = { ...counted, campaignsRepaired: 1, repairedInto: name };
-  const emptied = o.named.flatMap((c) => (c.id ? [c.id] : []));
   return { info, result, repair: repairRequest(info, name, segmentId, n), emptied };
 }
 

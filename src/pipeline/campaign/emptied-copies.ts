@@ -2,7 +2,7 @@ import type { Client } from "../../api/client.ts";
 import type { Campaign } from "../../api/schemas/index.ts";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { isFinalStatus } from "../model/campaign-totals.ts";
-import type { CampaignInfo, ResultRecord, StartCheckResult } from "../model/results.ts";
+import type { CampaignInfo, StartCheckResult } from "../model/results.ts";
 import type { CampaignRegistry, StoredCampaign } from "../stores/campaign-registry.ts";
 import type { CampaignStore } from "../stores/campaign-store.ts";
 import { adoptCopy } from "./adopted-copies.ts";
@@ -74,7 +74,6 @@ export async function settleEmptied(
   if (ids.length === 0) return settled;
   // Requested now, after the deletes: a listing shared from before them would tell nothing.
   const after = await (d.listCampaigns ? d.listCampaigns(d.now()) : d.client.campaigns.list());
-  const emptiedLate = { checkedOn: info.id };
   for (const id of ids) {
     const stored = await d.store.get(id);
     if (emptiedInTime(after, id)) {
@@ -86,22 +85,19 @@ export async function settleEmptied(
     const listed = after.find((c) => c.id === id);
     if (stored) await markEmptying(d.store, info, [id]);
     else if (listed) {
-      await adoptCopy(d.store, { ...info, emptiedLate }, id, listed.started_at || info.scheduledAt, d.now());
+      const marked = { ...info, emptiedLate: { checkedOn: info.id } };
+      await adoptCopy(d.store, marked, id, listed.started_at || info.scheduledAt, d.now());
     } else continue;
     settled.polled.push(id);
   }
   return settled;
 }
 
-/** Pure: the phones an emptied copy's audience shows called (a call final or under way), each once. */
-export function calledPhonesOf(
-  records: Iterable<Pick<ResultRecord, "phone" | "status">>,
-  called: (status: string) => boolean,
-): string[] {
-  const phones = new Set<string>();
-  for (const r of records) if (called(r.status)) phones.add(r.phone);
-  return [...phones];
-}
+/** Pure: whether an audience entry's status shows a call made (final, or under way). */
+export const showsCalled = (
+  status: string,
+  polling: Pick<JobDefinition["polling"], "statuses" | "inFlight">,
+) => isFinalStatus(status, polling.statuses) || polling.inFlight.includes(status);
 
 /** Pure: a check's result with `n` more calls made twice (an emptied copy's, counted at its end). */
 export function withCalledTwice(before: StartCheckResult, n: number): StartCheckResult {
@@ -131,11 +127,10 @@ export async function emptiedCallsOf(
   def: JobDefinition,
   stored: StoredCampaign,
 ): Promise<EmptiedCalls> {
-  const classes = def.polling.statuses;
-  const called = (status: string) => isFinalStatus(status, classes) || def.polling.inFlight.includes(status);
-  const records: ResultRecord[] = [];
-  for await (const r of d.store.allRecords(stored.info.id)) records.push(r);
-  const phones = calledPhonesOf(records, called);
+  const called = new Set<string>();
+  for await (const r of d.store.allRecords(stored.info.id))
+    if (showsCalled(r.status, def.polling)) called.add(r.phone);
+  const phones = [...called];
   const checkedOn = stored.info.emptiedLate?.checkedOn ?? stored.info.id;
   const checked = checkedOn === stored.info.id ? stored : await d.store.get(checkedOn);
   const info = checked?.info ?? stored.info;

@@ -2,7 +2,6 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { sharedCampaignListing } from "../../../src/pipeline/campaign/campaign-listing.ts";
 import { createCampaign } from "../../../src/pipeline/campaign/create-use-case.ts";
-import { emptiedInTime } from "../../../src/pipeline/campaign/emptied-copies.ts";
 import { type LateCopyDeps, lookForLateCopies } from "../../../src/pipeline/campaign/late-copies.ts";
 import { lateLookAt, startCheckAt } from "../../../src/pipeline/campaign/start-check.ts";
 import { createCampaignStore } from "../../../src/pipeline/stores/campaign-store.ts";
@@ -120,13 +119,6 @@ describe("the look for late copies after the check", () => {
       state: "active",
       emptiedLate: { checkedOn: c.id },
     });
-  });
-
-  it("emptiedInTime: only a listing after the deletes showing the copy unstarted ends it", () => {
-    expect(emptiedInTime([{ id: "a", is_started: false }], "a")).toBe(true);
-    expect(emptiedInTime([{ id: "a", is_started: true }], "a")).toBe(false);
-    expect(emptiedInTime([{ id: "b", is_started: false }], "a")).toBe(false);
-    expect(emptiedInTime([{ id: "a", is_started: undefined }], "a")).toBe(false);
   });
 
   it("a copy landing after the own copy started: adopted, nothing deleted, its calls twice counted", async () => {

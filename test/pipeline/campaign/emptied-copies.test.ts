@@ -5,6 +5,7 @@ import {
   withCalledTwice,
 } from "../../../src/pipeline/campaign/emptied-copies.ts";
 import { emptyTotals, isEmptiedAndEmpty } from "../../../src/pipeline/model/campaign-totals.ts";
+import { startCheckResult } from "../../support/fixtures.ts";
 import { jobJ } from "../../support/own-campaign.ts";
 
 /** Decision 0080's pure parts: when an emptied copy is ended, what counts as called, and the count. */
@@ -26,16 +27,7 @@ describe("emptied copies", () => {
   });
 
   it("adds the calls to the check's calledTwice, and writes none for none", () => {
-    const check = {
-      at: "2026-11-29T00:00:00.000Z",
-      campaignsListed: 2,
-      contactsListed: 50,
-      phonesListed: 50,
-      duplicatesRemoved: 0,
-      withdrawn: 0,
-      campaignsRepaired: 0,
-      copiesAdopted: 1,
-    };
+    const check = startCheckResult({ copiesAdopted: 1 });
     expect(withCalledTwice(check, 42)).toEqual({ ...check, calledTwice: 42 });
     expect(withCalledTwice({ ...check, calledTwice: 3 }, 42).calledTwice).toBe(45);
     expect(withCalledTwice(check, 0)).toEqual(check);

@@ -118,9 +118,12 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
       deliveries: workers.find((w) => w.name === queues.deliveries.name),
     });
     if (o.oneOff !== true) {
-      const presence = await announce(redis, keys, {
+      // What it loads and ticks: readers tell a job nobody polls (queue/read-model/unpolled-jobs.ts).
+      const presence = await announce(services.stores.presence, {
         role: o.watch ? "start" : "worker",
         http: http?.url ?? null,
+        ticks: o.watch ? [...jobs.values()].filter((def) => def.campaign).map((def) => def.name) : [],
+        loaded: [...jobs.keys()],
       });
       services.onClose(() => presence.stop());
     }
@@ -184,6 +187,7 @@ async function startOperatorSurface(
       inboxes: stores.inboxes,
       jobs: () => jobs,
       watched: o.seen.watched,
+      presence: stores.presence,
       numbers: { resources: stores.resources, budgets: stores.budgets, rests: stores.rests },
     },
     queues,
@@ -214,6 +218,7 @@ async function startWatching(
     queues,
     store: services.stores.store,
     controls: services.stores.controls,
+    presence: services.stores.presence,
     logger,
   });
   services.onClose(() => scheduler.stop());

@@ -142,7 +142,7 @@ function stateGauges(registry: Registry, read: () => Promise<Overview>): void {
   );
   gauge(
     "vcw_campaigns_unpolled",
-    "Active campaigns of a job that no running daemon polls (its job file is loaded nowhere): nobody stops them",
+    "Active campaigns of a job that no running vcw start ticks (not loaded, or no campaign section): nobody stops them",
     ["job"],
     (g, o) => {
       for (const j of o.unpolledJobs) g.set({ job: j.job }, j.active);

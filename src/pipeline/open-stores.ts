@@ -12,6 +12,7 @@ import { createConsentStore } from "./stores/consent-store.ts";
 import { createContactLedger } from "./stores/contact-ledger.ts";
 import { createControls } from "./stores/controls.ts";
 import { createCreateMemo } from "./stores/create-memo.ts";
+import { createPresenceStore } from "./stores/daemon-presence.ts";
 import { createDialerBudgets } from "./stores/dialer-budget.ts";
 import type { DoNotCallList } from "./stores/dnc/list-facts.ts";
 import { type LoadListOptions, loadDoNotCallList } from "./stores/dnc/load-list.ts";
@@ -93,6 +94,8 @@ export function openStores(redis: RedisClient, keys: RedisKeys, o: StoreOptions)
     /** Applied resources, the versions campaigns use, test calls. */
     resources: createResourceState(redis, keys),
     traces: createCampaignTraces(redis, keys, { ttlMs: retentionMs }),
+    /** The daemons running, their roles and the jobs each loads and ticks. */
+    presence: createPresenceStore(redis, keys),
     /** The operator surface's signed-out sessions. */
     revoked: revokedSessions(redis, keys),
     /** The sign-in throttle every daemon shares, on the daemon's clock (told when the surface starts). */

@@ -3,16 +3,19 @@ import type { Logger } from "pino";
 import type { JobDefinition } from "../config/job-definition.ts";
 import type { CampaignStore } from "../pipeline/stores/campaign-store.ts";
 import type { Controls } from "../pipeline/stores/controls.ts";
+import type { PresenceStore } from "../pipeline/stores/daemon-presence.ts";
 import { enqueueSummary } from "./deliveries.ts";
 import { behindLogger, pollTick } from "./poll-tick.ts";
 import type { Queues } from "./queues.ts";
-import { type UnpolledJob, unpolledJobs, warnUnpolled } from "./unpolled-jobs.ts";
+import { unpolledJobs, unpolledStreak, warnUnpolled } from "./read-model/unpolled-jobs.ts";
 
 export interface SchedulerDeps {
   jobs: ReadonlyMap<string, JobDefinition>;
   queues: Queues;
   store: CampaignStore;
   controls?: Pick<Controls, "isPaused">;
+  /** The daemons running and the jobs each ticks: who polls what. */
+  presence: Pick<PresenceStore, "list">;
   logger: Logger;
   now?: () => number;
   /** When to look for jobs whose campaigns nobody polls (a cron expression; tests shorten it). */
@@ -71,19 +74,14 @@ export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
       });
     }
   }
-  const ticked = [...d.jobs.values()].filter((def) => def.campaign).map((def) => def.name);
-  // Once a minute: the jobs this process ticks are named as having campaigns (those made before the
-  // index are found too), and a job with active campaigns that nobody ticks is warned of.
-  let lastFound = new Set<string>();
+  // Once a minute: the jobs loaded here are named as having campaigns (the index repaired), those
+  // from before the index found once, and a job with active campaigns that nobody ticks warned of
+  // from the second look in a row (a daemon starting beside the one that ticks it may look first).
+  const again = unpolledStreak();
   every(d.unpolledCheck ?? UNPOLLED_CHECK, "unpolled-jobs", async () => {
-    await d.store.noteJobsWithCampaigns(ticked);
-    const found = await unpolledJobs(d.store, d.jobs);
-    // Named the second minute in a row: at a fleet's start another daemon may not have ticked yet.
-    warnUnpolled(
-      d.logger,
-      found.filter((j: UnpolledJob) => lastFound.has(j.job)),
-    );
-    lastFound = new Set(found.map((j) => j.job));
+    await d.store.noteJobsWithCampaigns([...d.jobs.keys()]);
+    await d.store.backfillJobsWithCampaigns();
+    warnUnpolled(d.logger, again(await unpolledJobs(d.store, await d.presence.list())));
   });
   return {
     async stop() {

@@ -178,6 +178,7 @@ describe("mistakes caught at start", () => {
             experiments: d.stores.experiments,
             controls: d.stores.controls,
             resources: d.stores.resources,
+            presence: d.stores.presence,
             jobs: () => d.jobs,
             watched: () => new Set(),
           });

@@ -3,13 +3,17 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
+import { createPresenceStore } from "../../src/pipeline/stores/daemon-presence.ts";
 import { cliEnv, runCli } from "../support/cli.ts";
 import { writeJob } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
 import { campaignInfo } from "../support/fixtures.ts";
 
-/** `vcw status` names a job whose active campaigns nobody polls, as the dashboard and the scheduler do. */
-describe("vcw status and a job loaded nowhere", () => {
+/**
+ * `vcw status` names a job whose active campaigns nobody polls, as the dashboard and the scheduler
+ * do; `vcw stop` of such a campaign says it waits for a poll rather than "none is called later".
+ */
+describe("vcw status and vcw stop, and a job nobody polls", () => {
   const redis = new Redis(inject("redisUrl"));
   afterAll(async () => {
     await redis.quit();
@@ -23,17 +27,47 @@ describe("vcw status and a job loaded nowhere", () => {
     await store.register(campaignInfo({ id: "cmp_r1", name: "r1", job: "retired" }), Date.now());
     await store.register(campaignInfo({ id: "cmp_r2", name: "r2", job: "retired" }), Date.now());
 
+    // No daemon runs: nothing polls.
+    const none = await runCli(["status"], env, 30_000, home);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain(
+      'warning: job "retired" has 2 active campaigns that no running daemon polls (no vcw start is running)',
+    );
+    // A stop is carried out by a poll: asked now, it says it waits, and exits 1 (not done).
+    const stop = await runCli(["stop", "cmp_r1", "--wait", "0"], env, 30_000, home);
+    expect(stop.code).toBe(1);
+    expect(stop.stderr).toContain(
+      "but no running daemon polls job retired (no vcw start is running): it is carried out at its first poll, once you start one (vcw start); until then the service goes on calling",
+    );
+
+    // A vcw start runs without the job (this folder has it or not: what the daemons say counts).
+    const presence = createPresenceStore(redis, redisKeys(env.VCW_PREFIX!));
+    const start = {
+      role: "start" as const,
+      host: "h",
+      pid: 1,
+      http: null,
+      startedAt: new Date().toISOString(),
+      seenAt: Date.now(),
+    };
+    await presence.write("a-start", { ...start, ticks: ["leads"], loaded: ["leads"] });
     const text = await runCli(["status"], env, 30_000, home);
-    expect(text.code).toBe(0);
     expect(text.stdout).toContain(
-      'warning: job "retired" has 2 active campaigns that no running daemon polls (its job file is loaded nowhere)',
+      'warning: job "retired" has 2 active campaigns that no running daemon polls (no running vcw start loads its job file)',
     );
     expect(text.stdout).toContain("put the file back in the jobs folder");
+    // Refreshed as its daemon would every 10 s (an entry unrefreshed for 30 s is of a daemon gone).
+    await presence.write("a-start", { ...start, seenAt: Date.now(), ticks: ["leads"], loaded: ["leads"] });
     const json = JSON.parse((await runCli(["status", "--json"], env, 30_000, home)).stdout);
-    expect(json.unpolledJobs).toEqual([{ job: "retired", active: 2, why: "not-loaded" }]);
+    expect(json.unpolledJobs).toMatchObject([{ job: "retired", active: 2, why: "not-loaded" }]);
 
-    // A daemon ticks it (its record of the tick): nothing to say.
-    await store.setPollLag("retired", { at: Date.now(), lagMs: 0, due: 0, behind: false }, 60_000);
+    // It ticks it now: nothing to say.
+    await presence.write("a-start", {
+      ...start,
+      seenAt: Date.now(),
+      ticks: ["leads", "retired"],
+      loaded: [],
+    });
     expect((await runCli(["status"], env, 30_000, home)).stdout).not.toContain("no running daemon polls");
   });
 });

@@ -10,8 +10,8 @@ import { launch } from "./chromium.ts";
 /**
  * A job file removed while its campaigns call: nobody polls or stops them any more, and the pages
  * said nothing (the read model walked the loaded jobs only). Now the dashboard names the job and
- * why (loaded nowhere, or loaded without a campaign section), and the campaigns view still lists its
- * campaigns.
+ * why (no running vcw start loads it, or loads it without a campaign section), and the campaigns view
+ * still lists its campaigns.
  */
 describe("a job loaded nowhere, in a real browser", () => {
   const t = useSimulator();
@@ -34,6 +34,18 @@ describe("a job loaded nowhere, in a real browser", () => {
         campaignInfo({ id, name: `retired ${id}.csv`, job: "retired", scheduledAt: started }),
         Date.now(),
       );
+    // A vcw start beside this daemon (which ticks nothing: watch off), as its presence says: it loads
+    // "leads" (no campaign section: writeJob's), not "retired".
+    await daemon.stores.presence.write("a-start", {
+      role: "start",
+      host: "h",
+      pid: 1,
+      http: null,
+      startedAt: new Date().toISOString(),
+      seenAt: Date.now(),
+      ticks: [],
+      loaded: ["leads"],
+    });
     browser = await launch();
   });
   afterAll(async () => {
@@ -48,7 +60,8 @@ describe("a job loaded nowhere, in a real browser", () => {
     await row.waitFor({ timeout: 15_000 });
     await expect(row.getAttribute("data-unpolled")).resolves.toBe("2");
     const text = (await row.textContent()) ?? "";
-    expect(text).toContain("its job file is loaded nowhere");
+    expect(text).toContain("no running vcw start loads its job file");
+    expect(text).toContain("put the file back in the jobs folder");
     expect(text).toContain("2 active campaigns not polled");
     // The loaded job has no campaign section (writeJob's): nothing here polls its campaign either, and
     // the row says that reason, beside the job's own row.

@@ -7,6 +7,7 @@ import { folderInbox } from "../../src/inbox/folder-inbox.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { createControls } from "../../src/pipeline/stores/controls.ts";
+import { createPresenceStore } from "../../src/pipeline/stores/daemon-presence.ts";
 import { createExperimentStore } from "../../src/pipeline/stores/experiment-store.ts";
 import { createResourceState } from "../../src/pipeline/stores/resource-state.ts";
 import {
@@ -56,6 +57,7 @@ describe("the read model", () => {
       experiments: createExperimentStore(redis, keys),
       controls: createControls(redis, keys),
       resources: createResourceState(redis, keys),
+      presence: createPresenceStore(redis, keys),
       jobs: () => new Map([[def.name, def]]),
       inboxes: folderInbox,
       watched: () => new Set<string>(),

@@ -10,6 +10,7 @@ import { folderInbox } from "../../src/inbox/folder-inbox.ts";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
 import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
 import { createControls } from "../../src/pipeline/stores/controls.ts";
+import { createPresenceStore } from "../../src/pipeline/stores/daemon-presence.ts";
 import { createExperimentStore } from "../../src/pipeline/stores/experiment-store.ts";
 import { createResourceState } from "../../src/pipeline/stores/resource-state.ts";
 import {
@@ -49,6 +50,7 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
         jobs: new Map([[def.name, def]]),
         queues,
         store: createCampaignStore(connection, redisKeys(p)),
+        presence: createPresenceStore(connection, redisKeys(p)),
         logger,
       });
       return { queues, scheduler };
@@ -156,6 +158,7 @@ describe("startScheduler: replicas tick, each tick polls once", () => {
       experiments: createExperimentStore(redis, redisKeys(p)),
       controls: createControls(redis, redisKeys(p)),
       resources: createResourceState(redis, redisKeys(p)),
+      presence: createPresenceStore(redis, redisKeys(p)),
       jobs: () => new Map([[def.name, def]]),
       watched: () => new Set(),
     });

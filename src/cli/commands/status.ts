@@ -1,7 +1,6 @@
 import { Command } from "commander";
 import type { JobDefinition } from "../../config/job-definition.ts";
 import { loadJobs } from "../../config/load-jobs.ts";
-import { listDaemons } from "../../daemon/presence.ts";
 import type { InboxStores } from "../../inbox/inbox-store.ts";
 import { counted } from "../../lib/plural.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
@@ -18,7 +17,7 @@ import { folderOf } from "../../queue/read-model/job-views.ts";
 import { poolNumberLine, poolNumberViews } from "../../queue/read-model/pool-numbers.ts";
 import { queueFailures, STATUS_STATES } from "../../queue/read-model/queue-views.ts";
 import { sharedRate } from "../../queue/read-model/shared-rate.ts";
-import { unpolledJobs, unpolledText } from "../../queue/unpolled-jobs.ts";
+import { unpolledJobs, unpolledText } from "../../queue/read-model/unpolled-jobs.ts";
 import { type RedisContext, withRedis } from "../with-redis.ts";
 
 /** The queues `vcw status` lists after the import queue. */
@@ -64,11 +63,12 @@ async function readStatus(s: {
   jobs: JobDefinition[];
 }) {
   const { redis, keys, stores, queues } = s;
+  const daemons = await stores.presence.list();
   const queuesCounts: Record<string, Record<string, number>> = {};
   for (const name of OTHERS) queuesCounts[name] = await queues[name].getJobCounts(...STATUS_STATES);
   return {
     redis: s.where,
-    daemons: (await listDaemons(redis, keys)).map(({ id: _, stale: __, ...d }) => d),
+    daemons: daemons.map(({ id: _, stale: __, ticks: ___, loaded: ____, ...d }) => d),
     paused: await stores.controls.paused(),
     pendingCampaigns: (await pendingCampaigns(queues, { n: 51, states: ["waiting", "delayed"] })).map(
       ({ notBefore: _, ...c }) => c,
@@ -81,8 +81,8 @@ async function readStatus(s: {
     queues: queuesCounts,
     otherFailures: await queueFailures(queues, OTHERS, 10),
     campaignsNotMade: await campaignsNotMade(queues, 10),
-    // Judged against this folder's jobs (a daemon's may differ: then it names what nobody ticks).
-    unpolledJobs: await unpolledJobs(stores.store, new Map(s.jobs.map((def) => [def.name, def]))),
+    // By what the running daemons say they tick, not by this folder's jobs.
+    unpolledJobs: await unpolledJobs(stores.store, daemons),
     stoppedCampaigns: await stoppedCampaigns(stores.stops, s.jobs),
     doNotCall: await stores.suppression.lists.lists(),
     numbers: await poolNumberViews(
@@ -115,8 +115,8 @@ function printStatus(status: Status): void {
         ? `warning: ${expiredText(l, now)}`
         : `do-not-call list ${l.source}: ${l.numbers} numbers, imported ${ageText(now - l.importedAt)} ago`,
     );
-  printDaemons(status);
   for (const j of status.unpolledJobs) console.log(`warning: ${unpolledText(j)}`);
+  printDaemons(status);
   for (const c of status.stoppedCampaigns) console.log(`  campaign ${c.id}: ${describeStop(c.stop)}`);
   console.log(`import queue: ${countsLine(status.queue)}`);
   if (status.rate !== undefined) console.log(`shared request rate: ${status.rate.toFixed(1)} req/s`);

@@ -86,23 +86,12 @@ function renderHeader(o) {
     `updated ${time(o.generatedAt)}${o.redis.ok ? "" : ` · showing data read at ${time(o.redis.readAt)}`} · phone numbers ${o.phones}`;
 }
 
-/** A job loaded nowhere whose campaigns are still active: nobody polls or stops them. */
+/** A job whose active campaigns no running daemon polls: nobody stops them. Its reason and fix are the server's words. */
 function unpolledJobRow(j) {
   return el(
     "tr",
     { "data-job": j.job, "data-unpolled": j.active },
-    el(
-      "td",
-      {},
-      el("b", {}, j.job),
-      el(
-        "div",
-        { class: "muted" },
-        j.why === "no-campaign-section"
-          ? "its job file has no campaign section"
-          : "its job file is loaded nowhere",
-      ),
-    ),
+    el("td", {}, el("b", {}, j.job), el("div", { class: "muted" }, j.reason)),
     el(
       "td",
       {},
@@ -112,13 +101,7 @@ function unpolledJobRow(j) {
     el("td", {}, "–"),
     el("td", { class: "num" }, "–"),
     el("td", { class: "num" }, "–"),
-    el(
-      "td",
-      {},
-      j.why === "no-campaign-section"
-        ? "put its campaign section back"
-        : "put its file back in the jobs folder",
-    ),
+    el("td", {}, j.fix),
   );
 }
 

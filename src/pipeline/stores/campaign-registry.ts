@@ -1,3 +1,4 @@
+import { keysMatching } from "../../lib/delete-keys.ts";
 import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import { defineScript, luaFile } from "../../lib/scripts.ts";
@@ -114,11 +115,35 @@ export function createCampaignRegistry(
       await redis.sadd(keys.jobsWithCampaigns, info.job);
     },
 
-    /** Every job that has had a campaign registered (jobs.md: a job whose file was removed). */
+    /** Every job that has had a campaign registered (operations.md: a job nobody polls). */
     jobsWithCampaigns: (): Promise<string[]> => redis.smembers(keys.jobsWithCampaigns),
-    /** Names jobs as having campaigns: those registered before the index existed are found too. */
+    /** Names jobs as having campaigns (a scheduler's loaded jobs: a register lost between its writes is repaired). */
     async noteJobsWithCampaigns(jobs: readonly string[]): Promise<void> {
       if (jobs.length > 0) await redis.sadd(keys.jobsWithCampaigns, ...jobs);
+    },
+    /**
+     * Once per deployment: the jobs whose campaigns were registered before the index existed, found
+     * by their active sets (SCAN, every master), so a job removed with the upgrade is named too.
+     */
+    async backfillJobsWithCampaigns(): Promise<number> {
+      const mark = keys.migration("jobs-with-campaigns");
+      if ((await redis.exists(mark)) === 1) return 0;
+      const pattern = active("*");
+      const [head, tail] = pattern.split("*") as [string, string];
+      const jobs = new Set<string>();
+      for await (const key of keysMatching(redis, pattern))
+        if (key.startsWith(head) && key.endsWith(tail)) jobs.add(key.slice(head.length, -tail.length));
+      if (jobs.size > 0) await redis.sadd(keys.jobsWithCampaigns, ...jobs);
+      await redis.set(mark, String(Date.now()));
+      return jobs.size;
+    },
+    /**
+     * A job loaded nowhere here: its campaigns whose data expired (`ids`) leave its index, and the
+     * job leaves the jobs with campaigns once none is left (a daemon that loads it names it again).
+     */
+    async forgetExpired(job: string, ids: readonly string[], none: boolean): Promise<void> {
+      if (ids.length > 0) await redis.srem(all(job), ...ids);
+      if (none) await redis.srem(keys.jobsWithCampaigns, job);
     },
     /** How many campaigns of a job are still polled (active). */
     activeCountOf: (job: string): Promise<number> => redis.scard(active(job)),

@@ -1,5 +1,6 @@
 import { stopByOperator } from "../../pipeline/campaign/stopping/operator-stop.ts";
 import { stopWords } from "../../pipeline/campaign/stopping/stop-summary.ts";
+import { unpolledJobs } from "../read-model/unpolled-jobs.ts";
 import type { ActionResult } from "./action.ts";
 import type { ActionContext } from "./action-context.ts";
 
@@ -28,12 +29,20 @@ export async function stopStarted(
         count: 0,
         message: `campaign ${info.name} (${id}) has ended (${info.state}): nothing left to stop`,
       };
-    case "asked":
+    case "asked": {
+      const asked = `stop of campaign ${info.name} (${id}) ${outcome.fresh ? "asked" : "already asked (another stop is being carried out)"}`;
+      // Carried out by a poll: with nobody polling its job, it waits, and the service goes on calling.
+      const nobody = (await unpolledJobs(ctx.campaigns, await ctx.presence.list())).find(
+        (j) => j.job === info.job,
+      );
       return {
-        ok: true,
+        ok: !nobody,
         count: outcome.fresh ? 1 : 0,
-        message: `stop of campaign ${info.name} (${id}) ${outcome.fresh ? "asked" : "already asked (another stop is being carried out)"}: its next poll takes every contact not yet called out of its segment; none is called later`,
+        message: nobody
+          ? `${asked}, but no running daemon polls job ${info.job} (${nobody.reason}): it is carried out at its first poll, once you ${nobody.fix}; until then the service goes on calling`
+          : `${asked}: its next poll takes every contact not yet called out of its segment; none is called later`,
         stopping: [id],
       };
+    }
   }
 }

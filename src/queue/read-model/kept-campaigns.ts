@@ -30,13 +30,19 @@ export function keptCampaigns(src: ReadModelSources): KeptCampaigns {
     const started = performance.now();
     const out: StoredCampaign[] = [];
     // The jobs loaded here and those loaded nowhere any more: a removed job's campaigns stay in view.
-    const jobs = new Set([...src.jobs().keys(), ...(await src.store.jobsWithCampaigns()).sort()]);
+    const loaded = src.jobs();
+    const jobs = new Set([...loaded.keys(), ...(await src.store.jobsWithCampaigns()).sort()]);
     for (const job of jobs) {
       const ids = await src.store.idsOf(job);
+      const expired: string[] = [];
       for (let i = 0; i < ids.length; i += BATCH) {
-        const part = await Promise.all(ids.slice(i, i + BATCH).map((id) => src.store.get(id)));
-        for (const c of part) if (c) out.push(c);
+        const slice = ids.slice(i, i + BATCH);
+        const part = await Promise.all(slice.map((id) => src.store.get(id)));
+        for (const [k, c] of part.entries()) c ? out.push(c) : expired.push(slice[k]!);
       }
+      // A removed job's expired campaigns are read once, not at every read (its own daemon prunes a loaded one's).
+      if (!loaded.has(job) && expired.length > 0)
+        await src.store.forgetExpired(job, expired, expired.length === ids.length);
     }
     last = { campaigns: out, at: Date.now(), tookMs: performance.now() - started };
     return out;

@@ -1,6 +1,5 @@
 import { experimentId } from "../../config/variant-definition.ts";
 import { type PreflightRecord, readPreflights } from "../../pipeline/resources/preflight.ts";
-import { type UnpolledJob, unpolledJobs } from "../unpolled-jobs.ts";
 import {
   type CampaignCount,
   type CampaignView,
@@ -23,6 +22,7 @@ import { type PoolNumberView, poolNumberViews } from "./pool-numbers.ts";
 import { type QueueView, readQueues } from "./queue-views.ts";
 import { sharedRate } from "./shared-rate.ts";
 import { LISTED, type ReadModelSources } from "./sources.ts";
+import { type UnpolledJob, unpolledJobs } from "./unpolled-jobs.ts";
 import { type WhatsNext, whatsNext } from "./whats-next.ts";
 
 /**
@@ -52,7 +52,7 @@ export interface Running {
   next: WhatsNext;
   /** Each pool number's calls today and this hour, its budgets and its rest (`campaign.dialers`). */
   numbers: PoolNumberView[];
-  /** Jobs loaded nowhere whose active campaigns nobody polls (queue/unpolled-jobs.ts). */
+  /** Jobs whose active campaigns no running daemon polls, and why (unpolled-jobs.ts). */
   unpolledJobs: UnpolledJob[];
 }
 
@@ -97,7 +97,7 @@ export async function readRunning(src: ReadModelSources): Promise<Running> {
     preflights: await readPreflights(src.resources),
     next: whatsNext(kept, src.jobs(), Date.now()),
     numbers: src.numbers ? await poolNumberViews(defs, src.numbers, Date.now()) : [],
-    unpolledJobs: await unpolledJobs(src.store, src.jobs()),
+    unpolledJobs: await unpolledJobs(src.store, await src.presence.list()),
   };
 }
 

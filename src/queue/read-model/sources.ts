@@ -4,6 +4,7 @@ import type { RedisClient } from "../../lib/redis.ts";
 import type { RedisKeys } from "../../lib/redis-keys.ts";
 import type { CampaignStore } from "../../pipeline/stores/campaign-store.ts";
 import type { Controls } from "../../pipeline/stores/controls.ts";
+import type { PresenceStore } from "../../pipeline/stores/daemon-presence.ts";
 import type { ExperimentStore } from "../../pipeline/stores/experiment-store.ts";
 import type { ResourceState } from "../../pipeline/stores/resource-state.ts";
 import type { Queues } from "../queues.ts";
@@ -26,6 +27,8 @@ export interface ReadModelSources {
   inboxes: InboxStores;
   /** Jobs whose inbox this process watches. */
   watched: () => ReadonlySet<string>;
+  /** The daemons running and the jobs each ticks: who polls what. */
+  presence: Pick<PresenceStore, "list">;
   /** Pool numbers' budgets and rests (`campaign.dialers`); absent: none shown. */
   numbers?: PoolNumberSources;
 }

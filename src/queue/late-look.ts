@@ -1,11 +1,9 @@
 import type { JobDefinition } from "../config/job-definition.ts";
 import { maskPhone, maskPhonesIn } from "../lib/mask-phone.ts";
-import type { EmptiedCalls } from "../pipeline/campaign/emptied-copies.ts";
 import type { LateCopies } from "../pipeline/campaign/late-copies.ts";
 import { lookForLateCopies } from "../pipeline/campaign/late-copies.ts";
 import { noteCheckInSummary } from "../pipeline/files/summary-checks.ts";
 import type { FollowUpJobData } from "./queues.ts";
-import { EMPTIED_LATE } from "./start-check.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
 
 /** Phones named (masked) in the log of calls made twice: enough to tell, not a whole segment. */
@@ -39,7 +37,6 @@ export async function reportLateCopies(d: WorkDeps, def: JobDefinition, late: La
       { ...log, phones: late.calledTwice.slice(0, LOGGED_PHONES).map(maskPhone) },
       "a copy of this campaign landed after its check and called its people again: adopted, counted as calledTwice",
     );
-  else if (late.polledOn) d.logger.warn({ ...log, polledOn: [info.id] }, EMPTIED_LATE);
   else
     d.logger.warn(
       log,
@@ -47,29 +44,5 @@ export async function reportLateCopies(d: WorkDeps, def: JobDefinition, late: La
         ? "a copy of this campaign landed after its check, before its start: its own copy emptied, the late one adopted"
         : "a copy of this campaign landed after its check: adopted",
     );
-  await noteCheckInSummary(def, info, result, d);
-}
-
-/**
- * An emptied copy that may have started early, ended (decision 0080): the people it called, each
- * called by another copy too, in the log (an error, phones masked) and in the file's summary.
- */
-export async function reportEmptiedCalls(
-  d: WorkDeps,
-  def: JobDefinition,
-  calls: EmptiedCalls,
-): Promise<void> {
-  const { info, result, calledTwice } = calls;
-  if (calledTwice.length === 0) return;
-  d.logger.error(
-    {
-      job: info.job,
-      campaign: info.id,
-      name: maskPhonesIn(info.name),
-      calledTwice: calledTwice.length,
-      phones: calledTwice.slice(0, LOGGED_PHONES).map(maskPhone),
-    },
-    "an emptied copy of this campaign started before its deletes all landed and called some of its people again: counted as calledTwice",
-  );
   await noteCheckInSummary(def, info, result, d);
 }

@@ -2,7 +2,7 @@ import type { JobDefinition } from "../config/job-definition.ts";
 import type { PolledCampaign } from "../pipeline/campaign/poll-use-case.ts";
 import { guardExperiment } from "./experiment-guard.ts";
 import { applyIntents } from "./intents.ts";
-import { reportEmptiedCalls, reportLateCopies } from "./late-look.ts";
+import { reportLateCopies } from "./late-look.ts";
 import type { WorkDeps } from "./work-deps.ts";
 
 /** What a poll asked for, done: the guardrail's look, warnings, the intents made jobs. */
@@ -33,7 +33,6 @@ export async function followPoll(
       "no look for late copies at this poll: the next poll looks",
     );
   else if (polled.lateCopies) await reportLateCopies(d, def, polled.lateCopies);
-  if (polled.emptiedCalls) await reportEmptiedCalls(d, def, polled.emptiedCalls);
   await applyIntents(polled.intents, d);
   if (poll.ended)
     d.logger.info({ campaign: campaignId, state: poll.state, version: poll.version }, "campaign ended");

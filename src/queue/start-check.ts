@@ -1,7 +1,6 @@
 import type { Job } from "bullmq";
 import { maskPhonesIn } from "../lib/mask-phone.ts";
-import { adoptCopy } from "../pipeline/campaign/adopted-copies.ts";
-import { settleEmptied } from "../pipeline/campaign/emptied-copies.ts";
+import { adoptCopy, endEmptied } from "../pipeline/campaign/adopted-copies.ts";
 import { checkBeforeStart, lateLookAt, startCheckAt } from "../pipeline/campaign/start-check.ts";
 import { noteCheckInSummary } from "../pipeline/files/summary-checks.ts";
 import type { CampaignInfo } from "../pipeline/model/results.ts";
@@ -10,10 +9,6 @@ import { applyIntents } from "./intents.ts";
 import { lateLookJobId, startCheckJobId } from "./job-ids.ts";
 import type { FollowUpJobData } from "./queues.ts";
 import { jobOf, type WorkDeps } from "./work-deps.ts";
-
-/** Logged when an emptied copy is polled on (decision 0080): the same words from the check and the look. */
-export const EMPTIED_LATE =
-  "a copy was emptied but not listed unstarted after the deletes: it may have started with some of its people; polled on, its calls counted as called twice";
 
 /** The check before `info`'s start, queued once (its id) for a little before the start (the create left room). */
 export async function scheduleStartCheck(
@@ -81,8 +76,7 @@ export async function processStartCheck(d: WorkDeps, job: Job<FollowUpJobData>, 
     d.logger.warn(log, "campaign checked after its start: nothing repaired");
   for (const id of check.adopt ?? []) await adoptCopy(d.store, info, id, result.at, d.now());
   if (repair) await applyIntents([{ kind: "create-campaign", request: repair }], d);
-  const settled = await settleEmptied(d, info, check.emptied ?? []);
-  if (settled.polled.length > 0) d.logger.warn({ ...log, polledOn: settled.polled }, EMPTIED_LATE);
+  for (const id of check.emptied ?? []) await endEmptied(d.store, id);
   const noted = await noteCheckInSummary(def, info, result, { ...d });
   if (noted === "not-yet" && token) return delayJob(job, token, Date.now() + 2_000);
   return { checked: true, ...result };

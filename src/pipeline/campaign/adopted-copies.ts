@@ -30,3 +30,9 @@ export async function nameOnParent(
   const parent = await store.get(parentId);
   if (parent) await store.addFollowUp(parentId, parent.info, id);
 }
+
+/** A copy emptied before its start, as vcw keeps it: ended (finished, no call), not polled on to `stuck`. */
+export async function endEmptied(store: Pick<Store, "get" | "setState">, id: string): Promise<void> {
+  const stored = await store.get(id);
+  if (stored?.info.state === "active") await store.setState(id, stored.info.job, stored.info, "finished");
+}

@@ -7,9 +7,8 @@ import type { CampaignInfo, StartCheckResult } from "../model/results.ts";
 import type { CampaignRegistry } from "../stores/campaign-registry.ts";
 import type { StoredCampaign } from "../stores/campaign-store.ts";
 import type { StartCheckStore } from "../stores/start-check-store.ts";
-import { adoptCopy } from "./adopted-copies.ts";
+import { adoptCopy, endEmptied } from "./adopted-copies.ts";
 import { type CampaignLister, namedIn } from "./campaign-listing.ts";
-import { markEmptying, settleEmptied } from "./emptied-copies.ts";
 import { campaignKey } from "./lifecycle.ts";
 import { callsOwnSegment } from "./own-segment.ts";
 import { deleteContacts, heldFence, listSegment, type SegmentListing } from "./segment-listing.ts";
@@ -29,11 +28,6 @@ export interface LateCopies {
   adopted: string[];
   /** Its own copy had not started: its segment was emptied, so each person is called once. */
   emptied: boolean;
-  /**
-   * Emptied, but not listed unstarted once the deletes had landed: it may have started with some of
-   * its people (decision 0080). Polled on, its calls counted as called twice when it ends.
-   */
-  polledOn: boolean;
   /** The phones of its segment, masked nowhere yet: each called by the own copy and again by each late one. */
   calledTwice: string[];
   /** The campaign's check result with the late copies added (kept on it and in the file's summary). */
@@ -86,27 +80,23 @@ async function takeOn(
   // Not listed as started (or not listed at all): counted as started, nothing is deleted on a guess.
   const ownStarted = o.named.find((c) => c.id === info.id)?.is_started !== false;
   const emptied = !ownStarted && callsOwnSegment(def, info) && o.unknown.every((c) => c.is_started);
-  if (emptied) {
-    // Marked first: deletes at the gate's pace may outlast the start (decision 0080).
-    await markEmptying(d.store, info, [info.id]);
+  if (emptied)
     await deleteContacts(
       d.client,
       listing.contacts.map((c) => c.id),
       o.fence,
     );
-  }
   const now = d.now();
   const at = new Date(now).toISOString();
   for (const c of o.unknown) await adoptCopy(d.store, info, c.id!, c.started_at || at, now);
-  const settled = emptied ? await settleEmptied(d, info, [info.id]) : undefined;
+  if (emptied) await endEmptied(d.store, info.id);
   const calledTwice = emptied ? [] : o.unknown.flatMap(() => [...listing.byPhone.keys()]);
   const result = withLateCopies(stored.startCheck ?? firstLook(at, o.named, listing), {
     adopted: o.unknown.length,
     calledTwice: calledTwice.length,
   });
   await d.store.noteStartCheck(info.id, result);
-  const polledOn = (settled?.polled.length ?? 0) > 0;
-  return { info, adopted: o.unknown.map((c) => c.id!), emptied, polledOn, calledTwice, result };
+  return { info, adopted: o.unknown.map((c) => c.id!), emptied, calledTwice, result };
 }
 
 /** A campaign with no check kept (an adopted copy's own look): the counts of this look. */

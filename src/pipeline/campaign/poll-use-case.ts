@@ -5,12 +5,10 @@ import { nextPollAt } from "../model/poll-cadence.ts";
 import { type PollOptions, type PollOutcome, pollCampaign } from "../results/poll-campaign.ts";
 import type { CallFrequency } from "../stores/call-frequency.ts";
 import type { CampaignRegistry } from "../stores/campaign-registry.ts";
-import type { CampaignStore } from "../stores/campaign-store.ts";
 import type { ConsentStore } from "../stores/consent-store.ts";
 import { metaReadOnce } from "../stores/meta-once.ts";
 import type { PaceStore } from "../stores/pace-store.ts";
 import { type CallAuditDeps, callAudit } from "./call-audit.ts";
-import { type EmptiedCalls, emptiedCallsOf } from "./emptied-copies.ts";
 import { type LateCopies, type LateCopyDeps, lookForLateCopies } from "./late-copies.ts";
 import { afterPoll, type Intent } from "./lifecycle.ts";
 import { type PollStopsPort, pollStops } from "./stopping/poll-stops.ts";
@@ -20,10 +18,7 @@ export interface PollPort
   extends PollStopsPort,
     Omit<LateCopyDeps, "store">,
     Pick<PollOptions, "suppression" | "history"> {
-  store: PollStopsPort["store"] &
-    LateCopyDeps["store"] &
-    Pick<CampaignRegistry, "metaOf"> &
-    Pick<CampaignStore, "allRecords">;
+  store: PollStopsPort["store"] & LateCopyDeps["store"] & Pick<CampaignRegistry, "metaOf">;
   /** Consent per number: a call's opt-out revokes it; the audit trail names the one relied on. */
   consent?: Pick<ConsentStore, "revoke" | "read">;
   /** The audit trail and what its records name (absent: no trail, a test's). */
@@ -49,8 +44,6 @@ export interface PolledCampaign {
   guard: boolean;
   /** Copies of its name found at this poll and taken on; or why the look failed (the poll went on). */
   lateCopies?: LateCopies | { failed: string };
-  /** An emptied copy that may have started early, ended by this poll: who it called, each a second time. */
-  emptiedCalls?: EmptiedCalls;
 }
 
 /**
@@ -112,21 +105,11 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
     );
     await p.store.schedulePoll(def.name, campaignId, await settle.dueBy(due));
   }
-  let emptiedCalls: EmptiedCalls | undefined;
   if (poll.ended) {
     const stored = await read.store.get(campaignId);
-    if (stored?.info.emptiedLate) emptiedCalls = await emptiedCallsOf(p, def, stored);
-    // An emptied copy that called nobody is ended as one never polled is: no summary, no follow-up.
-    if (stored && !(stored.info.emptiedLate && stored.totals.contacts === 0))
-      intents.push(...afterPoll(def, stored.info, poll));
+    if (stored) intents.push(...afterPoll(def, stored.info, poll));
   }
-  return {
-    poll,
-    intents,
-    guard: poll.changed > 0,
-    ...(lateCopies ? { lateCopies } : {}),
-    ...(emptiedCalls ? { emptiedCalls } : {}),
-  };
+  return { poll, intents, guard: poll.changed > 0, ...(lateCopies ? { lateCopies } : {}) };
 }
 
 /**

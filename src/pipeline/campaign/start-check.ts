@@ -9,7 +9,6 @@ import type { StartCheckStore } from "../stores/start-check-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
 import { auditWithdrawn } from "./call-audit.ts";
 import { type CampaignLister, namedIn } from "./campaign-listing.ts";
-import { markEmptying } from "./emptied-copies.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
 import { callsOwnSegment, fileIntoOwnSegment, type OwnSegmentDeps } from "./own-segment.ts";
 import {
@@ -22,7 +21,7 @@ import {
 } from "./segment-listing.ts";
 
 export interface StartCheckDeps extends OwnSegmentDeps {
-  store: Pick<CampaignRegistry, "get" | "noteStartCheck" | "setState">;
+  store: Pick<CampaignRegistry, "get" | "noteStartCheck">;
   suppression: Pick<SuppressionList, "optedOut" | "doNotCall">;
   /** Each check's result and a repair's kept contacts, per campaign identity. */
   startChecks: StartCheckStore;
@@ -150,8 +149,6 @@ async function adoptStarted(
     const calledTwice = o.listing.byPhone.size * adopt.length;
     return { info, result: { ...base, ...(calledTwice ? { calledTwice } : {}) }, adopt };
   }
-  // Marked first: deletes at the gate's pace may outlast the start (decision 0080).
-  await markEmptying(d.store, info, [info.id]);
   await deleteContacts(
     d.client,
     o.listing.contacts.map((c) => c.id),
@@ -202,8 +199,6 @@ async function repair(
     withdrawn.has(phone) ? [] : [{ phone, contact: contactOf(phone, copies[0]!.listed) }],
   );
   const keep = await d.startChecks.keepOnce(key, fresh);
-  const emptied = o.named.flatMap((c) => (c.id ? [c.id] : []));
-  await markEmptying(d.store, info, emptied);
   await deleteContacts(
     d.client,
     listing.contacts.map((c) => c.id),
@@ -218,6 +213,7 @@ async function repair(
     d,
   );
   const result = { ...counted, campaignsRepaired: 1, repairedInto: name };
+  const emptied = o.named.flatMap((c) => (c.id ? [c.id] : []));
   return { info, result, repair: repairRequest(info, name, segmentId, n), emptied };
 }
 

@@ -114,16 +114,6 @@ function errorKey(errors: Tally, message: string, sign: 1 | -1): string {
 
 export const isFinished = (t: CampaignTotals) => t.contacts > 0 && t.final === t.contacts;
 
-/**
- * An emptied copy (`emptiedLate`, decision 0080) whose audience, read at or after its start, holds
- * nobody: it started with an empty segment and is over, nobody called (not stuck).
- */
-export const isEmptiedAndEmpty = (
-  info: Pick<CampaignInfo, "emptiedLate" | "scheduledAt">,
-  t: CampaignTotals,
-  at: number,
-) => info.emptiedLate !== undefined && t.contacts === 0 && at >= (Date.parse(info.scheduledAt) || 0);
-
 /** The summary of a campaign's totals. Pure. */
 export function summarize(
   info: CampaignInfo,

@@ -65,14 +65,6 @@ export interface CampaignInfo {
    * may land late, so its polls look for copies of its name (decision 0065). Absent: sent once.
    */
   resent?: true;
-  /**
-   * A check or look emptied its segment (another copy calls its people) but a listing after the
-   * deletes did not show it still unstarted: it may have started before its segment was empty
-   * (decision 0080). Polled as vcw's own until its audience is final; every person its audience
-   * shows called is counted as called twice in the check result of `checkedOn` (the campaign whose
-   * check or look emptied it). An empty audience after its start ends it, nothing counted.
-   */
-  emptiedLate?: { checkedOn: string };
   /** The n-th fresh campaign made by a repair before the start (its identity, with the file's). */
   repair?: number;
   /** Its experiment variant (`campaign.variants`): every contact of it was given this one. */

@@ -7,7 +7,6 @@ import { type RevokeDeps, revokeConsent } from "../consent/revoke-consent.ts";
 import {
   applyRecord,
   type CampaignTotals,
-  isEmptiedAndEmpty,
   isFinalStatus,
   isFinished,
   isUnknownStatus,
@@ -193,9 +192,7 @@ async function readUnlocked(
   if (diff.digest !== stored.digest) return { meta, ...fetched };
   // Not asked whether it is over with contacts taken out: only a stop takes contacts out, and the
   // meta just read has no stop record (above). A stop written since is seen by the next poll.
-  const at = (o.now ?? Date.now)();
-  if (stuckAt(stored, at, o) || isEmptiedAndEmpty(stored.info, stored.totals, at))
-    return { meta, ...fetched };
+  if (stuckAt(stored, (o.now ?? Date.now)(), o)) return { meta, ...fetched };
   remember(campaignId, stored.version, index);
   return { outcome: activeUnchanged(o, stored) };
 }
@@ -253,10 +250,7 @@ async function pollLocked(
     }
   }
   const version = changed > 0 || (commit?.changes.length ?? 0) > 0 ? next : stored.version;
-  const finished =
-    isFinished(totals) ||
-    isEmptiedAndEmpty(info, totals, at) ||
-    (await overAnyway(campaignId, o, totals, diff.digest));
+  const finished = isFinished(totals) || (await overAnyway(campaignId, o, totals, diff.digest));
   await commitInSpan(
     o.store,
     campaignId,
@@ -343,8 +337,7 @@ async function unchanged(
 ): Promise<PollOutcome> {
   const { info } = stored;
   if (diff.spilled) await o.store.dropStaged(campaignId);
-  const over = isEmptiedAndEmpty(info, stored.totals, at);
-  if (over || (await overAnyway(campaignId, o, stored.totals, diff.digest))) {
+  if (await overAnyway(campaignId, o, stored.totals, diff.digest)) {
     await o.store.setState(campaignId, info.job, info, "finished");
     return { changed: 0, version: stored.version, state: "finished", ended: true, optedOut: 0 };
   }

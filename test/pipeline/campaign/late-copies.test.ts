@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { sharedCampaignListing } from "../../../src/pipeline/campaign/campaign-listing.ts";
 import { createCampaign } from "../../../src/pipeline/campaign/create-use-case.ts";
@@ -88,37 +87,6 @@ describe("the look for late copies after the check", () => {
     expect((await c.store.get(c.id))?.info.state).toBe("finished");
     // Known now: the adopted copy's own look (at its polls) finds nothing.
     expect(await lookForLateCopies(def, (await c.store.get(late.id!))!, c.deps)).toBeUndefined();
-  });
-
-  it("deletes landing after the own copy's start (decision 0080): not ended blind, kept active and polled as emptied late", async () => {
-    const phones = [0, 1, 2].map((i) => phoneOf(98_250 + i));
-    const c = await kept(phones, 1_000);
-    const late = await c.land();
-    // The gate's pace: each delete leaves only after the own copy has started.
-    const slow = {
-      ...t.client,
-      contacts: {
-        ...t.client.contacts,
-        delete: async (id: string, o?: Parameters<typeof t.client.contacts.delete>[1]) => {
-          await sleep(1_500);
-          return t.client.contacts.delete(id, o);
-        },
-      },
-    };
-    const found = await lookForLateCopies(
-      def,
-      (await c.store.get(c.id))!,
-      { ...c.deps, client: slow },
-      Date.now(),
-    );
-    expect(found).toMatchObject({ adopted: [late.id], emptied: true, polledOn: true, calledTwice: [] });
-    expect(await t.client.contacts.list(c.segmentId)).toEqual([]);
-    // Started with its segment whole: it calls its people, each called by the late copy too.
-    expect(await audiencePhones(t.client, c.id)).toHaveLength(3);
-    expect((await c.store.get(c.id))?.info).toMatchObject({
-      state: "active",
-      emptiedLate: { checkedOn: c.id },
-    });
   });
 
   it("a copy landing after the own copy started: adopted, nothing deleted, its calls twice counted", async () => {

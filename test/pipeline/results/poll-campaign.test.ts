@@ -109,23 +109,6 @@ describe("pollCampaign (real Redis, simulator with frozen time moved by hand)", 
     expect(await store.activeOf("j")).toEqual([]);
   });
 
-  it("an emptied copy (decision 0080) whose audience after its start is empty: finished, not stuck; unmarked, it is neither", async () => {
-    const p = prefix();
-    const { id, store } = await campaignOf(0, p);
-    const o = { ...optionsOf(p, store), stuckAfterMs: 10 };
-    // Unmarked: an empty audience is not a finished campaign (it may not have been filled yet).
-    expect(await pollCampaign(id, { ...o, stuckAfterMs: 3_600_000 })).toMatchObject({
-      state: "active",
-      ended: false,
-    });
-    const stored = (await store.get(id))!;
-    await store.setState(id, "j", { ...stored.info, emptiedLate: { checkedOn: id } }, "active");
-    await new Promise((r) => setTimeout(r, 30));
-    expect(await pollCampaign(id, o)).toMatchObject({ state: "finished", ended: true, changed: 0 });
-    expect((await store.get(id))!.info.state).toBe("finished");
-    expect(await store.activeOf("j")).toEqual([]);
-  });
-
   it("one malformed audience entry doesn't block the campaign: it is kept, its odd fields counted, the poll ends", async () => {
     const entry = (i: number, over: object = {}) => ({
       phone: `+1415555${2000 + i}`,

@@ -11,7 +11,8 @@ import { campaignInfo } from "../support/fixtures.ts";
 
 /**
  * `vcw status` names a job whose active campaigns nobody polls, as the dashboard and the scheduler
- * do; `vcw stop` of such a campaign says it waits for a poll rather than "none is called later".
+ * do; `vcw stop` of such a campaign says it waits for a poll rather than "none is called later";
+ * `vcw campaigns` still lists them.
  */
 describe("vcw status and vcw stop, and a job nobody polls", () => {
   const redis = new Redis(inject("redisUrl"));
@@ -69,5 +70,13 @@ describe("vcw status and vcw stop, and a job nobody polls", () => {
       loaded: [],
     });
     expect((await runCli(["status"], env, 30_000, home)).stdout).not.toContain("no running daemon polls");
+
+    // Its campaigns are listed though this folder has no such job, and it can be asked for by name.
+    const all = JSON.parse((await runCli(["campaigns", "--json"], env, 30_000, home)).stdout);
+    expect(all.map((c: { id: string }) => c.id).sort()).toEqual(["cmp_r1", "cmp_r2"]);
+    const one = await runCli(["campaigns", "--job", "retired", "--json"], env, 30_000, home);
+    expect(one.code).toBe(0);
+    expect(JSON.parse(one.stdout)).toHaveLength(2);
+    expect((await runCli(["campaigns", "--job", "never"], env, 30_000, home)).code).toBe(2);
   });
 });

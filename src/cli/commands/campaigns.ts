@@ -20,12 +20,14 @@ export function campaignsCommand(): Command {
       await withRedis(async ({ stores, settings }) => {
         const loaded = await loadJobs(settings.jobsDir.value);
         const defs = new Map(loaded.jobs.map(({ job }) => [job.name, job]));
-        const asked = o.job ? findJob(loaded, o.job, settings.jobsDir.value) : undefined;
-        if (asked && "error" in asked) throw new CliError(asked.error, 2);
         const { store } = stores;
+        // A job whose file is gone still has its campaigns: listed (and asked for) by the index.
+        const withCampaigns = await store.jobsWithCampaigns();
+        const asked = o.job ? findJob(loaded, o.job, settings.jobsDir.value) : undefined;
+        if (asked && "error" in asked && !withCampaigns.includes(o.job!)) throw new CliError(asked.error, 2);
         const now = Date.now();
         const listed: CampaignListing[] = [];
-        for (const name of o.job ? [o.job] : [...defs.keys()]) {
+        for (const name of o.job ? [o.job] : new Set([...defs.keys(), ...withCampaigns])) {
           for (const id of (await store.allOf(name)).sort()) {
             const s = await store.get(id);
             if (!s) continue;

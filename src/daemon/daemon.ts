@@ -126,6 +126,14 @@ export async function startDaemon(o: DaemonOptions): Promise<Daemon> {
         loaded: [...jobs.keys()],
       });
       services.onClose(() => presence.stop());
+      // Which jobs have campaigns, from every daemon at its start (readers find a job nobody polls by
+      // it): the jobs loaded here, and once per deployment those from before the index.
+      await services.stores.store.noteJobsWithCampaigns([...jobs.keys()]);
+      await services.stores.store
+        .backfillJobsWithCampaigns()
+        .catch((error: unknown) =>
+          logger.warn({ err: String(error) }, "jobs with campaigns: backfill failed"),
+        );
     }
 
     const roles = o.watch

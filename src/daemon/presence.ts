@@ -16,8 +16,7 @@ export async function announce(
 ): Promise<{ stop(): Promise<void> }> {
   const id = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   const startedAt = new Date().toISOString();
-  const write = () =>
-    presence.write(id, { ...me, host: hostname(), pid: process.pid, startedAt, seenAt: Date.now() });
+  const write = () => presence.write(id, { ...me, host: hostname(), pid: process.pid, startedAt });
   await write();
   const timer = setInterval(() => void write().catch(() => undefined), PRESENCE_EVERY_MS);
   timer.unref();

@@ -80,7 +80,11 @@ export function startScheduler(d: SchedulerDeps): { stop(): Promise<void> } {
   const again = unpolledStreak();
   every(d.unpolledCheck ?? UNPOLLED_CHECK, "unpolled-jobs", async () => {
     await d.store.noteJobsWithCampaigns([...d.jobs.keys()]);
-    await d.store.backfillJobsWithCampaigns();
+    await d.store
+      .backfillJobsWithCampaigns()
+      .catch((error: unknown) =>
+        d.logger.warn({ err: String(error) }, "jobs with campaigns: backfill failed"),
+      );
     warnUnpolled(d.logger, again(await unpolledJobs(d.store, await d.presence.list())));
   });
   return {

@@ -34,18 +34,6 @@ describe("a job loaded nowhere, in a real browser", () => {
         campaignInfo({ id, name: `retired ${id}.csv`, job: "retired", scheduledAt: started }),
         Date.now(),
       );
-    // A vcw start beside this daemon (which ticks nothing: watch off), as its presence says: it loads
-    // "leads" (no campaign section: writeJob's), not "retired".
-    await daemon.stores.presence.write("a-start", {
-      role: "start",
-      host: "h",
-      pid: 1,
-      http: null,
-      startedAt: new Date().toISOString(),
-      seenAt: Date.now(),
-      ticks: [],
-      loaded: ["leads"],
-    });
     browser = await launch();
   });
   afterAll(async () => {
@@ -54,6 +42,17 @@ describe("a job loaded nowhere, in a real browser", () => {
   });
 
   it("the dashboard names the job and its campaigns not polled; the campaigns view lists them", async () => {
+    // A vcw start beside this daemon (which ticks nothing: watch off), as its presence says: it loads
+    // "leads" (no campaign section: writeJob's), not "retired".
+    await daemon!.stores.presence.write("a-start", {
+      role: "start",
+      host: "h",
+      pid: 1,
+      http: null,
+      startedAt: new Date().toISOString(),
+      ticks: [],
+      loaded: ["leads"],
+    });
     const page = await browser!.context.newPage();
     await page.goto(`${daemon!.http!.url}/`);
     const row = page.locator('#jobs tr[data-job="retired"]');

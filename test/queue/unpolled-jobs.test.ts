@@ -211,6 +211,10 @@ describe("a job whose active campaigns no running daemon polls", () => {
       expect(await store.idsOf("gone")).toEqual(["cmp_kept"]);
       expect(await store.idsOf("old")).toEqual([]);
       expect(await store.jobsWithCampaigns()).toEqual(["gone"]);
+      // A campaign of "old" registered meanwhile (its index written first): the job is put back.
+      await redis.sadd(keys.campaignsOf("old"), "cmp_new");
+      await store.forgetExpired("old", [], true);
+      expect((await store.jobsWithCampaigns()).sort()).toEqual(["gone", "old"]);
     } finally {
       await closeQueues(queues);
     }

@@ -128,10 +128,10 @@ export function createCampaignRegistry(
     async backfillJobsWithCampaigns(): Promise<number> {
       const mark = keys.migration("jobs-with-campaigns");
       if ((await redis.exists(mark)) === 1) return 0;
-      const pattern = active("*");
-      const [head, tail] = pattern.split("*") as [string, string];
+      const [head, tail] = active("\u0000").split("\u0000") as [string, string];
+      const glob = (text: string) => text.replace(/[*?[\]\\]/g, "\\$&");
       const jobs = new Set<string>();
-      for await (const key of keysMatching(redis, pattern))
+      for await (const key of keysMatching(redis, `${glob(head)}*${glob(tail)}`))
         if (key.startsWith(head) && key.endsWith(tail)) jobs.add(key.slice(head.length, -tail.length));
       if (jobs.size > 0) await redis.sadd(keys.jobsWithCampaigns, ...jobs);
       await redis.set(mark, String(Date.now()));
@@ -143,7 +143,10 @@ export function createCampaignRegistry(
      */
     async forgetExpired(job: string, ids: readonly string[], none: boolean): Promise<void> {
       if (ids.length > 0) await redis.srem(all(job), ...ids);
-      if (none) await redis.srem(keys.jobsWithCampaigns, job);
+      if (!none) return;
+      await redis.srem(keys.jobsWithCampaigns, job);
+      // A campaign registered meanwhile (another slot: no transaction spans both) puts it back.
+      if ((await redis.scard(all(job))) > 0) await redis.sadd(keys.jobsWithCampaigns, job);
     },
     /** How many campaigns of a job are still polled (active). */
     activeCountOf: (job: string): Promise<number> => redis.scard(active(job)),

@@ -9,7 +9,7 @@ export interface DaemonPresence {
   /** Its HTTP surface (dashboard, /metrics), or null when VCW_HTTP_ADDR=off. */
   http: string | null;
   startedAt: string;
-  /** Epoch ms of its last refresh. */
+  /** Epoch ms of its last refresh, by Redis's clock. */
   seenAt: number;
   /** The jobs whose poll schedule it ticks (`vcw start`: those with a campaign section). Absent: an earlier version. */
   ticks?: string[];
@@ -28,10 +28,15 @@ const STALE_MS = 3 * PRESENCE_EVERY_MS;
  * entry not refreshed for 30 s is ignored by readers and removed by the next one that writes.
  */
 export function createPresenceStore(redis: RedisClient, keys: RedisKeys) {
+  // Redis's clock, not each host's: a reader or daemon whose clock runs ahead would take every entry for stale.
+  const redisNow = async () => {
+    const [seconds, micros] = await redis.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+  };
   const list = async (
     o: { includeStale?: boolean; now?: number } = {},
   ): Promise<(DaemonPresence & { id: string; stale: boolean })[]> => {
-    const now = o.now ?? Date.now();
+    const now = o.now ?? (await redisNow());
     const all = Object.entries(await redis.hgetall(keys.daemons)).flatMap(([id, text]) => {
       try {
         const d = JSON.parse(text) as DaemonPresence;
@@ -48,8 +53,8 @@ export function createPresenceStore(redis: RedisClient, keys: RedisKeys) {
     /** The daemons that announced themselves recently. */
     list,
     /** Writes (or refreshes) one daemon's entry, and removes the entries gone stale. */
-    async write(id: string, entry: DaemonPresence): Promise<void> {
-      await redis.hset(keys.daemons, id, JSON.stringify(entry));
+    async write(id: string, entry: Omit<DaemonPresence, "seenAt">): Promise<void> {
+      await redis.hset(keys.daemons, id, JSON.stringify({ ...entry, seenAt: await redisNow() }));
       await redis.pexpire(keys.daemons, 2 * STALE_MS);
       const stale = (await list({ includeStale: true })).filter((d) => d.stale);
       if (stale.length) await redis.hdel(keys.daemons, ...stale.map((d) => d.id));

@@ -1,6 +1,6 @@
 import { stopByOperator } from "../../pipeline/campaign/stopping/operator-stop.ts";
 import { stopWords } from "../../pipeline/campaign/stopping/stop-summary.ts";
-import { unpolledJobs } from "../read-model/unpolled-jobs.ts";
+import { whyUnpolled } from "../read-model/unpolled-jobs.ts";
 import type { ActionResult } from "./action.ts";
 import type { ActionContext } from "./action-context.ts";
 
@@ -32,9 +32,8 @@ export async function stopStarted(
     case "asked": {
       const asked = `stop of campaign ${info.name} (${id}) ${outcome.fresh ? "asked" : "already asked (another stop is being carried out)"}`;
       // Carried out by a poll: with nobody polling its job, it waits, and the service goes on calling.
-      const nobody = (await unpolledJobs(ctx.campaigns, await ctx.presence.list())).find(
-        (j) => j.job === info.job,
-      );
+      // Its own job, asked directly (not through the index of jobs with campaigns: maybe not written yet).
+      const nobody = await whyUnpolled(ctx.campaigns, await ctx.presence.list(), info.job);
       return {
         ok: !nobody,
         count: outcome.fresh ? 1 : 0,

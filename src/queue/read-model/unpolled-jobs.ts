@@ -34,24 +34,35 @@ const WORDS: Record<UnpolledJob["why"], { reason: string; fix: string }> = {
 };
 
 /**
- * The jobs with active campaigns that no fresh `vcw start` ticks, by the daemons' presence (`daemons`:
- * every process that reads gets the same answer, whatever the job's schedule). A `vcw start` of an
- * earlier version names no jobs: while one runs, a job whose poll tick was recorded lately
- * (poll-tick.ts) counts as ticked.
+ * Why nobody polls `job` (undefined: a fresh `vcw start` ticks it), by the daemons' presence
+ * (`daemons`: every process that reads gets the same answer, whatever the job's schedule). A `vcw
+ * start` of an earlier version names no jobs: while one runs, a job whose poll tick was recorded
+ * lately (poll-tick.ts) counts as ticked.
  */
-export async function unpolledJobs(store: Reads, daemons: readonly Daemon[]): Promise<UnpolledJob[]> {
+export async function whyUnpolled(
+  store: Pick<Reads, "pollLag">,
+  daemons: readonly Daemon[],
+  job: string,
+): Promise<Pick<UnpolledJob, "why" | "reason" | "fix"> | undefined> {
   const starts = daemons.filter((d) => d.role === "start");
-  const ticking = new Set(starts.flatMap((d) => d.ticks ?? []));
-  const loadedByStart = new Set(starts.flatMap((d) => d.loaded ?? []));
-  const olderStart = starts.some((d) => d.ticks === undefined);
-  const jobs = (await store.jobsWithCampaigns()).filter((job) => !ticking.has(job)).sort();
+  if (starts.some((d) => d.ticks?.includes(job))) return undefined;
+  if (starts.some((d) => d.ticks === undefined) && (await store.pollLag(job))) return undefined;
+  const why: UnpolledJob["why"] =
+    starts.length === 0
+      ? "no-scheduler"
+      : starts.some((d) => d.loaded?.includes(job))
+        ? "no-campaign-section"
+        : "not-loaded";
+  return { why, ...WORDS[why] };
+}
+
+/** The jobs with active campaigns that nobody polls (`whyUnpolled`), of those that ever had one. */
+export async function unpolledJobs(store: Reads, daemons: readonly Daemon[]): Promise<UnpolledJob[]> {
   const found = await Promise.all(
-    jobs.map(async (job) => {
-      const active = await store.activeCountOf(job);
-      if (active === 0 || (olderStart && (await store.pollLag(job)))) return undefined;
-      const why: UnpolledJob["why"] =
-        starts.length === 0 ? "no-scheduler" : loadedByStart.has(job) ? "no-campaign-section" : "not-loaded";
-      return { job, active, why, ...WORDS[why] };
+    (await store.jobsWithCampaigns()).sort().map(async (job) => {
+      const why = await whyUnpolled(store, daemons, job);
+      const active = why ? await store.activeCountOf(job) : 0;
+      return why && active > 0 ? { job, active, ...why } : undefined;
     }),
   );
   return found.filter((j) => j !== undefined);

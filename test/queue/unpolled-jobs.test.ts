@@ -128,13 +128,19 @@ describe("a job whose active campaigns no running daemon polls", () => {
     const store = createCampaignStore(redis, keys);
     await store.register(campaignInfo({ id: "cmp_old", name: "cmp_old", job: "old-job" }), Date.now());
     await store.register(campaignInfo({ id: "cmp_x", name: "cmp_x", job: "x" }), Date.now());
-    // As an earlier version left them: the campaigns, no index.
+    // As an earlier version left them: the campaigns, no index, and its epoch (daemon/redis-health.ts).
     await redis.del(keys.jobsWithCampaigns);
+    await redis.set(keys.epoch, "earlier");
     expect(await store.backfillJobsWithCampaigns()).toBe(2);
     expect((await store.jobsWithCampaigns()).sort()).toEqual(["old-job", "x"]);
     // Once: the mark says it was done.
     await redis.del(keys.jobsWithCampaigns);
     expect(await store.backfillJobsWithCampaigns()).toBe(0);
+    // A first start (no epoch): nothing to find, nothing scanned.
+    const fresh = createCampaignStore(redis, redisKeys(prefix()));
+    await fresh.register(campaignInfo({ id: "cmp_new", name: "cmp_new", job: "new" }), Date.now());
+    expect(await fresh.backfillJobsWithCampaigns()).toBe(0);
+    expect(await fresh.jobsWithCampaigns()).toEqual(["new"]);
   });
 
   it("the scheduler backfills the index and warns; the overview and /metrics show it and its campaigns; a daemon ticking it ends it", async () => {
@@ -144,8 +150,9 @@ describe("a job whose active campaigns no running daemon polls", () => {
     const presence = createPresenceStore(redis, keys);
     await store.register(campaignInfo({ id: "cmp_gone", name: "cmp_gone", job: "gone" }), Date.now());
     await store.register(campaignInfo({ id: "cmp_here", name: "cmp_here", job: "here" }), Date.now());
-    // Made by an earlier version: no index; the scheduler finds both jobs (one by its load, one by the scan).
+    // Made by an earlier version: its epoch, no index; the scheduler finds both jobs (one by its load, one by the scan).
     await redis.del(keys.jobsWithCampaigns);
+    await redis.set(keys.epoch, "earlier");
     // This process as its daemon announces it (daemon/presence.ts): it ticks "here".
     await presence.write("me", daemon("start", ["here"], ["here"]));
     const connection = new Redis(inject("redisUrl"), { maxRetriesPerRequest: null });

@@ -123,11 +123,18 @@ export function createCampaignRegistry(
     },
     /**
      * Once per deployment: the jobs whose campaigns were registered before the index existed, found
-     * by their active sets (SCAN, every master), so a job removed with the upgrade is named too.
+     * by their active sets (SCAN, every master), so a job removed with the upgrade is named too. A
+     * deployment's first daemon finds no epoch (queue data of an earlier start) and scans nothing.
      */
     async backfillJobsWithCampaigns(): Promise<number> {
       const mark = keys.migration("jobs-with-campaigns");
       if ((await redis.exists(mark)) === 1) return 0;
+      // No epoch yet (a first start, or Redis lost its data): nothing from before to find, no scan of
+      // every key (a shared Redis may hold millions).
+      if ((await redis.exists(keys.epoch)) === 0) {
+        await redis.set(mark, String(Date.now()));
+        return 0;
+      }
       const [head, tail] = active("\u0000").split("\u0000") as [string, string];
       const glob = (text: string) => text.replace(/[*?[\]\\]/g, "\\$&");
       const jobs = new Set<string>();

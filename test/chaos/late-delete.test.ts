@@ -20,10 +20,12 @@ describe("chaos: a start check stopped right before its delete", () => {
       if (req.method === "DELETE") deletes.push(Date.now());
       return undefined;
     });
-    // A settle time of 20 s: the campaign starts 20 s after its create, checked 5 s before, time
-    // enough for the other daemon to take the check over (locks of 1 s) before the start.
+    // A settle time of 30 s: the campaign starts 30 s after its create, checked 5 s before, time
+    // enough for the other daemon to start and take the check over (locks of 1 s) before the start
+    // (with 20 s, a full CI run on a busy machine once timed out waiting for the delete: a check
+    // that comes after the start deletes nothing, the likeliest way there).
     const { inbox, tag, start, campaignsNamed } = await chaosCampaignJob(t, running, {
-      env: { VCW_SETTLE_MS: "20000" },
+      env: { VCW_SETTLE_MS: "30000" },
     });
     const paused = start("start", { VCS_BASE_URL: proxy.url, VCW_FAILPOINTS: "delete.before-send=stop@1" });
     const file = `delete-${tag}.csv`;

@@ -20,12 +20,10 @@ describe("chaos: a start check stopped right before its delete", () => {
       if (req.method === "DELETE") deletes.push(Date.now());
       return undefined;
     });
-    // A settle time of 30 s: the campaign starts 30 s after its create, checked 5 s before, time
-    // enough for the other daemon to start and take the check over (locks of 1 s) before the start
-    // (with 20 s, a full CI run on a busy machine once timed out waiting for the delete: a check
-    // that comes after the start deletes nothing, the likeliest way there).
+    // A settle time of 20 s: the campaign starts 20 s after its create, checked 5 s before, time
+    // enough for the other daemon to take the check over (locks of 1 s) before the start.
     const { inbox, tag, start, campaignsNamed } = await chaosCampaignJob(t, running, {
-      env: { VCW_SETTLE_MS: "30000" },
+      env: { VCW_SETTLE_MS: "20000" },
     });
     const paused = start("start", { VCS_BASE_URL: proxy.url, VCW_FAILPOINTS: "delete.before-send=stop@1" });
     const file = `delete-${tag}.csv`;
@@ -38,11 +36,22 @@ describe("chaos: a start check stopped right before its delete", () => {
       60_000,
       "the campaign",
     );
+    // The other daemon, started now and stopped once running (long before the check, due 15 s after
+    // the create): resumed when the first stops, it takes the check over without a start to wait for
+    // (a start under a full suite's load could take most of the check's 5 s lead: two CI runs here
+    // timed out waiting for the delete, a check after the start deleting nothing).
+    const other = start("worker");
+    await waitFor(
+      () => (other.logs().includes("vcw worker running") ? true : undefined),
+      30_000,
+      "the worker",
+    );
+    other.child.kill("SIGSTOP");
     const segmentId = t.sim.store.get<StoredCampaign>("campaigns", made!.id!).segmentId;
     // A second copy of a phone (a contact create applied late): the check deletes it.
     await t.client.contacts.create(segmentId, { phone: phoneOf(52_000) });
     await untilStopped(paused);
-    const other = start("worker");
+    other.child.kill("SIGCONT");
     const phones = async () => (await t.client.contacts.list(segmentId)).map((c) => c.phone!);
     // The other daemon's check, once the stopped one's lock has lapsed, deletes the copy.
     await waitFor(

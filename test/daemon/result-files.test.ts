@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { campaignFileBase } from "../../src/lib/campaign-file-name.ts";
@@ -43,6 +43,8 @@ describe("results files of zoned campaigns: names that keep job, date, file and 
       "both zones' campaigns finished",
     );
     const csvOf = (file: string) => readFileSync(join(out, file), "utf8");
+    // The sink makes its folder with its first file, which may come a moment after the campaigns finish.
+    const listed = () => (existsSync(out) ? readdirSync(out) : []);
     for (const info of finished) {
       const zone = info.zone!.replace("/", "-");
       const base = campaignFileBase(info);
@@ -52,13 +54,13 @@ describe("results files of zoned campaigns: names that keep job, date, file and 
         ),
       );
       const file = await waitFor(
-        () => readdirSync(out).find((f) => f === `${base}.results.csv` && csvOf(f).split("\r\n").length > 2),
+        () => listed().find((f) => f === `${base}.results.csv` && csvOf(f).split("\r\n").length > 2),
         20_000,
         `the results of ${info.zone} in ${out}`,
       );
       // The sink writes the results, then logs the delivery beside them: on a busy machine, a moment later.
       await waitFor(
-        () => readdirSync(out).find((f) => f === `${base}.events.jsonl`),
+        () => listed().find((f) => f === `${base}.events.jsonl`),
         20_000,
         `the events log of ${info.zone} in ${out}`,
       );

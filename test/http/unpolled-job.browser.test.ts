@@ -62,6 +62,17 @@ describe("a job loaded nowhere, in a real browser", () => {
     expect(text).toContain("no running vcw start loads its job file");
     expect(text).toContain("put the file back in the jobs folder");
     expect(text).toContain("2 active campaigns not polled");
+    // Drawn red, as a failure is (a badge class with no style of its own drew it grey).
+    const badge = page.locator('#jobs tr[data-job="retired"] .badge');
+    const colours = await badge.evaluate((e) => {
+      // Page code (the tests' types have no DOM).
+      const { getComputedStyle } = globalThis as unknown as {
+        getComputedStyle(e: unknown): { backgroundColor: string; color: string };
+      };
+      return [getComputedStyle(e).backgroundColor, getComputedStyle(e).color];
+    });
+    // --bad (#d64545) on the failures' pale red.
+    expect(colours).toEqual(["rgb(251, 231, 231)", "rgb(214, 69, 69)"]);
     // The loaded job has no campaign section (writeJob's): nothing here polls its campaign either, and
     // the row says that reason, beside the job's own row.
     const bare = page.locator('#jobs tr[data-job="leads"][data-unpolled]');

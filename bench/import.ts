@@ -10,8 +10,11 @@
  * daemon's CPU time (user + system, from /proc) from the drop to the summary, per row, and the Redis
  * commands seen meanwhile (MONITOR) per row: round trips (commands sent by a client) and commands in
  * all (those a script runs too). Everyone's: run it against a private redis-server
- * (REDIS_URL=redis://127.0.0.1:PORT) for a count of the import's own.
+ * (REDIS_URL=redis://127.0.0.1:PORT) for a count of the import's own. And the floor: the same
+ * creates sent with `fetch` alone by a process of its own (import-floor-child.ts), its CPU a create
+ * against the daemon's (what is above it is vcw's own work).
  */
+import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   existsSync,
@@ -26,7 +29,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { parseArgs, promisify } from "node:util";
 import { Redis } from "ioredis";
 import { createClient } from "../src/api/index.ts";
 import { DEFAULT_REDIS_URL } from "../src/config/settings.ts";
@@ -45,6 +49,7 @@ const LIMIT = 200;
 const LATENCY_MS = 25;
 const BASELINE_ROWS = 1_000;
 const MOVING = "0:200,30:100,60:200";
+const execFileAsync = promisify(execFile);
 
 export async function run(argv: string[] = []): Promise<void> {
   const { values } = parseArgs({
@@ -76,6 +81,7 @@ export async function run(argv: string[] = []): Promise<void> {
   const baseStarted = performance.now();
   for (const contact of firstRows) await plain.contacts.create(baseSegment, contact);
   const baselineRate = BASELINE_ROWS / ((performance.now() - baseStarted) / 1000);
+  const floor = await importFloor(sim, csv, home);
 
   const trees = [{ label: "ours", root: OURS }];
   if (values.base) trees.push({ label: "base", root: String(values.base) });
@@ -99,11 +105,47 @@ export async function run(argv: string[] = []): Promise<void> {
   console.log(
     `${fmt(contacts)} rows dropped into the inbox; service: ${LATENCY_MS} ms latency, a rate limit unknown to the worker; sequential loop over the first 1,000 rows: ${fmt(baselineRate, 1)} contacts/s`,
   );
-  for (const r of runs) printRun(r, baselineRate);
+  console.log(
+    `the floor (the creates alone: fetch, 16 at a time, paced at ${LIMIT}/s, no vcw code, a process of its own): ${fmt(floor.rows)} creates, ${fmt((1000 * floor.cpuMs) / floor.rows, 1)} µs of CPU a create, ${fmt(floor.refused)} answered 429`,
+  );
+  for (const r of runs) printRun(r, baselineRate, floor);
   printRatios(runs);
 }
 
-function printRun(r: ImportRun, baselineRate: number): void {
+interface Floor {
+  rows: number;
+  cpuMs: number;
+  seconds: number;
+  refused: number;
+}
+
+/**
+ * What the requests of an import cost with nothing of vcw: every valid row's create sent by a child
+ * process with `fetch` (import-floor-child.ts), its CPU time over its rows. A daemon's CPU a row
+ * cannot go below it: what is above is vcw's (reading, checks, Redis, the queue).
+ */
+async function importFloor(sim: Simulator, csv: string, home: string): Promise<Floor> {
+  const bodies = join(home, "floor-bodies.jsonl");
+  const lines: string[] = [];
+  for await (const row of await ContactFileReader.open(csv, { defaultCountry: "US" }))
+    if (row.kind === "valid") lines.push(JSON.stringify(row.contact));
+  writeFileSync(bodies, `${lines.join("\n")}\n`);
+  const plain = createClient({ baseUrl: sim.url, apiKey: KEY });
+  const segment = (await plain.segments.create({ name: "bench-import-floor" })).id!;
+  await sleep(1_100); // the service's bucket refills
+  const child = fileURLToPath(new URL("./import-floor-child.js", import.meta.url));
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    [child, sim.url, KEY, segment, bodies, String(LIMIT)],
+    {
+      maxBuffer: 1 << 20,
+    },
+  );
+  return JSON.parse(stdout.trim().split("\n").pop()!) as Floor;
+}
+
+function printRun(r: ImportRun, baselineRate: number, floor: Floor): void {
+  const floorMs = (floor.cpuMs / floor.rows) * r.created;
   console.log(
     `\n${r.tree}, ${r.label} limit (${r.schedule.map((s) => `${s.atSec}:${s.perSecond}`).join(",")}, seconds:requests per second from the drop): ${fmt(r.valid)} valid rows in ${fmt(r.seconds, 1)} s`,
   );
@@ -130,6 +172,11 @@ function printRun(r: ImportRun, baselineRate: number): void {
       ratio: r.cpuMs === undefined ? "no /proc" : `${fmt(r.cpuMs / 1000, 2)} s for ${fmt(r.rows)} rows`,
     },
     {
+      measure: "daemon CPU vs the floor",
+      value: r.cpuMs === undefined ? "n/a" : fmt(r.cpuMs / floorMs, 2),
+      ratio: `the same ${fmt(r.created)} creates with fetch alone: ${fmt(floorMs / 1000, 2)} s`,
+    },
+    {
       measure: "Redis round trips per row (drop to done/)",
       value: fmt(r.roundTrips / r.rows, 2),
       ratio: `${fmt(r.roundTrips)} commands sent for ${fmt(r.rows)} rows (MONITOR; goal <= 2)`,
@@ -154,7 +201,9 @@ function printRatios(runs: ImportRun[]): void {
     const base = runs.find((r) => r.tree === "base" && r.label === label);
     if (!ours || !base) continue;
     if (ours.cpuMs !== undefined && base.cpuMs !== undefined)
-      console.log(`ours / base, ${label} limit: daemon CPU per row ${fmt(ours.cpuMs / base.cpuMs, 3)}`);
+      console.log(
+        `ours / base, ${label} limit: daemon CPU per row ${fmt(ours.cpuMs / ours.rows / (base.cpuMs / base.rows), 3)}`,
+      );
     console.log(
       `ours / base, ${label} limit: Redis round trips per row ${fmt(ours.roundTrips / ours.rows, 2)} / ${fmt(base.roundTrips / base.rows, 2)}, commands per row ${fmt(ours.redisCommands / ours.rows, 2)} / ${fmt(base.redisCommands / base.rows, 2)}`,
     );
@@ -170,6 +219,8 @@ interface ImportRun {
   label: string;
   schedule: RateSchedule;
   valid: number;
+  /** Contacts the import created (the summary's). */
+  created: number;
   seconds: number;
   rate: number;
   averageLimit: number;
@@ -280,6 +331,7 @@ async function measureImport(
     label: r.label,
     schedule,
     valid: summary.totals.valid,
+    created: summary.created,
     seconds,
     rate: summary.created / seconds,
     averageLimit: averageLimit(schedule, (started - scheduleStart) / 1000, (ended - scheduleStart) / 1000),

@@ -180,6 +180,8 @@ describe("operator actions over HTTP (the code the CLI runs too)", () => {
       status: 200,
       message: "job leads resumed",
     });
+    // The held import runs at once, not at the end of its pause's wait (5 s by default).
+    expect(await daemon!.queues.imports.getDelayedCount()).toBe(0);
     const summary = await waitFor(() => summaryOf(inbox, "monday.csv"), 20_000, "imported after resume");
     expect(summary.created).toBe(3);
     expect(await sent()).toBe(true);

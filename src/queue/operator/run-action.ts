@@ -9,6 +9,7 @@ import { type Action, type ActionResult, describeAction, type Retryable } from "
 import type { ActionContext } from "./action-context.ts";
 import { cancelLine, NO_STOP } from "./cancel-pending.ts";
 import { experimentAction } from "./experiment-action.ts";
+import { runHeld } from "./run-held.ts";
 import { stopStarted } from "./stop-started.ts";
 
 /** Failed jobs are read this many at a time when acting on all that match a filter. */
@@ -50,10 +51,11 @@ async function run(ctx: ActionContext, a: Action, who: string): Promise<ActionRe
             `job ${a.job} paused: no contact is sent and no campaign created until it is resumed; ${NO_STOP}`,
           )
         : done(0, `job ${a.job} was already paused`);
-    case "resume":
-      return (await controls.resume(a.job))
-        ? done(1, `job ${a.job} resumed`)
-        : done(0, `job ${a.job} was not paused`);
+    case "resume": {
+      const resumed = await controls.resume(a.job);
+      if (resumed) await runHeld(ctx.queues, a.job);
+      return resumed ? done(1, `job ${a.job} resumed`) : done(0, `job ${a.job} was not paused`);
+    }
     case "stop":
       // A campaign that exists is stopped; one only asked for is canceled, as `cancel` does.
       return (await stopStarted(ctx, a.campaign)) ?? cancelOrStop(ctx, a);

@@ -2,8 +2,11 @@ import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { redisKeys } from "../../src/lib/redis-keys.ts";
+import { campaignKey } from "../../src/pipeline/campaign/lifecycle.ts";
 import { createCampaignStore } from "../../src/pipeline/stores/campaign-store.ts";
+import { createCreateMemo } from "../../src/pipeline/stores/create-memo.ts";
 import { createPresenceStore } from "../../src/pipeline/stores/daemon-presence.ts";
+import { closeQueues, createQueues } from "../../src/queue/queues.ts";
 import { cliEnv, runCli } from "../support/cli.ts";
 import { writeJob } from "../support/daemon.ts";
 import { tempDir } from "../support/files.ts";
@@ -42,6 +45,30 @@ describe("vcw status and vcw stop, and a job nobody polls", () => {
     expect(stop.stderr).toContain(
       "but no running daemon polls job retired (no vcw start is running): it is carried out at its first poll, once you start one (vcw start); until then the service goes on calling",
     );
+
+    // By its file: the last line says the stop waits for a poll, not that the service can't stop it.
+    const request = {
+      job: "retired",
+      sha256: "cd".repeat(32),
+      gen: 1,
+      original: "retired.csv",
+      segmentId: "s",
+      attempt: 1,
+      name: "r2",
+    };
+    const queues = createQueues({ connection: redis, keys: redisKeys(env.VCW_PREFIX!) });
+    await queues.campaigns.add("create", request);
+    await createCreateMemo(redis, redisKeys(env.VCW_PREFIX!))
+      .campaign(campaignKey(request))
+      .remember("cmp_r2");
+    await closeQueues(queues);
+    const byFile = await runCli(["stop", "retired.csv", "--wait", "0"], env, 30_000, home);
+    expect(byFile.code).toBe(1);
+    expect(byFile.stderr).toContain("no running daemon polls job retired");
+    expect(byFile.stderr).toContain(
+      "not every stop is carried out yet: 1 campaign waits for a daemon that polls its job (above)",
+    );
+    expect(byFile.stderr).not.toContain("no operation to pause or stop");
 
     await store.noteJobsWithCampaigns(["retired"]);
 

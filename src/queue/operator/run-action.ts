@@ -112,10 +112,21 @@ async function stopEach(ctx: ActionContext, outcomes: CancelOutcome[]): Promise<
   const lines = results.map((r) => r.message).join("\n");
   const count = results.reduce((n, r) => n + r.count, 0);
   const stopping = results.flatMap((r) => r.stopping ?? []);
-  const result = ok
-    ? done(count, lines)
-    : refused(`${lines}\nnot every campaign could be stopped: ${NO_STOP}`);
+  const result = ok ? done(count, lines) : refused(`${lines}\n${notEveryStop(results)}`);
   return stopping.length > 0 ? { ...result, stopping } : result;
+}
+
+/**
+ * The last line of a stop by file that did not stop everything. A stop refused with a campaign to
+ * wait for (`stopping`) is one recorded for a job no daemon polls: it waits for a poll, it is not
+ * impossible, and the line says so when that is every refusal.
+ */
+export function notEveryStop(results: readonly ActionResult[]): string {
+  const refusals = results.filter((r) => !r.ok);
+  const waiting = refusals.filter((r) => (r.stopping?.length ?? 0) > 0).length;
+  return waiting > 0 && waiting === refusals.length
+    ? `not every stop is carried out yet: ${waiting} ${plural("campaign", waiting)} ${waiting === 1 ? "waits" : "wait"} for a daemon that polls ${waiting === 1 ? "its" : "their"} job (above)`
+    : `not every campaign could be stopped: ${NO_STOP}`;
 }
 
 async function retryOne(ctx: ActionContext, queue: Exclude<Retryable, "imports">, id: string) {

@@ -114,7 +114,12 @@ describe("an experiment on the simulator: sticky by person, compared, the worse 
     expect(stop.reason).toMatch(/^a is worse than b on contacts reached: .*the data tells them apart\.$/);
     expect(stop.figures).toMatchObject({ metric: "reached", against: "b" });
     expect(Number(stop.figures!.high)).toBeLessThan(0);
-    expect(logs()).toContain(`variant a gets no new contacts`);
+    // Logged right after the decision is written: this read of Redis may answer first.
+    await waitFor(
+      () => (logs().includes("variant a gets no new contacts") ? true : undefined),
+      5_000,
+      "the guardrail's stop in the log",
+    );
 
     // Every campaign made with its variant's assistant; follow-ups made too.
     const infos = await waitFor(

@@ -9,18 +9,14 @@ const HELD_READ = 1_000;
  * (the ledger makes an import's retry create nothing twice). Campaign creates are left to their
  * wait: one may be a create whose answer is unknown, waiting on purpose for a held copy to land
  * before it looks again (decision 0064); a pause's hold of a create ends within seconds anyway.
- * Returns how many were moved to run.
  */
-export async function runHeld(queues: Pick<Queues, "imports">, job: string): Promise<number> {
-  let moved = 0;
+export async function runHeld(queues: Pick<Queues, "imports">, job: string): Promise<void> {
   for (const held of await queues.imports.getDelayed(0, HELD_READ - 1)) {
     if (held.data.job !== job) continue;
     try {
       await held.promote();
-      moved += 1;
     } catch {
       // Its wait ended meanwhile (a worker took it), or it was removed: nothing to move.
     }
   }
-  return moved;
 }

@@ -25,7 +25,7 @@ const REDIS = [
   "test/limiter/shared-rate-limiter.test.ts",
   "test/pipeline/calling/{caps,preview-agrees,stores}.test.ts",
   "test/pipeline/campaign/{audience-do-not-call,cancel-campaign,create-campaign,create-once}.test.ts",
-  "test/pipeline/campaign/{late-copies,start-check,stop-mid-campaign}.test.ts",
+  "test/pipeline/campaign/{late-copies,start-check,stop-mid-campaign,window-stop-lead}.test.ts",
   "test/pipeline/consent/{consent-import,revocation,audit-trail,consent-seller}.test.ts",
   "test/pipeline/files/**/*.test.ts",
   "test/pipeline/import/{import-contacts,kept-rows,resolve-segment,send-fence}.test.ts",

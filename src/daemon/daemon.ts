@@ -326,6 +326,7 @@ function startWorkers(
     client: services.client,
     imports: services.imports,
     listCampaigns: sharedCampaignListing(services.client, { now }),
+    requestRate: async () => (await services.limiter.state()).rate,
     jobs: () => services.jobs,
     sinks: () => services.sinks,
     queues,

@@ -43,6 +43,8 @@ export interface WorkDeps extends Stores, WorkerContext {
   imports: ImportUseCase;
   /** The account's campaigns, one listing shared by the start checks and polls due together. */
   listCampaigns?: CampaignLister;
+  /** The shared request rate now, a second (the rate gate's): a window-close stop begins ahead by its deletes. */
+  requestRate?: () => Promise<number | undefined>;
 }
 
 /**

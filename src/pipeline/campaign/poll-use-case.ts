@@ -76,7 +76,7 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
     ...(p.history ? { history: p.history } : {}),
     country: countryOf(def),
     inFlight: def.polling.inFlight,
-    overWithWithdrawn: pollStops(p, def, campaignId).overWithWithdrawn,
+    overWithWithdrawn: pollStops(p, def, campaignId, r.periodMs).overWithWithdrawn,
   });
   if (poll.calls && poll.changed > 0)
     await p.pace.observe(dialerKeyOf(def), {
@@ -88,7 +88,7 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
   // After its commit, the look for late copies and the stops read the campaign's meta once (stores/meta-once.ts).
   const read = { ...p, ...metaReadOnce(p.store, p.stops, campaignId) };
   const lateCopies = await lookAtPoll(read, def, r, poll.ended);
-  const settle = pollStops(read, def, campaignId);
+  const settle = pollStops(read, def, campaignId, r.periodMs);
   await settle.after(poll, polledAt);
   const intents: Intent[] = [];
   if (poll.pace) {

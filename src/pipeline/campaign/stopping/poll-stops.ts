@@ -8,11 +8,11 @@ import type { CampaignStop } from "../../stores/stop-store.ts";
 import type { CampaignRequest, Intent } from "../lifecycle.ts";
 import {
   afterStoppedPoll,
-  callUntilFor,
   overWithWithdrawnFor,
   resumeStopped,
   type StopCheckDeps,
   stopsDue,
+  windowStopBegins,
 } from "./stop-checks.ts";
 
 /** What the stops around a poll use: the stop checks' deps (the stop store built once, daemon/services.ts). */
@@ -27,11 +27,12 @@ export interface PollStopsPort extends StopCheckDeps {
  * Around one poll (poll-use-case.ts): the stops due before it (an operator's, the window's close,
  * opt-outs), the poll's rule that taken-out contacts don't keep a campaign open, and after it the
  * stop record kept up to date and, once the campaign finished, the hand-back asked for (an intent, its own job).
+ * `periodMs`: the gap between two ticks of the job's poll schedule (a poll made due runs that late at most).
  */
-export function pollStops(d: PollStopsPort, def: JobDefinition, campaignId: string) {
+export function pollStops(d: PollStopsPort, def: JobDefinition, campaignId: string, periodMs = 0) {
   /** The stops due now, from records this poll just stored. */
   const stopNow = async (stored: StoredCampaign) => {
-    for (const r of await stopsDue(def, stored, d, d.now())) {
+    for (const r of await stopsDue(def, stored, d, d.now(), periodMs)) {
       if (r.state !== "stopped") continue;
       d.logger.info(
         { campaign: campaignId, reason: r.reason, taken: r.taken, stop: r.stop },
@@ -41,14 +42,14 @@ export function pollStops(d: PollStopsPort, def: JobDefinition, campaignId: stri
   };
   return {
     overWithWithdrawn: overWithWithdrawnFor(def, d),
-    /** The next poll's time, no later than the window's close while it has not been acted on. */
+    /** The next poll's time, no later than the window-close stop's start while it has not been acted on. */
     async dueBy(due: number): Promise<number> {
       const stored = await d.store.get(campaignId);
       if (!stored) return due;
-      const until = await callUntilFor(def, stored.info, d);
-      if (until === undefined || until >= due) return due;
+      const begins = await windowStopBegins(def, stored, d, periodMs);
+      if (begins === undefined || begins >= due) return due;
       const stop = await d.stops.get(campaignId);
-      return stop?.reasons.includes("window-closed") ? due : Math.max(until, d.now());
+      return stop?.reasons.includes("window-closed") ? due : Math.max(begins, d.now());
     },
     /** `polledAt`: when the poll began (contacts taken out before it are checked against it). */
     async after(outcome: PollOutcome, polledAt: number): Promise<void> {

@@ -13,14 +13,15 @@ import { type StopDeps, type StopRequest, type StopResult, stopCampaign } from "
 import { type HandBackDeps, handBack } from "./stop-hand-back.ts";
 import { type DialStatuses, notDialled, overWithWithdrawn } from "./stop-selection.ts";
 import { type SettledStop, type SettleOptions, settleStop } from "./stop-settle.ts";
-import { callUntilOf } from "./window-close.ts";
+import { callUntilOf, stopBeginsAt } from "./window-close.ts";
 
 /**
  * What a poll of a started campaign checks besides its audience: an operator's stop, its window
  * closing, numbers opted out (or over a frequency cap) since it was made; then, after the poll,
  * whether the service honoured what was taken out, and the hand-back once it ended. The poll's
  * schedule drives it: polls survive restarts (their due times are in Redis) and run once per
- * campaign at a time across workers (their lock), and the poll is made due at `callUntil`.
+ * campaign at a time across workers (their lock), and the poll is made due ahead of `callUntil`
+ * (windowStopBegins: its deletes land before it, decision 0080).
  */
 export interface StopCheckDeps extends StopDeps, HandBackDeps {
   /** The caps' store: a number another campaign's reservations put over a cap is taken out. */
@@ -29,7 +30,12 @@ export interface StopCheckDeps extends StopDeps, HandBackDeps {
   optOutCheckMs?: number;
   /** Time between two looks for numbers over a cap (60 s: a reservation elsewhere is rarer than an opt-out). */
   capCheckMs?: number;
+  /** The shared request rate now, a second: a window-close stop's deletes go at it (unknown: 20, the gate's start). */
+  requestRate?: () => Promise<number | undefined>;
 }
+
+/** The adaptive gate's starting rate: the deletes' pace when the shared rate is not known. */
+const RATE_UNKNOWN = 20;
 
 const statusesOf = (def: JobDefinition): DialStatuses => ({
   pending: def.polling.statuses.pending,
@@ -39,12 +45,16 @@ const statusesOf = (def: JobDefinition): DialStatuses => ({
 const lastLook = new Map<string, number>();
 const lastCapLook = new Map<string, number>();
 
-/** After a poll (its records fresh): the stops due now. Each is repeatable (stopCampaign's tracking). */
+/**
+ * After a poll (its records fresh): the stops due now. Each is repeatable (stopCampaign's tracking).
+ * `periodMs`: the gap between two ticks of the job's poll schedule (a stop made due runs that late).
+ */
 export async function stopsDue(
   def: JobDefinition,
   { info, totals }: { info: CampaignInfo; totals: CampaignTotals },
   d: StopCheckDeps,
   now: number,
+  periodMs = 0,
 ): Promise<(StopResult & { reason: StopReason })[]> {
   const own = callsOwnSegment(def, info);
   const base = { ownSegment: own, statuses: statusesOf(def), now };
@@ -62,7 +72,8 @@ export async function stopsDue(
   const stop = await d.stops.get(info.id);
   if (stop?.reasons.includes("operator")) return out;
   const until = await callUntilFor(def, info, d);
-  if (until !== undefined && now >= until && !stop?.reasons.includes("window-closed"))
+  const begins = await windowStopBegins(def, { info, totals }, d, periodMs);
+  if (begins !== undefined && now >= begins && !stop?.reasons.includes("window-closed"))
     await run({ reason: "window-closed", handBack: own });
   // Only while calls remain to be made: then the campaign's records are read (an HSCAN).
   if (mayDialMore(totals, def) && now - (lastLook.get(info.id) ?? 0) >= (d.optOutCheckMs ?? 10_000)) {
@@ -110,6 +121,32 @@ async function listedOrCapped(
     });
   }
   return { optedOut, capped };
+}
+
+/**
+ * When the window-close stop of a campaign begins (stopBeginsAt): ahead of its `callUntil` by its
+ * poll schedule's period and the deletes of the contacts not dialled yet (those its last poll saw,
+ * and the members its audience listed none of); undefined when its window never closes.
+ */
+export async function windowStopBegins(
+  def: JobDefinition,
+  { info, totals }: { info: CampaignInfo; totals: CampaignTotals },
+  d: Pick<StopCheckDeps, "stops" | "requestRate">,
+  periodMs: number,
+): Promise<number | undefined> {
+  const until = await callUntilFor(def, info, d);
+  if (until === undefined) return undefined;
+  const perSecond = (await d.requestRate?.()) ?? RATE_UNKNOWN;
+  return stopBeginsAt(until, { undialled: undialledCount(totals, info, def), perSecond, periodMs });
+}
+
+/** Contacts not dialled by the last poll: its records not begun, and what its audience did not list yet. */
+function undialledCount(totals: CampaignTotals, info: CampaignInfo, def: JobDefinition): number {
+  const s = statusesOf(def);
+  let n = 0;
+  for (const [status, count] of Object.entries(totals.byStatus))
+    if (status === "none" || (s.pending.includes(status) && !s.inFlight.includes(status))) n += count;
+  return n + Math.max(0, (info.audience ?? 0) - totals.contacts);
 }
 
 /** Calls may remain to be made: none seen yet, or some pending and not under way. */

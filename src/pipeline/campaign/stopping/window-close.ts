@@ -37,6 +37,23 @@ export function callUntilOf(
   return close === undefined ? undefined : close - marginMs;
 }
 
+/** A window-close stop's time besides its deletes: its poll job queued and run, the segment listed. */
+export const STOP_BASE_LEAD_MS = 5_000;
+
+/**
+ * When a window-close stop begins, so that its deletes have landed by `callUntil` (a stop begun at
+ * `callUntil` let the service dial whoever came next while it ran): a poll made due then runs at the
+ * next tick of the job's schedule (`periodMs` later at most), lists the segment, and deletes the
+ * contacts not dialled yet, at most `perSecond` a second. Pure.
+ */
+export function stopBeginsAt(
+  callUntil: number,
+  o: { undialled: number; perSecond: number; periodMs: number },
+): number {
+  const deletesMs = Math.ceil((Math.max(0, o.undialled) * 1000) / Math.max(1, o.perSecond));
+  return callUntil - STOP_BASE_LEAD_MS - Math.max(0, o.periodMs) - deletesMs;
+}
+
 /**
  * When contacts taken out at `stoppedAt` may be called again: the next opening after the window
  * that was open then has closed (a `callUntil` with a margin falls inside the window).

@@ -32,9 +32,18 @@ export async function reportLateCopies(d: WorkDeps, def: JobDefinition, late: La
     adopted: late.adopted,
     calledTwice: late.calledTwice.length,
   };
-  if (late.calledTwice.length > 0)
-    d.logger.error(
-      { ...log, phones: late.calledTwice.slice(0, LOGGED_PHONES).map(maskPhone) },
+  if (late.startedWhileEmptied > 0)
+    logCalledTwice(
+      d,
+      { ...log, startedWhileEmptied: late.startedWhileEmptied },
+      late.calledTwice,
+      STARTED_WHILE_EMPTIED,
+    );
+  else if (late.calledTwice.length > 0)
+    logCalledTwice(
+      d,
+      log,
+      late.calledTwice,
       "a copy of this campaign landed after its check and called its people again: adopted, counted as calledTwice",
     );
   else
@@ -45,4 +54,18 @@ export async function reportLateCopies(d: WorkDeps, def: JobDefinition, late: La
         : "a copy of this campaign landed after its check: adopted",
     );
   await noteCheckInSummary(def, info, result, d);
+}
+
+/** The own copy of a late one started while its segment was emptied (late-copies.ts, start-check.ts). */
+export const STARTED_WHILE_EMPTIED =
+  "this campaign started while its segment was emptied for a late copy: the people it listed are called by both, counted as calledTwice; it is polled and reported, with no follow-up";
+
+/** Calls made twice, as an error: the count, and the first phones masked. */
+export function logCalledTwice(
+  d: Pick<WorkDeps, "logger">,
+  log: object,
+  phones: readonly string[],
+  message: string,
+) {
+  d.logger.error({ ...log, phones: phones.slice(0, LOGGED_PHONES).map(maskPhone) }, message);
 }

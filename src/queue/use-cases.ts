@@ -69,7 +69,7 @@ function bindCreateCampaign(d: WorkDeps): CreateCampaign {
     ...d,
     records: (def, key, now, variant, dialer) => campaignRecords(d, def, key, now, variant, dialer),
     rememberTrace: (id) => d.traces.remember(id),
-    scheduleStartCheck: (info) => scheduleStartCheck(d, info),
+    scheduleStartCheck: (info, contacts) => scheduleStartCheck(d, info, contacts),
   };
   return (data, attempt) => createCampaign(port, jobOf(d, data.job), data, attempt);
 }

@@ -1,5 +1,10 @@
+import type { CountryCode } from "libphonenumber-js/max";
+import type { Client } from "../../api/client.ts";
+import type { SendFence } from "../../api/send-fence.ts";
+import { e164OfServicePhone } from "../../lib/phone-e164.ts";
 import type { CampaignInfo } from "../model/results.ts";
 import type { CampaignRegistry } from "../stores/campaign-registry.ts";
+import { deleteContacts } from "./segment-listing.ts";
 
 type Store = Pick<CampaignRegistry, "get" | "register" | "setState" | "addFollowUp">;
 
@@ -35,4 +40,43 @@ export async function nameOnParent(
 export async function endEmptied(store: Pick<Store, "get" | "setState">, id: string): Promise<void> {
   const stored = await store.get(id);
   if (stored?.info.state === "active") await store.setState(id, stored.info.job, stored.info, "finished");
+}
+
+/** What emptying an own copy's segment came to, as the service lists it after the deletes. */
+export interface Emptied {
+  /** The people its audience lists: it started while the deletes ran (0: it starts with nobody). */
+  calls: number;
+  /** Its phones a late copy calls too, once per late copy: called twice. */
+  calledTwice: string[];
+}
+
+/**
+ * Empties the own copy's segment for started late copies (`contactIds`, fenced), then reads its
+ * audience: a copy that started while the deletes ran calls whoever was not deleted yet, so what
+ * it calls, and which of those the late copies call too, is counted from the service's listings.
+ */
+export async function emptyOwnCopy(
+  client: Client,
+  o: {
+    ownId: string;
+    lateIds: readonly string[];
+    contactIds: readonly string[];
+    fence: SendFence;
+    country?: CountryCode | undefined;
+  },
+): Promise<Emptied> {
+  await deleteContacts(client, o.contactIds, o.fence);
+  const own = await audiencePhones(client, o.ownId, o.country);
+  const calledTwice: string[] = [];
+  for (const id of own.size > 0 ? o.lateIds : []) {
+    const late = await audiencePhones(client, id, o.country);
+    for (const phone of own) if (late.has(phone)) calledTwice.push(phone);
+  }
+  return { calls: own.size, calledTwice };
+}
+
+/** The phones a campaign's audience lists (E.164 where they read as phones). */
+async function audiencePhones(client: Client, id: string, country?: CountryCode): Promise<Set<string>> {
+  const entries = await client.campaigns.audiences(id);
+  return new Set(entries.flatMap((e) => (e.phone ? [e164OfServicePhone(e.phone, country) ?? e.phone] : [])));
 }

@@ -33,8 +33,8 @@ export interface CreateCampaignPort {
     /** A pool campaign's dialer (`campaign.dialers`): its resource's name or its id. */
     dialer?: string,
   ) => Promise<{ assistantId: string; dialerId: string }>;
-  /** Queues the check before its start (queue/start-check.ts). */
-  scheduleStartCheck: (info: CampaignInfo) => Promise<void>;
+  /** Queues the check before its start (queue/start-check.ts), ahead by the deletes of its `contacts` when known. */
+  scheduleStartCheck: (info: CampaignInfo, contacts?: number) => Promise<void>;
   /** The create lock: it outlives any create still in flight from a worker that died holding it. */
   leaseMs: number;
   settleMs?: number | undefined;
@@ -124,7 +124,7 @@ export async function createCampaign(
     ...((sent?.sends ?? 1) > 1 ? { resent: true as const } : {}),
     ...plannedInfo(data, planned),
   };
-  await registered(p, info, data.parentId, now, def.polling.startGraceSeconds * 1000);
+  await registered(p, info, data, now, def.polling.startGraceSeconds * 1000);
   return { kind: result.created ? "created" : "found", id: result.id, info };
 }
 
@@ -169,14 +169,14 @@ const infoOf = (data: CampaignRequest, id: string, start: string): CampaignInfo 
 async function registered(
   p: CreateCampaignPort,
   info: CampaignInfo,
-  parentId: string | undefined,
+  data: Pick<CampaignRequest, "parentId" | "contacts">,
   now: number,
   startGraceMs: number,
 ) {
   await p.store.register(info, now, startGraceMs);
-  await p.scheduleStartCheck(info);
+  await p.scheduleStartCheck(info, data.contacts);
   await p.rememberTrace(info.id);
-  await nameOnParent(p.store, parentId, info.id);
+  await nameOnParent(p.store, data.parentId, info.id);
 }
 
 /** The fault point before its create (lib/failpoint.ts): a file's campaign, a follow-up, a hand-back. */

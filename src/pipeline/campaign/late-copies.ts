@@ -7,11 +7,11 @@ import type { CampaignInfo, StartCheckResult } from "../model/results.ts";
 import type { CampaignRegistry } from "../stores/campaign-registry.ts";
 import type { StoredCampaign } from "../stores/campaign-store.ts";
 import type { StartCheckStore } from "../stores/start-check-store.ts";
-import { adoptCopy, endEmptied } from "./adopted-copies.ts";
+import { adoptCopy, emptyOwnCopy, endEmptied } from "./adopted-copies.ts";
 import { type CampaignLister, namedIn } from "./campaign-listing.ts";
 import { campaignKey } from "./lifecycle.ts";
 import { callsOwnSegment } from "./own-segment.ts";
-import { deleteContacts, heldFence, listSegment, type SegmentListing } from "./segment-listing.ts";
+import { heldFence, listSegment, type SegmentListing } from "./segment-listing.ts";
 
 export interface LateCopyDeps {
   client: Client;
@@ -28,7 +28,9 @@ export interface LateCopies {
   adopted: string[];
   /** Its own copy had not started: its segment was emptied, so each person is called once. */
   emptied: boolean;
-  /** The phones of its segment, masked nowhere yet: each called by the own copy and again by each late one. */
+  /** Its own copy started while its segment was emptied: the people its audience lists (polled on, not ended). */
+  startedWhileEmptied: number;
+  /** Phones, masked nowhere yet, called by the own copy and again by each late one (from the service's listings when it was emptied). */
   calledTwice: string[];
   /** The campaign's check result with the late copies added (kept on it and in the file's summary). */
   result: StartCheckResult;
@@ -79,24 +81,31 @@ async function takeOn(
   const listing = await listSegment(d.client, info.segmentId, countryOf(def));
   // Not listed as started (or not listed at all): counted as started, nothing is deleted on a guess.
   const ownStarted = o.named.find((c) => c.id === info.id)?.is_started !== false;
-  const emptied = !ownStarted && callsOwnSegment(def, info) && o.unknown.every((c) => c.is_started);
-  if (emptied)
-    await deleteContacts(
-      d.client,
-      listing.contacts.map((c) => c.id),
-      o.fence,
-    );
+  const emptying = !ownStarted && callsOwnSegment(def, info) && o.unknown.every((c) => c.is_started);
+  const lateIds = o.unknown.map((c) => c.id!);
+  const emptied = emptying
+    ? await emptyOwnCopy(d.client, {
+        ownId: info.id,
+        lateIds,
+        contactIds: listing.contacts.map((c) => c.id),
+        fence: o.fence,
+        country: countryOf(def),
+      })
+    : undefined;
   const now = d.now();
   const at = new Date(now).toISOString();
   for (const c of o.unknown) await adoptCopy(d.store, info, c.id!, c.started_at || at, now);
-  if (emptied) await endEmptied(d.store, info.id);
-  const calledTwice = emptied ? [] : o.unknown.flatMap(() => [...listing.byPhone.keys()]);
+  // Started while emptied: it calls whom it listed, so it is polled on, not ended.
+  if (emptied && emptied.calls === 0) await endEmptied(d.store, info.id);
+  const calledTwice = emptied ? emptied.calledTwice : o.unknown.flatMap(() => [...listing.byPhone.keys()]);
   const result = withLateCopies(stored.startCheck ?? firstLook(at, o.named, listing), {
     adopted: o.unknown.length,
     calledTwice: calledTwice.length,
+    startedWhileEmptied: emptied?.calls ?? 0,
   });
   await d.store.noteStartCheck(info.id, result);
-  return { info, adopted: o.unknown.map((c) => c.id!), emptied, calledTwice, result };
+  const startedWhileEmptied = emptied?.calls ?? 0;
+  return { info, adopted: lateIds, emptied: emptied?.calls === 0, startedWhileEmptied, calledTwice, result };
 }
 
 /** A campaign with no check kept (an adopted copy's own look): the counts of this look. */
@@ -113,13 +122,15 @@ const firstLook = (at: string, named: readonly Campaign[], listing: SegmentListi
 /** Pure: a check's result with copies found after it added. */
 export function withLateCopies(
   before: StartCheckResult,
-  late: { adopted: number; calledTwice: number },
+  late: { adopted: number; calledTwice: number; startedWhileEmptied?: number },
 ): StartCheckResult {
   const calledTwice = (before.calledTwice ?? 0) + late.calledTwice;
+  const startedWhileEmptied = (before.startedWhileEmptied ?? 0) + (late.startedWhileEmptied ?? 0);
   return {
     ...before,
     copiesAdopted: (before.copiesAdopted ?? 0) + late.adopted,
     adoptedAfterCheck: (before.adoptedAfterCheck ?? 0) + late.adopted,
     ...(calledTwice ? { calledTwice } : {}),
+    ...(startedWhileEmptied ? { startedWhileEmptied } : {}),
   };
 }

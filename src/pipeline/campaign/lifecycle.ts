@@ -1,6 +1,6 @@
 import type { JobDefinition } from "../../config/job-definition.ts";
 import type { HoursConstraint } from "../calling/calling-hours.ts";
-import type { CampaignInfo, CampaignSummary } from "../model/results.ts";
+import type { CampaignInfo, CampaignSummary, StartCheckResult } from "../model/results.ts";
 import type { PollOutcome } from "../results/poll-campaign.ts";
 
 /**
@@ -78,7 +78,12 @@ export const campaignKey = (r: CampaignIdentity) =>
   `${r.job}:${r.sha256}:${r.gen}:${r.attempt}${r.slot ? `:${r.slot}` : r.zone ? `:${r.zone}` : ""}${r.variant ? `:variant:${r.variant}` : ""}${r.dialer ? `:dialer:${r.dialer}${r.budgetFrom ? `@${r.budgetFrom}` : ""}` : ""}${r.resumeOf ? `:resume:${r.resumeOf}` : ""}${r.repair ? `:repair:${r.repair}` : ""}`;
 
 /** After a poll: on the campaign's end, its final (or stuck) summary, and a follow-up if one is due. */
-export function afterPoll(def: JobDefinition, info: CampaignInfo, outcome: PollOutcome): Intent[] {
+export function afterPoll(
+  def: JobDefinition,
+  info: CampaignInfo,
+  outcome: PollOutcome,
+  check?: Pick<StartCheckResult, "startedWhileEmptied">,
+): Intent[] {
   if (!outcome.ended) return [];
   const intents: Intent[] = [
     {
@@ -88,6 +93,8 @@ export function afterPoll(def: JobDefinition, info: CampaignInfo, outcome: PollO
       sinks: def.summaries.sinks,
     },
   ];
+  // A copy that started while emptied for a late one: the late copy had all its people and follows them up.
+  if (check?.startedWhileEmptied) return intents;
   if (outcome.state === "finished" && def.followUps && info.attempt < def.followUps.attempts)
     intents.push({ kind: "follow-up", job: def.name, campaignId: info.id });
   return intents;

@@ -107,7 +107,7 @@ export async function pollUseCase(p: PollPort, def: JobDefinition, r: PollReques
   }
   if (poll.ended) {
     const stored = await read.store.get(campaignId);
-    if (stored) intents.push(...afterPoll(def, stored.info, poll));
+    if (stored) intents.push(...afterPoll(def, stored.info, poll, stored.startCheck));
   }
   return { poll, intents, guard: poll.changed > 0, ...(lateCopies ? { lateCopies } : {}) };
 }

@@ -70,6 +70,17 @@ export const heldFence = (what: string, held: () => Promise<boolean>): SendFence
 /** The fence of a delete decided under the queue job's lock alone: that lock is checked as it leaves. */
 export const jobLockFence: SendFence = { beforeSend: async () => undefined };
 
+/** The deletes' pace when the shared rate is not known: the adaptive gate's start. */
+export const RATE_UNKNOWN = 20;
+
+/** The shared request rate now, a second (the rate gate's), else RATE_UNKNOWN. */
+export const rateNow = async (requestRate?: () => Promise<number | undefined>): Promise<number> =>
+  (await requestRate?.()) ?? RATE_UNKNOWN;
+
+/** How long deleting `count` contacts takes at `perSecond` (deleteContacts goes through the shared gate). Pure. */
+export const deletesTakeMs = (count: number, perSecond: number): number =>
+  Math.ceil((Math.max(0, count) * 1000) / Math.max(1, perSecond));
+
 /**
  * Deletes each contact, 8 at a time, each fenced; one already gone (404) is what a retry expects.
  * Only ids listed are deleted: a contact made again since (by another owner) has another id.

@@ -7,6 +7,7 @@ import type { AuditLog } from "../stores/audit-log.ts";
 import type { CampaignRegistry } from "../stores/campaign-registry.ts";
 import type { StartCheckStore } from "../stores/start-check-store.ts";
 import type { SuppressionList } from "../stores/suppression.ts";
+import { emptyOwnCopy } from "./adopted-copies.ts";
 import { auditWithdrawn } from "./call-audit.ts";
 import { type CampaignLister, namedIn } from "./campaign-listing.ts";
 import { type CampaignRequest, campaignKey } from "./lifecycle.ts";
@@ -41,6 +42,8 @@ export interface StartCheck {
   emptied?: string[];
   /** Copies of its name another create made and the service started already: vcw polls them as its own. */
   adopt?: string[];
+  /** Phones its own copy calls all the same (it started while its segment was emptied) that an adopted copy calls too. */
+  calledTwice?: string[];
 }
 
 /**
@@ -52,8 +55,9 @@ export const startCheckAt = (startAt: number, settleMs: number, startLeadMs = 0)
 
 /**
  * When a campaign starting at `startAt` looks again for late copies (late-copies.ts): half way from
- * its check to its start, so a copy landing after the check is still found before the start and its
- * segment emptied in time (20 contacts: one round of deletes). Pure.
+ * its check to its start, so a copy landing after the check is still found before the start. Both
+ * are asked for with `startAt` less the time their deletes take (queue/start-check.ts), so that an
+ * emptying they begin has landed by the real start. Pure.
  */
 export const lateLookAt = (startAt: number, settleMs: number, startLeadMs = 0) =>
   startAt - Math.floor((startAt - startCheckAt(startAt, settleMs, startLeadMs)) / 2);
@@ -105,7 +109,11 @@ async function checkOnce(
   const repairing = await d.startChecks.repairing(key);
   const startedCopies = named.filter((c) => c.is_started && c.id && c.id !== info.id);
   if (startedCopies.length > 0 && !repairing)
-    return adoptStarted(info, { named, listing, own, counted: result, startedCopies, fence }, d);
+    return adoptStarted(
+      info,
+      { named, listing, own, counted: result, startedCopies, fence, country: countryOf(def) },
+      d,
+    );
   if (result.startedBeforeCheck && !repairing)
     return { info, result: { ...result, duplicatesRemoved: 0, withdrawn: 0 } };
   if (repairing) return repair(def, info, { key, named, listing, withdrawn, counted: result, fence }, d);
@@ -138,6 +146,7 @@ async function adoptStarted(
     counted: StartCheckResult;
     startedCopies: readonly Campaign[];
     fence: SendFence;
+    country: ReturnType<typeof countryOf>;
   },
   d: StartCheckDeps,
 ): Promise<StartCheck> {
@@ -149,12 +158,22 @@ async function adoptStarted(
     const calledTwice = o.listing.byPhone.size * adopt.length;
     return { info, result: { ...base, ...(calledTwice ? { calledTwice } : {}) }, adopt };
   }
-  await deleteContacts(
-    d.client,
-    o.listing.contacts.map((c) => c.id),
-    o.fence,
-  );
-  return { info, result: base, adopt, emptied: [info.id] };
+  const emptied = await emptyOwnCopy(d.client, {
+    ownId: info.id,
+    lateIds: adopt,
+    contactIds: o.listing.contacts.map((c) => c.id),
+    fence: o.fence,
+    country: o.country,
+  });
+  if (emptied.calls === 0) return { info, result: base, adopt, emptied: [info.id] };
+  // It started while the deletes ran: polled on (not ended), its calls made twice counted.
+  const twice = emptied.calledTwice;
+  const result = {
+    ...base,
+    startedWhileEmptied: emptied.calls,
+    ...(twice.length ? { calledTwice: twice.length } : {}),
+  };
+  return { info, result, adopt, calledTwice: twice };
 }
 
 /** The counts, from the listings alone. */

@@ -103,6 +103,12 @@ export interface StartCheckResult {
   adoptedAfterCheck?: number;
   /** Phones in the segment when two copies had both started: each of them called twice. */
   calledTwice?: number;
+  /**
+   * Its own copy started while its segment was being emptied for a late copy: the people its
+   * audience lists. It is polled and reported as it called them, asks for no follow-up (the late
+   * copy had them all), and those the late copy called too are in `calledTwice`.
+   */
+  startedWhileEmptied?: number;
 }
 
 /** What sinks receive: one version of a campaign's results. */

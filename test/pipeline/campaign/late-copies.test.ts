@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { sharedCampaignListing } from "../../../src/pipeline/campaign/campaign-listing.ts";
 import { createCampaign } from "../../../src/pipeline/campaign/create-use-case.ts";
 import { type LateCopyDeps, lookForLateCopies } from "../../../src/pipeline/campaign/late-copies.ts";
+import { deletesTakeMs } from "../../../src/pipeline/campaign/segment-listing.ts";
 import { lateLookAt, startCheckAt } from "../../../src/pipeline/campaign/start-check.ts";
 import { createCampaignStore } from "../../../src/pipeline/stores/campaign-store.ts";
 import { createContactLedger } from "../../../src/pipeline/stores/contact-ledger.ts";
@@ -65,6 +66,14 @@ describe("the look for late copies after the check", () => {
     expect(startCheckAt(100_000, 8_000)).toBe(98_000);
     expect(lateLookAt(100_000, 8_000)).toBe(99_000);
     expect(lateLookAt(100_000, 60_000)).toBe(97_500);
+  });
+
+  it("is queued, with the check, ahead of the start by its deletes at the shared rate (decision 0081)", () => {
+    // 50 contacts at 20 a second: 2.5 s of deletes before the half lead of 2.5 s.
+    const ahead = 100_000 - deletesTakeMs(50, 20);
+    expect(startCheckAt(ahead, 60_000)).toBe(92_500);
+    expect(lateLookAt(ahead, 60_000)).toBe(95_000);
+    expect(deletesTakeMs(0, 20)).toBe(0);
   });
 
   it("finds nothing, and writes nothing, when the name is listed once", async () => {

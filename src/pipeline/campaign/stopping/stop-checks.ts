@@ -9,6 +9,7 @@ import type { CallFrequency } from "../../stores/call-frequency.ts";
 import type { StopReason } from "../../stores/stop-store.ts";
 import { type CampaignRequest, campaignKey } from "../lifecycle.ts";
 import { callsOwnSegment } from "../own-segment.ts";
+import { rateNow } from "../segment-listing.ts";
 import { type StopDeps, type StopRequest, type StopResult, stopCampaign } from "./stop-campaign.ts";
 import { type HandBackDeps, handBack } from "./stop-hand-back.ts";
 import { type DialStatuses, notDialled, overWithWithdrawn } from "./stop-selection.ts";
@@ -33,9 +34,6 @@ export interface StopCheckDeps extends StopDeps, HandBackDeps {
   /** The shared request rate now, a second: a window-close stop's deletes go at it (unknown: 20, the gate's start). */
   requestRate?: () => Promise<number | undefined>;
 }
-
-/** The adaptive gate's starting rate: the deletes' pace when the shared rate is not known. */
-const RATE_UNKNOWN = 20;
 
 const statusesOf = (def: JobDefinition): DialStatuses => ({
   pending: def.polling.statuses.pending,
@@ -136,7 +134,7 @@ export async function windowStopBegins(
 ): Promise<number | undefined> {
   const until = await callUntilFor(def, info, d);
   if (until === undefined) return undefined;
-  const perSecond = (await d.requestRate?.()) ?? RATE_UNKNOWN;
+  const perSecond = await rateNow(d.requestRate);
   return stopBeginsAt(until, { undialled: undialledCount(totals, info, def), perSecond, periodMs });
 }
 

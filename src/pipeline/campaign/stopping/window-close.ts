@@ -1,6 +1,7 @@
 import { nextOpening, openingAt } from "../../calling/calling-hours.ts";
 import type { JobWindow } from "../../calling/effective-rules.ts";
 import type { StartRule } from "../create-campaign.ts";
+import { deletesTakeMs } from "../segment-listing.ts";
 
 /**
  * When a started campaign must stop calling. Pure. The planner stores a campaign's `callUntil`
@@ -50,8 +51,7 @@ export function stopBeginsAt(
   callUntil: number,
   o: { undialled: number; perSecond: number; periodMs: number },
 ): number {
-  const deletesMs = Math.ceil((Math.max(0, o.undialled) * 1000) / Math.max(1, o.perSecond));
-  return callUntil - STOP_BASE_LEAD_MS - Math.max(0, o.periodMs) - deletesMs;
+  return callUntil - STOP_BASE_LEAD_MS - Math.max(0, o.periodMs) - deletesTakeMs(o.undialled, o.perSecond);
 }
 
 /**

@@ -31,7 +31,7 @@ const REDIS = [
   "test/pipeline/import/{import-contacts,kept-rows,resolve-segment,send-fence}.test.ts",
   "test/pipeline/reports/experiment-campaigns.test.ts",
   "test/pipeline/resources/apply.test.ts",
-  "test/pipeline/results/{poll-campaign,poll-phone-spelling,poll-status-names,poll-streaming,poll-unlocked}.test.ts",
+  "test/pipeline/results/{poll-campaign,poll-memo,poll-phone-spelling,poll-status-names,poll-streaming,poll-unlocked}.test.ts",
   "test/pipeline/stores/dnc/{do-not-call-lists,tree-layout}.test.ts",
   "test/pipeline/stores/{campaign-registry,create-memo,experiment-store,meta-once}.test.ts",
   "test/queue/{poll-tick-queued,read-model,report-scheduler,scheduler,unpolled-jobs}.test.ts",

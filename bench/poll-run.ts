@@ -1,11 +1,14 @@
 /**
  * One run of the poll benchmark, in a process of its own so that its peak RSS is the polling
  * process's alone (the simulator runs in another child, Redis in its own server). Polls one campaign
- * of `entries` audience entries: first, unchanged, a few changes; beside them the bare streaming
- * read of the same body with the same parser and no vcw logic. Sends its measures over IPC.
+ * of `entries` audience entries: first, unchanged, a few changes; beside them, in a child of its
+ * own (poll-bare-child.ts), the bare streaming read of the same body with the same reader and no vcw
+ * logic, and with @streamparser/json, the reader before it (decision 0082). Sends its measures over IPC.
  */
+
+import { fork } from "node:child_process";
 import os from "node:os";
-import { JSONParser } from "@streamparser/json";
+import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { createClient } from "../src/api/index.ts";
 import { AUDIENCE_STATUSES } from "../src/api/schemas/audience-status.ts";
@@ -21,6 +24,8 @@ export interface PollRun {
   bodyMb: number;
   peakRssMb: number;
   msBare: number;
+  /** The bare read with @streamparser/json, the reader the goal was first measured against. */
+  msBareStreamparser: number;
   msFirst: number;
   msUnchanged: number;
   /** An unchanged poll by a process that holds no index of the campaign (another replica polled last). */
@@ -30,7 +35,13 @@ export interface PollRun {
   msBareFewChanges: number;
   fewChanged: number;
   /** CPU time of the polling process alone: steadier than wall time on a shared machine. */
-  cpuMs: { bare: number; unchanged: number; bareFewChanges: number; fewChanges: number };
+  cpuMs: {
+    bare: number;
+    bareStreamparser: number;
+    unchanged: number;
+    bareFewChanges: number;
+    fewChanges: number;
+  };
   redisCommands: { first: number; unchanged: number; fewChanges: number };
   /** `os.loadavg()` at the end of the run: how busy the machine was. */
   loadAverage: number[];
@@ -77,33 +88,35 @@ const measure = async () => {
   // The INFO call itself counts once.
   return { ...t, used: (await commands()) - c0 - 1, changed: t.value.changed };
 };
-/** The bare read: fetch, and the same parser with the same options over the body; nothing else. */
-const bare = () =>
-  timed(async () => {
-    const response = await fetch(`${audiencesUrl}/campaign/audiences?id=${campaign}`, {
-      method: "POST",
-      headers: { "x-api-key": KEY },
-    });
-    const parser = new JSONParser({ paths: ["$.*"], keepStack: false, stringBufferSize: 64 * 1024 });
-    let n = 0;
-    parser.onValue = () => {
-      n += 1;
-    };
-    for await (const chunk of response.body!) parser.write(chunk);
-    if (n === 0) throw new Error("the bare read found no entry");
+// The bare reads run in a child of their own (poll-bare-child.ts): this process's peak RSS is its polls'.
+const bareChild = fork(fileURLToPath(new URL("./poll-bare-child.js", import.meta.url)), [], {
+  stdio: ["ignore", "inherit", "inherit", "ipc"],
+});
+const bareRead = (reader: "client" | "streamparser") =>
+  new Promise<{ ms: number; cpuMs: number }>((resolve) => {
+    bareChild.once("message", (m) => resolve(m as { ms: number; cpuMs: number }));
+    bareChild.send({ url: `${audiencesUrl}/campaign/audiences?id=${campaign}`, key: KEY, reader });
   });
+/** The bare read: fetch, and the client's reader over the body, each entry parsed; nothing else. */
+const bare = () => bareRead("client");
+/** The same with @streamparser/json, the reader before (the goal's first measure was against it). */
+const bareStreamparser = () => bareRead("streamparser");
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 // The machine is shared: bare reads and polls alternate, and medians are compared.
 await bare(); // warm up
 const first = await measure();
 const bares: { ms: number; cpuMs: number }[] = [];
+const streamparserBares: { ms: number; cpuMs: number }[] = [];
 const none: Awaited<ReturnType<typeof measure>>[] = [];
 for (let i = 0; i < 5; i++) {
   bares.push(await bare());
   none.push(await measure());
+  streamparserBares.push(await bareStreamparser());
 }
 forgetFingerprintIndexes();
+// A process that never held the index: what the forgotten one held is collected first (fork's --expose-gc).
+(globalThis as { gc?: () => void }).gc?.();
 const cold = await measure();
 const fewBares: { ms: number; cpuMs: number }[] = [];
 const few: Awaited<ReturnType<typeof measure>>[] = [];
@@ -118,6 +131,7 @@ const result: PollRun = {
   bodyMb: Math.round(bytes / 1e5) / 10,
   peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
   msBare: Math.round(msBare),
+  msBareStreamparser: Math.round(median(streamparserBares.map((b) => b.ms))),
   msFirst: Math.round(first.ms),
   msUnchanged: Math.round(median(none.map((r) => r.ms))),
   msUnchangedCold: Math.round(cold.ms),
@@ -126,6 +140,7 @@ const result: PollRun = {
   fewChanged: median(few.map((r) => r.changed)),
   cpuMs: {
     bare: Math.round(median(bares.map((b) => b.cpuMs))),
+    bareStreamparser: Math.round(median(streamparserBares.map((b) => b.cpuMs))),
     unchanged: Math.round(median(none.map((r) => r.cpuMs))),
     bareFewChanges: Math.round(median(fewBares.map((b) => b.cpuMs))),
     fewChanges: Math.round(median(few.map((r) => r.cpuMs))),
@@ -138,6 +153,7 @@ const result: PollRun = {
   loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
 };
 child.kill();
+bareChild.kill();
 await redis.quit();
 await server.stop();
 process.send!(result);

@@ -3,7 +3,8 @@
  * audience entries (default 100,000; up to 1,000,000 and more), each N in a polling process of its
  * own (`poll-run.ts`) so that its peak RSS is that process's alone. Reported per run: peak RSS,
  * first poll, unchanged poll (warm, and cold: no index in the process), a poll with a few changes,
- * and the bare streaming read of the same body with the same parser (`msBare`), with the ratios
+ * and the bare streaming read of the same body with the same reader (`msBare`; `msBareStreamparser`
+ * with @streamparser/json, the reader before decision 0082), with the ratios
  * the issue sets as goals. `--json` prints one JSON object per run instead of tables.
  */
 import { fork } from "node:child_process";
@@ -32,7 +33,7 @@ export async function run(argv: string[] = []): Promise<void> {
   if (values.json) return;
   for (const r of runs) {
     console.log(
-      `${fmt(r.entries)} audience entries (${fmt(r.bodyMb, 1)} MB of JSON); bare streaming read (HTTP + the same parser, no vcw logic): ${fmt(r.msBare)} ms (${fmt(r.msBareFewChanges)} ms for the bodies with a few changes); load average ${r.loadAverage.join(", ")}`,
+      `${fmt(r.entries)} audience entries (${fmt(r.bodyMb, 1)} MB of JSON); bare streaming read (HTTP + the client's reader, each entry parsed, no vcw logic): ${fmt(r.msBare)} ms (${fmt(r.msBareFewChanges)} ms for the bodies with a few changes; ${fmt(r.msBareStreamparser)} ms with @streamparser/json); load average ${r.loadAverage.join(", ")}`,
     );
     const row = (
       poll: string,
@@ -61,6 +62,13 @@ export async function run(argv: string[] = []): Promise<void> {
       ),
       row("unchanged, no index in the process", r.msUnchangedCold, r.msBare, ""),
       row(
+        "unchanged, against the bare read with @streamparser/json (the reader before)",
+        r.msUnchanged,
+        r.msBareStreamparser,
+        "",
+        [r.cpuMs.unchanged, r.cpuMs.bareStreamparser],
+      ),
+      row(
         `a few changes (${fmt(r.fewChanged)})`,
         r.msFewChanges,
         r.msBareFewChanges,
@@ -70,7 +78,7 @@ export async function run(argv: string[] = []): Promise<void> {
       ),
     ]);
     console.log(
-      `peak RSS of the polling process (the simulator runs in another): ${fmt(r.peakRssMb)} MB (goal <= 300 MB at 1,000,000)`,
+      `peak RSS of the polling process (the simulator and the bare reads run in others): ${fmt(r.peakRssMb)} MB (goal <= 300 MB at 1,000,000)`,
     );
   }
   if (runs.length > 1) {
@@ -85,6 +93,7 @@ export async function run(argv: string[] = []): Promise<void> {
 function runOne(entries: number): Promise<PollRun> {
   const child = fork(fileURLToPath(new URL("./poll-run.js", import.meta.url)), [String(entries)], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: [...process.execArgv, "--expose-gc"],
   });
   return new Promise((resolve, reject) => {
     child.once("message", (m) => resolve(m as PollRun));

@@ -52,8 +52,12 @@ export class AudienceTally {
   private readonly oddCounts = new Map<string, number>();
   private droppedCount = 0;
 
+  /** The last entry read was plain: read whole, nothing counted (what a reader may remember of it). */
+  lastPlain = false;
+
   read(raw: unknown): AudienceEntry | undefined {
     const plain = readPlainEntry(raw);
+    this.lastPlain = plain !== undefined && plain !== NO_PHONE;
     if (plain === NO_PHONE) {
       this.droppedCount += 1;
       return undefined;
@@ -98,7 +102,13 @@ export const AudienceEntryList = AudienceEntriesBody.transform((read) => read.en
 export interface AudienceSink<T> {
   /** An attempt starts reading the body: forget what an earlier, failed attempt was given. */
   start(): void | Promise<void>;
-  entry(entry: AudienceEntry): void;
+  /** `plain`: the entry was read whole, nothing in it left out (an entry the sink may know again by its bytes). */
+  entry(entry: AudienceEntry, plain: boolean): void;
+  /**
+   * An entry's bytes before they are parsed (a streamed body's, every entry in order): true when
+   * the sink knows them from an earlier read and took the entry as it was then (it is not parsed).
+   */
+  raw?(bytes: Uint8Array): boolean;
   /** After each chunk of the body; a promise holds the reading (bounded work on what it gathered). */
   afterChunk?(): Promise<void> | undefined;
   /** The whole audience was read; `oddities` is what tolerant reading left out of it. */
@@ -115,8 +125,9 @@ export function audienceArrayReader<T>(sink: AudienceSink<T>): JsonArrayReader<T
     },
     item(raw) {
       const entry = tally.read(raw);
-      if (entry) sink.entry(entry);
+      if (entry) sink.entry(entry, tally.lastPlain);
     },
+    ...(sink.raw ? { raw: (bytes: Uint8Array) => sink.raw!(bytes) } : {}),
     afterChunk: () => sink.afterChunk?.(),
     finish: () => sink.finish(tally.oddities()),
   };

@@ -1,28 +1,20 @@
-import { JSONParser } from "@streamparser/json";
+import { ItemCallbackError, NotAJsonArray } from "./json-array-errors.ts";
+import { JsonArraySplitter } from "./json-array-split.ts";
 
 export interface JsonArrayStreamOptions {
   /** Called with each element of the top-level array, in order, as soon as it is parsed. */
   onItem(item: unknown): void;
+  /**
+   * A streamed body's element as bytes, before it is parsed: true when the caller took it as it
+   * is (one it has seen before), and then it is not parsed nor given to `onItem`. A small body,
+   * read whole, is parsed whole and never given here.
+   */
+  onRaw?(bytes: Uint8Array): boolean;
   /** Called after each chunk; a promise makes reading wait for it (bounded work: Redis, batches). */
   afterChunk?(): Promise<void> | undefined;
   /** An element may take this many bytes of the body; counted per chunk, so up to a chunk more. */
   maxItemBytes: number;
   signal?: AbortSignal | undefined;
-}
-
-/** The body is not a readable JSON array; `message` says what it is instead. */
-export class NotAJsonArray extends Error {
-  override name = "NotAJsonArray";
-}
-
-/** One element took more than `maxItemBytes`. */
-export class JsonItemTooLarge extends Error {
-  override name = "JsonItemTooLarge";
-}
-
-/** A callback of the caller failed: its error is `cause`, never taken for a fault of the body. */
-export class ItemCallbackError extends Error {
-  override name = "ItemCallbackError";
 }
 
 const BOM = [0xef, 0xbb, 0xbf];
@@ -36,9 +28,9 @@ const WHITESPACE = new Set([0x20, 0x09, 0x0a, 0x0d]);
 const SMALL_BODY_BYTES = 64 * 1024;
 
 /**
- * Reads a body that is one JSON array, element by element, with @streamparser/json: neither the
- * body nor the array is ever held, only the element being parsed (a small body is held and parsed
- * whole). Failures of the connection (and aborts) propagate as they are, so the transport retries
+ * Reads a body that is one JSON array, element by element: split as it comes (json-array-split.ts),
+ * each element parsed with JSON.parse. Neither the body nor the array is ever held, only the
+ * element being read (a small body is held and parsed whole). Failures of the connection (and aborts) propagate as they are, so the transport retries
  * them; a body that is not a JSON array is a NotAJsonArray; what the callbacks throw is wrapped in
  * ItemCallbackError.
  */
@@ -106,23 +98,33 @@ async function wholeArray(chunks: Uint8Array[], o: JsonArrayStreamOptions): Prom
   if (waiting) await waiting.catch(wrapCallback);
 }
 
-/** The streaming parser over a body's chunks; `write` is true when reading should stop (a callback failed). */
+/** The splitter over a body's chunks; `write` is true when reading should stop (a callback failed). */
 function streamedArray(o: JsonArrayStreamOptions) {
-  // keepStack false: each element is dropped from the array once emitted.
-  const parser = new JSONParser({ paths: ["$.*"], keepStack: false, stringBufferSize: 64 * 1024 });
+  const decoder = new TextDecoder();
   let callbackError: unknown;
-  let completed = 0;
-  parser.onValue = ({ value }) => {
+  const splitter = new JsonArraySplitter(o.maxItemBytes, (bytes) => {
     if (callbackError !== undefined) return;
-    completed += 1;
+    let taken: boolean | undefined;
     try {
-      o.onItem(value);
+      taken = o.onRaw?.(bytes);
+    } catch (error) {
+      callbackError = error;
+      return;
+    }
+    if (taken) return;
+    let item: unknown;
+    try {
+      item = JSON.parse(decoder.decode(bytes));
+    } catch (error) {
+      throw new NotAJsonArray(`is not JSON (${(error as Error).message})`);
+    }
+    try {
+      o.onItem(item);
     } catch (error) {
       callbackError = error;
     }
-  };
+  });
   let started = false;
-  let bytesInItem = 0;
   return {
     failed: () => callbackError !== undefined,
     async write(value: Uint8Array): Promise<boolean> {
@@ -130,29 +132,17 @@ function streamedArray(o: JsonArrayStreamOptions) {
       if (!started) {
         chunk = skipLeadingSpace(chunk);
         if (chunk.length === 0) return false;
-        if (chunk[0] !== 0x5b /* [ */) throw new NotAJsonArray("is not a JSON array");
         started = true;
       }
-      const before = completed;
-      try {
-        parser.write(chunk);
-      } catch (error) {
-        if (callbackError !== undefined) return true;
-        throw new NotAJsonArray(`is not JSON (${(error as Error).message})`);
-      }
+      splitter.push(chunk);
       if (callbackError !== undefined) return true;
-      bytesInItem = completed > before ? 0 : bytesInItem + chunk.length;
-      if (bytesInItem > o.maxItemBytes) {
-        throw new JsonItemTooLarge(`an element is larger than the cap of ${o.maxItemBytes} bytes`);
-      }
       const waiting = o.afterChunk?.();
       if (waiting) await waiting.catch(wrapCallback);
       return false;
     },
     end(): void {
       if (callbackError !== undefined) wrapCallback(callbackError);
-      if (!started) throw new NotAJsonArray("is empty, a JSON array was expected");
-      if (!parser.isEnded) throw new NotAJsonArray("is not JSON: it ends before its array does");
+      splitter.end();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { ResponseTooLargeError, UnexpectedResponseError } from "./errors/index.ts";
-import { JsonItemTooLarge, NotAJsonArray, readJsonArray } from "./json-array-stream.ts";
+import { JsonItemTooLarge, NotAJsonArray } from "./json-array-errors.ts";
+import { readJsonArray } from "./json-array-stream.ts";
 import { requestIdOf } from "./read-response.ts";
 import type { FetchResponse, Signal } from "./web-types.ts";
 
@@ -8,6 +9,8 @@ export interface JsonArrayReader<T> {
   /** An attempt starts: forget whatever an earlier, failed attempt read. */
   start(): void | Promise<void>;
   item(raw: unknown): void;
+  /** An element's bytes before it is parsed (a streamed body's): true when taken as it is, not parsed. */
+  raw?(bytes: Uint8Array): boolean;
   /** After each chunk of the body; a promise holds the reading until it settles. */
   afterChunk?(): Promise<void> | undefined;
   /** The body of the successful attempt has been read whole. */
@@ -46,6 +49,7 @@ export function streamedBody(
     try {
       await readJsonArray(response.body ?? new Blob([]).stream(), {
         onItem: (raw) => o.reader.item(raw),
+        ...(o.reader.raw ? { onRaw: (bytes: Uint8Array) => o.reader.raw!(bytes) } : {}),
         afterChunk: () => o.reader.afterChunk?.(),
         maxItemBytes: o.maxResponseBytes,
         signal,

@@ -14,7 +14,7 @@ import {
   UnexpectedResponseError,
 } from "./errors/index.ts";
 import type { RequestGate } from "./gate.ts";
-import { ItemCallbackError } from "./json-array-stream.ts";
+import { ItemCallbackError } from "./json-array-errors.ts";
 import type { ClientLogger } from "./logger.ts";
 import { networkErrorCode } from "./network-error.ts";
 import { attemptObserver, type RequestObserver } from "./observer.ts";

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readJsonArray } from "../../src/api/json-array-stream.ts";
 
@@ -74,6 +75,100 @@ describe("a small body is read whole, with the streaming parser's results and er
         maxItemBytes: 1_000_000,
       }).catch((e: Error) => e);
       expect((error as Error).name).toBe("ItemCallbackError");
+    }
+  });
+});
+
+/** The body streamed in chunks of the sizes given, in turn (the streaming path, whatever its size). */
+async function readChunked(text: string, sizes: readonly number[]) {
+  const bytes = new TextEncoder().encode(text);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      // Space enough that the body is not read whole, in one chunk: then the body cut small.
+      controller.enqueue(new TextEncoder().encode(" ".repeat(70_000)));
+      for (let i = 0, k = 0; i < bytes.length; k++) {
+        const size = sizes[k % sizes.length]!;
+        controller.enqueue(bytes.subarray(i, i + size));
+        i += size;
+      }
+      controller.close();
+    },
+  });
+  const items: unknown[] = [];
+  try {
+    await readJsonArray(body, { onItem: (item) => void items.push(item), maxItemBytes: 1_000_000 });
+    return { items };
+  } catch (error) {
+    return { error: (error as Error).name };
+  }
+}
+
+describe("the streaming path's splitter (json-array-split.ts) reads what JSON.parse reads, cut anywhere", () => {
+  it("any JSON array, spaced any way, in chunks of any sizes: the same elements", async () => {
+    const spaces = fc.constantFrom("", " ", "\n", "\t", " \r\n ");
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.jsonValue()),
+        spaces,
+        spaces,
+        fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 4 }),
+        async (values, before, after, sizes) => {
+          const text = `[${before}${values.map((v) => JSON.stringify(v)).join(`${after},${before}`)}${after}]${after}`;
+          const read = await readChunked(text, sizes);
+          expect(read.error).toBeUndefined();
+          // Round-tripped: JSON has no -0, and JSON.parse gives 0 for it.
+          expect(read.items).toEqual(JSON.parse(text));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("a body one character away from a JSON array: an error exactly when JSON.parse finds one", async () => {
+    const base = JSON.stringify([{ a: 'x\\"y]', b: [1, { c: null }], d: -2.5e3 }, "s", true, 7]);
+    const alphabet = [...'[]{},:"\\ 01aenlrstu-.'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: base.length }),
+        fc.constantFrom("insert", "delete", "replace"),
+        fc.constantFrom(...alphabet),
+        fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 3 }),
+        async (at, how, ch, sizes) => {
+          const text =
+            how === "insert"
+              ? base.slice(0, at) + ch + base.slice(at)
+              : how === "delete"
+                ? base.slice(0, at) + base.slice(at + 1)
+                : base.slice(0, at) + ch + base.slice(at + 1);
+          let whole: unknown;
+          try {
+            whole = JSON.parse(text);
+          } catch {
+            whole = undefined;
+          }
+          const read = await readChunked(text, sizes);
+          if (Array.isArray(whole)) expect(read).toEqual({ items: whole });
+          else expect(read.error).toBe("NotAJsonArray");
+        },
+      ),
+      { numRuns: 1_000 },
+    );
+  });
+
+  it("an element over the cap is too large, whether it fits in one chunk or spans several", async () => {
+    const big = JSON.stringify(["x".repeat(2_000)]);
+    for (const size of [100_000, 300]) {
+      const bytes = new TextEncoder().encode(" ".repeat(70_000) + big);
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < bytes.length; i += size) controller.enqueue(bytes.subarray(i, i + size));
+          controller.close();
+        },
+      });
+      const error = await readJsonArray(body, { onItem: () => {}, maxItemBytes: 1_000 }).catch(
+        (e: Error) => e,
+      );
+      expect((error as Error).name, `chunks of ${size}`).toBe("JsonItemTooLarge");
     }
   });
 });

@@ -7,6 +7,7 @@ import type { ResultRecord } from "../model/results.ts";
 import { AudienceDigest } from "./audience-digest.ts";
 import { entryFingerprint, formatFingerprint, parseFingerprint } from "./entry-fingerprint.ts";
 import { type FingerprintIndex, KNOWN, SEEN_MASK, STAGED } from "./fingerprint-index.ts";
+import { rawHash } from "./raw-entry-memo.ts";
 
 /** A record that differs from the stored one (or is new), waiting to be written. */
 export interface StagedChange {
@@ -48,6 +49,8 @@ export interface AudienceDiff {
   buffered: StagedChange[];
   /** Some changes were written to the stage (Redis) instead of being kept. */
   spilled: boolean;
+  /** Entries known by their bytes from an earlier read, not parsed (RawEntryMemo). */
+  knownByBytes: number;
 }
 
 interface Pending {
@@ -79,6 +82,12 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
   private spilledNow = false;
   private spilledEver = false;
   private readonly fp = new Uint32Array(2);
+  /** Position in the audience of the next entry's bytes, and the hash of the last entry's. */
+  private position = 0;
+  private readonly hashed = new Uint32Array(2);
+  /** The position `hashed` is of (-1: none; an entry not streamed is not remembered). */
+  private hashedAt = -1;
+  private knownByBytes = 0;
 
   constructor(private readonly o: AudienceDiffOptions) {
     this.maxBuffered = o.maxBuffered ?? MAX_BUFFERED_CHANGES;
@@ -94,9 +103,45 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
     this.pending = [];
     if (this.spilledEver) await this.o.dropSpilled();
     this.spilledNow = false;
+    this.position = 0;
+    this.hashedAt = -1;
+    this.knownByBytes = 0;
+    const { index } = this.o;
+    const memo = index.positions;
+    if (memo.generation !== index.generation || memo.country !== this.o.country)
+      memo.reset(index.generation, this.o.country);
   }
 
-  entry(entry: AudienceEntry): void {
+  /**
+   * An entry's bytes, before they are parsed: bytes this position held at an earlier read, whose
+   * record is the one stored and not staged in this read, are taken as they were then (what
+   * `entry` and `decide` would do with them, without parsing). Else false: the entry is parsed.
+   */
+  raw(bytes: Uint8Array): boolean {
+    const p = this.position++;
+    const h = this.hashed;
+    rawHash(bytes, h);
+    this.hashedAt = p;
+    const { index } = this.o;
+    const memo = index.positions;
+    if (memo.generation !== index.generation) return false;
+    const w = memo.find(p, h[0]!, h[1]!);
+    if (w < 0) return false;
+    const i = memo.slotAt(w);
+    const a = memo.fingerprintA(w);
+    const b = memo.fingerprintB(w);
+    const state = index.stateAt(i);
+    if (!(state & KNOWN) || state & STAGED || !index.storedIs(i, a, b)) return false;
+    const seen = state & SEEN_MASK;
+    if (seen > 0) this.duplicatePhones += 1;
+    if (memo.notE164At(w)) this.phonesNotNormalized += 1;
+    this.digest.add(a, b, seen);
+    index.setState(i, (state & ~SEEN_MASK) | (seen < SEEN_MASK ? seen + 1 : seen));
+    this.knownByBytes += 1;
+    return true;
+  }
+
+  entry(entry: AudienceEntry, plain = false): void {
     const { index } = this.o;
     const { fp } = this;
     // The reader keeps only entries with a phone; it is the number, whatever its spelling.
@@ -108,6 +153,11 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
     entryFingerprint(entry, fp);
     const key = index.keyOf(phone);
     const i = index.slot(key, this.o.warm ? KNOWN : 0);
+    // Its bytes, read whole and nothing left out: known again at the next read (raw above).
+    if (plain && this.hashedAt === this.position - 1) {
+      const h = this.hashed;
+      index.positions.set(this.hashedAt, h[0]!, h[1]!, fp[0]!, fp[1]!, i, e164 === undefined);
+    }
     const state = index.stateAt(i);
     const seen = state & SEEN_MASK;
     if (seen > 0) this.duplicatePhones += 1;
@@ -124,6 +174,10 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
 
   async finish(oddities: AudienceOddities): Promise<AudienceDiff> {
     await this.drain();
+    // The table grew during this read: the slots remembered before it moved.
+    const { index } = this.o;
+    if (index.positions.generation !== index.generation)
+      index.positions.reset(index.generation, this.o.country);
     return {
       digest: this.digest.value(),
       oddities,
@@ -131,6 +185,7 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
       phonesNotNormalized: this.phonesNotNormalized,
       buffered: [...this.buffer.values()],
       spilled: this.spilledNow,
+      knownByBytes: this.knownByBytes,
     };
   }
 

@@ -1,3 +1,5 @@
+import { RawEntryMemo } from "./raw-entry-memo.ts";
+
 /**
  * Per phone of a campaign: the fingerprint of its stored record (when known) and how often the
  * poll under way has seen it. An open-addressing table on one typed array, like the ingest's
@@ -11,6 +13,10 @@
  * gets a number of its own above 2^50 from a small Map (a service that sends such phones is rare).
  */
 export class FingerprintIndex {
+  /** What the last streamed read found at each position of the audience, by its bytes (raw-entry-memo.ts). */
+  readonly positions: RawEntryMemo;
+  /** Bumped when the table grows: slots move, and what the memo holds of them is stale. */
+  generation = 0;
   /**
    * Four words a slot: the key's low 32 bits; its high 19 bits with the state above them (bits
    * 19 to 26); the stored fingerprint's two lanes. Key 0 is an empty slot.
@@ -23,14 +29,20 @@ export class FingerprintIndex {
   size = 0;
 
   constructor(expected = 0) {
+    this.positions = new RawEntryMemo(expected);
     // Small for a small campaign (thousands of them may be cached): the table grows as it fills.
     this.capacity = Math.max(16, Math.ceil(expected / 0.7));
     this.words = new Uint32Array(this.capacity * 4);
   }
 
+  /** It holds `expected` phones without growing. */
+  fits(expected: number): boolean {
+    return expected * 5 <= this.capacity * 4;
+  }
+
   /** Bytes held, for the cache's budget. */
   get bytes(): number {
-    return this.capacity * 16;
+    return this.capacity * 16 + this.positions.bytes;
   }
 
   /** The key of a (trimmed) phone: the number itself when it is E.164, else a number of its own. */
@@ -93,6 +105,17 @@ export class FingerprintIndex {
     this.setState(i, state | KNOWN | STORED);
   }
 
+  /**
+   * Empty again, its room kept (an index of another version of the campaign: a new one would be
+   * allocated beside it until the old one is collected). The memo's slots are stale: a new generation.
+   */
+  clear(): void {
+    this.words.fill(0);
+    this.size = 0;
+    this.oddPhones = undefined;
+    this.generation += 1;
+  }
+
   /** True the first time `phone` is seen since the table was made or `resetPoll`: a compact set of phones. */
   firstSight(phone: string): boolean {
     const i = this.slot(this.keyOf(phone), 0);
@@ -123,6 +146,7 @@ export class FingerprintIndex {
     }
     this.words = words;
     this.capacity = capacity;
+    this.generation += 1;
   }
 }
 

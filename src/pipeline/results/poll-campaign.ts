@@ -56,8 +56,12 @@ function remember(campaignId: string, version: number, index: FingerprintIndex):
   }
 }
 
-/** Forgets every cached index (a test or benchmark of a cold process). */
-export function forgetFingerprintIndexes(): void {
+/** Forgets every cached index, or one campaign's (a test or benchmark of a cold process). */
+export function forgetFingerprintIndexes(campaignId?: string): void {
+  if (campaignId !== undefined) {
+    takeCached(campaignId);
+    return;
+  }
   indexCache.clear();
   cachedBytes = 0;
 }
@@ -303,7 +307,7 @@ async function streamAudience(campaignId: string, stored: StoredCampaign, o: Pol
   const cachedNow = cached?.version === stored.version;
   const index = cachedNow
     ? cached!.index
-    : new FingerprintIndex(Math.max(stored.totals.contacts, info.audience ?? 0));
+    : emptyIndex(cached?.index, Math.max(stored.totals.contacts, info.audience ?? 0));
   // Version 0: nothing was ever stored (any write bumps it), so an empty index knows everything.
   const warm = cachedNow || stored.version === 0;
   const sink = new AudienceDiffSink({
@@ -324,6 +328,13 @@ async function streamAudience(campaignId: string, stored: StoredCampaign, o: Pol
     throw error;
   }
   return { diff, index };
+}
+
+/** An empty index for `expected` phones: `old` (another version's) cleared when it has the room, else a new one. */
+function emptyIndex(old: FingerprintIndex | undefined, expected: number): FingerprintIndex {
+  if (!old?.fits(expected)) return new FingerprintIndex(expected);
+  old.clear();
+  return old;
 }
 
 /** The audience as stored last time: the campaign is still active, or stuck if quiet too long. */

@@ -1,3 +1,4 @@
+import { maskPhonesIn } from "../lib/mask-phone.ts";
 import { ItemCallbackError, NotAJsonArray } from "./json-array-errors.ts";
 import { JsonArraySplitter } from "./json-array-split.ts";
 
@@ -86,7 +87,7 @@ async function wholeArray(chunks: Uint8Array[], o: JsonArrayStreamOptions): Prom
   try {
     items = JSON.parse(text);
   } catch (error) {
-    throw new NotAJsonArray(`is not JSON (${(error as Error).message})`);
+    throw notJson(error);
   }
   if (!Array.isArray(items)) throw new NotAJsonArray("is not a JSON array");
   try {
@@ -100,7 +101,8 @@ async function wholeArray(chunks: Uint8Array[], o: JsonArrayStreamOptions): Prom
 
 /** The splitter over a body's chunks; `write` is true when reading should stop (a callback failed). */
 function streamedArray(o: JsonArrayStreamOptions) {
-  const decoder = new TextDecoder();
+  // A byte-order mark before an element is kept, so JSON.parse refuses it as it would in the whole body.
+  const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
   let callbackError: unknown;
   const splitter = new JsonArraySplitter(o.maxItemBytes, (bytes) => {
     if (callbackError !== undefined) return;
@@ -116,7 +118,7 @@ function streamedArray(o: JsonArrayStreamOptions) {
     try {
       item = JSON.parse(decoder.decode(bytes));
     } catch (error) {
-      throw new NotAJsonArray(`is not JSON (${(error as Error).message})`);
+      throw notJson(error);
     }
     try {
       o.onItem(item);
@@ -134,7 +136,13 @@ function streamedArray(o: JsonArrayStreamOptions) {
         if (chunk.length === 0) return false;
         started = true;
       }
-      splitter.push(chunk);
+      try {
+        splitter.push(chunk);
+      } catch (error) {
+        // A callback failed first: its error is the read's, not what the body holds after it.
+        if (callbackError !== undefined) return true;
+        throw error;
+      }
       if (callbackError !== undefined) return true;
       const waiting = o.afterChunk?.();
       if (waiting) await waiting.catch(wrapCallback);
@@ -145,6 +153,18 @@ function streamedArray(o: JsonArrayStreamOptions) {
       splitter.end();
     },
   };
+}
+
+/**
+ * JSON.parse's complaint without the text it quotes (V8 quotes the start of what it read: a phone,
+ * a name), its phones masked: it goes into an error a log may show.
+ */
+function notJson(error: unknown): NotAJsonArray {
+  const said = (error as Error).message.replace(
+    /"[\s\S]*"(?:\.\.\.)? is not valid JSON/,
+    "the text is not valid JSON",
+  );
+  return new NotAJsonArray(`is not JSON (${maskPhonesIn(said)})`);
 }
 
 function wrapCallback(error: unknown): never {

@@ -172,3 +172,56 @@ describe("the streaming path's splitter (json-array-split.ts) reads what JSON.pa
     }
   });
 });
+
+describe("found by a review of the splitter (decision 0082)", () => {
+  const pad = " ".repeat(70_000);
+  const chunks = (parts: string[]) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        for (const p of parts) c.enqueue(new TextEncoder().encode(p));
+        c.close();
+      },
+    });
+  async function run(parts: string[], o: { throwOn?: (item: unknown) => boolean; max?: number } = {}) {
+    const items: unknown[] = [];
+    try {
+      await readJsonArray(chunks(parts), {
+        onItem: (item) => {
+          if (o.throwOn?.(item)) throw new Error("callback boom");
+          items.push(item);
+        },
+        maxItemBytes: o.max ?? 1_000_000,
+      });
+      return { items };
+    } catch (e) {
+      return { error: (e as Error).name, message: (e as Error).message, items };
+    }
+  }
+
+  it("a callback's failure is the read's error, whatever fault of the body follows it in the chunk", async () => {
+    expect((await run([pad, "[1, 2 3]"], { throwOn: (x) => x === 1 })).error).toBe("ItemCallbackError");
+    expect((await run([pad, `[1, "${"x".repeat(200)}"]`], { throwOn: (x) => x === 1, max: 100 })).error).toBe(
+      "ItemCallbackError",
+    );
+    expect((await run([pad, "[1, 2", " 3]"], { throwOn: (x) => x === 1 })).error).toBe("ItemCallbackError");
+  });
+
+  it("a byte-order mark before an element is refused, as JSON.parse refuses it", async () => {
+    for (const text of ["[1,\uFEFF2]", '[\uFEFF{"phone":"+14155550100"}]', '["a",\uFEFF"b"]']) {
+      expect(() => JSON.parse(text)).toThrow();
+      expect((await run([text])).error, text).toBe("NotAJsonArray");
+      expect((await run([pad, text])).error, text).toBe("NotAJsonArray");
+    }
+  });
+
+  it("what JSON.parse quotes of a bad element stays out of the error: no phone, no name", async () => {
+    // V8 quotes what it read around the fault: 'Unexpected token ',', "{"x":tru,"n":"Love"... is not valid JSON'.
+    const bad = '[1, {"x":tru,"n":"Lovelace","phone":"+14155550199"}]';
+    for (const parts of [[bad], [pad, bad]]) {
+      const r = await run(parts);
+      expect(r.error).toBe("NotAJsonArray");
+      expect(r.message).toMatch(/Unexpected token/);
+      expect(r.message).not.toMatch(/Love|"x"/);
+    }
+  });
+});

@@ -153,10 +153,12 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
     entryFingerprint(entry, fp);
     const key = index.keyOf(phone);
     const i = index.slot(key, this.o.warm ? KNOWN : 0);
-    // Its bytes, read whole and nothing left out: known again at the next read (raw above).
-    if (plain && this.hashedAt === this.position - 1) {
+    // Its bytes, read whole and nothing left out: known again at the next read (raw above). Not
+    // past twice the phones known: a body of tiny elements that are no entries makes no memo.
+    const at = this.hashedAt;
+    if (plain && at >= 0 && at === this.position - 1 && at < 2 * index.size + 1024) {
       const h = this.hashed;
-      index.positions.set(this.hashedAt, h[0]!, h[1]!, fp[0]!, fp[1]!, i, e164 === undefined);
+      index.positions.set(at, h[0]!, h[1]!, fp[0]!, fp[1]!, i, e164 === undefined);
     }
     const state = index.stateAt(i);
     const seen = state & SEEN_MASK;

@@ -5,9 +5,9 @@ import type { AudienceEntry } from "../../api/schemas/campaign.ts";
  * from the fields of an audience entry that make its record (`toRecord`), straight from the
  * entry: no record is built and no JSON written for an entry that turns out unchanged.
  *
- * Two FNV-style lanes with different multipliers, each finished with murmur3's mix. Not
- * cryptographic: it only tells a changed entry from an unchanged one. Measured on 100,000 entries:
- * about 0.8 µs an entry, where JSON.stringify of the record and a hash of that took about 5 µs.
+ * Two lanes of murmur3's block step with different constants, each finished with murmur3's mix.
+ * (FNV-style lanes, before, let two flips of a word's top bit cancel: "x一x一" and "x츀x츀" made
+ * one fingerprint.) Not cryptographic: it only tells a changed entry from an unchanged one.
  */
 export function entryFingerprint(e: AudienceEntry, out: Uint32Array): void {
   lanes[0] = 0x811c9dc5;
@@ -32,8 +32,8 @@ const lanes = new Int32Array(2);
 const flag = (v: boolean | undefined) => (v === undefined ? 0 : v ? 2 : 1);
 
 function word(w: number): void {
-  lanes[0] = Math.imul(lanes[0]! ^ w, 0x01000193);
-  lanes[1] = Math.imul(lanes[1]! ^ w, 0x5bd1e995);
+  lanes[0] = laneA(lanes[0]!, w);
+  lanes[1] = laneB(lanes[1]!, w);
 }
 
 /** The length first (absent is -1), so that no two lists of fields run together alike. */
@@ -47,19 +47,37 @@ function text(s: string | undefined): void {
   let b = lanes[1]!;
   const n = s.length;
   let i = 0;
-  // Two UTF-16 units a step: half the multiplications.
+  // Two UTF-16 units a step.
   for (; i + 1 < n; i += 2) {
     const c = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
+    a = laneA(a, c);
+    b = laneB(b, c);
   }
   if (i < n) {
     const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
+    a = laneA(a, c);
+    b = laneB(b, c);
   }
   lanes[0] = a;
   lanes[1] = b;
+}
+
+/** murmur3's block step: the word multiplied, rotated, multiplied, then into the lane, rotated, stepped. */
+export function laneA(h: number, k: number): number {
+  k = Math.imul(k, 0xcc9e2d51);
+  k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+  h ^= k;
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+/** The same step with other constants (xxhash's primes): a second lane that fails apart from the first. */
+export function laneB(h: number, k: number): number {
+  k = Math.imul(k, 0x85ebca77);
+  k = Math.imul((k << 13) | (k >>> 19), 0xc2b2ae3d);
+  h ^= k;
+  h = (h << 17) | (h >>> 15);
+  return (Math.imul(h, 5) + 0x27d4eb2f) | 0;
 }
 
 /** murmur3's finalizer: every input bit moves about half the output bits. */

@@ -1,4 +1,4 @@
-import { fmix } from "./entry-fingerprint.ts";
+import { fmix, laneA, laneB } from "./entry-fingerprint.ts";
 
 /**
  * Per position of a campaign's audience: a 64-bit hash of the bytes of an entry read there, with
@@ -66,9 +66,10 @@ export class RawEntryMemo {
 const WORDS = 5;
 
 /**
- * A 64-bit hash of bytes as two 32-bit lanes into `out`: four bytes a step, two FNV-style lanes
- * with different multipliers, finished with murmur3's mix; the second lane's low bit set, so no
- * hash is the zeros of a position never written. Not cryptographic: the poll's digest is as strong.
+ * A 64-bit hash of bytes as two 32-bit lanes into `out`: four bytes a step through the two lanes of
+ * the entry fingerprint's murmur3 steps (entry-fingerprint.ts), finished with murmur3's mix; the
+ * second lane's low bit set, so no hash is the zeros of a position never written. Not cryptographic:
+ * as strong as the poll's digest.
  */
 export function rawHash(bytes: Uint8Array, out: Uint32Array): void {
   let a = 0x811c9dc5 ^ bytes.length;
@@ -77,13 +78,13 @@ export function rawHash(bytes: Uint8Array, out: Uint32Array): void {
   let i = 0;
   for (; i + 3 < n; i += 4) {
     const c = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995);
+    a = laneA(a, c);
+    b = laneB(b, c);
   }
-  for (; i < n; i++) {
-    a = Math.imul(a ^ bytes[i]!, 0x01000193);
-    b = Math.imul(b ^ bytes[i]!, 0x5bd1e995);
-  }
+  let tail = 0;
+  for (let shift = 0; i < n; i++, shift += 8) tail |= bytes[i]! << shift;
+  a = laneA(a, tail);
+  b = laneB(b, tail);
   out[0] = fmix(a);
   out[1] = (fmix(b ^ 0x5bd1e995) | 1) >>> 0;
 }

@@ -108,7 +108,7 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
     this.knownByBytes = 0;
     const { index } = this.o;
     const memo = index.positions;
-    if (memo.generation !== index.generation || memo.country !== this.o.country)
+    if (memo && (memo.generation !== index.generation || memo.country !== this.o.country))
       memo.reset(index.generation, this.o.country);
   }
 
@@ -124,7 +124,7 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
     this.hashedAt = p;
     const { index } = this.o;
     const memo = index.positions;
-    if (memo.generation !== index.generation) return false;
+    if (!memo || memo.generation !== index.generation) return false;
     const w = memo.find(p, h[0]!, h[1]!);
     if (w < 0) return false;
     const i = memo.slotAt(w);
@@ -158,7 +158,7 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
     const at = this.hashedAt;
     if (plain && at >= 0 && at === this.position - 1 && at < 2 * index.size + 1024) {
       const h = this.hashed;
-      index.positions.set(at, h[0]!, h[1]!, fp[0]!, fp[1]!, i, e164 === undefined);
+      index.positionsFor(this.o.country).set(at, h[0]!, h[1]!, fp[0]!, fp[1]!, i, e164 === undefined);
     }
     const state = index.stateAt(i);
     const seen = state & SEEN_MASK;
@@ -178,8 +178,8 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
     await this.drain();
     // The table grew during this read: the slots remembered before it moved.
     const { index } = this.o;
-    if (index.positions.generation !== index.generation)
-      index.positions.reset(index.generation, this.o.country);
+    const memo = index.positions;
+    if (memo && memo.generation !== index.generation) memo.reset(index.generation, this.o.country);
     return {
       digest: this.digest.value(),
       oddities,

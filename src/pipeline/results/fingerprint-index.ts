@@ -14,7 +14,7 @@ import { RawEntryMemo } from "./raw-entry-memo.ts";
  */
 export class FingerprintIndex {
   /** What the last streamed read found at each position of the audience, by its bytes (raw-entry-memo.ts). */
-  readonly positions: RawEntryMemo;
+  positions: RawEntryMemo | undefined;
   /** Bumped when the table grows: slots move, and what the memo holds of them is stale. */
   generation = 0;
   /**
@@ -29,7 +29,6 @@ export class FingerprintIndex {
   size = 0;
 
   constructor(expected = 0) {
-    this.positions = new RawEntryMemo(expected);
     // Small for a small campaign (thousands of them may be cached): the table grows as it fills.
     this.capacity = Math.max(16, Math.ceil(expected / 0.7));
     this.words = new Uint32Array(this.capacity * 4);
@@ -42,7 +41,13 @@ export class FingerprintIndex {
 
   /** Bytes held, for the cache's budget. */
   get bytes(): number {
-    return this.capacity * 16 + this.positions.bytes;
+    return this.capacity * 16 + (this.positions?.bytes ?? 0);
+  }
+
+  /** The memo of positions, made for `country` on the first entry a streamed read remembers. */
+  positionsFor(country: string | undefined): RawEntryMemo {
+    this.positions ??= new RawEntryMemo(Math.floor(this.capacity * 0.7), this.generation, country);
+    return this.positions;
   }
 
   /** The key of a (trimmed) phone: the number itself when it is E.164, else a number of its own. */

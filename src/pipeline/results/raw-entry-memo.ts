@@ -5,18 +5,23 @@ import { fmix, laneA, laneB } from "./entry-fingerprint.ts";
  * what reading those bytes gave: the entry's fingerprint, its phone's slot in the FingerprintIndex
  * that holds this memo, and whether the phone was not E.164. The same bytes at the same position
  * are the same entry, so the diff takes it without parsing it (audience-diff.ts). Five words a
- * position (1,000,000 entries: 20 MB), made only for a streamed audience (a large one).
+ * position (1,000,000 entries: 20 MB), made only when a streamed audience (a large one) is read.
  *
  * Slots move when the index grows: the memo belongs to one `generation` of it, and is cleared for
  * another. The job's country decides how a phone without a country code reads: cleared for another.
  */
 export class RawEntryMemo {
-  private words = new Uint32Array(0);
-  generation = 0;
-  country: string | undefined;
+  private words = NONE;
 
-  /** `expected`: the audience's size as last known, the first allocation's (no copies while it fills). */
-  constructor(private readonly expected = 0) {}
+  /**
+   * `expected`: the audience's size as last known, the first allocation's (no copies while it
+   * fills); `generation`, `country`: the index's and the job's it is made for.
+   */
+  constructor(
+    private readonly expected: number,
+    public generation: number,
+    public country: string | undefined,
+  ) {}
 
   get bytes(): number {
     return this.words.byteLength;
@@ -25,7 +30,7 @@ export class RawEntryMemo {
   /** Forgets every position, for this generation of the index and this country. */
   reset(generation: number, country: string | undefined): void {
     // Zeros are "never written" (find): the room is kept for the next read.
-    this.words.fill(0);
+    if (this.words.length > 0) this.words.fill(0);
     this.generation = generation;
     this.country = country;
   }
@@ -39,10 +44,21 @@ export class RawEntryMemo {
     return w;
   }
 
-  fingerprintA = (w: number) => this.words[w + 2]!;
-  fingerprintB = (w: number) => this.words[w + 3]!;
-  slotAt = (w: number) => this.words[w + 4]! >>> 1;
-  notE164At = (w: number) => (this.words[w + 4]! & 1) === 1;
+  fingerprintA(w: number): number {
+    return this.words[w + 2]!;
+  }
+
+  fingerprintB(w: number): number {
+    return this.words[w + 3]!;
+  }
+
+  slotAt(w: number): number {
+    return this.words[w + 4]! >>> 1;
+  }
+
+  notE164At(w: number): boolean {
+    return (this.words[w + 4]! & 1) === 1;
+  }
 
   set(p: number, h0: number, h1: number, a: number, b: number, slot: number, notE164: boolean): void {
     const w = p * WORDS;
@@ -64,6 +80,8 @@ export class RawEntryMemo {
 }
 
 const WORDS = 5;
+/** Before the first write: one empty array for every memo (thousands of small indexes are cached). */
+const NONE = new Uint32Array(0);
 
 /**
  * A 64-bit hash of bytes as two 32-bit lanes into `out`: four bytes a step through the two lanes of

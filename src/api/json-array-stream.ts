@@ -13,7 +13,7 @@ export interface JsonArrayStreamOptions {
   onRaw?(bytes: Uint8Array): boolean;
   /** Called after each chunk; a promise makes reading wait for it (bounded work: Redis, batches). */
   afterChunk?(): Promise<void> | undefined;
-  /** An element may take this many bytes of the body; counted per chunk, so up to a chunk more. */
+  /** An element may take this many bytes of the body (exactly: the splitter counts its bytes). */
   maxItemBytes: number;
   signal?: AbortSignal | undefined;
 }
@@ -31,9 +31,9 @@ const SMALL_BODY_BYTES = 64 * 1024;
 /**
  * Reads a body that is one JSON array, element by element: split as it comes (json-array-split.ts),
  * each element parsed with JSON.parse. Neither the body nor the array is ever held, only the
- * element being read (a small body is held and parsed whole). Failures of the connection (and aborts) propagate as they are, so the transport retries
- * them; a body that is not a JSON array is a NotAJsonArray; what the callbacks throw is wrapped in
- * ItemCallbackError.
+ * element being read (a small body is held and parsed whole). Failures of the connection (and
+ * aborts) propagate as they are, so the transport retries them; a body that is not a JSON array is
+ * a NotAJsonArray; what the callbacks throw is wrapped in ItemCallbackError.
  */
 export async function readJsonArray(
   body: ReadableStream<Uint8Array>,

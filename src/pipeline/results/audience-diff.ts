@@ -108,8 +108,7 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
     this.knownByBytes = 0;
     const { index } = this.o;
     const memo = index.positions;
-    if (memo && (memo.generation !== index.generation || memo.country !== this.o.country))
-      memo.reset(index.generation, this.o.country);
+    if (memo && memo.country !== this.o.country) memo.reset(this.o.country);
   }
 
   /**
@@ -124,7 +123,7 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
     this.hashedAt = p;
     const { index } = this.o;
     const memo = index.positions;
-    if (!memo || memo.generation !== index.generation) return false;
+    if (!memo) return false;
     const w = memo.find(p, h[0]!, h[1]!);
     if (w < 0) return false;
     const i = memo.slotAt(w);
@@ -176,10 +175,6 @@ export class AudienceDiffSink implements AudienceSink<AudienceDiff> {
 
   async finish(oddities: AudienceOddities): Promise<AudienceDiff> {
     await this.drain();
-    // The table grew during this read: the slots remembered before it moved.
-    const { index } = this.o;
-    const memo = index.positions;
-    if (memo && memo.generation !== index.generation) memo.reset(index.generation, this.o.country);
     return {
       digest: this.digest.value(),
       oddities,

@@ -15,8 +15,6 @@ import { RawEntryMemo } from "./raw-entry-memo.ts";
 export class FingerprintIndex {
   /** What the last streamed read found at each position of the audience, by its bytes (raw-entry-memo.ts). */
   positions: RawEntryMemo | undefined;
-  /** Bumped when the table grows: slots move, and what the memo holds of them is stale. */
-  generation = 0;
   /**
    * Four words a slot: the key's low 32 bits; its high 19 bits with the state above them (bits
    * 19 to 26); the stored fingerprint's two lanes. Key 0 is an empty slot.
@@ -46,7 +44,7 @@ export class FingerprintIndex {
 
   /** The memo of positions, made for `country` on the first entry a streamed read remembers. */
   positionsFor(country: string | undefined): RawEntryMemo {
-    this.positions ??= new RawEntryMemo(Math.floor(this.capacity * 0.7), this.generation, country);
+    this.positions ??= new RawEntryMemo(Math.floor(this.capacity * 0.7), country);
     return this.positions;
   }
 
@@ -112,13 +110,13 @@ export class FingerprintIndex {
 
   /**
    * Empty again, its room kept (an index of another version of the campaign: a new one would be
-   * allocated beside it until the old one is collected). The memo's slots are stale: a new generation.
+   * allocated beside it until the old one is collected). The memo's slots go with it.
    */
   clear(): void {
     this.words.fill(0);
     this.size = 0;
     this.oddPhones = undefined;
-    this.generation += 1;
+    this.positions?.reset();
   }
 
   /** True the first time `phone` is seen since the table was made or `resetPoll`: a compact set of phones. */
@@ -151,7 +149,8 @@ export class FingerprintIndex {
     }
     this.words = words;
     this.capacity = capacity;
-    this.generation += 1;
+    // Slots moved: what the memo holds of them is stale (a read growing it remembers again after).
+    this.positions?.reset();
   }
 }
 

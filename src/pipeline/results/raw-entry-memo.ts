@@ -7,19 +7,18 @@ import { fmix, laneA, laneB } from "./entry-fingerprint.ts";
  * are the same entry, so the diff takes it without parsing it (audience-diff.ts). Five words a
  * position (1,000,000 entries: 20 MB), made only when a streamed audience (a large one) is read.
  *
- * Slots move when the index grows: the memo belongs to one `generation` of it, and is cleared for
- * another. The job's country decides how a phone without a country code reads: cleared for another.
+ * Slots move when the index grows or is cleared: it clears the memo then. The job's country decides
+ * how a phone without a country code reads: the memo is cleared for another.
  */
 export class RawEntryMemo {
   private words = NONE;
 
   /**
    * `expected`: the audience's size as last known, the first allocation's (no copies while it
-   * fills); `generation`, `country`: the index's and the job's it is made for.
+   * fills); `country`: the job's it is made for.
    */
   constructor(
     private readonly expected: number,
-    public generation: number,
     public country: string | undefined,
   ) {}
 
@@ -27,11 +26,10 @@ export class RawEntryMemo {
     return this.words.byteLength;
   }
 
-  /** Forgets every position, for this generation of the index and this country. */
-  reset(generation: number, country: string | undefined): void {
+  /** Forgets every position (for `country`, else the same one). */
+  reset(country = this.country): void {
     // Zeros are "never written" (find): the room is kept for the next read.
     if (this.words.length > 0) this.words.fill(0);
-    this.generation = generation;
     this.country = country;
   }
 

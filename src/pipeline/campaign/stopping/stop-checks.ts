@@ -70,7 +70,7 @@ export async function stopsDue(
   const stop = await d.stops.get(info.id);
   if (stop?.reasons.includes("operator")) return out;
   const until = await callUntilFor(def, info, d);
-  const begins = await windowStopBegins(def, { info, totals }, d, periodMs);
+  const begins = await stopBeginsFrom(until, def, { info, totals }, d, periodMs);
   if (begins !== undefined && now >= begins && !stop?.reasons.includes("window-closed"))
     await run({ reason: "window-closed", handBack: own });
   // Only while calls remain to be made: then the campaign's records are read (an HSCAN).
@@ -132,18 +132,31 @@ export async function windowStopBegins(
   d: Pick<StopCheckDeps, "stops" | "requestRate">,
   periodMs: number,
 ): Promise<number | undefined> {
-  const until = await callUntilFor(def, info, d);
+  return stopBeginsFrom(await callUntilFor(def, info, d), def, { info, totals }, d, periodMs);
+}
+
+/** The same, its `callUntil` read already. */
+async function stopBeginsFrom(
+  until: number | undefined,
+  def: JobDefinition,
+  { info, totals }: { info: CampaignInfo; totals: CampaignTotals },
+  d: Pick<StopCheckDeps, "requestRate">,
+  periodMs: number,
+): Promise<number | undefined> {
   if (until === undefined) return undefined;
   const perSecond = await rateNow(d.requestRate);
   return stopBeginsAt(until, { undialled: undialledCount(totals, info, def), perSecond, periodMs });
 }
 
+/** A status of a call not begun: none yet, or pending and not under way. */
+const notBegun = (status: string, s: DialStatuses) =>
+  status === "none" || (s.pending.includes(status) && !s.inFlight.includes(status));
+
 /** Contacts not dialled by the last poll: its records not begun, and what its audience did not list yet. */
 function undialledCount(totals: CampaignTotals, info: CampaignInfo, def: JobDefinition): number {
   const s = statusesOf(def);
   let n = 0;
-  for (const [status, count] of Object.entries(totals.byStatus))
-    if (status === "none" || (s.pending.includes(status) && !s.inFlight.includes(status))) n += count;
+  for (const [status, count] of Object.entries(totals.byStatus)) if (notBegun(status, s)) n += count;
   return n + Math.max(0, (info.audience ?? 0) - totals.contacts);
 }
 
@@ -151,10 +164,7 @@ function undialledCount(totals: CampaignTotals, info: CampaignInfo, def: JobDefi
 function mayDialMore(totals: CampaignTotals, def: JobDefinition): boolean {
   if (totals.contacts === 0) return true;
   const s = statusesOf(def);
-  return Object.entries(totals.byStatus).some(
-    ([status, n]) =>
-      n > 0 && (status === "none" || (s.pending.includes(status) && !s.inFlight.includes(status))),
-  );
+  return Object.entries(totals.byStatus).some(([status, n]) => n > 0 && notBegun(status, s));
 }
 
 /** The planner's `callUntil` (meta), else the close of the job's window open at the start. */
